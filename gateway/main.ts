@@ -1,0 +1,82 @@
+// gateway process: the REST API merchants call.
+import { HealthImplementation } from 'grpc-health-check';
+import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
+initTelemetry('gateway');
+import { Queue } from 'bullmq';
+import { config } from '../lib/config.ts';
+import { grpc, loadPaymentStateProto, paymentStateClient } from '../lib/grpc.ts';
+import { log } from '../lib/log.ts';
+import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
+import { PaymentStore } from '../lib/payment-store.ts';
+import { ConnectorQueues, queueName } from '../lib/queue.ts';
+import { redisConnection } from '../lib/redis.ts';
+import { CAPABILITIES } from '../lib/connectors.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
+import { buildApp } from './app.ts';
+import { OutcomeWaiter } from './outcome-waiter.ts';
+
+if (!config.adminApiKey || !config.keyHashSecret) {
+  console.error('gateway: ADMIN_API_KEY and KEY_HASH_SECRET must be set (npm start sets them for development)');
+  process.exit(2);
+}
+void HealthImplementation;
+
+const { client: mongo, db } = await connectMongo();
+await ensureIndexes(db);
+const redis = redisConnection();
+const queues = new ConnectorQueues(redis);
+const waiter = await OutcomeWaiter.start(redisConnection());
+const paymentState = paymentStateClient(config.paymentStateAddr);
+const store = new PaymentStore(db);
+
+const proto = loadPaymentStateProto();
+void proto;
+const healthClient = new grpc.Client(config.paymentStateAddr, grpc.credentials.createInsecure());
+function paymentStateHealthy(): Promise<boolean> {
+  return new Promise((resolve) => {
+    healthClient.waitForReady(Date.now() + 1_000, (err) => resolve(!err));
+  });
+}
+const implemented = (Object.keys(CAPABILITIES) as ConnectorName[]).filter((c) => CAPABILITIES[c].implemented);
+const settle = async <T>(p: Promise<T>, ms = 2_000): Promise<T | Error> =>
+  Promise.race([p, new Promise<Error>((r) => setTimeout(() => r(new Error('timeout')), ms))]).catch((e: Error) => e);
+
+async function health() {
+  const [mongoOk, redisOk, psOk, sandboxOk, workers] = await Promise.all([
+    settle(db.command({ ping: 1 })).then((r) => !(r instanceof Error)),
+    settle(redis.ping()).then((r) => r === 'PONG'),
+    paymentStateHealthy(),
+    settle(fetch(`${config.sandboxUrl}/health`)).then((r) => !(r instanceof Error) && r.ok),
+    Promise.all(implemented.map(async (c) => [c, await settle(queues.get(c).getWorkersCount()).then((n) => (n instanceof Error ? 0 : n))] as const)),
+  ]);
+  const workerCounts = Object.fromEntries(workers);
+  const ok = mongoOk && redisOk && psOk && sandboxOk && workers.every(([, n]) => n > 0);
+  return {
+    ok,
+    parts: {
+      gateway: 'up', mongodb: mongoOk ? 'up' : 'down', redis: redisOk ? 'up' : 'down', payment_state: psOk ? 'up' : 'down',
+      provider_sandbox: sandboxOk ? 'up' : 'down', workers: workerCounts,
+    },
+  };
+}
+void Queue;
+void queueName;
+
+const app = buildApp(db, { store, paymentState, queues, waiter }, health);
+const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
+server.keepAliveTimeout = 65_000;
+
+async function shutdown(signal: string) {
+  log.info('gateway stopping', { signal });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await waiter.close();
+  await queues.close();
+  redis.disconnect();
+  paymentState.close();
+  healthClient.close();
+  await mongo.close();
+  await shutdownTelemetry();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,26 @@
+// The OpenAPI document, generated from the same zod schemas that validate requests.
+import { z } from 'zod';
+import { CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, Payment } from '../lib/schemas/payment.ts';
+import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
+const ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().optional() }) });
+
+export function openApiDocument() {
+  const paymentOut = { 200: { description: 'Payment', ...json(Payment) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } };
+  const idParam = [{ name: 'payment_id', in: 'path', required: true, schema: { type: 'string' } }];
+  return {
+    openapi: '3.1.0',
+    info: { title: 'BNPL payment service', version: '0.1.0' },
+    components: { securitySchemes: { api_key: { type: 'apiKey', in: 'header', name: 'api-key' } } },
+    security: [{ api_key: [] }],
+    paths: {
+      '/payments': { post: { summary: 'Create a payment', requestBody: json(CreatePaymentRequest), responses: paymentOut } },
+      '/payments/{payment_id}': { get: { summary: 'Retrieve a payment', parameters: idParam, responses: paymentOut } },
+      '/payments/{payment_id}/confirm': { post: { summary: 'Confirm a payment', parameters: idParam, requestBody: json(ConfirmPaymentRequest), responses: paymentOut } },
+      '/payments/{payment_id}/capture': { post: { summary: 'Capture a payment', parameters: idParam, requestBody: json(CapturePaymentRequest), responses: paymentOut } },
+      '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
+      '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', requestBody: json(CreateApiKeyRequest), responses: { 200: { description: 'API key, shown once' } } } },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Starting an operation from the gateway: ask payment-state (Begin), enqueue the connector job, wait for the
+// outcome up to CONFIRM_WAIT_MS, then answer with the payment as recorded (processing if the provider is slow).
+import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
+import { ApiError, errors } from '../lib/errors.ts';
+import { config } from '../lib/config.ts';
+import type { PaymentStore } from '../lib/payment-store.ts';
+import type { ConnectorJob, ConnectorQueues } from '../lib/queue.ts';
+import type { StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
+import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
+import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
+import type { OutcomeWaiter } from './outcome-waiter.ts';
+
+export interface Deps {
+  store: PaymentStore;
+  paymentState: PaymentStateClient;
+  queues: ConnectorQueues;
+  waiter: OutcomeWaiter;
+}
+
+/** gRPC status -> the API's error. */
+export function fromRpcError(err: unknown): ApiError {
+  const e = err as grpc.ServiceError;
+  const { code, param } = errorCodeOf(e);
+  switch (e.code) {
+    case grpc.status.FAILED_PRECONDITION:
+    case grpc.status.INVALID_ARGUMENT:
+      return new ApiError(400, code ?? 'IR_05', e.details, param);
+    case grpc.status.NOT_FOUND:
+      return errors.notFound('Payment');
+    case grpc.status.ABORTED:
+      return errors.busy('The payment is being changed by another request; retry');
+    case grpc.status.UNIMPLEMENTED:
+      return new ApiError(501, 'IR_00', e.details);
+    default:
+      return errors.unavailable();
+  }
+}
+
+export async function runOperation(deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown): Promise<StoredPayment> {
+  let reply: BeginReply__Output;
+  try {
+    reply = await call<object, BeginReply__Output>(deps.paymentState, 'Begin', {
+      merchant_id: merchantId, payment_id: paymentId, action, params_json: JSON.stringify(params ?? {}),
+    }, 10_000);
+  } catch (err) {
+    throw fromRpcError(err);
+  }
+  if (reply.needs_connector) {
+    const opId = reply.operation_id;
+    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, async () => {
+      const p = await deps.store.find(merchantId, paymentId);
+      return !!p?.operations.find((o) => o.operation_id === opId)?.last_outcome;
+    });
+    // jobId = operation id: enqueuing an operation that is already queued (a replay) adds nothing.
+    await deps.queues.enqueue(JSON.parse(reply.job_json) as ConnectorJob);
+    await done;
+  }
+  const payment = await deps.store.find(merchantId, paymentId);
+  if (!payment) throw errors.notFound('Payment');
+  return payment;
+}

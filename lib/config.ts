@@ -1,0 +1,41 @@
+// Every setting the processes read from the environment, with its default, in one place.
+const env = process.env;
+
+function int(name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+}
+
+export const config = {
+  mongodbUrl: env.MONGODB_URL || 'mongodb://127.0.0.1:27017/bnpl',
+  redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+  /** Namespaces every Redis key (queues, pub/sub channels) so several stacks can share one Redis. */
+  redisPrefix: env.REDIS_PREFIX || 'bnpl',
+  port: int('PORT', 8080),
+  paymentStateAddr: env.PAYMENT_STATE_ADDR || '127.0.0.1:50051',
+  sandboxPort: int('SANDBOX_PORT', 8090),
+  sandboxUrl: env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
+  adminApiKey: env.ADMIN_API_KEY || '',
+  /** Key of the HMAC under which API secret keys are stored. */
+  keyHashSecret: env.KEY_HASH_SECRET || '',
+  confirmWaitMs: int('CONFIRM_WAIT_MS', 10_000),
+  /** Provider HTTP call timeout. */
+  providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 30_000),
+  /** BullMQ lock; a crashed worker's job is taken up again after about this long. */
+  jobLockMs: int('JOB_LOCK_MS', 30_000),
+  jobAttempts: int('JOB_ATTEMPTS', 6),
+  jobBackoffMs: int('JOB_BACKOFF_MS', 1_000),
+  workerConcurrency: int('WORKER_CONCURRENCY', 50),
+  /** Status sync (psync) delays for operations the provider left pending, in ms. */
+  syncDelaysMs: (env.SYNC_DELAYS_MS || '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000')
+    .split(',').map((s) => Number(s.trim())),
+  /** Operations begun and not completed for this long are enqueued again by the recovery sweeper. */
+  sweepAfterMs: int('SWEEP_AFTER_MS', 60_000),
+  sweepIntervalMs: int('SWEEP_INTERVAL_MS', 15_000),
+  sandboxSlowMs: int('SANDBOX_SLOW_MS', 15_000),
+  sandboxReviewMs: int('SANDBOX_REVIEW_MS', 3_000),
+  logLevel: env.LOG_LEVEL || 'info',
+};

@@ -1,0 +1,44 @@
+// JSON logs, one object per line, carrying the active trace and span ids. Keys that may hold personal data or
+// secrets are masked whatever the caller passes, so PII cannot reach the logs by accident.
+import { trace } from '@opentelemetry/api';
+import { config } from './config.ts';
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+type Level = keyof typeof LEVELS;
+
+const SENSITIVE = /^(ssn|birth_date|email|phone|phone_country_code|name|first_name|last_name|line1|line2|line3|zip|city|api_key|api-key|client_secret|secret|password|authorization|customer|billing|shipping|address|ip_address|key_hash)$/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SENSITIVE.test(k) ? '[redacted]' : redact(v, depth + 1);
+  return out;
+}
+
+let service = process.env.OTEL_SERVICE_NAME || 'bnpl';
+export function setLogService(name: string): void {
+  service = name;
+}
+
+function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
+  if (LEVELS[level] < (LEVELS[config.logLevel as Level] ?? 20)) return;
+  const span = trace.getActiveSpan()?.spanContext();
+  const line = {
+    time: new Date().toISOString(),
+    level,
+    service,
+    msg,
+    ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}),
+    ...(fields ? (redact(fields) as object) : {}),
+  };
+  process.stdout.write(JSON.stringify(line) + '\n');
+}
+
+export const log = {
+  debug: (msg: string, f?: Record<string, unknown>) => write('debug', msg, f),
+  info: (msg: string, f?: Record<string, unknown>) => write('info', msg, f),
+  warn: (msg: string, f?: Record<string, unknown>) => write('warn', msg, f),
+  error: (msg: string, f?: Record<string, unknown>) => write('error', msg, f),
+};

@@ -1,0 +1,26 @@
+// MongoDB connection and indexes. Only features FerretDB 1.x shares with MongoDB are used: correctness rests on
+// unique-key inserts (which FerretDB enforces atomically), never on conditional updates or transactions.
+import { MongoClient, type Db } from 'mongodb';
+import { config } from './config.ts';
+
+export async function connectMongo(url = config.mongodbUrl): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 50 });
+  await client.connect();
+  return { client, db: client.db() };
+}
+
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all([
+    db.collection('transitions').createIndex({ merchant_id: 1, payment_id: 1, seq: 1 }, { unique: true, name: 'payment_seq' }),
+    db.collection('payments').createIndex({ merchant_id: 1, payment_id: 1 }, { unique: true, name: 'merchant_payment' }),
+    db.collection('payments').createIndex({ in_flight: 1, in_flight_since: 1 }, { name: 'in_flight' }),
+    db.collection('merchants').createIndex({ merchant_id: 1 }, { unique: true, name: 'merchant_id' }),
+    db.collection('merchants').createIndex({ publishable_key: 1 }, { unique: true, name: 'publishable_key' }),
+    db.collection('api_keys').createIndex({ key_hash: 1 }, { unique: true, name: 'key_hash' }),
+    db.collection('api_keys').createIndex({ key_id: 1 }, { unique: true, name: 'key_id' }),
+  ]);
+}
+
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}

@@ -1,0 +1,102 @@
+// Payments in MongoDB. Every state change is appended to `transitions` under the unique key
+// (merchant_id, payment_id, seq): appending seq N+1 succeeds for exactly one writer, which is the compare-and-set
+// that stops double captures and lost updates. `payments` is a projection of the latest transition, written after.
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './mongo.ts';
+import { withSpan, currentTraceId, SpanKind } from './telemetry.ts';
+import type { StoredPayment } from '../services/payment-state/state-machine.ts';
+
+export interface Transition {
+  merchant_id: string;
+  payment_id: string;
+  seq: number;
+  at: string;
+  action: string;
+  operation_id: string | null;
+  from: string | null;
+  to: string;
+  trace_id: string | null;
+  snapshot: StoredPayment;
+}
+
+export class PaymentStore {
+  readonly transitions: Collection<Transition>;
+  readonly payments: Collection<StoredPayment>;
+
+  constructor(db: Db) {
+    this.transitions = db.collection<Transition>('transitions');
+    this.payments = db.collection<StoredPayment>('payments');
+  }
+
+  private span<T>(op: string, coll: string, fn: () => Promise<T>): Promise<T> {
+    return withSpan(`mongodb ${op} ${coll}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'mongodb', 'db.operation.name': op, 'db.collection.name': coll } }, fn);
+  }
+
+  /** The payment as its projection shows it (what merchants read). */
+  async find(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
+    const doc = await this.span('find', 'payments', () =>
+      this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }));
+    if (doc) return doc;
+    // A crash between a transition and its projection leaves the projection missing or behind: repair it.
+    const latest = await this.latest(merchantId, paymentId);
+    if (!latest) return null;
+    await this.project(latest);
+    return latest;
+  }
+
+  /** The payment as its newest transition says: the state every decision starts from. */
+  async latest(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
+    const [t] = await this.span('find', 'transitions', () =>
+      this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { snapshot: 1 } })
+        .sort({ seq: -1 }).limit(1).toArray());
+    return t ? t.snapshot : null;
+  }
+
+  /**
+   * Append the transition to `next.seq`. Returns false if another writer appended that seq first (the caller
+   * re-reads and decides again).
+   */
+  async append(next: StoredPayment, meta: { action: string; operation_id: string | null; from: string | null }): Promise<boolean> {
+    const t: Transition = {
+      merchant_id: next.merchant_id, payment_id: next.payment_id, seq: next.seq, at: next.updated,
+      action: meta.action, operation_id: meta.operation_id, from: meta.from, to: next.status,
+      trace_id: currentTraceId() ?? null, snapshot: next,
+    };
+    try {
+      await this.span('insert', 'transitions', () => this.transitions.insertOne(t));
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Write the projection of `p`, never replacing a newer one. The conditional replace is not atomic on every
+   * server we support, so the newest transition is checked afterwards and written again if this write raced it.
+   */
+  async project(p: StoredPayment): Promise<void> {
+    let doc = p;
+    for (let i = 0; i < 5; i++) {
+      await this.span('replace', 'payments', () =>
+        this.payments.replaceOne({ merchant_id: doc.merchant_id, payment_id: doc.payment_id, seq: { $lte: doc.seq } }, doc, { upsert: false }));
+      if (doc.seq === 0) {
+        await this.span('insert', 'payments', () => this.payments.insertOne({ ...doc })).catch((err) => {
+          if (!isDuplicateKey(err)) throw err;
+        });
+      }
+      const newest = await this.latest(doc.merchant_id, doc.payment_id);
+      if (!newest || newest.seq <= doc.seq) return;
+      doc = newest;
+    }
+  }
+
+  async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {
+    return this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }).sort({ seq: 1 }).toArray();
+  }
+
+  /** Payments with an operation begun and not finished since before `before` (for the recovery sweeper). */
+  async inFlightSince(before: string, limit = 100): Promise<StoredPayment[]> {
+    return this.payments.find({ in_flight: true, in_flight_since: { $lt: before } }, { projection: { _id: 0 } }).limit(limit).toArray();
+  }
+}

@@ -1,0 +1,64 @@
+// Connector jobs on BullMQ: one queue per connector, jobId = operation id, so a job added twice runs once and a
+// provider call is never duplicated by the queue. The job carries what the connector needs to call the provider.
+import { Queue } from 'bullmq';
+import { BullMQOtel } from 'bullmq-otel';
+import type { Redis } from 'ioredis';
+import { config } from './config.ts';
+import type { ConnectorName } from './schemas/common.ts';
+import type { OperationKind } from '../services/payment-state/state-machine.ts';
+
+export interface ConnectorJob {
+  merchant_id: string;
+  payment_id: string;
+  operation_id: string;
+  kind: OperationKind;
+  connector: ConnectorName;
+  amount: number;
+  currency: string;
+  capture_method: string;
+  /** The reference the provider knows the payment by (set after authorization). */
+  connector_transaction_id: string | null;
+  /** Where the sandbox reads magic values: customer.email, else email, else billing.email. */
+  customer_email: string | null;
+  return_url: string | null;
+  merchant_order_reference_id: string | null;
+  /** 'execute' calls the provider's operation; 'sync' asks the provider how an earlier call ended. */
+  mode: 'execute' | 'sync';
+  sync_round: number;
+}
+
+export const queueName = (connector: ConnectorName) => `connector-${connector}`;
+export const telemetry = () => new BullMQOtel({ tracerName: 'bnpl-bullmq' });
+
+export const jobOptions = () => ({
+  attempts: config.jobAttempts,
+  backoff: { type: 'exponential' as const, delay: config.jobBackoffMs },
+  removeOnComplete: { age: 24 * 3600, count: 100_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+});
+
+/** Producers for every connector's queue, created on first use. */
+export class ConnectorQueues {
+  private readonly queues = new Map<ConnectorName, Queue>();
+  private readonly connection: Redis;
+  constructor(connection: Redis) {
+    this.connection = connection;
+  }
+
+  get(connector: ConnectorName): Queue {
+    let q = this.queues.get(connector);
+    if (!q) {
+      q = new Queue(queueName(connector), { connection: this.connection, prefix: config.redisPrefix, telemetry: telemetry() });
+      this.queues.set(connector, q);
+    }
+    return q;
+  }
+
+  async enqueue(job: ConnectorJob): Promise<void> {
+    await this.get(job.connector).add(job.kind, job, { ...jobOptions(), jobId: job.operation_id });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,288 @@
+// Payments: request bodies (spec 4.1-4.3) and the Payment resource (spec 2.2-2.13).
+import { z } from 'zod';
+import {
+  Amount, CaptureMethod, Connector, Country, Currency, Metadata, PaymentExperience, PaymentMethodType, PaymentStatus, Timestamp,
+} from './common.ts';
+
+const str = (max?: number) => (max ? z.string().max(max) : z.string());
+const opt = <T extends z.ZodType>(t: T) => t.nullish();
+
+export const Address = z.strictObject({
+  address: opt(z.strictObject({
+    city: opt(str(255)), country: opt(Country), line1: opt(str(255)), line2: opt(str(255)), line3: opt(str(255)),
+    zip: opt(str(64)), state: opt(str(255)), first_name: opt(str(255)), last_name: opt(str(255)),
+  })),
+  phone: opt(z.strictObject({ number: opt(str(64)), country_code: opt(str(8)) })),
+  email: opt(z.email().max(255)),
+});
+
+export const OrderLine = z.strictObject({
+  product_name: str(255),
+  quantity: z.number().int().min(1),
+  amount: Amount,
+  requires_shipping: opt(z.boolean()),
+  product_img_link: opt(str(2048)),
+  product_link: opt(str(2048)),
+  product_id: opt(str(255)),
+  category: opt(str(255)),
+  sub_category: opt(str(255)),
+  brand: opt(str(255)),
+  product_type: opt(str(255)),
+  tax_percentage: opt(z.number().min(0)),
+  product_tax_code: opt(str(255)),
+  tax_amount: opt(Amount),
+  total_tax_amount: opt(Amount),
+});
+
+export const CustomerDetails = z.strictObject({
+  id: opt(str(64).min(1)),
+  name: opt(str(255)),
+  email: opt(z.email().max(255)),
+  phone: opt(str(255)),
+  phone_country_code: opt(str(8)),
+  birth_date: opt(str(10)),
+  gender: opt(str(10)),
+  locale: opt(str(5)),
+  ssn: opt(str(20)),
+});
+
+export const BrowserInfo = z.strictObject({
+  color_depth: opt(z.number().int()), java_enabled: opt(z.boolean()), java_script_enabled: opt(z.boolean()),
+  language: opt(str(64)), screen_height: opt(z.number().int()), screen_width: opt(z.number().int()),
+  time_zone: opt(z.number().int()), ip_address: opt(str(64)), accept_header: opt(str(1024)), user_agent: opt(str(1024)),
+  os_type: opt(str(64)), os_version: opt(str(64)), device_model: opt(str(128)),
+  device_fingerprint: opt(z.strictObject({ payla: opt(str(255)), ratepay: opt(str(255)), unzer: opt(str(255)) })),
+});
+
+export const MandateData = z.strictObject({
+  update_mandate_id: opt(str(255)),
+  customer_acceptance: opt(z.strictObject({
+    acceptance_type: z.enum(['online', 'offline']),
+    accepted_at: opt(Timestamp),
+    online: opt(z.strictObject({ ip_address: opt(str(64)), user_agent: opt(str(1024)) })),
+  })),
+  mandate_type: opt(z.strictObject({
+    single_use: opt(z.strictObject({
+      amount: Amount, currency: Currency, start_date: opt(Timestamp), end_date: opt(Timestamp), metadata: opt(Metadata),
+    })),
+  })),
+});
+
+export const SurchargeDetails = z.strictObject({ surcharge_amount: Amount, tax_amount: opt(Amount) });
+
+export const PaymentMethodData = z.strictObject({
+  pay_later: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  billing: opt(Address),
+});
+
+export const Routing = z.union([
+  z.strictObject({ type: z.literal('single'), data: Connector }),
+  z.strictObject({ type: z.literal('priority'), data: z.array(Connector).min(1) }),
+  z.strictObject({ type: z.literal('volume_split'), data: z.array(z.strictObject({ connector: Connector, split: z.number().int().min(0).max(100) })).min(1) }),
+]);
+
+/** Fields that create and confirm share (spec 4.2: confirm accepts the parameters of create). */
+const paymentFields = {
+  amount: Amount,
+  currency: Currency,
+  order_tax_amount: opt(Amount),
+  amount_to_capture: opt(Amount),
+  payment_id: opt(z.string().length(30, 'payment_id must be exactly 30 characters')),
+  routing: opt(Routing),
+  connector: opt(z.array(Connector).min(1)),
+  capture_method: opt(CaptureMethod),
+  authentication_type: opt(z.enum(['three_ds', 'no_three_ds'])),
+  billing: opt(Address),
+  shipping: opt(Address),
+  confirm: opt(z.boolean()),
+  customer: opt(CustomerDetails),
+  customer_id: opt(str(64).min(1)),
+  email: opt(z.email().max(255)),
+  name: opt(str(255)),
+  phone: opt(str(255)),
+  phone_country_code: opt(str(8)),
+  off_session: opt(z.boolean()),
+  description: opt(str(4096)),
+  return_url: opt(z.url()),
+  setup_future_usage: opt(z.enum(['off_session', 'on_session'])),
+  payment_method_data: opt(PaymentMethodData),
+  payment_method: opt(z.enum(['pay_later'])),
+  payment_method_type: opt(PaymentMethodType),
+  payment_token: opt(str(255)),
+  statement_descriptor_name: opt(str(255)),
+  statement_descriptor_suffix: opt(str(255)),
+  order_details: opt(z.array(OrderLine).max(1000)),
+  mandate_data: opt(MandateData),
+  mandate_id: opt(str(255)),
+  browser_info: opt(BrowserInfo),
+  payment_experience: opt(PaymentExperience),
+  metadata: opt(Metadata),
+  merchant_order_reference_id: opt(str(255)),
+  capture_on: opt(Timestamp),
+  payment_link: opt(z.boolean()),
+  session_expiry: opt(z.number().int().min(0).max(7_776_000)),
+  business_label: opt(str(255)),
+  business_country: opt(Country),
+  business_sub_label: opt(str(255)),
+  profile_id: opt(str(64)),
+  payment_type: opt(z.enum(['normal', 'new_mandate', 'setup_mandate', 'recurring_mandate'])),
+  retry_action: opt(z.enum(['manual_retry', 'requeue'])),
+  allowed_payment_method_types: opt(z.array(PaymentMethodType)),
+  surcharge_details: opt(SurchargeDetails),
+  split_payments: opt(z.record(z.string(), z.unknown())),
+  psd2_sca_exemption_type: opt(z.enum(['low_value', 'transaction_risk_analysis'])),
+  request_incremental_authorization: opt(z.boolean()),
+  connector_metadata: opt(z.record(z.string(), z.unknown())),
+  feature_metadata: opt(z.record(z.string(), z.unknown())),
+  frm_metadata: opt(z.record(z.string(), z.unknown())),
+};
+
+export const CreatePaymentRequest = z.strictObject(paymentFields).superRefine((b, ctx) => {
+  if (b.amount_to_capture != null && b.amount_to_capture > b.amount) {
+    ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'must not exceed amount' });
+  }
+});
+
+export const ConfirmPaymentRequest = z.strictObject({
+  ...paymentFields,
+  amount: Amount.optional(),
+  currency: Currency.optional(),
+  client_secret: opt(str(255)),
+  customer_acceptance: opt(z.record(z.string(), z.unknown())),
+});
+
+export const CapturePaymentRequest = z.strictObject({
+  amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
+  capture_id: opt(z.string().length(30, 'capture_id must be exactly 30 characters')),
+  capture_metadata: opt(z.strictObject({
+    invoice_data: opt(z.strictObject({
+      delivery_date: opt(str(64)), due_date: opt(str(64)), invoice_date: opt(str(64)), merchant_invoice_ref: opt(str(255)),
+    })),
+  })),
+  metadata: opt(Metadata),
+  order_details: opt(z.array(OrderLine).max(1000)),
+});
+
+export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
+export type ConfirmPaymentBody = z.infer<typeof ConfirmPaymentRequest>;
+export type CapturePaymentBody = z.infer<typeof CapturePaymentRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Response resources
+const n = <T extends z.ZodType>(t: T) => t.nullable();
+
+export const Attempt = z.object({
+  attempt_id: z.string(), status: z.string(), amount: Amount, created_at: Timestamp, modified_at: Timestamp,
+  order_tax_amount: n(Amount), currency: Currency, connector: n(Connector), error_message: n(z.string()),
+  payment_method: n(z.string()), connector_transaction_id: n(z.string()), capture_method: n(CaptureMethod),
+  authentication_type: n(z.string()), cancellation_reason: n(z.string()), mandate_id: n(z.string()),
+  error_code: n(z.string()), payment_token: n(z.string()), connector_metadata: n(z.unknown()),
+  payment_experience: n(z.string()), payment_method_type: n(z.string()), reference_id: n(z.string()),
+  unified_code: n(z.string()), unified_message: n(z.string()), client_source: n(z.string()), client_version: n(z.string()),
+});
+
+export const Capture = z.object({
+  capture_id: z.string(), status: z.enum(['started', 'charged', 'pending', 'failed']), amount: Amount, connector: n(Connector),
+  authorized_attempt_id: z.string(), capture_sequence: z.number().int(), currency: Currency,
+  order_details: n(z.array(OrderLine)), connector_capture_id: n(z.string()), error_message: n(z.string()),
+  error_code: n(z.string()), error_reason: n(z.string()), reference_id: n(z.string()),
+});
+
+export const IncrementalAuthorization = z.object({
+  authorization_id: z.string(), amount: Amount, status: z.enum(['success', 'failure', 'processing']),
+  previously_authorized_amount: Amount, error_code: n(z.string()), error_message: n(z.string()),
+});
+
+export const Payment = z.object({
+  payment_id: z.string(),
+  merchant_id: z.string(),
+  status: PaymentStatus,
+  amount: Amount,
+  net_amount: Amount,
+  order_tax_amount: n(Amount),
+  amount_capturable: Amount,
+  amount_received: n(Amount),
+  amount_cancelled: n(Amount),
+  currency: Currency,
+  payment_method: n(z.literal('pay_later')),
+  payment_method_type: n(z.string()),
+  payment_method_data: n(z.unknown()),
+  payment_method_id: n(z.string()),
+  payment_method_status: n(z.enum(['active', 'inactive', 'processing', 'awaiting_data'])),
+  payment_token: n(z.string()),
+  payment_experience: n(z.string()),
+  attempt_count: z.number().int(),
+  connector: n(Connector),
+  connector_label: n(z.string()),
+  merchant_connector_id: n(z.string()),
+  connector_transaction_id: n(z.string()),
+  connector_mandate_id: n(z.string()),
+  connector_metadata: n(z.unknown()),
+  client_secret: n(z.string()),
+  created: Timestamp,
+  updated: Timestamp,
+  expires_on: n(Timestamp),
+  capture_method: n(CaptureMethod),
+  capture_on: n(Timestamp),
+  authentication_type: n(z.enum(['three_ds', 'no_three_ds'])),
+  external_3ds_authentication_attempted: n(z.boolean()),
+  external_authentication_details: n(z.unknown()),
+  customer_id: n(z.string()),
+  customer: n(z.object({ id: n(z.string()), name: n(z.string()), email: n(z.string()), phone: n(z.string()), phone_country_code: n(z.string()) })),
+  email: n(z.string()),
+  name: n(z.string()),
+  phone: n(z.string()),
+  birth_date: n(z.string()),
+  ssn: n(z.string()),
+  gender: n(z.string()),
+  locale: n(z.string()),
+  description: n(z.string()),
+  return_url: n(z.string()),
+  signed_checkout_token: n(z.string()),
+  statement_descriptor_name: n(z.string()),
+  statement_descriptor_suffix: n(z.string()),
+  billing: n(z.unknown()),
+  shipping: n(z.unknown()),
+  order_details: n(z.array(z.unknown())),
+  metadata: n(z.record(z.string(), z.unknown())),
+  merchant_order_reference_id: n(z.string()),
+  refunds: n(z.array(z.unknown())),
+  disputes: n(z.array(z.unknown())),
+  attempts: n(z.array(Attempt)),
+  captures: n(z.array(Capture)),
+  mandate_id: n(z.string()),
+  mandate_data: n(z.unknown()),
+  setup_future_usage: n(z.string()),
+  off_session: n(z.boolean()),
+  next_action: n(z.object({ type: z.string(), redirect_to_url: z.string() })),
+  cancellation_reason: n(z.string()),
+  error_code: n(z.string()),
+  error_message: n(z.string()),
+  unified_code: n(z.string()),
+  unified_message: n(z.string()),
+  business_country: n(z.string()),
+  business_label: n(z.string()),
+  business_sub_label: n(z.string()),
+  allowed_payment_method_types: n(z.array(z.string())),
+  ephemeral_key: n(z.object({ customer_id: z.string(), created_at: z.number().int(), expires: z.number().int(), secret: z.string() })),
+  manual_retry_allowed: n(z.boolean()),
+  feature_metadata: n(z.unknown()),
+  reference_id: n(z.string()),
+  payment_link: n(z.object({ link: z.string(), payment_link_id: z.string(), secure_link: n(z.string()) })),
+  profile_id: n(z.string()),
+  surcharge_details: n(SurchargeDetails),
+  merchant_decision: n(z.string()),
+  incremental_authorization_allowed: n(z.boolean()),
+  authorization_count: n(z.number().int()),
+  incremental_authorizations: n(z.array(IncrementalAuthorization)),
+  fingerprint: n(z.string()),
+  browser_info: n(z.unknown()),
+  split_payments: n(z.unknown()),
+  frm_message: n(z.unknown()),
+  frm_metadata: n(z.unknown()),
+});
+
+export type PaymentResource = z.infer<typeof Payment>;
+export type AttemptRow = z.infer<typeof Attempt>;
+export type CaptureRow = z.infer<typeof Capture>;
+export const PAYMENT_FIELDS = Object.keys(Payment.shape) as (keyof PaymentResource)[];

@@ -1,0 +1,75 @@
+// OpenTelemetry for every process: one tracer provider, W3C trace context across HTTP, gRPC and BullMQ, and an
+// OTLP/HTTP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Instrumentation is explicit (a span where work
+// crosses a process or touches storage) so that it works the same under ES modules and type stripping.
+import {
+  context, propagation, trace, SpanKind, SpanStatusCode,
+  type Attributes, type Context, type Span,
+} from '@opentelemetry/api';
+import { NodeTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { setLogService } from './log.ts';
+
+let provider: NodeTracerProvider | undefined;
+
+export function initTelemetry(serviceName: string): void {
+  setLogService(serviceName);
+  if (provider) return;
+  const spanProcessors: SpanProcessor[] = [];
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  }
+  provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': serviceName, 'service.namespace': 'bnpl' }),
+    spanProcessors,
+  });
+  provider.register();
+}
+
+export async function shutdownTelemetry(): Promise<void> {
+  await provider?.shutdown().catch(() => undefined);
+}
+
+export const tracer = () => trace.getTracer('bnpl');
+
+/** Runs fn inside a new active span; records errors and ends the span. */
+export async function withSpan<T>(
+  name: string,
+  opts: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = opts.parent ?? context.active();
+  return tracer().startActiveSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Trace context of the active span as carrier headers (traceparent, tracestate). */
+export function injectContext(carrier: Record<string, string> = {}): Record<string, string> {
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+export function extractContext(carrier: Record<string, unknown>): Context {
+  return propagation.extract(context.active(), carrier, {
+    get: (c, key) => {
+      const v = (c as Record<string, unknown>)[key];
+      return Array.isArray(v) ? v.map(String) : v === undefined ? undefined : String(v);
+    },
+    keys: (c) => Object.keys(c as object),
+  });
+}
+
+export function currentTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}
+
+export { SpanKind };

@@ -1,0 +1,12 @@
+// Original file: proto/payment_state.proto
+
+
+export interface CompleteReply {
+  'applied'?: (boolean);
+  'status'?: (string);
+}
+
+export interface CompleteReply__Output {
+  'applied': (boolean);
+  'status': (string);
+}

@@ -1,0 +1,79 @@
+// A new payment intent (spec 4.1, status requires_confirmation), built from a validated create body. Pure.
+import { createHash } from 'node:crypto';
+import { PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../../lib/schemas/payment.ts';
+import { customerFields, netAmount, type StoredPayment } from './state-machine.ts';
+
+export const DEFAULT_SESSION_EXPIRY_S = 900;
+const EPHEMERAL_KEY_TTL_S = 3600;
+
+/** Fields of the create body that are stored on the payment as given. */
+const STORED_AS_GIVEN = [
+  'amount', 'currency', 'order_tax_amount', 'amount_to_capture', 'routing', 'capture_method', 'billing', 'shipping',
+  'off_session', 'description', 'return_url', 'setup_future_usage', 'payment_method_data', 'payment_method', 'payment_method_type',
+  'payment_token', 'statement_descriptor_name', 'statement_descriptor_suffix', 'order_details', 'mandate_data', 'mandate_id',
+  'browser_info', 'payment_experience', 'metadata', 'merchant_order_reference_id', 'capture_on', 'business_label',
+  'business_country', 'business_sub_label', 'profile_id', 'allowed_payment_method_types', 'surcharge_details', 'split_payments',
+  'connector_metadata', 'feature_metadata', 'frm_metadata',
+] as const satisfies readonly (keyof CreatePaymentBody)[];
+
+/** Canonical hash of a request body: the same body in any key order hashes the same. */
+export function requestHash(body: unknown): string {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canon)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+    : v;
+  return createHash('sha256').update(JSON.stringify(canon(body))).digest('hex');
+}
+
+export function createIntent(
+  merchantId: string,
+  body: CreatePaymentBody,
+  ctx: { now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string },
+): StoredPayment {
+  const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing'>;
+  for (const k of STORED_AS_GIVEN) if (body[k] !== undefined) (p as Record<string, unknown>)[k] = body[k];
+  Object.assign(p, customerFields(body, null, ctx.newCustomerId));
+  const now = ctx.now.toISOString();
+  const created = Math.floor(ctx.now.getTime() / 1000);
+  return {
+    ...p,
+    amount_to_capture: body.amount_to_capture ?? null,
+    routing: body.routing ?? null,
+    payment_id: ctx.paymentId,
+    merchant_id: merchantId,
+    status: 'requires_confirmation',
+    net_amount: netAmount(p),
+    amount_capturable: p.amount,
+    capture_method: body.capture_method ?? 'automatic',
+    authentication_type: body.authentication_type ?? 'no_three_ds',
+    attempt_count: 0,
+    attempts: [],
+    captures: [],
+    refunds: [],
+    disputes: [],
+    incremental_authorizations: [],
+    authorization_count: 0,
+    incremental_authorization_allowed: false,
+    manual_retry_allowed: false,
+    connector: body.connector?.[0] ?? null,
+    client_secret: ctx.clientSecret(ctx.paymentId),
+    created: now,
+    updated: now,
+    expires_on: new Date(ctx.now.getTime() + (body.session_expiry ?? DEFAULT_SESSION_EXPIRY_S) * 1000).toISOString(),
+    ephemeral_key: p.customer_id
+      ? { customer_id: p.customer_id, created_at: created, expires: created + EPHEMERAL_KEY_TTL_S, secret: ctx.ephemeralSecret() }
+      : null,
+    seq: 0,
+    request_hash: requestHash(body),
+    operations: [],
+    in_flight: false,
+    in_flight_since: null,
+  };
+}
+
+/** The API resource of a stored payment: every field of spec 2.2, null where unset, nothing internal. */
+export function toResource(p: StoredPayment): PaymentResource {
+  const out: Record<string, unknown> = {};
+  for (const k of PAYMENT_FIELDS) out[k] = p[k] ?? null;
+  return out as PaymentResource;
+}

@@ -1,0 +1,174 @@
+// payment-state: decides every transition with the state machine and records it with the transitions
+// compare-and-set. It is the only writer of transitions after a payment's creation.
+import type { Redis } from 'ioredis';
+import { grpc, RpcError } from '../../lib/grpc.ts';
+import { ids } from '../../lib/ids.ts';
+import { log } from '../../lib/log.ts';
+import { config } from '../../lib/config.ts';
+import { paymentEventsChannel } from '../../lib/redis.ts';
+import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
+import type { PaymentStore } from '../../lib/payment-store.ts';
+import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
+import { CapturePaymentRequest, ConfirmPaymentRequest } from '../../lib/schemas/payment.ts';
+import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
+import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
+import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
+import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
+import {
+  applyOutcome, beginCapture, beginConfirm,
+  type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
+} from './state-machine.ts';
+
+const MAX_RACES = 25;
+
+export class PaymentStateService {
+  private readonly store: PaymentStore;
+  private readonly redis: Redis;
+  private readonly queues: ConnectorQueues;
+  constructor(store: PaymentStore, redis: Redis, queues: ConnectorQueues) {
+    this.store = store;
+    this.redis = redis;
+    this.queues = queues;
+  }
+
+  async begin(req: BeginRequest__Output): Promise<BeginReply> {
+    const now = new Date().toISOString();
+    const operationId = ids.operation();
+    let params: unknown;
+    try {
+      params = JSON.parse(req.params_json || '{}');
+    } catch {
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, 'params_json is not JSON');
+    }
+    let decide: (p: StoredPayment) => Decision;
+    switch (req.action) {
+      case 'CONFIRM': {
+        const body = parse(ConfirmPaymentRequest, params);
+        decide = (p) => {
+          const connector = body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
+          if (!CAPABILITIES[connector].implemented) {
+            return { kind: 'refused', code: 'IR_05', message: `Connector ${connector} is not enabled for this merchant`, param: 'connector' };
+          }
+          return beginConfirm(p, body, { now, operationId, connector });
+        };
+        break;
+      }
+      case 'CAPTURE': {
+        const body = parse(CapturePaymentRequest, params);
+        const captureId = body.capture_id ?? ids.capture();
+        decide = (p) => beginCapture(p, body, { now, operationId, captureId });
+        break;
+      }
+      default:
+        throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
+    }
+    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
+    const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
+    if (!op) throw new RpcError(grpc.status.INTERNAL, 'begin produced no operation');
+    const needsConnector = decision.kind === 'apply' ? decision.needsConnector : op.open;
+    return {
+      operation_id: op.operation_id,
+      needs_connector: needsConnector,
+      job_json: needsConnector ? JSON.stringify(jobFor(payment, op)) : '',
+      replayed: decision.kind === 'replay',
+      status: payment.status,
+    };
+  }
+
+  async complete(req: CompleteRequest__Output): Promise<CompleteReply> {
+    const o = req.outcome;
+    if (!o || o.kind === 'KIND_UNSPECIFIED') throw new RpcError(grpc.status.INVALID_ARGUMENT, 'outcome.kind is required');
+    const outcome: Outcome = {
+      kind: o.kind as OutcomeKind,
+      connector_transaction_id: o.connector_transaction_id || undefined,
+      connector_reference_id: o.connector_reference_id || undefined,
+      redirect_url: o.redirect_url || undefined,
+      error_code: o.error_code || undefined,
+      error_message: o.error_message || undefined,
+      unified_code: o.unified_code || undefined,
+      unified_message: o.unified_message || undefined,
+    };
+    const now = new Date().toISOString();
+    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id,
+      (p) => applyOutcome(p, req.operation_id, outcome, now));
+    return { applied: decision.kind === 'apply', status: payment.status };
+  }
+
+  /**
+   * Decide on the current state and append the result as the next transition; if another writer appended first,
+   * read the newer state and decide again. Publishes the applied transition for waiting gateways.
+   */
+  private async record(
+    merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision,
+  ): Promise<{ decision: Decision; payment: StoredPayment }> {
+    let current = await this.store.find(merchantId, paymentId);
+    for (let i = 0; i < MAX_RACES; i++) {
+      if (!current) throw new RpcError(grpc.status.NOT_FOUND, 'Payment does not exist in our records', 'HE_02');
+      const decision = decide(current);
+      if (decision.kind === 'refused') {
+        const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : grpc.status.FAILED_PRECONDITION;
+        throw new RpcError(status, decision.message, decision.code, decision.param);
+      }
+      if (decision.kind !== 'apply') return { decision, payment: current };
+      const next: StoredPayment = { ...decision.payment, seq: current.seq + 1 };
+      const opId = decision.operation?.operation_id ?? operationId;
+      if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
+        await this.store.project(next);
+        await this.redis.publish(paymentEventsChannel(), JSON.stringify({
+          merchant_id: merchantId, payment_id: paymentId, operation_id: opId, action, status: next.status, seq: next.seq,
+        }));
+        return { decision: { ...decision, payment: next }, payment: next };
+      }
+      current = await this.store.latest(merchantId, paymentId);
+    }
+    throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');
+  }
+
+  /** Re-enqueue operations whose job was lost (Redis emptied) or gave up (retries exhausted). */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(Date.now() - config.sweepAfterMs).toISOString();
+    let requeued = 0;
+    for (const p of await this.store.inFlightSince(cutoff)) {
+      for (const op of p.operations.filter((o) => o.open)) {
+        const queue = this.queues.get(op.connector);
+        const job = await queue.getJob(op.operation_id);
+        if (!job) {
+          await this.queues.enqueue(jobFor(p, op, op.last_outcome ? 'sync' : 'execute'));
+          requeued++;
+        } else if (await job.isFailed()) {
+          await job.retry('failed');
+          requeued++;
+        }
+      }
+    }
+    if (requeued) log.warn('sweeper re-enqueued operations', { count: requeued });
+    return requeued;
+  }
+}
+
+function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const param = issue.path.map(String).join('.');
+  throw new RpcError(grpc.status.FAILED_PRECONDITION, `Invalid value for ${param}: ${issue.message}`, 'IR_05', param);
+}
+
+export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
+  return {
+    merchant_id: p.merchant_id,
+    payment_id: p.payment_id,
+    operation_id: op.operation_id,
+    kind: op.kind,
+    connector: op.connector,
+    amount: op.amount,
+    currency: p.currency,
+    capture_method: p.capture_method ?? 'automatic',
+    connector_transaction_id: p.connector_transaction_id,
+    customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
+    return_url: p.return_url,
+    merchant_order_reference_id: p.merchant_order_reference_id,
+    mode,
+    sync_round: 0,
+  };
+}

@@ -1,0 +1,278 @@
+// The payment state machine: which action may start in which status, and where each connector outcome leads.
+// Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
+import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
+import type { PaymentResource, AttemptRow, CaptureRow, CapturePaymentBody, ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
+
+export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject';
+export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject'];
+
+/**
+ * Spec section 3 and the decisions in ARCHITECTURE.md: the statuses in which each action may start, and the code
+ * that refuses it in every other status.
+ */
+export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; refusedWith: 'IR_14' | 'IR_16' }> = {
+  // From failed too, but only as a manual retry (see canStart).
+  confirm: { from: ['requires_confirmation', 'requires_payment_method'], refusedWith: 'IR_16' },
+  capture: { from: ['requires_capture', 'partially_captured_and_capturable'], refusedWith: 'IR_14' },
+  cancel: { from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action'], refusedWith: 'IR_16' },
+  incremental_authorization: { from: ['requires_capture'], refusedWith: 'IR_16' },
+  refund: { from: ['succeeded', 'partially_captured'], refusedWith: 'IR_14' },
+  approve: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
+  reject: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
+};
+
+export const TERMINAL_STATUSES: readonly PaymentStatusName[] = ['succeeded', 'failed', 'cancelled', 'partially_captured'];
+
+export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED';
+export interface Outcome {
+  kind: OutcomeKind;
+  connector_transaction_id?: string;
+  connector_reference_id?: string;
+  redirect_url?: string;
+  error_code?: string;
+  error_message?: string;
+  unified_code?: string;
+  unified_message?: string;
+}
+
+export type OperationKind = 'authorize' | 'capture' | 'void';
+export interface Operation {
+  operation_id: string;
+  kind: OperationKind;
+  /** attempt_id for authorize and void, capture_id for capture. */
+  ref: string;
+  amount: number;
+  connector: ConnectorName;
+  open: boolean;
+  /** Where a failed capture or void returns the payment. */
+  status_before: PaymentStatusName;
+  last_outcome: OutcomeKind | null;
+  created_at: string;
+}
+
+/** The stored payment: the API resource plus what payment-state keeps to decide the next transition. */
+export type StoredPayment = PaymentResource & {
+  /** Request fields kept for later operations that the resource does not show. */
+  amount_to_capture: number | null;
+  routing: unknown;
+  seq: number;
+  request_hash: string;
+  operations: Operation[];
+  in_flight: boolean;
+  in_flight_since: string | null;
+};
+
+export type Refusal = { kind: 'refused'; code: string; message: string; param?: string };
+export type Decision =
+  | Refusal
+  | { kind: 'replay'; operation: Operation }
+  | { kind: 'noop' }
+  | { kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean };
+
+const refuse = (code: string, message: string, param?: string): Refusal => ({ kind: 'refused', code, message, param });
+
+export function canStart(p: Pick<StoredPayment, 'status' | 'manual_retry_allowed'>, action: Action): Refusal | null {
+  if (ACTION_RULES[action].from.includes(p.status)) return null;
+  if (action === 'confirm' && p.status === 'failed' && p.manual_retry_allowed) return null;
+  const code = ACTION_RULES[action].refusedWith;
+  const verb = action.replace('_', ' ');
+  return refuse(code, `You cannot ${verb} this payment because it has status ${p.status}`);
+}
+
+const automaticCapture = (m: CaptureMethodName | null) => m === null || m === 'automatic' || m === 'scheduled' || m === 'sequential_automatic';
+
+export function netAmount(p: Pick<PaymentResource, 'amount' | 'order_tax_amount' | 'surcharge_details'>): number {
+  return p.amount + (p.surcharge_details?.surcharge_amount ?? 0) + (p.surcharge_details?.tax_amount ?? 0) + (p.order_tax_amount ?? 0);
+}
+
+function withFlight(p: StoredPayment, now: string): StoredPayment {
+  const open = p.operations.some((o) => o.open);
+  return { ...p, in_flight: open, in_flight_since: open ? (p.in_flight ? p.in_flight_since : now) : null, updated: now };
+}
+
+const CONFIRM_UPDATABLE = [
+  'amount', 'currency', 'order_tax_amount', 'amount_to_capture', 'routing', 'capture_method', 'authentication_type', 'billing',
+  'shipping', 'off_session', 'description', 'return_url', 'setup_future_usage', 'payment_method_data', 'payment_method',
+  'payment_method_type', 'payment_token', 'statement_descriptor_name', 'statement_descriptor_suffix', 'order_details',
+  'mandate_data', 'mandate_id', 'browser_info', 'payment_experience', 'metadata', 'merchant_order_reference_id', 'capture_on',
+  'allowed_payment_method_types', 'surcharge_details', 'split_payments', 'connector_metadata', 'feature_metadata', 'frm_metadata',
+] as const;
+
+/** Start a confirm: a new attempt and an authorize operation; the payment waits in processing. */
+export function beginConfirm(
+  p: StoredPayment,
+  body: ConfirmPaymentBody,
+  ctx: { now: string; operationId: string; connector: ConnectorName },
+): Decision {
+  const refused = canStart(p, 'confirm');
+  if (refused) return refused;
+  if (body.payment_id != null && body.payment_id !== p.payment_id) return refuse('IR_05', 'payment_id in the body does not match the path', 'payment_id');
+  const next: StoredPayment = { ...p };
+  for (const k of CONFIRM_UPDATABLE) if (body[k] !== undefined && body[k] !== null) (next as Record<string, unknown>)[k] = body[k];
+  if (body.customer || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer?.id ?? p.customer_id ?? null));
+  if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
+  if (next.amount_to_capture != null && next.amount_to_capture > next.amount) return refuse('IR_05', 'amount_to_capture must not exceed amount', 'amount_to_capture');
+  const attemptNo = p.attempt_count + 1;
+  const attempt: AttemptRow = {
+    attempt_id: `${p.payment_id}_${attemptNo}`, status: 'started', amount: next.amount, created_at: ctx.now, modified_at: ctx.now,
+    order_tax_amount: next.order_tax_amount, currency: next.currency, connector: ctx.connector, error_message: null,
+    payment_method: next.payment_method, connector_transaction_id: null, capture_method: next.capture_method,
+    authentication_type: next.authentication_type, cancellation_reason: null, mandate_id: next.mandate_id, error_code: null,
+    payment_token: next.payment_token, connector_metadata: null, payment_experience: next.payment_experience,
+    payment_method_type: next.payment_method_type, reference_id: null, unified_code: null, unified_message: null,
+    client_source: null, client_version: null,
+  };
+  const operation: Operation = {
+    operation_id: ctx.operationId, kind: 'authorize', ref: attempt.attempt_id, amount: next.amount, connector: ctx.connector,
+    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+  };
+  Object.assign(next, {
+    status: 'processing', connector: ctx.connector, attempt_count: attemptNo, attempts: [...(p.attempts ?? []), attempt],
+    operations: [...p.operations, operation], net_amount: netAmount(next), amount_capturable: next.amount,
+    error_code: null, error_message: null, unified_code: null, unified_message: null, next_action: null, manual_retry_allowed: false,
+  } satisfies Partial<StoredPayment>);
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
+/** Start a capture: a capture row and a capture operation; the payment waits in processing. */
+export function beginCapture(
+  p: StoredPayment,
+  body: CapturePaymentBody,
+  ctx: { now: string; operationId: string; captureId: string },
+): Decision {
+  if (body.capture_id) {
+    const op = p.operations.find((o) => o.kind === 'capture' && o.ref === body.capture_id);
+    if (op) return { kind: 'replay', operation: op };
+  }
+  const refused = canStart(p, 'capture');
+  if (refused) return refused;
+  if (automaticCapture(p.capture_method)) {
+    return refuse('IR_14', `This payment has capture_method ${p.capture_method ?? 'automatic'}; it is captured when confirmed`);
+  }
+  const amount = body.amount_to_capture ?? (p.capture_method === 'manual' ? Math.min(p.amount_to_capture ?? p.amount_capturable, p.amount_capturable) : p.amount_capturable);
+  if (amount <= 0) return refuse('IR_05', 'amount_to_capture must be greater than 0', 'amount_to_capture');
+  if (amount > p.amount_capturable) {
+    return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
+  }
+  const attemptId = p.attempts?.at(-1)?.attempt_id ?? `${p.payment_id}_1`;
+  const capture: CaptureRow = {
+    capture_id: ctx.captureId, status: 'started', amount, connector: p.connector, authorized_attempt_id: attemptId,
+    capture_sequence: (p.captures?.length ?? 0) + 1, currency: p.currency, order_details: body.order_details ?? null,
+    connector_capture_id: null, error_message: null, error_code: null, error_reason: null, reference_id: null,
+  };
+  const operation: Operation = {
+    operation_id: ctx.operationId, kind: 'capture', ref: ctx.captureId, amount, connector: p.connector ?? 'service_test',
+    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+  };
+  const next: StoredPayment = {
+    ...p, status: 'processing', captures: [...(p.captures ?? []), capture], operations: [...p.operations, operation],
+    amount_capturable: p.amount_capturable - amount,
+  };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
+/** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
+export function applyOutcome(p: StoredPayment, operationId: string, outcome: Outcome, now: string): Decision {
+  const op = p.operations.find((o) => o.operation_id === operationId);
+  if (!op) return refuse('HE_02', `Operation ${operationId} does not exist on this payment`);
+  if (!op.open || op.last_outcome === outcome.kind) return { kind: 'noop' };
+  const final = !(outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION');
+  const closed: Operation = { ...op, open: !final, last_outcome: outcome.kind };
+  const base: StoredPayment = { ...p, operations: p.operations.map((o) => (o.operation_id === operationId ? closed : o)) };
+  const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
+    : op.kind === 'capture' ? captureOutcome(base, op, outcome)
+    : voidOutcome(base, op, outcome);
+  return { kind: 'apply', payment: withFlight(next.payment, now), needsConnector: false };
+}
+
+const errorFields = (o: Outcome) => ({
+  error_code: o.error_code ?? null, error_message: o.error_message ?? null,
+  unified_code: o.unified_code ?? null, unified_message: o.unified_message ?? null,
+});
+
+/** The attempt status each confirm outcome leads to, and the payment status. */
+const AUTHORIZE_OUTCOMES: Record<OutcomeKind, { attempt: string; status: (p: StoredPayment) => PaymentStatusName }> = {
+  AUTHORIZED: { attempt: 'authorized', status: () => 'requires_capture' },
+  CAPTURED: { attempt: 'charged', status: (p) => ((p.amount_to_capture ?? p.amount) < p.amount ? 'partially_captured' : 'succeeded') },
+  DECLINED: { attempt: 'failure', status: () => 'failed' },
+  FAILED: { attempt: 'failure', status: () => 'failed' },
+  CUSTOMER_ACTION: { attempt: 'authentication_pending', status: () => 'requires_customer_action' },
+  PENDING: { attempt: 'pending', status: () => 'processing' },
+  VOIDED: { attempt: 'voided', status: () => 'cancelled' },
+};
+
+function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: string): { kind: 'apply'; payment: StoredPayment } {
+  const rule = AUTHORIZE_OUTCOMES[o.kind];
+  const status = rule.status(p);
+  const failed = status === 'failed';
+  const attempts = (p.attempts ?? []).map((a) => a.attempt_id !== op.ref ? a : {
+    ...a, status: rule.attempt, modified_at: now,
+    connector_transaction_id: o.connector_transaction_id || a.connector_transaction_id,
+    reference_id: o.connector_reference_id || a.reference_id,
+    ...(failed ? errorFields(o) : {}),
+  });
+  const captured = o.kind === 'CAPTURED' ? (p.amount_to_capture ?? p.amount) : null;
+  const payment: StoredPayment = {
+    ...p, status, attempts,
+    connector_transaction_id: o.connector_transaction_id || p.connector_transaction_id,
+    reference_id: o.connector_reference_id || p.reference_id,
+    next_action: o.kind === 'CUSTOMER_ACTION' && o.redirect_url ? { type: 'redirect_to_url', redirect_to_url: o.redirect_url } : null,
+    amount_capturable: status === 'requires_capture' || status === 'processing' || status === 'requires_customer_action' ? p.amount : 0,
+    amount_received: captured ?? p.amount_received,
+    manual_retry_allowed: failed,
+    ...(failed ? errorFields(o) : {}),
+  };
+  return { kind: 'apply', payment };
+}
+
+function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
+  const charged = o.kind === 'CAPTURED';
+  const failed = o.kind === 'DECLINED' || o.kind === 'FAILED' || o.kind === 'VOIDED';
+  const captures = (p.captures ?? []).map((c) => c.capture_id !== op.ref ? c : {
+    ...c, status: charged ? 'charged' as const : failed ? 'failed' as const : 'pending' as const,
+    connector_capture_id: o.connector_transaction_id || c.connector_capture_id,
+    reference_id: o.connector_reference_id || c.reference_id,
+    ...(failed ? { error_code: o.error_code ?? null, error_message: o.error_message ?? null, error_reason: o.unified_message ?? null } : {}),
+  });
+  if (failed) {
+    return { kind: 'apply', payment: { ...p, captures, status: op.status_before, amount_capturable: p.amount_capturable + op.amount, ...errorFields(o) } };
+  }
+  if (!charged) return { kind: 'apply', payment: { ...p, captures } };
+  const received = (p.amount_received ?? 0) + op.amount;
+  let status: PaymentStatusName;
+  let capturable: number;
+  if (received >= p.amount) [status, capturable] = ['succeeded', 0];
+  else if (p.capture_method === 'manual_multiple') [status, capturable] = ['partially_captured_and_capturable', p.amount - received];
+  else [status, capturable] = ['partially_captured', 0];
+  const attemptStatus = { succeeded: 'charged', partially_captured: 'partial_charged', partially_captured_and_capturable: 'partial_charged_and_chargeable' }[status as string]!;
+  const attempts = (p.attempts ?? []).map((a, i, all) => (i === all.length - 1 ? { ...a, status: attemptStatus } : a));
+  return { kind: 'apply', payment: { ...p, captures, attempts, status, amount_received: received, amount_capturable: capturable, ...errorFields({ kind: o.kind }) } };
+}
+
+function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
+  if (o.kind === 'VOIDED') {
+    const status: PaymentStatusName = (p.amount_received ?? 0) > 0 ? 'partially_captured' : 'cancelled';
+    return { kind: 'apply', payment: { ...p, status, amount_cancelled: p.amount - (p.amount_received ?? 0), amount_capturable: 0 } };
+  }
+  if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
+  // A failed void leaves the hold in place: back to where it was, with the error recorded.
+  return { kind: 'apply', payment: { ...p, status: op.status_before, ...errorFields(o) } };
+}
+
+/** The customer object and the deprecated top-level fields, kept in step (spec 2.2). */
+export function customerFields(
+  body: Pick<ConfirmPaymentBody, 'customer' | 'customer_id' | 'email' | 'name' | 'phone' | 'phone_country_code'>,
+  existingId: string | null,
+  newId?: () => string,
+): Pick<PaymentResource, 'customer' | 'customer_id' | 'email' | 'name' | 'phone'> | Record<string, never> {
+  const c = body.customer ?? {};
+  const email = c.email ?? body.email ?? null;
+  const name = c.name ?? body.name ?? null;
+  const phone = c.phone ?? body.phone ?? null;
+  const id = c.id ?? body.customer_id ?? existingId ?? (email || name || phone ? newId?.() ?? null : null);
+  if (!id && !email && !name && !phone) return {};
+  return {
+    customer: { id, name, email, phone, phone_country_code: c.phone_country_code ?? body.phone_country_code ?? null },
+    customer_id: id, email, name, phone,
+  };
+}

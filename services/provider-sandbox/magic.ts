@@ -1,0 +1,10 @@
+// Magic values that force a provider outcome, read from tags in the local part of the customer's email
+// ("jane+decline@example.com"). Several tags combine ("jane+slow+decline@..."). See README.md for the table.
+export const MAGIC_TAGS = ['decline', 'redirect', 'review', 'slow', 'flaky'] as const;
+export type MagicTag = (typeof MAGIC_TAGS)[number];
+
+export function magicTags(email: string | null | undefined): Set<MagicTag> {
+  const local = (email ?? '').split('@')[0] ?? '';
+  const tags = local.split('+').slice(1).map((t) => t.toLowerCase());
+  return new Set(tags.filter((t): t is MagicTag => (MAGIC_TAGS as readonly string[]).includes(t)));
+}

@@ -1,0 +1,66 @@
+// The provider sandbox: imitates the providers' HTTP APIs (service_test for now) with magic values that force
+// outcomes, records every call it receives, and exposes that record to tests under /__sandbox.
+import express from 'express';
+import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
+initTelemetry('provider-sandbox');
+import { config } from '../../lib/config.ts';
+import { tracingMiddleware } from '../../lib/http-tracing.ts';
+import { log } from '../../lib/log.ts';
+import { IdempotencyStore, Recorder } from './recorder.ts';
+import { serviceTestRouter } from './service_test.ts';
+
+const recorder = new Recorder();
+const idem = new IdempotencyStore();
+const publicUrl = () => process.env.SANDBOX_PUBLIC_URL || config.sandboxUrl;
+const serviceTest = serviceTestRouter(idem, publicUrl);
+
+const app = express();
+app.disable('x-powered-by');
+app.use(tracingMiddleware());
+app.use(express.json({ limit: '1mb' }));
+app.use(express.urlencoded({ extended: false }));
+app.use((req, res, next) => {
+  const provider = req.path.split('/')[1] ?? '';
+  if (provider !== '__sandbox' && provider !== 'health') {
+    const traceId = currentTraceId() ?? null;
+    res.on('finish', () => recorder.add({
+      provider, method: req.method, path: req.path, idempotency_key: req.header('idempotency-key') ?? null,
+      status: res.statusCode, at: new Date().toISOString(), trace_id: traceId,
+    }));
+  }
+  next();
+});
+
+app.get('/health', (_req, res) => res.json({ status: 'ok' }));
+app.use('/service_test', serviceTest.router);
+
+app.get('/__sandbox/calls', (req, res) => {
+  const { idempotency_key, provider, path } = req.query;
+  res.json(recorder.calls.filter((c) =>
+    (!idempotency_key || c.idempotency_key === idempotency_key) && (!provider || c.provider === provider) && (!path || c.path === path)));
+});
+app.get('/__sandbox/service_test/payments', (req, res) => {
+  const key = req.query.idempotency_key;
+  res.json([...serviceTest.payments.values()].filter((p) => !key || p.idempotency_key === key));
+});
+app.post('/__sandbox/reset', (_req, res) => {
+  recorder.reset();
+  idem.reset();
+  serviceTest.reset();
+  res.json({ status: 'reset' });
+});
+
+app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  log.error('sandbox error', { err });
+  res.status(500).json({ error: { code: 'internal_error', message: 'sandbox error' } });
+});
+
+const server = app.listen(config.sandboxPort, '127.0.0.1', () => log.info('provider sandbox listening', { port: config.sandboxPort }));
+async function shutdown() {
+  server.close();
+  server.closeAllConnections();
+  await shutdownTelemetry();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown());
+process.once('SIGINT', () => void shutdown());

@@ -1,0 +1,50 @@
+// What the sandbox received, so tests can assert what a provider would have seen (calls, idempotency keys).
+export interface RecordedCall {
+  provider: string;
+  method: string;
+  path: string;
+  idempotency_key: string | null;
+  status: number;
+  at: string;
+  trace_id: string | null;
+}
+
+export class Recorder {
+  readonly calls: RecordedCall[] = [];
+  add(call: RecordedCall): void {
+    this.calls.push(call);
+    if (this.calls.length > 100_000) this.calls.splice(0, 10_000);
+  }
+  reset(): void {
+    this.calls.length = 0;
+  }
+}
+
+/** Idempotent replays as providers implement them: the first answer for a key is stored and returned again. */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, { state: 'in_progress' } | { state: 'done'; status: number; body: unknown }>();
+  private readonly attempts = new Map<string, number>();
+
+  /** How many requests this key has carried, this one included. */
+  count(key: string): number {
+    const n = (this.attempts.get(key) ?? 0) + 1;
+    this.attempts.set(key, n);
+    return n;
+  }
+  get(key: string) {
+    return this.entries.get(key);
+  }
+  begin(key: string): void {
+    this.entries.set(key, { state: 'in_progress' });
+  }
+  finish(key: string, status: number, body: unknown): void {
+    this.entries.set(key, { state: 'done', status, body });
+  }
+  abandon(key: string): void {
+    this.entries.delete(key);
+  }
+  reset(): void {
+    this.entries.clear();
+    this.attempts.clear();
+  }
+}

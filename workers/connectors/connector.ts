@@ -1,0 +1,16 @@
+// The small surface every connector has: map our operation to the provider's request, map the provider's
+// answer and errors back to a connector-independent outcome.
+import type { ConnectorJob } from '../../lib/queue.ts';
+import type { ConnectorName } from '../../lib/schemas/common.ts';
+import type { Outcome } from '../../services/payment-state/state-machine.ts';
+import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
+
+export interface Connector {
+  name: ConnectorName;
+  /** The provider's base URL (the sandbox in sandbox mode) and the credentials it takes. */
+  baseUrl(): string;
+  /** The request that performs the job's operation, or asks for its result when job.mode is 'sync'. */
+  request(job: ConnectorJob): ProviderRequest;
+  /** What the provider's answer means for the operation. */
+  outcome(job: ConnectorJob, res: ProviderResponse): Outcome;
+}

@@ -1,0 +1,14 @@
+// service_test's decline and error codes -> our unified codes (connector-independent, the same for every provider).
+import { UNIFIED } from '../../unified-errors.ts';
+
+const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
+  credit_declined: 'customer_declined',
+  invalid_request: 'invalid_request',
+  amount_exceeds_authorization: 'invalid_request',
+  not_capturable: 'invalid_state',
+  not_found: 'invalid_request',
+};
+
+export function unifiedFor(providerCode: string) {
+  return UNIFIED[BY_PROVIDER_CODE[providerCode] ?? 'provider_error'];
+}

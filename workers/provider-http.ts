@@ -1,0 +1,50 @@
+// HTTP to a provider: a timeout, the trace context in the headers, a client span, and one rule for what is worth
+// retrying (timeouts, network errors, 5xx, 409 "still processing", 429) versus an answer to map.
+import { withSpan, injectContext, SpanKind } from '../lib/telemetry.ts';
+import { config } from '../lib/config.ts';
+
+export class ProviderUnavailable extends Error {}
+
+export interface ProviderRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ProviderResponse {
+  status: number;
+  body: unknown;
+}
+
+export async function providerCall(baseUrl: string, req: ProviderRequest, connector: string): Promise<ProviderResponse> {
+  return withSpan(`${connector} ${req.method} ${req.path.replace(/\/[A-Za-z0-9_-]{16,}/g, '/{id}')}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'http.request.method': req.method, 'bnpl.connector': connector },
+  }, async (span) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...req.headers, ...injectContext() };
+    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    let res: Response;
+    try {
+      res = await fetch(baseUrl + req.path, {
+        method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: AbortSignal.timeout(config.providerTimeoutMs),
+      });
+    } catch (err) {
+      throw new ProviderUnavailable(`${connector}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`);
+    }
+    span.setAttribute('http.response.status_code', res.status);
+    const text = await res.text();
+    if (res.status >= 500 || res.status === 409 || res.status === 429) {
+      throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
+    }
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      throw new ProviderUnavailable(`${connector}: answer is not JSON (HTTP ${res.status})`);
+    }
+    return { status: res.status, body };
+  });
+}

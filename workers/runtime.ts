@@ -1,0 +1,54 @@
+// Runs one connector job: call the provider (with the operation id as idempotency key), report the outcome to
+// payment-state, and, while the provider has not decided, come back later to ask (status sync).
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
+import { config } from '../lib/config.ts';
+import { log } from '../lib/log.ts';
+import type { ConnectorJob } from '../lib/queue.ts';
+import type { Outcome } from '../services/payment-state/state-machine.ts';
+import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
+import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
+import type { Connector } from './connectors/connector.ts';
+import { providerCall } from './provider-http.ts';
+
+const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reports an outcome, retrying while payment-state is unreachable; Complete is idempotent so a repeat is harmless. */
+export async function report(client: PaymentStateClient, job: ConnectorJob, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
+  const started = Date.now();
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      return await call<object, CompleteReply__Output>(client, 'Complete', {
+        merchant_id: job.merchant_id, payment_id: job.payment_id, operation_id: job.operation_id, outcome,
+      }, 5_000);
+    } catch (err) {
+      const e = err as grpc.ServiceError;
+      if (!RETRYABLE.has(e.code)) throw new UnrecoverableError(`Complete refused: ${e.details} (${errorCodeOf(e).code ?? e.code})`);
+      if (Date.now() - started > budgetMs) throw err;
+      log.warn('payment-state unreachable; retrying the report', { operation_id: job.operation_id, grpc_code: e.code });
+      await sleep(delay);
+    }
+  }
+}
+
+export function processor(connector: Connector, client: PaymentStateClient) {
+  return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
+    const data = job.data;
+    const res = await providerCall(connector.baseUrl(), connector.request(data), connector.name);
+    const outcome = connector.outcome(data, res);
+    const reply = await report(client, data, outcome);
+    log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
+    if (outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') {
+      const round = data.sync_round;
+      if (round >= config.syncDelaysMs.length) throw new Error(`provider left ${data.operation_id} undecided after ${round} status syncs`);
+      await job.updateData({
+        ...data, mode: 'sync', sync_round: round + 1,
+        connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id,
+      });
+      await job.moveToDelayed(Date.now() + config.syncDelaysMs[round], token);
+      throw new DelayedError();
+    }
+    return { status: reply.status };
+  };
+}
