@@ -18,7 +18,7 @@ export function toApiError(issues: z.core.$ZodIssue[], body: unknown): ApiError 
     const key = issue.keys[0];
     return errors.unknownField(path ? `${path}.${key}` : key);
   }
-  if (issue.code === 'invalid_type' && valueAt(body, issue.path) === undefined) return errors.missing(path);
+  if (issue.code !== 'custom' && issue.path.length > 0 && valueAt(body, issue.path) === undefined) return errors.missing(path);
   return errors.invalid(path || 'body', issue.message);
 }
 

@@ -1,0 +1,195 @@
+// Starts the real stack for a test file: payment-state, provider sandbox, a service_test worker and the gateway as
+// separate processes, against the test MongoDB server (FerretDB unless MONGODB_URL names another) in a database
+// of their own, and Redis under a key prefix of their own. Any process can be killed and started again.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { MongoClient, type Db } from 'mongodb';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'gateway';
+const FILES: Record<PartName, string[]> = {
+  'payment-state': ['services/payment-state/main.ts'],
+  'provider-sandbox': ['services/provider-sandbox/main.ts'],
+  worker: ['workers/main.ts', '--connector', 'service_test'],
+  gateway: ['gateway/main.ts'],
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
+
+export interface ApiResponse<T = any> { status: number; body: T; headers: Headers }
+
+export class Stack {
+  readonly env: Record<string, string>;
+  readonly gatewayUrl: string;
+  readonly sandboxUrl: string;
+  readonly adminKey: string;
+  readonly dbName: string;
+  private readonly procs = new Map<PartName, ChildProcess>();
+  readonly logs: Record<PartName, string[]> = { 'payment-state': [], 'provider-sandbox': [], worker: [], gateway: [] };
+  private mongo?: MongoClient;
+
+  private constructor(env: Record<string, string>, dbName: string) {
+    this.env = env;
+    this.dbName = dbName;
+    this.gatewayUrl = `http://127.0.0.1:${env.PORT}`;
+    this.sandboxUrl = env.SANDBOX_URL;
+    this.adminKey = env.ADMIN_API_KEY;
+  }
+
+  static async start(overrides: Record<string, string> = {}): Promise<Stack> {
+    const id = randomBytes(4).toString('hex');
+    const dbName = `bnpl_test_${id}`;
+    const base = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/');
+    base.pathname = `/${dbName}`;
+    const [port, psPort, sbPort] = [await freePort(), await freePort(), await freePort()];
+    const env: Record<string, string> = {
+      MONGODB_URL: base.toString(),
+      REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `bnpl-test-${id}`,
+      PORT: String(port),
+      PAYMENT_STATE_ADDR: `127.0.0.1:${psPort}`,
+      SANDBOX_PORT: String(sbPort),
+      SANDBOX_URL: `http://127.0.0.1:${sbPort}`,
+      ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
+      KEY_HASH_SECRET: randomBytes(32).toString('hex'),
+      CONFIRM_WAIT_MS: '5000',
+      SANDBOX_SLOW_MS: '4000',
+      SANDBOX_REVIEW_MS: '1000',
+      SYNC_DELAYS_MS: '500,1000,2000,4000',
+      JOB_LOCK_MS: '2000',
+      JOB_BACKOFF_MS: '300',
+      SWEEP_INTERVAL_MS: '1000',
+      SWEEP_AFTER_MS: '10000',
+      LOG_LEVEL: 'debug',
+      ...overrides,
+    };
+    const stack = new Stack(env, dbName);
+    await stack.startPart('payment-state');
+    await stack.startPart('provider-sandbox');
+    await stack.startPart('worker');
+    await stack.startPart('gateway');
+    await stack.waitHealthy();
+    return stack;
+  }
+
+  async startPart(name: PartName): Promise<void> {
+    const child = spawn(process.execPath, FILES[name], { cwd: root, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = this.logs[name];
+    const collect = (buf: Buffer) => lines.push(...buf.toString().split('\n').filter(Boolean));
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    this.procs.set(name, child);
+    const ready: Record<PartName, string> = {
+      'payment-state': 'payment-state listening', 'provider-sandbox': 'provider sandbox listening', worker: 'worker ready', gateway: 'gateway listening',
+    };
+    const deadline = Date.now() + 30_000;
+    while (!lines.some((l) => l.includes(ready[name]))) {
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start: ${lines.slice(-20).join('\n')}`);
+      await sleep(50);
+    }
+  }
+
+  /** SIGKILL (a crash) by default. */
+  async kill(name: PartName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.procs.get(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+    this.logs[name].push('--- process stopped ---');
+  }
+
+  async restart(name: PartName): Promise<void> {
+    await this.kill(name);
+    this.logs[name].length = 0;
+    await this.startPart(name);
+  }
+
+  async waitHealthy(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const ok = await fetch(`${this.gatewayUrl}/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      if (Date.now() > deadline) throw new Error('stack did not become healthy');
+      await sleep(100);
+    }
+  }
+
+  async db(): Promise<Db> {
+    if (!this.mongo) {
+      this.mongo = new MongoClient(this.env.MONGODB_URL);
+      await this.mongo.connect();
+    }
+    return this.mongo.db(this.dbName);
+  }
+
+  async api<T = any>(method: string, path: string, body?: unknown, apiKey?: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const res = await fetch(this.gatewayUrl + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(apiKey ? { 'api-key': apiKey } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  /** A merchant account with a secret key, through the admin API. */
+  async merchant(): Promise<{ merchant_id: string; api_key: string }> {
+    const m = await this.api('POST', '/accounts', { merchant_name: 'Test shop' }, this.adminKey);
+    if (m.status !== 200) throw new Error(`create merchant: ${m.status} ${JSON.stringify(m.body)}`);
+    const k = await this.api('POST', `/api_keys/${m.body.merchant_id}`, { name: 'test', expiration: 'never' }, this.adminKey);
+    if (k.status !== 200) throw new Error(`create key: ${k.status} ${JSON.stringify(k.body)}`);
+    return { merchant_id: m.body.merchant_id, api_key: k.body.api_key };
+  }
+
+  async sandboxCalls(query: Record<string, string> = {}): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; trace_id: string | null }[]> {
+    return (await fetch(`${this.sandboxUrl}/__sandbox/calls?${new URLSearchParams(query)}`)).json() as Promise<any>;
+  }
+
+  async sandboxPayments(idempotencyKey?: string): Promise<{ id: string; status: string; captured: number }[]> {
+    return (await fetch(`${this.sandboxUrl}/__sandbox/service_test/payments?${new URLSearchParams(idempotencyKey ? { idempotency_key: idempotencyKey } : {})}`)).json() as Promise<any>;
+  }
+
+  /** Polls GET /payments/{id} until `until` holds. */
+  async poll(paymentId: string, apiKey: string, until: (p: any) => boolean, timeoutMs = 30_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.api('GET', `/payments/${paymentId}`, undefined, apiKey);
+      if (r.status === 200 && until(r.body)) return r.body;
+      if (Date.now() > deadline) throw new Error(`payment ${paymentId} did not reach the expected state: ${JSON.stringify(r.body).slice(0, 400)}`);
+      await sleep(200);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all((['gateway', 'worker', 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
+    if (this.mongo) {
+      await this.mongo.db(this.dbName).dropDatabase().catch(() => undefined);
+      await this.mongo.close();
+    }
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The operation id (the provider idempotency key) of a payment's latest attempt or capture. */
+export async function operationIds(stack: Stack, merchantId: string, paymentId: string): Promise<{ kind: string; operation_id: string }[]> {
+  const db = await stack.db();
+  const p = await db.collection('payments').findOne({ merchant_id: merchantId, payment_id: paymentId });
+  return (p?.operations ?? []).map((o: any) => ({ kind: o.kind, operation_id: o.operation_id }));
+}
