@@ -20,12 +20,14 @@ app.use(tracingMiddleware());
 app.use(express.json({ limit: '1mb' }));
 app.use(express.urlencoded({ extended: false }));
 app.use((req, res, next) => {
-  const provider = req.path.split('/')[1] ?? '';
+  const path = req.path;
+  const provider = path.split('/')[1] ?? '';
   if (provider !== '__sandbox' && provider !== 'health') {
     const traceId = currentTraceId() ?? null;
-    res.on('finish', () => recorder.add({
-      provider, method: req.method, path: req.path, idempotency_key: req.header('idempotency-key') ?? null,
-      status: res.statusCode, at: new Date().toISOString(), trace_id: traceId,
+    // 'close' fires for every request, also when the client went away before the answer (a crashed worker).
+    res.once('close', () => recorder.add({
+      provider, method: req.method, path, idempotency_key: req.header('idempotency-key') ?? null,
+      status: res.statusCode, answered: res.writableFinished, at: new Date().toISOString(), trace_id: traceId,
     }));
   }
   next();

@@ -5,6 +5,8 @@ export interface RecordedCall {
   path: string;
   idempotency_key: string | null;
   status: number;
+  /** False when the client disconnected before the answer was sent. */
+  answered: boolean;
   at: string;
   trace_id: string | null;
 }

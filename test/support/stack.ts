@@ -157,7 +157,7 @@ export class Stack {
     return { merchant_id: m.body.merchant_id, api_key: k.body.api_key };
   }
 
-  async sandboxCalls(query: Record<string, string> = {}): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; trace_id: string | null }[]> {
+  async sandboxCalls(query: Record<string, string> = {}): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; answered: boolean; trace_id: string | null }[]> {
     return (await fetch(`${this.sandboxUrl}/__sandbox/calls?${new URLSearchParams(query)}`)).json() as Promise<any>;
   }
 

@@ -1,0 +1,169 @@
+// The state machine, exhaustively: every status x every action, and where each connector outcome leads.
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_STATUSES } from '../lib/schemas/common.ts';
+import type { PaymentStatusName } from '../lib/schemas/common.ts';
+import { createIntent } from '../services/payment-state/intent.ts';
+import {
+  ACTIONS, ACTION_RULES, applyOutcome, beginCapture, beginConfirm, canStart,
+  type Action, type OutcomeKind, type StoredPayment,
+} from '../services/payment-state/state-machine.ts';
+
+const now = '2026-11-22T10:00:00.000Z';
+let n = 0;
+function intent(body: Record<string, unknown> = {}): StoredPayment {
+  return createIntent('m1', { amount: 10_000, currency: 'EUR', ...body } as never, {
+    now: new Date(now), paymentId: `pay_${String(++n).padStart(26, '0')}`, clientSecret: (id) => `${id}_secret_x`,
+    newCustomerId: () => 'cus_1', ephemeralSecret: () => 'epk_1',
+  });
+}
+const apply = (d: ReturnType<typeof beginConfirm>) => {
+  if (d.kind !== 'apply') throw new Error(`expected apply, got ${JSON.stringify(d)}`);
+  return d;
+};
+function confirmed(capture_method: string, outcome: OutcomeKind = 'AUTHORIZED') {
+  const d = apply(beginConfirm(intent({ capture_method }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+  return apply(applyOutcome(d.payment, 'op_a', { kind: outcome, connector_transaction_id: 'stp_1' }, now)).payment;
+}
+
+// Spec section 3 and the reference's lists, written out independently of ACTION_RULES.
+const EXPECTED: Record<Action, { allowed: PaymentStatusName[]; code: string }> = {
+  confirm: { allowed: ['requires_confirmation', 'requires_payment_method'], code: 'IR_16' },
+  capture: { allowed: ['requires_capture', 'partially_captured_and_capturable'], code: 'IR_14' },
+  cancel: { allowed: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action'], code: 'IR_16' },
+  incremental_authorization: { allowed: ['requires_capture'], code: 'IR_16' },
+  refund: { allowed: ['succeeded', 'partially_captured'], code: 'IR_14' },
+  approve: { allowed: ['requires_merchant_action'], code: 'IR_16' },
+  reject: { allowed: ['requires_merchant_action'], code: 'IR_16' },
+};
+
+describe('every status x every action', () => {
+  const cases = PAYMENT_STATUSES.flatMap((status) => ACTIONS.map((action) => [status, action] as const));
+  it('covers all 11 statuses and 7 actions', () => {
+    expect(cases).toHaveLength(77);
+    expect(Object.keys(ACTION_RULES).sort()).toEqual([...ACTIONS].sort());
+  });
+  it.each(cases)('%s + %s', (status, action) => {
+    const refusal = canStart({ status, manual_retry_allowed: false }, action);
+    if (EXPECTED[action].allowed.includes(status)) expect(refusal).toBeNull();
+    else {
+      expect(refusal).not.toBeNull();
+      expect(refusal!.code).toBe(EXPECTED[action].code);
+      expect(refusal!.message).toContain(status);
+    }
+  });
+  it('confirm from failed only as a manual retry', () => {
+    expect(canStart({ status: 'failed', manual_retry_allowed: false }, 'confirm')?.code).toBe('IR_16');
+    expect(canStart({ status: 'failed', manual_retry_allowed: true }, 'confirm')).toBeNull();
+  });
+});
+
+describe('confirm', () => {
+  it('moves to processing with a started attempt and an open authorize operation', () => {
+    const d = apply(beginConfirm(intent(), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+    expect(d.payment.status).toBe('processing');
+    expect(d.payment.attempts).toHaveLength(1);
+    expect(d.payment.attempts![0]).toMatchObject({ status: 'started', attempt_id: `${d.payment.payment_id}_1` });
+    expect(d.operation).toMatchObject({ kind: 'authorize', open: true, amount: 10_000 });
+    expect(d.payment.in_flight).toBe(true);
+    expect(d.needsConnector).toBe(true);
+  });
+  it('needs a payment_method', () => {
+    expect(beginConfirm(intent(), {}, { now, operationId: 'op', connector: 'service_test' })).toMatchObject({ kind: 'refused', param: 'payment_method' });
+  });
+  it('refuses a payment_id in the body that differs from the path', () => {
+    expect(beginConfirm(intent(), { payment_method: 'pay_later', payment_id: 'x'.repeat(30) }, { now, operationId: 'op', connector: 'service_test' }))
+      .toMatchObject({ kind: 'refused', param: 'payment_id' });
+  });
+
+  const outcomes: [string, OutcomeKind, PaymentStatusName, string, number, number | null][] = [
+    ['manual', 'AUTHORIZED', 'requires_capture', 'authorized', 10_000, null],
+    ['manual_multiple', 'AUTHORIZED', 'requires_capture', 'authorized', 10_000, null],
+    ['automatic', 'CAPTURED', 'succeeded', 'charged', 0, 10_000],
+    ['automatic', 'DECLINED', 'failed', 'failure', 0, null],
+    ['automatic', 'FAILED', 'failed', 'failure', 0, null],
+    ['automatic', 'CUSTOMER_ACTION', 'requires_customer_action', 'authentication_pending', 10_000, null],
+    ['automatic', 'PENDING', 'processing', 'pending', 10_000, null],
+    ['automatic', 'VOIDED', 'cancelled', 'voided', 0, null],
+  ];
+  it.each(outcomes)('%s + %s -> %s', (method, kind, status, attemptStatus, capturable, received) => {
+    const p = confirmed(method, kind);
+    expect(p.status).toBe(status);
+    expect(p.attempts![0].status).toBe(attemptStatus);
+    expect(p.amount_capturable).toBe(capturable);
+    expect(p.amount_received).toBe(received);
+    expect(p.in_flight).toBe(kind === 'PENDING' || kind === 'CUSTOMER_ACTION');
+  });
+
+  it('a decline sets the four error fields and allows a manual retry', () => {
+    const d = apply(beginConfirm(intent(), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+    const p = apply(applyOutcome(d.payment, 'op_a', { kind: 'DECLINED', error_code: 'c', error_message: 'm', unified_code: 'UE_1000', unified_message: 'u' }, now)).payment;
+    expect(p).toMatchObject({ status: 'failed', error_code: 'c', error_message: 'm', unified_code: 'UE_1000', unified_message: 'u', manual_retry_allowed: true });
+    const retry = apply(beginConfirm(p, {}, { now, operationId: 'op_b', connector: 'service_test' }));
+    expect(retry.payment).toMatchObject({ status: 'processing', attempt_count: 2, error_code: null, manual_retry_allowed: false });
+  });
+
+  it('an outcome is applied once: the same report again, or any report after the final one, changes nothing', () => {
+    const d = apply(beginConfirm(intent(), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+    const pending = apply(applyOutcome(d.payment, 'op_a', { kind: 'PENDING' }, now)).payment;
+    expect(applyOutcome(pending, 'op_a', { kind: 'PENDING' }, now).kind).toBe('noop');
+    const done = apply(applyOutcome(pending, 'op_a', { kind: 'CAPTURED' }, now)).payment;
+    expect(applyOutcome(done, 'op_a', { kind: 'CAPTURED' }, now).kind).toBe('noop');
+    expect(applyOutcome(done, 'op_a', { kind: 'DECLINED' }, now).kind).toBe('noop');
+    expect(applyOutcome(done, 'op_unknown', { kind: 'CAPTURED' }, now)).toMatchObject({ kind: 'refused', code: 'HE_02' });
+  });
+});
+
+describe('capture', () => {
+  const begin = (p: StoredPayment, body: Record<string, unknown>, op = 'op_c', cap = `cap_${'1'.repeat(26)}`) =>
+    beginCapture(p, body, { now, operationId: op, captureId: cap });
+
+  it('manual: the full amount -> succeeded; less -> partially_captured (terminal, nothing left to capture)', () => {
+    const full = apply(begin(confirmed('manual'), {}));
+    expect(full.payment).toMatchObject({ status: 'processing', amount_capturable: 0 });
+    expect(apply(applyOutcome(full.payment, 'op_c', { kind: 'CAPTURED' }, now)).payment)
+      .toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
+    const part = apply(begin(confirmed('manual'), { amount_to_capture: 4_000 }));
+    const after = apply(applyOutcome(part.payment, 'op_c', { kind: 'CAPTURED' }, now)).payment;
+    expect(after).toMatchObject({ status: 'partially_captured', amount_received: 4_000, amount_capturable: 0 });
+    expect(after.captures![0]).toMatchObject({ status: 'charged', amount: 4_000, capture_sequence: 1 });
+    expect(canStart(after, 'capture')?.code).toBe('IR_14');
+  });
+
+  it('manual_multiple: partially_captured_and_capturable until the total is captured -> succeeded', () => {
+    let p = confirmed('manual_multiple');
+    p = apply(applyOutcome(apply(begin(p, { amount_to_capture: 3_000 }, 'op_1', 'cap_1')).payment, 'op_1', { kind: 'CAPTURED' }, now)).payment;
+    expect(p).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000 });
+    p = apply(applyOutcome(apply(begin(p, {}, 'op_2', 'cap_2')).payment, 'op_2', { kind: 'CAPTURED' }, now)).payment;
+    expect(p).toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
+    expect(p.captures!.map((c) => c.capture_sequence)).toEqual([1, 2]);
+  });
+
+  it('a failed capture returns the payment to where it was, with the error, and the amount capturable again', () => {
+    const d = apply(begin(confirmed('manual'), { amount_to_capture: 4_000 }));
+    const p = apply(applyOutcome(d.payment, 'op_c', { kind: 'FAILED', error_code: 'not_capturable', error_message: 'no' }, now)).payment;
+    expect(p).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, error_code: 'not_capturable' });
+    expect(p.captures![0].status).toBe('failed');
+  });
+
+  it('refuses amounts <= 0 (IR_05) and above amount_capturable (IR_06), and automatic payments (IR_14)', () => {
+    expect(begin(confirmed('manual'), { amount_to_capture: 0 })).toMatchObject({ kind: 'refused', code: 'IR_05', param: 'amount_to_capture' });
+    expect(begin(confirmed('manual'), { amount_to_capture: 10_001 })).toMatchObject({ kind: 'refused', code: 'IR_06', param: 'amount_to_capture' });
+    const auto = { ...confirmed('automatic', 'AUTHORIZED') };
+    expect(begin(auto, {})).toMatchObject({ kind: 'refused', code: 'IR_14' });
+  });
+
+  it('a repeated capture_id returns the same capture instead of capturing twice', () => {
+    const first = apply(begin(confirmed('manual_multiple'), { capture_id: 'c'.repeat(30), amount_to_capture: 1_000 }, 'op_1', 'c'.repeat(30)));
+    const again = begin(first.payment, { capture_id: 'c'.repeat(30), amount_to_capture: 1_000 }, 'op_2', 'c'.repeat(30));
+    expect(again).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_1' } });
+  });
+});
+
+describe('create', () => {
+  it('requires_confirmation with net_amount = amount + surcharge + tax + order tax, and the customer mirrored', () => {
+    const p = intent({ order_tax_amount: 100, surcharge_details: { surcharge_amount: 50, tax_amount: 5 }, customer: { email: 'a@b.co', name: 'A' } });
+    expect(p).toMatchObject({ status: 'requires_confirmation', net_amount: 10_155, amount_capturable: 10_000, email: 'a@b.co', name: 'A', customer_id: 'cus_1' });
+    expect(p.ephemeral_key).toMatchObject({ customer_id: 'cus_1', secret: 'epk_1' });
+    expect(p.expires_on).toBe('2026-11-22T10:15:00.000Z');
+  });
+});
