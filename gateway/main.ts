@@ -1,14 +1,12 @@
 // gateway process: the REST API merchants call.
-import { HealthImplementation } from 'grpc-health-check';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
-import { Queue } from 'bullmq';
 import { config } from '../lib/config.ts';
-import { grpc, loadPaymentStateProto, paymentStateClient } from '../lib/grpc.ts';
+import { healthChecker, paymentStateClient } from '../lib/grpc.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../lib/payment-store.ts';
-import { ConnectorQueues, queueName } from '../lib/queue.ts';
+import { ConnectorQueues } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import { CAPABILITIES } from '../lib/connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
@@ -19,7 +17,6 @@ if (!config.adminApiKey || !config.keyHashSecret) {
   console.error('gateway: ADMIN_API_KEY and KEY_HASH_SECRET must be set (npm start sets them for development)');
   process.exit(2);
 }
-void HealthImplementation;
 
 const { client: mongo, db } = await connectMongo();
 await ensureIndexes(db);
@@ -29,14 +26,7 @@ const waiter = await OutcomeWaiter.start(redisConnection());
 const paymentState = paymentStateClient(config.paymentStateAddr);
 const store = new PaymentStore(db);
 
-const proto = loadPaymentStateProto();
-void proto;
-const healthClient = new grpc.Client(config.paymentStateAddr, grpc.credentials.createInsecure());
-function paymentStateHealthy(): Promise<boolean> {
-  return new Promise((resolve) => {
-    healthClient.waitForReady(Date.now() + 1_000, (err) => resolve(!err));
-  });
-}
+const paymentStateHealth = healthChecker(config.paymentStateAddr);
 const implemented = (Object.keys(CAPABILITIES) as ConnectorName[]).filter((c) => CAPABILITIES[c].implemented);
 const settle = async <T>(p: Promise<T>, ms = 2_000): Promise<T | Error> =>
   Promise.race([p, new Promise<Error>((r) => setTimeout(() => r(new Error('timeout')), ms))]).catch((e: Error) => e);
@@ -45,7 +35,7 @@ async function health() {
   const [mongoOk, redisOk, psOk, sandboxOk, workers] = await Promise.all([
     settle(db.command({ ping: 1 })).then((r) => !(r instanceof Error)),
     settle(redis.ping()).then((r) => r === 'PONG'),
-    paymentStateHealthy(),
+    paymentStateHealth.check(),
     settle(fetch(`${config.sandboxUrl}/health`)).then((r) => !(r instanceof Error) && r.ok),
     Promise.all(implemented.map(async (c) => [c, await settle(queues.get(c).getWorkersCount()).then((n) => (n instanceof Error ? 0 : n))] as const)),
   ]);
@@ -59,8 +49,6 @@ async function health() {
     },
   };
 }
-void Queue;
-void queueName;
 
 const app = buildApp(db, { store, paymentState, queues, waiter }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
@@ -73,7 +61,7 @@ async function shutdown(signal: string) {
   await queues.close();
   redis.disconnect();
   paymentState.close();
-  healthClient.close();
+  paymentStateHealth.close();
   await mongo.close();
   await shutdownTelemetry();
   process.exit(0);

@@ -17,6 +17,7 @@ export const config = {
   port: int('PORT', 8080),
   paymentStateAddr: env.PAYMENT_STATE_ADDR || '127.0.0.1:50051',
   sandboxPort: int('SANDBOX_PORT', 8090),
+  sandboxHost: env.SANDBOX_HOST || '127.0.0.1',
   sandboxUrl: env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
   adminApiKey: env.ADMIN_API_KEY || '',
   /** Key of the HMAC under which API secret keys are stored. */

@@ -3,6 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { fileURLToPath } from 'node:url';
+import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { context } from '@opentelemetry/api';
 import type { ProtoGrpcType } from '../proto/generated/payment_state.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
@@ -83,3 +84,17 @@ export function unary<Req, Res>(method: string, handler: (req: Req) => Promise<R
 }
 
 export { grpc };
+
+/** grpc.health.v1 Check against a server: true when it answers SERVING within the deadline. */
+export function healthChecker(addr: string): { check: (timeoutMs?: number) => Promise<boolean>; close: () => void } {
+  const def = protoLoader.loadSync(healthProtoPath, { keepCase: true, longs: Number, enums: String, defaults: true });
+  const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } };
+  const client = new pkg.grpc.health.v1.Health(addr, grpc.credentials.createInsecure());
+  return {
+    check: (timeoutMs = 1_000) => new Promise((resolve) => {
+      (client as unknown as Record<string, Unary<object, { status: string }>>).Check.call(client, { service: '' }, { deadline: Date.now() + timeoutMs },
+        (err, res) => resolve(!err && res?.status === 'SERVING'));
+    }),
+    close: () => client.close(),
+  };
+}

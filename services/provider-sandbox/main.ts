@@ -57,7 +57,7 @@ app.use((err: Error, _req: express.Request, res: express.Response, _next: expres
   res.status(500).json({ error: { code: 'internal_error', message: 'sandbox error' } });
 });
 
-const server = app.listen(config.sandboxPort, '127.0.0.1', () => log.info('provider sandbox listening', { port: config.sandboxPort }));
+const server = app.listen(config.sandboxPort, config.sandboxHost, () => log.info('provider sandbox listening', { port: config.sandboxPort }));
 async function shutdown() {
   server.close();
   server.closeAllConnections();

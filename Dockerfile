@@ -1,0 +1,14 @@
+# One image for every process of the service; docker-compose.yml picks the command per service.
+FROM node:24-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY lib ./lib
+COPY proto ./proto
+COPY gateway ./gateway
+COPY services ./services
+COPY workers ./workers
+USER node
+EXPOSE 8080
+CMD ["node", "gateway/main.ts"]
