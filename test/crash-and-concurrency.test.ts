@@ -1,5 +1,7 @@
 // Nothing lost, nothing applied twice: crashed processes, retried reports and concurrent requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { paymentStateClient, call } from '../lib/grpc.ts';
 import { Stack, operationIds, sleep } from './support/stack.ts';
 
@@ -79,6 +81,34 @@ describe('crash safety', () => {
     await sleep(2_500);
     const after = await stack.api('GET', `/payments/${c.body.payment_id}`, undefined, key);
     expect(after.body.status).toBe('requires_capture');
+  });
+});
+
+describe('recovery sweeper', () => {
+  it('a queued job lost from Redis is enqueued again and the payment completes, with one authorization', async () => {
+    const lossy = await Stack.start({ CONFIRM_WAIT_MS: '500', SWEEP_AFTER_MS: '1500', SWEEP_INTERVAL_MS: '500' });
+    try {
+      const m = await lossy.merchant();
+      await lossy.kill('worker');
+      const c = await lossy.api('POST', '/payments', { amount: 900, currency: 'EUR', confirm: true, payment_method: 'pay_later' }, m.api_key);
+      expect(c.body.status).toBe('processing');
+      // Redis loses the queue (flushed, failed over without persistence).
+      const redis = new Redis(lossy.env.REDIS_URL, { maxRetriesPerRequest: null });
+      const queue = new Queue('connector-service_test', { connection: redis, prefix: lossy.env.REDIS_PREFIX });
+      expect(await queue.getJobCounts('waiting')).toMatchObject({ waiting: 1 });
+      await queue.obliterate({ force: true });
+      expect(await queue.getJobCounts('waiting')).toMatchObject({ waiting: 0 });
+      await queue.close();
+      redis.disconnect();
+      await lossy.startPart('worker');
+      const done = await lossy.poll(c.body.payment_id, m.api_key, (p) => p.status !== 'processing', 30_000);
+      expect(done.status).toBe('succeeded');
+      expect(lossy.logs['payment-state'].some((l) => l.includes('sweeper re-enqueued operations'))).toBe(true);
+      const [op] = await operationIds(lossy, m.merchant_id, c.body.payment_id);
+      expect(await lossy.sandboxPayments(op.operation_id)).toHaveLength(1);
+    } finally {
+      await lossy.stop();
+    }
   });
 });
 
