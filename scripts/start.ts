@@ -11,14 +11,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
 mkdirSync(cache, { recursive: true });
 
-// Development secrets survive restarts so that keys issued yesterday still work today.
+// Development secrets survive restarts so that keys issued yesterday still work today. Secrets given in the
+// environment are used as they are and never written down.
 const secretsFile = `${cache}/dev-secrets.json`;
 const saved = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, 'utf8')) : {};
 const secrets = {
   ADMIN_API_KEY: process.env.ADMIN_API_KEY || saved.ADMIN_API_KEY || `admin_${randomBytes(24).toString('hex')}`,
   KEY_HASH_SECRET: process.env.KEY_HASH_SECRET || saved.KEY_HASH_SECRET || randomBytes(32).toString('hex'),
 };
-writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+if (!process.env.ADMIN_API_KEY && !process.env.KEY_HASH_SECRET) writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
 const env = { ...process.env, ...secrets };
 
 const listening = (port: number) => new Promise<boolean>((resolve) => {
@@ -27,24 +28,25 @@ const listening = (port: number) => new Promise<boolean>((resolve) => {
   s.once('error', () => resolve(false));
 });
 
-interface Part { name: string; cmd: string; args: string[]; child?: ChildProcess; restarts: number; stopping?: boolean }
+/** stage: the order of shutdown. Intake and workers stop first (workers finish their jobs, which still need
+ * payment-state and the provider), then the services they report to, then the stores. */
+interface Part { name: string; cmd: string; args: string[]; stage: number; child?: ChildProcess; restarts: number }
 const parts: Part[] = [];
-const node = (name: string, file: string, ...args: string[]): Part => ({ name, cmd: process.execPath, args: [`${root}${file}`, ...args], restarts: 0 });
+const node = (stage: number, name: string, file: string, ...args: string[]): Part => ({ name, cmd: process.execPath, args: [`${root}${file}`, ...args], stage, restarts: 0 });
 
 if (!process.env.REDIS_URL && !(await listening(6379))) {
-  parts.push({ name: 'redis', cmd: 'redis-server', args: ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], restarts: 0 });
+  parts.push({ name: 'redis', cmd: 'redis-server', args: ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], stage: 2, restarts: 0 });
 }
 if (!process.env.MONGODB_URL && !(await listening(27017))) {
   const build = spawnSync('bash', [`${root}scripts/services.sh`, 'build-ferretdb'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  parts.push({ name: 'ferretdb', cmd: `${cache}/ferretdb`, args: ['-listen', '127.0.0.1:27017'], restarts: 0 });
+  parts.push({ name: 'ferretdb', cmd: `${cache}/ferretdb`, args: ['-listen', '127.0.0.1:27017'], stage: 2, restarts: 0 });
 }
-const infra = parts.length;
 parts.push(
-  node('payment-state', 'services/payment-state/main.ts'),
-  node('provider-sandbox', 'services/provider-sandbox/main.ts'),
-  node('worker-service_test', 'workers/main.ts', '--connector', 'service_test'),
-  node('gateway', 'gateway/main.ts'),
+  node(1, 'payment-state', 'services/payment-state/main.ts'),
+  node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
+  node(0, 'worker-service_test', 'workers/main.ts', '--connector', 'service_test'),
+  node(0, 'gateway', 'gateway/main.ts'),
 );
 
 let stopping = false;
@@ -60,11 +62,12 @@ function launch(p: Part) {
   });
 }
 
-for (const [i, p] of parts.entries()) {
+const PORTS: Record<string, number> = { redis: 6379, ferretdb: 27017 };
+for (const p of parts) {
   launch(p);
-  if (i === infra - 1 || (p.name === 'ferretdb' || p.name === 'redis')) {
-    for (let t = 0; t < 100 && !(await listening(p.name === 'redis' ? 6379 : 27017)); t++) await new Promise((r) => setTimeout(r, 100));
-  }
+  // Redis and MongoDB first: the application processes connect to them as they start.
+  const port = PORTS[p.name];
+  for (let t = 0; port && t < 100 && !(await listening(port)); t++) await new Promise((r) => setTimeout(r, 100));
 }
 
 const port = Number(process.env.PORT || 8080);
@@ -83,8 +86,8 @@ async function stop(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
   console.error(`[start] ${signal}: stopping (workers finish their active jobs)`);
-  // Application processes first, then the stores they use.
-  for (const group of [parts.slice(infra), parts.slice(0, infra)]) {
+  for (const stage of [0, 1, 2]) {
+    const group = parts.filter((p) => p.stage === stage);
     await Promise.all(group.map((p) => new Promise<void>((resolve) => {
       const c = p.child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# `npm start` on a fresh clone: install dependencies when missing, then run the supervised stack.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d node_modules ] || npm ci --no-audit --no-fund
+exec node scripts/start.ts "$@"
