@@ -76,12 +76,21 @@ export class PaymentStore {
    * server we support, so the newest transition is checked afterwards and written again if this write raced it.
    */
   async project(p: StoredPayment): Promise<void> {
+    if (p.seq === 0) {
+      // A new payment: if its projection exists already, a reader rebuilt it, or a later transition wrote it.
+      await this.span('insert', 'payments', () => this.payments.insertOne({ ...p })).catch((err) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
+      return;
+    }
     let doc = p;
     for (let i = 0; i < 5; i++) {
-      await this.span('replace', 'payments', () =>
-        this.payments.replaceOne({ merchant_id: doc.merchant_id, payment_id: doc.payment_id, seq: { $lte: doc.seq } }, doc, { upsert: false }));
-      if (doc.seq === 0) {
-        await this.span('insert', 'payments', () => this.payments.insertOne({ ...doc })).catch((err) => {
+      const current = doc;
+      const r = await this.span('replace', 'payments', () =>
+        this.payments.replaceOne({ merchant_id: current.merchant_id, payment_id: current.payment_id, seq: { $lte: current.seq } }, current));
+      if (r.matchedCount === 0) {
+        // No projection at all (a crash before the first one), or a newer one: the unique index decides.
+        await this.payments.insertOne({ ...current }).catch((err) => {
           if (!isDuplicateKey(err)) throw err;
         });
       }

@@ -84,6 +84,23 @@ describe('crash safety', () => {
   });
 });
 
+describe('projection repair', () => {
+  it('a payment whose projection was never written (a crash between the two writes) is rebuilt from its transitions', async () => {
+    const c = await pay({ capture_method: 'manual', confirm: true, customer: { email: 'ray@example.com' } });
+    expect(c.body.status).toBe('requires_capture');
+    const db = await stack.db();
+    await db.collection('payments').deleteOne({ merchant_id: merchantId, payment_id: c.body.payment_id });
+    const got = await stack.api('GET', `/payments/${c.body.payment_id}`, undefined, key);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(c.body);
+    expect(await db.collection('payments').countDocuments({ merchant_id: merchantId, payment_id: c.body.payment_id })).toBe(1);
+    // A stale projection (behind its transitions) does not make an operation decide on old state.
+    await db.collection('payments').updateOne({ merchant_id: merchantId, payment_id: c.body.payment_id }, { $set: { seq: 0, status: 'requires_confirmation' } });
+    const cap = await stack.api('POST', `/payments/${c.body.payment_id}/capture`, {}, key);
+    expect(cap.body).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+  });
+});
+
 describe('recovery sweeper', () => {
   it('a queued job lost from Redis is enqueued again and the payment completes, with one authorization', async () => {
     const lossy = await Stack.start({ CONFIRM_WAIT_MS: '500', SWEEP_AFTER_MS: '1500', SWEEP_INTERVAL_MS: '500' });

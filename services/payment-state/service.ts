@@ -101,10 +101,21 @@ export class PaymentStateService {
   private async record(
     merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision,
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
+    // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
+    // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
     let current = await this.store.find(merchantId, paymentId);
+    let newest = false;
     for (let i = 0; i < MAX_RACES; i++) {
       if (!current) throw new RpcError(grpc.status.NOT_FOUND, 'Payment does not exist in our records', 'HE_02');
       const decision = decide(current);
+      if (decision.kind !== 'apply' && !newest) {
+        newest = true;
+        const latest = await this.store.latest(merchantId, paymentId);
+        if (latest && latest.seq !== current.seq) {
+          current = latest;
+          continue;
+        }
+      }
       if (decision.kind === 'refused') {
         const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : grpc.status.FAILED_PRECONDITION;
         throw new RpcError(status, decision.message, decision.code, decision.param);
@@ -114,12 +125,14 @@ export class PaymentStateService {
       const opId = decision.operation?.operation_id ?? operationId;
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
         await this.store.project(next);
+        // The transition is recorded; a lost event only makes a waiting request answer later, from MongoDB.
         await this.redis.publish(paymentEventsChannel(), JSON.stringify({
           merchant_id: merchantId, payment_id: paymentId, operation_id: opId, action, status: next.status, seq: next.seq,
-        }));
+        })).catch((err) => log.warn('payment event not published', { err, payment_seq: next.seq }));
         return { decision: { ...decision, payment: next }, payment: next };
       }
       current = await this.store.latest(merchantId, paymentId);
+      newest = true;
     }
     throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');
   }
