@@ -56,7 +56,13 @@ server.keepAliveTimeout = 65_000;
 
 async function shutdown(signal: string) {
   log.info('gateway stopping', { signal });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const force = setTimeout(() => server.closeAllConnections(), 15_000);
+  await closed;
+  clearInterval(idle);
+  clearTimeout(force);
   await waiter.close();
   await queues.close();
   redis.disconnect();

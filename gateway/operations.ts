@@ -48,13 +48,16 @@ export async function runOperation(deps: Deps, merchantId: string, paymentId: st
   }
   if (reply.needs_connector) {
     const opId = reply.operation_id;
-    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, async () => {
+    // A replayed operation may have its outcome already; a new one cannot before its job is queued.
+    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, reply.replayed ? async () => {
       const p = await deps.store.find(merchantId, paymentId);
       return !!p?.operations.find((o) => o.operation_id === opId)?.last_outcome;
-    });
+    } : undefined);
     // jobId = operation id: enqueuing an operation that is already queued (a replay) adds nothing.
     await deps.queues.enqueue(JSON.parse(reply.job_json) as ConnectorJob);
-    await done;
+    // The outcome's event carries the payment as recorded (after its projection was written): no read needed.
+    const event = await done;
+    if (event) return event.payment;
   }
   const payment = await deps.store.find(merchantId, paymentId);
   if (!payment) throw errors.notFound('Payment');

@@ -3,18 +3,10 @@
 import type { Redis } from 'ioredis';
 import { paymentEventsChannel } from '../lib/redis.ts';
 import { log } from '../lib/log.ts';
-
-export interface PaymentEvent {
-  merchant_id: string;
-  payment_id: string;
-  operation_id: string;
-  action: string;
-  status: string;
-  seq: number;
-}
+import type { PaymentEvent } from '../lib/payment-store.ts';
 
 export class OutcomeWaiter {
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<(e: PaymentEvent | null) => void>>();
   private readonly sub: Redis;
 
   private constructor(sub: Redis) {
@@ -27,7 +19,7 @@ export class OutcomeWaiter {
       try {
         const e = JSON.parse(message) as PaymentEvent;
         // Only an outcome wakes a waiter; the event of the operation's own start may arrive after it registered.
-        if (e.action.startsWith('outcome:')) w.wake(e.operation_id);
+        if (e.action.startsWith('outcome:')) w.wake(e.operation_id, e);
       } catch (err) {
         log.warn('bad payment event', { err });
       }
@@ -36,24 +28,25 @@ export class OutcomeWaiter {
     return w;
   }
 
-  private wake(operationId: string): void {
+  private wake(operationId: string, event: PaymentEvent | null): void {
     const set = this.waiting.get(operationId);
     if (!set) return;
     this.waiting.delete(operationId);
-    for (const fn of set) fn();
+    for (const fn of set) fn(event);
   }
 
   /**
-   * Resolves when an outcome of the operation is applied, or after timeoutMs. Register before the work starts;
-   * `alreadyDone` is asked once after registering, for outcomes that landed before.
+   * Resolves with the outcome's event when an outcome of the operation is applied (null when it was found by
+   * `alreadyDone`), or with undefined after timeoutMs. Register before the work starts; `alreadyDone` is asked
+   * once after registering, for outcomes that landed before.
    */
-  wait(operationId: string, timeoutMs: number, alreadyDone?: () => Promise<boolean>): { done: Promise<boolean>; cancel: () => void } {
-    let resolve!: (v: boolean) => void;
-    const done = new Promise<boolean>((r) => (resolve = r));
+  wait(operationId: string, timeoutMs: number, alreadyDone?: () => Promise<boolean>): { done: Promise<PaymentEvent | null | undefined>; cancel: () => void } {
+    let resolve!: (v: PaymentEvent | null | undefined) => void;
+    const done = new Promise<PaymentEvent | null | undefined>((r) => (resolve = r));
     const set = this.waiting.get(operationId) ?? new Set();
-    const wake = () => {
+    const wake = (event: PaymentEvent | null) => {
       clearTimeout(timer);
-      resolve(true);
+      resolve(event);
     };
     set.add(wake);
     this.waiting.set(operationId, set);
@@ -61,15 +54,15 @@ export class OutcomeWaiter {
       clearTimeout(timer);
       set.delete(wake);
       if (set.size === 0 && this.waiting.get(operationId) === set) this.waiting.delete(operationId);
-      resolve(false);
+      resolve(undefined);
     };
     const timer = setTimeout(cancel, timeoutMs);
-    alreadyDone?.().then((yes) => yes && wake(), () => undefined);
+    alreadyDone?.().then((yes) => yes && wake(null), () => undefined);
     return { done, cancel };
   }
 
   async close(): Promise<void> {
-    for (const id of [...this.waiting.keys()]) this.wake(id);
+    for (const id of [...this.waiting.keys()]) this.wake(id, null);
     this.sub.disconnect();
   }
 }

@@ -19,6 +19,18 @@ export interface Transition {
   snapshot: StoredPayment;
 }
 
+/** What payment-state publishes after every applied transition (Redis channel `{REDIS_PREFIX}:payment-events`). */
+export interface PaymentEvent {
+  merchant_id: string;
+  payment_id: string;
+  operation_id: string;
+  action: string;
+  status: string;
+  seq: number;
+  /** The payment as recorded by this transition. */
+  payment: StoredPayment;
+}
+
 export class PaymentStore {
   readonly transitions: Collection<Transition>;
   readonly payments: Collection<StoredPayment>;
@@ -37,11 +49,8 @@ export class PaymentStore {
     const doc = await this.span('find', 'payments', () =>
       this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }));
     if (doc) return doc;
-    // A crash between a transition and its projection leaves the projection missing or behind: repair it.
-    const latest = await this.latest(merchantId, paymentId);
-    if (!latest) return null;
-    await this.project(latest);
-    return latest;
+    // A crash between a payment's first transition and its projection leaves the projection missing: rebuild it.
+    return this.repair(merchantId, paymentId);
   }
 
   /** The payment as its newest transition says: the state every decision starts from. */
@@ -72,32 +81,35 @@ export class PaymentStore {
   }
 
   /**
-   * Write the projection of `p`, never replacing a newer one. The conditional replace is not atomic on every
-   * server we support, so the newest transition is checked afterwards and written again if this write raced it.
+   * Advance the projection to `p`. It moves only from seq N-1 to N, so even where a conditional replace is not
+   * atomic (FerretDB 1.x) an older write can never land over a newer one. If the projection is not at N-1 (the
+   * writer of N-1 has not finished, or crashed between its two writes) it waits briefly, then rebuilds it from the
+   * newest transition.
    */
   async project(p: StoredPayment): Promise<void> {
-    if (p.seq === 0) {
-      // A new payment: if its projection exists already, a reader rebuilt it, or a later transition wrote it.
-      await this.span('insert', 'payments', () => this.payments.insertOne({ ...p })).catch((err) => {
-        if (!isDuplicateKey(err)) throw err;
-      });
-      return;
-    }
-    let doc = p;
-    for (let i = 0; i < 5; i++) {
-      const current = doc;
+    if (p.seq === 0) return this.insertProjection(p);
+    for (let i = 0; i < 4; i++) {
       const r = await this.span('replace', 'payments', () =>
-        this.payments.replaceOne({ merchant_id: current.merchant_id, payment_id: current.payment_id, seq: { $lte: current.seq } }, current));
-      if (r.matchedCount === 0) {
-        // No projection at all (a crash before the first one), or a newer one: the unique index decides.
-        await this.payments.insertOne({ ...current }).catch((err) => {
-          if (!isDuplicateKey(err)) throw err;
-        });
-      }
-      const newest = await this.latest(doc.merchant_id, doc.payment_id);
-      if (!newest || newest.seq <= doc.seq) return;
-      doc = newest;
+        this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, p));
+      if (r.matchedCount === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** i));
     }
+    await this.repair(p.merchant_id, p.payment_id);
+  }
+
+  /** Bring the projection to the newest transition. */
+  private async repair(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
+    const newest = await this.latest(merchantId, paymentId);
+    if (!newest) return null;
+    const r = await this.payments.replaceOne({ merchant_id: merchantId, payment_id: paymentId, seq: { $lt: newest.seq } }, newest);
+    if (r.matchedCount === 0) await this.insertProjection(newest);
+    return newest;
+  }
+
+  private async insertProjection(p: StoredPayment): Promise<void> {
+    await this.span('insert', 'payments', () => this.payments.insertOne({ ...p })).catch((err) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
   }
 
   async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {

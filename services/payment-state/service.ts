@@ -7,7 +7,7 @@ import { log } from '../../lib/log.ts';
 import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
 import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
-import type { PaymentStore } from '../../lib/payment-store.ts';
+import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
 import { CapturePaymentRequest, ConfirmPaymentRequest } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
@@ -21,10 +21,33 @@ import {
 
 const MAX_RACES = 25;
 
+/**
+ * The payments this process wrote last, by payment. Deciding on a cached snapshot is safe: an applied decision is
+ * checked by the transitions append (a stale seq loses), and any other answer against the newest transition.
+ */
+class SnapshotCache {
+  private readonly map = new Map<string, StoredPayment>();
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+  get(key: string): StoredPayment | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, p: StoredPayment): void {
+    const had = this.map.get(key);
+    if (had && had.seq > p.seq) return;
+    this.map.delete(key);
+    this.map.set(key, p);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+}
+
 export class PaymentStateService {
   private readonly store: PaymentStore;
   private readonly redis: Redis;
   private readonly queues: ConnectorQueues;
+  private readonly cache = new SnapshotCache(20_000);
   constructor(store: PaymentStore, redis: Redis, queues: ConnectorQueues) {
     this.store = store;
     this.redis = redis;
@@ -103,7 +126,8 @@ export class PaymentStateService {
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
     // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
-    let current = await this.store.find(merchantId, paymentId);
+    const key = `${merchantId}:${paymentId}`;
+    let current = this.cache.get(key) ?? await this.store.find(merchantId, paymentId);
     let newest = false;
     for (let i = 0; i < MAX_RACES; i++) {
       if (!current) throw new RpcError(grpc.status.NOT_FOUND, 'Payment does not exist in our records', 'HE_02');
@@ -112,6 +136,7 @@ export class PaymentStateService {
         newest = true;
         const latest = await this.store.latest(merchantId, paymentId);
         if (latest && latest.seq !== current.seq) {
+          this.cache.set(key, latest);
           current = latest;
           continue;
         }
@@ -124,14 +149,16 @@ export class PaymentStateService {
       const next: StoredPayment = { ...decision.payment, seq: current.seq + 1 };
       const opId = decision.operation?.operation_id ?? operationId;
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
+        this.cache.set(key, next);
         await this.store.project(next);
         // The transition is recorded; a lost event only makes a waiting request answer later, from MongoDB.
         await this.redis.publish(paymentEventsChannel(), JSON.stringify({
-          merchant_id: merchantId, payment_id: paymentId, operation_id: opId, action, status: next.status, seq: next.seq,
-        })).catch((err) => log.warn('payment event not published', { err, payment_seq: next.seq }));
+          merchant_id: merchantId, payment_id: paymentId, operation_id: opId, action, status: next.status, seq: next.seq, payment: next,
+        } satisfies PaymentEvent)).catch((err) => log.warn('payment event not published', { err, payment_seq: next.seq }));
         return { decision: { ...decision, payment: next }, payment: next };
       }
       current = await this.store.latest(merchantId, paymentId);
+      if (current) this.cache.set(key, current);
       newest = true;
     }
     throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');

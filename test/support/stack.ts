@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
+import { Redis } from 'ioredis';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -76,11 +77,16 @@ export class Stack {
       ...overrides,
     };
     const stack = new Stack(env, dbName);
-    await stack.startPart('payment-state');
-    await stack.startPart('provider-sandbox');
-    await stack.startPart('worker');
-    await stack.startPart('gateway');
-    await stack.waitHealthy();
+    try {
+      await stack.startPart('payment-state');
+      await stack.startPart('provider-sandbox');
+      await stack.startPart('worker');
+      await stack.startPart('gateway');
+      await stack.waitHealthy();
+    } catch (err) {
+      await stack.stop();
+      throw err;
+    }
     return stack;
   }
 
@@ -176,11 +182,23 @@ export class Stack {
     }
   }
 
+  /** Stops every process and removes what the stack stored: its database and its Redis keys. */
   async stop(): Promise<void> {
     await Promise.all((['gateway', 'worker', 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
-    if (this.mongo) {
-      await this.mongo.db(this.dbName).dropDatabase().catch(() => undefined);
-      await this.mongo.close();
+    const db = await this.db().catch(() => undefined);
+    await db?.dropDatabase().catch(() => undefined);
+    await this.mongo?.close();
+    const redis = new Redis(this.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.env.REDIS_PREFIX}:*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } catch { /* Redis gone: nothing to clean */ } finally {
+      redis.disconnect();
     }
   }
 }
