@@ -36,6 +36,9 @@ ensure_ferretdb() {
   local db="${pg_url##*/}"; db="${db%%\?*}"
   psql "${pg_url%/*}/postgres" -qAtc "select 1 from pg_database where datname='$db'" | grep -q 1 \
     || psql "${pg_url%/*}/postgres" -qc "create database \"$db\"" >/dev/null
+  # Let FerretDB use the indexes we declare (see the file): GIN indexes beside its btree ones, custom plans.
+  psql "$pg_url" -q -v ON_ERROR_STOP=1 -f "$root/test/ferretdb/gin-indexes.sql" 2>&1 | grep -v 'does not exist, skipping' >&2 || true
+  psql "$pg_url" -qc "alter database \"$db\" set plan_cache_mode = force_custom_plan" >/dev/null
   echo "services: starting FerretDB on 127.0.0.1:$ferret_port (PostgreSQL database $db)" >&2
   nohup "$cache/ferretdb" -listen "127.0.0.1:$ferret_port" -postgresql-url "$pg_url" >"$cache/ferretdb.log" 2>&1 &
   echo $! >"$cache/ferretdb.pid"

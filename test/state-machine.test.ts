@@ -113,6 +113,15 @@ describe('confirm', () => {
   });
 });
 
+describe('outcomes that do not fit the operation', () => {
+  it('are refused and change nothing', () => {
+    const d = apply(beginCapture(confirmed('manual'), {}, { now, operationId: 'op_c', captureId: 'cap_1' }));
+    for (const kind of ['AUTHORIZED', 'CUSTOMER_ACTION', 'VOIDED'] as OutcomeKind[]) {
+      expect(applyOutcome(d.payment, 'op_c', { kind }, now)).toMatchObject({ kind: 'refused', code: 'IR_05' });
+    }
+  });
+});
+
 describe('capture', () => {
   const begin = (p: StoredPayment, body: Record<string, unknown>, op = 'op_c', cap = `cap_${'1'.repeat(26)}`) =>
     beginCapture(p, body, { now, operationId: op, captureId: cap });

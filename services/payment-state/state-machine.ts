@@ -171,10 +171,18 @@ export function beginCapture(
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
 }
 
+/** The outcomes each kind of operation can have; any other report is a connector bug and is refused. */
+export const OUTCOMES_OF: Record<OperationKind, readonly OutcomeKind[]> = {
+  authorize: ['AUTHORIZED', 'CAPTURED', 'DECLINED', 'FAILED', 'CUSTOMER_ACTION', 'PENDING', 'VOIDED'],
+  capture: ['CAPTURED', 'PENDING', 'DECLINED', 'FAILED'],
+  void: ['VOIDED', 'PENDING', 'DECLINED', 'FAILED'],
+};
+
 /** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
 export function applyOutcome(p: StoredPayment, operationId: string, outcome: Outcome, now: string): Decision {
   const op = p.operations.find((o) => o.operation_id === operationId);
   if (!op) return refuse('HE_02', `Operation ${operationId} does not exist on this payment`);
+  if (!OUTCOMES_OF[op.kind].includes(outcome.kind)) return refuse('IR_05', `A ${op.kind} operation cannot end ${outcome.kind}`, 'outcome.kind');
   if (!op.open || op.last_outcome === outcome.kind) return { kind: 'noop' };
   const final = !(outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION');
   const closed: Operation = { ...op, open: !final, last_outcome: outcome.kind };
@@ -227,7 +235,7 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
 
 function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
   const charged = o.kind === 'CAPTURED';
-  const failed = o.kind === 'DECLINED' || o.kind === 'FAILED' || o.kind === 'VOIDED';
+  const failed = o.kind === 'DECLINED' || o.kind === 'FAILED';
   const captures = (p.captures ?? []).map((c) => c.capture_id !== op.ref ? c : {
     ...c, status: charged ? 'charged' as const : failed ? 'failed' as const : 'pending' as const,
     connector_capture_id: o.connector_transaction_id || c.connector_capture_id,
