@@ -4,7 +4,7 @@ import { PAYMENT_STATUSES } from '../lib/schemas/common.ts';
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { createIntent } from '../services/payment-state/intent.ts';
 import {
-  ACTIONS, ACTION_RULES, applyOutcome, beginCapture, beginConfirm, canStart,
+  ACTIONS, ACTION_RULES, applyOutcome, beginCancel, beginCapture, beginConfirm, canStart,
   type Action, type OutcomeKind, type StoredPayment,
 } from '../services/payment-state/state-machine.ts';
 
@@ -29,7 +29,8 @@ function confirmed(capture_method: string, outcome: OutcomeKind = 'AUTHORIZED') 
 const EXPECTED: Record<Action, { allowed: PaymentStatusName[]; code: string }> = {
   confirm: { allowed: ['requires_confirmation', 'requires_payment_method'], code: 'IR_16' },
   capture: { allowed: ['requires_capture', 'partially_captured_and_capturable'], code: 'IR_14' },
-  cancel: { allowed: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action'], code: 'IR_16' },
+  // Section 3's four, plus partially_captured_and_capturable as ARCHITECTURE.md decides (the rest is released).
+  cancel: { allowed: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'], code: 'IR_16' },
   incremental_authorization: { allowed: ['requires_capture'], code: 'IR_16' },
   refund: { allowed: ['succeeded', 'partially_captured'], code: 'IR_14' },
   approve: { allowed: ['requires_merchant_action'], code: 'IR_16' },
@@ -165,6 +166,49 @@ describe('capture', () => {
     const first = apply(begin(confirmed('manual_multiple'), { capture_id: 'c'.repeat(30), amount_to_capture: 1_000 }, 'op_1', 'c'.repeat(30)));
     const again = begin(first.payment, { capture_id: 'c'.repeat(30), amount_to_capture: 1_000 }, 'op_2', 'c'.repeat(30));
     expect(again).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_1' } });
+  });
+});
+
+describe('cancel', () => {
+  it('before confirmation: cancelled at once, locally, with the reason', () => {
+    const d = apply(beginCancel(intent(), { cancellation_reason: 'customer left' }, { now, operationId: 'op_v' }));
+    expect(d.needsConnector).toBe(false);
+    expect(d.operation).toBeUndefined();
+    expect(d.payment).toMatchObject({ status: 'cancelled', cancellation_reason: 'customer left', amount_capturable: 0, amount_cancelled: 10_000, in_flight: false });
+  });
+
+  it('from requires_capture: a void at the provider; VOIDED -> cancelled; a failed void -> back to requires_capture with the error', () => {
+    const d = apply(beginCancel(confirmed('manual'), {}, { now, operationId: 'op_v' }));
+    expect(d.needsConnector).toBe(true);
+    expect(d.operation).toMatchObject({ kind: 'void', amount: 10_000 });
+    expect(d.payment.status).toBe('processing');
+    expect(apply(applyOutcome(d.payment, 'op_v', { kind: 'VOIDED' }, now)).payment)
+      .toMatchObject({ status: 'cancelled', amount_capturable: 0, amount_cancelled: 10_000 });
+    const failed = apply(applyOutcome(d.payment, 'op_v', { kind: 'FAILED', error_code: 'not_capturable', error_message: 'no' }, now)).payment;
+    expect(failed).toMatchObject({ status: 'requires_capture', error_code: 'not_capturable', amount_capturable: 10_000 });
+    expect(failed.attempts!.at(-1)!.status).toBe('void_failed');
+  });
+
+  it('from requires_customer_action: the void also ends the authorization waiting for the customer', () => {
+    const p = confirmed('automatic', 'CUSTOMER_ACTION');
+    expect(p.operations.find((o) => o.kind === 'authorize')!.open).toBe(true);
+    const d = apply(beginCancel(p, {}, { now, operationId: 'op_v' }));
+    const after = apply(applyOutcome(d.payment, 'op_v', { kind: 'VOIDED' }, now)).payment;
+    expect(after).toMatchObject({ status: 'cancelled', next_action: null, in_flight: false });
+    expect(applyOutcome(after, 'op_a', { kind: 'CAPTURED' }, now).kind).toBe('noop');
+  });
+
+  it('after a partial capture (manual_multiple) the rest is released -> partially_captured', () => {
+    let p = confirmed('manual_multiple');
+    p = apply(applyOutcome(apply(beginCapture(p, { amount_to_capture: 3_000 }, { now, operationId: 'op_1', captureId: 'cap_1' })).payment, 'op_1', { kind: 'CAPTURED' }, now)).payment;
+    const d = apply(beginCancel(p, {}, { now, operationId: 'op_v' }));
+    expect(apply(applyOutcome(d.payment, 'op_v', { kind: 'VOIDED' }, now)).payment)
+      .toMatchObject({ status: 'partially_captured', amount_received: 3_000, amount_cancelled: 7_000, amount_capturable: 0 });
+  });
+
+  it('refuses amount_to_cancel above what is not captured (IR_06)', () => {
+    expect(beginCancel(confirmed('manual'), { amount_to_cancel: 10_001 }, { now, operationId: 'op_v' }))
+      .toMatchObject({ kind: 'refused', code: 'IR_06', param: 'amount_to_cancel' });
   });
 });
 

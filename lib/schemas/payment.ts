@@ -163,7 +163,15 @@ export const CapturePaymentRequest = z.strictObject({
   order_details: opt(z.array(OrderLine).max(1000)),
 });
 
+export const CancelPaymentRequest = z.strictObject({
+  amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
+  cancellation_reason: opt(str(255)),
+  order_details: opt(z.array(OrderLine).max(1000)),
+  merchant_connector_details: opt(z.record(z.string(), z.unknown())),
+});
+
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
+export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;
 export type ConfirmPaymentBody = z.infer<typeof ConfirmPaymentRequest>;
 export type CapturePaymentBody = z.infer<typeof CapturePaymentRequest>;
 

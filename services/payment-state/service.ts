@@ -9,13 +9,13 @@ import { paymentEventsChannel } from '../../lib/redis.ts';
 import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
-import { CapturePaymentRequest, ConfirmPaymentRequest } from '../../lib/schemas/payment.ts';
+import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import {
-  applyOutcome, beginCapture, beginConfirm,
+  applyOutcome, beginCancel, beginCapture, beginConfirm,
   type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
 } from './state-machine.ts';
 
@@ -82,12 +82,18 @@ export class PaymentStateService {
         decide = (p) => beginCapture(p, body, { now, operationId, captureId });
         break;
       }
+      case 'CANCEL': {
+        const body = parse(CancelPaymentRequest, params);
+        decide = (p) => beginCancel(p, body, { now, operationId });
+        break;
+      }
       default:
         throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
     }
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
-    if (!op) throw new RpcError(grpc.status.INTERNAL, 'begin produced no operation');
+    // Applied with no operation: decided by payment-state alone (a cancel before confirmation).
+    if (!op) return { operation_id: '', needs_connector: false, job_json: '', replayed: false, status: payment.status };
     const needsConnector = decision.kind === 'apply' ? decision.needsConnector : op.open;
     return {
       operation_id: op.operation_id,

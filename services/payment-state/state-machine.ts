@@ -1,7 +1,7 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import type { PaymentResource, AttemptRow, CaptureRow, CapturePaymentBody, ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
+import type { PaymentResource, AttemptRow, CaptureRow, CancelPaymentBody, CapturePaymentBody, ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject';
 export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject'];
@@ -14,7 +14,9 @@ export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; 
   // From failed too, but only as a manual retry (see canStart).
   confirm: { from: ['requires_confirmation', 'requires_payment_method'], refusedWith: 'IR_16' },
   capture: { from: ['requires_capture', 'partially_captured_and_capturable'], refusedWith: 'IR_14' },
-  cancel: { from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action'], refusedWith: 'IR_16' },
+  // Spec section 3's four, and partially_captured_and_capturable: ARCHITECTURE.md decides that a cancel after
+  // partial captures releases the rest (-> partially_captured), as the leading switch allows.
+  cancel: { from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'], refusedWith: 'IR_16' },
   incremental_authorization: { from: ['requires_capture'], refusedWith: 'IR_16' },
   refund: { from: ['succeeded', 'partially_captured'], refusedWith: 'IR_14' },
   approve: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
@@ -171,6 +173,33 @@ export function beginCapture(
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
 }
 
+/**
+ * Start a cancel. Nothing authorized at the provider yet (before confirm): cancelled at once, locally. Otherwise
+ * the provider releases the authorization (a void operation) and the payment waits in processing.
+ */
+export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { now: string; operationId: string }): Decision {
+  const refused = canStart(p, 'cancel');
+  if (refused) return refused;
+  if (body.amount_to_cancel != null && body.amount_to_cancel > p.amount_capturable) {
+    return refuse('IR_06', `amount_to_cancel (${body.amount_to_cancel}) is greater than what is not captured (${p.amount_capturable})`, 'amount_to_cancel');
+  }
+  const reason = body.cancellation_reason ?? null;
+  if (p.status === 'requires_confirmation' || p.status === 'requires_payment_method') {
+    const next: StoredPayment = { ...p, status: 'cancelled', cancellation_reason: reason, amount_capturable: 0, amount_cancelled: p.amount, updated: ctx.now };
+    return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
+  }
+  const attempt = p.attempts?.at(-1);
+  const operation: Operation = {
+    operation_id: ctx.operationId, kind: 'void', ref: attempt?.attempt_id ?? `${p.payment_id}_1`, amount: p.amount_capturable,
+    connector: p.connector ?? 'service_test', open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+  };
+  const next: StoredPayment = {
+    ...p, status: 'processing', cancellation_reason: reason, operations: [...p.operations, operation],
+    attempts: (p.attempts ?? []).map((a) => (a === attempt ? { ...a, status: 'void_initiated', cancellation_reason: reason, modified_at: ctx.now } : a)),
+  };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
 /** The outcomes each kind of operation can have; any other report is a connector bug and is refused. */
 export const OUTCOMES_OF: Record<OperationKind, readonly OutcomeKind[]> = {
   authorize: ['AUTHORIZED', 'CAPTURED', 'DECLINED', 'FAILED', 'CUSTOMER_ACTION', 'PENDING', 'VOIDED'],
@@ -258,13 +287,19 @@ function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'a
 }
 
 function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
+  const attempts = (status: string) => (p.attempts ?? []).map((a) => (a.attempt_id === op.ref ? { ...a, status } : a));
   if (o.kind === 'VOIDED') {
     const status: PaymentStatusName = (p.amount_received ?? 0) > 0 ? 'partially_captured' : 'cancelled';
-    return { kind: 'apply', payment: { ...p, status, amount_cancelled: p.amount - (p.amount_received ?? 0), amount_capturable: 0 } };
+    // The authorization is gone: an authorization still waiting for the customer or a review ends with it.
+    const operations = p.operations.map((x) => (x.kind === 'authorize' && x.open ? { ...x, open: false, last_outcome: 'VOIDED' as const } : x));
+    return {
+      kind: 'apply',
+      payment: { ...p, status, operations, attempts: attempts('voided'), next_action: null, amount_cancelled: p.amount - (p.amount_received ?? 0), amount_capturable: 0 },
+    };
   }
   if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
   // A failed void leaves the hold in place: back to where it was, with the error recorded.
-  return { kind: 'apply', payment: { ...p, status: op.status_before, ...errorFields(o) } };
+  return { kind: 'apply', payment: { ...p, status: op.status_before, attempts: attempts('void_failed'), ...errorFields(o) } };
 }
 
 /** The customer object and the deprecated top-level fields, kept in step (spec 2.2). */
