@@ -5,6 +5,7 @@ import { ApiError, errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
 import { log } from '../lib/log.ts';
 import { merchantAuth, type ApiKeyDoc } from './auth.ts';
+import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
@@ -27,7 +28,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.get('/openapi.json', (_req, res) => res.json(openapi));
 
   app.use(accountsRouter(db));
-  app.use('/payments', merchantAuth(db.collection<ApiKeyDoc>('api_keys')));
+  app.use('/payments', merchantAuth(db.collection<ApiKeyDoc>('api_keys')), idempotency(db));
   app.use(paymentsRouter(deps));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));

@@ -6,6 +6,7 @@ import { errors } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { adminAuth, hashKey, type ApiKeyDoc } from '../auth.ts';
+import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
 
 export const CreateMerchantAccountRequest = z.strictObject({
@@ -37,7 +38,7 @@ export function accountsRouter(db: Db): Router {
   const merchants = db.collection<MerchantDoc>('merchants');
   const keys = db.collection<ApiKeyDoc>('api_keys');
   const r = Router();
-  r.use(['/accounts', '/api_keys'], adminAuth());
+  r.use(['/accounts', '/api_keys'], adminAuth(), idempotency(db));
 
   r.post('/accounts', async (req, res) => {
     const body = validate(CreateMerchantAccountRequest, req.body);

@@ -1,0 +1,70 @@
+// The Idempotency-Key header, on every POST (ARCHITECTURE.md): the same key with the same request within 24 h
+// replays the first answer; with a different request -> 409; while the first is still running -> 409 (retry
+// later). Keys are per merchant. A unique insert claims a key, so two concurrent requests cannot both run.
+import type { NextFunction, Request, Response } from 'express';
+import type { Collection, Db } from 'mongodb';
+import { errors } from '../lib/errors.ts';
+import { isDuplicateKey } from '../lib/mongo.ts';
+import { requestHash } from '../services/payment-state/intent.ts';
+
+const TTL_MS = 24 * 3600_000;
+/** A claim still "running" after this long belongs to a request that died: the key may be used again. */
+const ABANDONED_MS = 120_000;
+
+export interface IdempotencyDoc {
+  _id: string;
+  request_hash: string;
+  state: 'running' | 'done';
+  status: number | null;
+  body: unknown;
+  created_at: number;
+}
+
+export function idempotency(db: Db) {
+  const coll: Collection<IdempotencyDoc> = db.collection<IdempotencyDoc>('idempotency_keys');
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = req.header('idempotency-key');
+    if (req.method !== 'POST' || key === undefined) return next();
+    if (key.length < 1 || key.length > 255) return next(errors.invalid('Idempotency-Key', 'must be 1 to 255 characters'));
+    const owner = req.merchantId ?? 'admin';
+    const id = `${owner}:${key}`;
+    const hash = requestHash({ method: req.method, path: req.path, body: req.body ?? null });
+    const now = Date.now();
+
+    const claim = () => coll.insertOne({ _id: id, request_hash: hash, state: 'running', status: null, body: null, created_at: now });
+    try {
+      await claim();
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const seen = await coll.findOne({ _id: id });
+      const stale = seen && (now - seen.created_at > TTL_MS || (seen.state === 'running' && now - seen.created_at > ABANDONED_MS));
+      if (!seen || stale) {
+        if (seen) await coll.deleteOne({ _id: id, created_at: seen.created_at });
+        try {
+          await claim();
+        } catch (e) {
+          if (isDuplicateKey(e)) return next(errors.busy('A request with this Idempotency-Key is still being processed; retry later'));
+          throw e;
+        }
+      } else if (seen.request_hash !== hash) {
+        return next(errors.duplicate('This Idempotency-Key was used with a different request', 'Idempotency-Key'));
+      } else if (seen.state === 'running') {
+        return next(errors.busy('A request with this Idempotency-Key is still being processed; retry later'));
+      } else {
+        res.setHeader('idempotent-replayed', 'true');
+        return res.status(seen.status!).json(seen.body);
+      }
+    }
+
+    // Record the answer; a server error releases the key so that a retry runs again.
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const done = res.statusCode >= 500
+        ? coll.deleteOne({ _id: id, created_at: now })
+        : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body } });
+      done.catch(() => undefined).finally(() => json(body));
+      return res;
+    };
+    next();
+  };
+}
