@@ -1,5 +1,5 @@
 // The Idempotency-Key header, on every POST (ARCHITECTURE.md): the same key with the same request within 24 h
-// replays the first answer; with a different request -> 409; while the first is still running -> 409 (retry
+// replays the first successful answer; with a different request -> 409; while the first is still running -> 409 (retry
 // later). Keys are per merchant. A unique insert claims a key, so two concurrent requests cannot both run.
 import type { NextFunction, Request, Response } from 'express';
 import type { Collection, Db } from 'mongodb';
@@ -56,10 +56,11 @@ export function idempotency(db: Db) {
       }
     }
 
-    // Record the answer; a server error releases the key so that a retry runs again.
+    // Record a success; a refusal or a server error releases the key (a refused request changes nothing) so that a
+    // retry runs again.
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      const done = res.statusCode >= 500
+      const done = res.statusCode >= 400
         ? coll.deleteOne({ _id: id, created_at: now })
         : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body } });
       done.catch(() => undefined).finally(() => json(body));
