@@ -196,6 +196,16 @@ describe('bad input changes nothing', () => {
     ['amount_to_capture', { amount: 100, currency: 'EUR', amount_to_capture: 101 }],
     ['metadata', { amount: 100, currency: 'EUR', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }],
     ['unknown_field', { amount: 100, currency: 'EUR', unknown_field: 1 }],
+    ['order_details', { amount: 100, currency: 'EUR', order_details: [{ product_name: 'a', quantity: 1, amount: 60 }, { product_name: 'b', quantity: 2, amount: 30 }] }],
+    ['order_details.0.quantity', { amount: 100, currency: 'EUR', order_details: [{ product_name: 'a', quantity: 0, amount: 100 }] }],
+    ['statement_descriptor_name', { amount: 100, currency: 'EUR', statement_descriptor_name: 'A'.repeat(23) }],
+    ['statement_descriptor_name', { amount: 100, currency: 'EUR', statement_descriptor_name: '12345' }],
+    ['statement_descriptor_suffix', { amount: 100, currency: 'EUR', statement_descriptor_name: 'Shop GmbH', statement_descriptor_suffix: 'x'.repeat(14) }],
+    ['billing.address.country', { amount: 100, currency: 'EUR', billing: { address: { country: 'Germany' } } }],
+    ['return_url', { amount: 100, currency: 'EUR', return_url: 'not a url' }],
+    ['session_expiry', { amount: 100, currency: 'EUR', session_expiry: -1 }],
+    ['customer_id', { amount: 100, currency: 'EUR', customer_id: 'c'.repeat(65) }],
+    ['metadata.k', { amount: 100, currency: 'EUR', metadata: { k: 'v'.repeat(501) } }],
   ])('invalid %s -> 400 naming it, nothing stored', async (field, body) => {
     const before = await count();
     const r = await stack.api('POST', '/payments', body, key);
@@ -224,6 +234,38 @@ describe('bad input changes nothing', () => {
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe('payment_method');
     expect(await count()).toBe(before);
+  });
+});
+
+describe('field rules that hold', () => {
+  it('order lines that add up to the amount, and descriptors within 22 characters, are accepted and echoed', async () => {
+    const order_details = [{ product_name: 'Chair', quantity: 2, amount: 6_000 }, { product_name: 'Shipping', quantity: 1, amount: 4_000, category: 'shipping_costs' }];
+    const r = await create({ order_details, statement_descriptor_name: 'Shop GmbH', statement_descriptor_suffix: 'Order 42' });
+    expect(r.status).toBe(200);
+    expect(r.body.order_details).toEqual(order_details);
+    expect(r.body.statement_descriptor_name).toBe('Shop GmbH');
+  });
+
+  it('a confirm that leaves the order lines not adding up is refused, naming order_details, and changes nothing', async () => {
+    const { body: p } = await create({ order_details: [{ product_name: 'Chair', quantity: 1, amount: 10_000 }] });
+    const r = await confirm(p.payment_id, { amount: 12_000 });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe('order_details');
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toEqual(p);
+  });
+});
+
+describe('manual retry', () => {
+  it('a declined payment may be confirmed again: a second attempt, and this time it succeeds', async () => {
+    const { body: p } = await create({ customer: { email: 'retry+decline@example.com' } });
+    const first = await confirm(p.payment_id);
+    expect(first.body).toMatchObject({ status: 'failed', manual_retry_allowed: true });
+    const second = await confirm(p.payment_id, { customer: { email: 'retry@example.com' } });
+    expect(second.body).toMatchObject({ status: 'succeeded', attempt_count: 2, manual_retry_allowed: false, error_code: null });
+    expect(second.body.attempts.map((a: { status: string }) => a.status)).toEqual(['failure', 'charged']);
+    const third = await confirm(p.payment_id);
+    expect(third.status).toBe(400);
+    expect(third.body.error.code).toBe('IR_16');
   });
 });
 

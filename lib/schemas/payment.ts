@@ -137,10 +137,34 @@ const paymentFields = {
   frm_metadata: opt(z.record(z.string(), z.unknown())),
 };
 
+type DescriptorFields = { statement_descriptor_name?: string | null; statement_descriptor_suffix?: string | null };
+
+/** ARCHITECTURE.md: the name up to 22 characters with at least one letter; name and suffix up to 22 together. */
+function checkDescriptors(b: DescriptorFields, ctx: z.RefinementCtx): void {
+  const name = b.statement_descriptor_name;
+  if (name != null && (name.length > 22 || !/[A-Za-z]/.test(name))) {
+    ctx.addIssue({ code: 'custom', path: ['statement_descriptor_name'], message: 'must be at most 22 characters with at least one letter' });
+  }
+  const suffix = b.statement_descriptor_suffix;
+  if (suffix != null && (name ?? '').length + suffix.length > 22) {
+    ctx.addIssue({ code: 'custom', path: ['statement_descriptor_suffix'], message: 'name and suffix together must be at most 22 characters' });
+  }
+}
+
+/** Spec 2.4: the sum of the order lines' amounts equals the payment amount. */
+export function orderDetailsMismatch(lines: { amount: number }[] | null | undefined, amount: number): string | null {
+  if (!lines || lines.length === 0) return null;
+  const sum = lines.reduce((t, l) => t + l.amount, 0);
+  return sum === amount ? null : `the order lines' amounts add up to ${sum}, not to the payment amount ${amount}`;
+}
+
 export const CreatePaymentRequest = z.strictObject(paymentFields).superRefine((b, ctx) => {
   if (b.amount_to_capture != null && b.amount_to_capture > b.amount) {
     ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'must not exceed amount' });
   }
+  const mismatch = orderDetailsMismatch(b.order_details, b.amount);
+  if (mismatch) ctx.addIssue({ code: 'custom', path: ['order_details'], message: mismatch });
+  checkDescriptors(b, ctx);
 });
 
 export const ConfirmPaymentRequest = z.strictObject({
@@ -149,7 +173,7 @@ export const ConfirmPaymentRequest = z.strictObject({
   currency: Currency.optional(),
   client_secret: opt(str(255)),
   customer_acceptance: opt(z.record(z.string(), z.unknown())),
-});
+}).superRefine(checkDescriptors);
 
 export const CapturePaymentRequest = z.strictObject({
   amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),

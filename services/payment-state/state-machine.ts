@@ -1,7 +1,7 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import type { PaymentResource, AttemptRow, CaptureRow, CancelPaymentBody, CapturePaymentBody, ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject';
 export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject'];
@@ -114,6 +114,8 @@ export function beginConfirm(
   if (body.customer || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer?.id ?? p.customer_id ?? null));
   if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
   if (next.amount_to_capture != null && next.amount_to_capture > next.amount) return refuse('IR_05', 'amount_to_capture must not exceed amount', 'amount_to_capture');
+  const mismatch = orderDetailsMismatch(next.order_details as { amount: number }[] | null, next.amount);
+  if (mismatch) return refuse('IR_05', `Invalid value for order_details: ${mismatch}`, 'order_details');
   const attemptNo = p.attempt_count + 1;
   const attempt: AttemptRow = {
     attempt_id: `${p.payment_id}_${attemptNo}`, status: 'started', amount: next.amount, created_at: ctx.now, modified_at: ctx.now,
