@@ -1,6 +1,6 @@
 // The OpenAPI document, generated from the same zod schemas that validate requests.
 import { z } from 'zod';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, Payment } from '../lib/schemas/payment.ts';
+import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, Payment } from '../lib/schemas/payment.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
@@ -20,6 +20,7 @@ export function openApiDocument() {
       '/payments/{payment_id}/confirm': { post: { summary: 'Confirm a payment', parameters: idParam, requestBody: json(ConfirmPaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/capture': { post: { summary: 'Capture a payment', parameters: idParam, requestBody: json(CapturePaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/cancel': { post: { summary: 'Cancel a payment', parameters: idParam, requestBody: json(CancelPaymentRequest), responses: paymentOut } },
+      '/payments/{payment_id}/incremental_authorization': { post: { summary: 'Raise the authorized amount (amount = new total)', parameters: idParam, requestBody: json(IncrementalAuthorizationRequest), responses: paymentOut } },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
       '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', requestBody: json(CreateApiKeyRequest), responses: { 200: { description: 'API key, shown once' } } } },
     },

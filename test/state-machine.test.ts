@@ -4,7 +4,7 @@ import { PAYMENT_STATUSES } from '../lib/schemas/common.ts';
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { createIntent } from '../services/payment-state/intent.ts';
 import {
-  ACTIONS, ACTION_RULES, applyOutcome, beginCancel, beginCapture, beginConfirm, canStart,
+  ACTIONS, ACTION_RULES, applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, canStart,
   type Action, type OutcomeKind, type StoredPayment,
 } from '../services/payment-state/state-machine.ts';
 
@@ -20,8 +20,8 @@ const apply = (d: ReturnType<typeof beginConfirm>) => {
   if (d.kind !== 'apply') throw new Error(`expected apply, got ${JSON.stringify(d)}`);
   return d;
 };
-function confirmed(capture_method: string, outcome: OutcomeKind = 'AUTHORIZED') {
-  const d = apply(beginConfirm(intent({ capture_method }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+function confirmed(capture_method: string, outcome: OutcomeKind = 'AUTHORIZED', extra: Record<string, unknown> = {}) {
+  const d = apply(beginConfirm(intent({ capture_method, ...extra }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
   return apply(applyOutcome(d.payment, 'op_a', { kind: outcome, connector_transaction_id: 'stp_1' }, now)).payment;
 }
 
@@ -209,6 +209,38 @@ describe('cancel', () => {
   it('refuses amount_to_cancel above what is not captured (IR_06)', () => {
     expect(beginCancel(confirmed('manual'), { amount_to_cancel: 10_001 }, { now, operationId: 'op_v' }))
       .toMatchObject({ kind: 'refused', code: 'IR_06', param: 'amount_to_cancel' });
+  });
+});
+
+describe('incremental authorization', () => {
+  const begin = (p: StoredPayment, amount: number) => beginIncrementalAuthorization(p, { amount }, { now, operationId: 'op_i', authorizationId: 'auth_1' });
+
+  it('is allowed only when asked for on create and the connector supports it', () => {
+    expect(confirmed('manual').incremental_authorization_allowed).toBe(false);
+    expect(begin(confirmed('manual'), 12_000)).toMatchObject({ kind: 'refused', code: 'IR_16' });
+    expect(confirmed('manual', 'AUTHORIZED', { request_incremental_authorization: true }).incremental_authorization_allowed).toBe(true);
+  });
+
+  it('success: amount, net_amount and amount_capturable grow, a success row, authorization_count + 1', () => {
+    const p = confirmed('manual', 'AUTHORIZED', { request_incremental_authorization: true, order_tax_amount: 100 });
+    const d = apply(begin(p, 15_000));
+    expect(d.payment.status).toBe('processing');
+    const after = apply(applyOutcome(d.payment, 'op_i', { kind: 'AUTHORIZED' }, now)).payment;
+    expect(after).toMatchObject({ status: 'requires_capture', amount: 15_000, net_amount: 15_100, amount_capturable: 15_000, authorization_count: 1 });
+    expect(after.incremental_authorizations).toEqual([{ authorization_id: 'auth_1', amount: 15_000, status: 'success', previously_authorized_amount: 10_000, error_code: null, error_message: null }]);
+  });
+
+  it('failure: the row records it with the error; the payment and its amounts are unchanged', () => {
+    const p = confirmed('manual', 'AUTHORIZED', { request_incremental_authorization: true });
+    const d = apply(begin(p, 30_000));
+    const after = apply(applyOutcome(d.payment, 'op_i', { kind: 'DECLINED', error_code: 'credit_limit_exceeded', error_message: 'no' }, now)).payment;
+    expect(after).toMatchObject({ status: 'requires_capture', amount: 10_000, amount_capturable: 10_000, authorization_count: 0 });
+    expect(after.incremental_authorizations![0]).toMatchObject({ status: 'failure', error_code: 'credit_limit_exceeded', amount: 30_000 });
+  });
+
+  it('amount must exceed the current amount (IR_05)', () => {
+    const p = confirmed('manual', 'AUTHORIZED', { request_incremental_authorization: true });
+    expect(begin(p, 10_000)).toMatchObject({ kind: 'refused', code: 'IR_05', param: 'amount' });
   });
 });
 

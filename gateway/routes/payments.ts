@@ -1,8 +1,8 @@
-// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), retrieve.
+// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve.
 import { Router, type Request } from 'express';
 import { errors } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest } from '../../lib/schemas/payment.ts';
+import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest } from '../../lib/schemas/payment.ts';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { runOperation, type Deps } from '../operations.ts';
@@ -58,6 +58,11 @@ export function paymentsRouter(deps: Deps): Router {
   r.post('/payments/:payment_id/cancel', async (req, res) => {
     const body = validate(CancelPaymentRequest, req.body);
     res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'CANCEL', body)));
+  });
+
+  r.post('/payments/:payment_id/incremental_authorization', async (req, res) => {
+    const body = validate(IncrementalAuthorizationRequest, req.body);
+    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'INCREMENTAL_AUTHORIZATION', body)));
   });
 
   return r;

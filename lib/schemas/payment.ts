@@ -194,7 +194,14 @@ export const CancelPaymentRequest = z.strictObject({
   merchant_connector_details: opt(z.record(z.string(), z.unknown())),
 });
 
+export const IncrementalAuthorizationRequest = z.strictObject({
+  /** The new total to authorize; more than the current amount. */
+  amount: Amount,
+  reason: opt(str(255)),
+});
+
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
+export type IncrementalAuthorizationBody = z.infer<typeof IncrementalAuthorizationRequest>;
 export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;
 export type ConfirmPaymentBody = z.infer<typeof ConfirmPaymentRequest>;
 export type CapturePaymentBody = z.infer<typeof CapturePaymentRequest>;

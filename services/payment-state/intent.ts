@@ -30,7 +30,7 @@ export function createIntent(
   body: CreatePaymentBody,
   ctx: { now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string },
 ): StoredPayment {
-  const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing'>;
+  const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
   for (const k of STORED_AS_GIVEN) if (body[k] !== undefined) (p as Record<string, unknown>)[k] = body[k];
   Object.assign(p, customerFields(body, null, ctx.newCustomerId));
   const now = ctx.now.toISOString();
@@ -39,6 +39,7 @@ export function createIntent(
     ...p,
     amount_to_capture: body.amount_to_capture ?? null,
     routing: body.routing ?? null,
+    request_incremental_authorization: body.request_incremental_authorization ?? null,
     payment_id: ctx.paymentId,
     merchant_id: merchantId,
     status: 'requires_confirmation',

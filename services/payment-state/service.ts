@@ -9,13 +9,13 @@ import { paymentEventsChannel } from '../../lib/redis.ts';
 import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest } from '../../lib/schemas/payment.ts';
+import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import {
-  applyOutcome, beginCancel, beginCapture, beginConfirm,
+  applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization,
   type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
 } from './state-machine.ts';
 
@@ -85,6 +85,12 @@ export class PaymentStateService {
       case 'CANCEL': {
         const body = parse(CancelPaymentRequest, params);
         decide = (p) => beginCancel(p, body, { now, operationId });
+        break;
+      }
+      case 'INCREMENTAL_AUTHORIZATION': {
+        const body = parse(IncrementalAuthorizationRequest, params);
+        const authorizationId = `auth_${operationId.slice(3)}`;
+        decide = (p) => beginIncrementalAuthorization(p, body, { now, operationId, authorizationId });
         break;
       }
       default:

@@ -1,7 +1,8 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody } from '../../lib/schemas/payment.ts';
+import { CAPABILITIES } from '../../lib/connectors.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject';
 export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject'];
@@ -37,11 +38,11 @@ export interface Outcome {
   unified_message?: string;
 }
 
-export type OperationKind = 'authorize' | 'capture' | 'void';
+export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization';
 export interface Operation {
   operation_id: string;
   kind: OperationKind;
-  /** attempt_id for authorize and void, capture_id for capture. */
+  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization. */
   ref: string;
   amount: number;
   connector: ConnectorName;
@@ -57,6 +58,7 @@ export type StoredPayment = PaymentResource & {
   /** Request fields kept for later operations that the resource does not show. */
   amount_to_capture: number | null;
   routing: unknown;
+  request_incremental_authorization: boolean | null;
   seq: number;
   request_hash: string;
   operations: Operation[];
@@ -202,11 +204,38 @@ export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { no
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
 }
 
+/**
+ * Start an incremental authorization: `amount` is the new total. Only in requires_capture and only where the
+ * payment allows it (asked for on create, and the connector supports it).
+ */
+export function beginIncrementalAuthorization(
+  p: StoredPayment, body: IncrementalAuthorizationBody, ctx: { now: string; operationId: string; authorizationId: string },
+): Decision {
+  const refused = canStart(p, 'incremental_authorization');
+  if (refused) return refused;
+  if (!p.incremental_authorization_allowed) return refuse('IR_16', 'Incremental authorization is not allowed for this payment');
+  if (body.amount <= p.amount) return refuse('IR_05', `amount must be greater than the amount authorized now (${p.amount})`, 'amount');
+  const operation: Operation = {
+    operation_id: ctx.operationId, kind: 'incremental_authorization', ref: ctx.authorizationId, amount: body.amount,
+    connector: p.connector ?? 'service_test', open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+  };
+  const row = {
+    authorization_id: ctx.authorizationId, amount: body.amount, status: 'processing' as const, previously_authorized_amount: p.amount,
+    error_code: null, error_message: null,
+  };
+  const next: StoredPayment = {
+    ...p, status: 'processing', operations: [...p.operations, operation],
+    incremental_authorizations: [...(p.incremental_authorizations ?? []), row],
+  };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
 /** The outcomes each kind of operation can have; any other report is a connector bug and is refused. */
 export const OUTCOMES_OF: Record<OperationKind, readonly OutcomeKind[]> = {
   authorize: ['AUTHORIZED', 'CAPTURED', 'DECLINED', 'FAILED', 'CUSTOMER_ACTION', 'PENDING', 'VOIDED'],
   capture: ['CAPTURED', 'PENDING', 'DECLINED', 'FAILED'],
   void: ['VOIDED', 'PENDING', 'DECLINED', 'FAILED'],
+  incremental_authorization: ['AUTHORIZED', 'PENDING', 'DECLINED', 'FAILED'],
 };
 
 /** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
@@ -220,7 +249,8 @@ export function applyOutcome(p: StoredPayment, operationId: string, outcome: Out
   const base: StoredPayment = { ...p, operations: p.operations.map((o) => (o.operation_id === operationId ? closed : o)) };
   const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
     : op.kind === 'capture' ? captureOutcome(base, op, outcome)
-    : voidOutcome(base, op, outcome);
+    : op.kind === 'void' ? voidOutcome(base, op, outcome)
+    : incrementOutcome(base, op, outcome);
   return { kind: 'apply', payment: withFlight(next.payment, now), needsConnector: false };
 }
 
@@ -259,6 +289,8 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
     amount_capturable: status === 'requires_capture' || status === 'processing' || status === 'requires_customer_action' ? p.amount : 0,
     amount_received: captured ?? p.amount_received,
     manual_retry_allowed: failed,
+    incremental_authorization_allowed: status === 'requires_capture'
+      && p.request_incremental_authorization === true && !!p.connector && CAPABILITIES[p.connector].incremental_authorization,
     ...(failed ? errorFields(o) : {}),
   };
   return { kind: 'apply', payment };
@@ -302,6 +334,25 @@ function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'appl
   if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
   // A failed void leaves the hold in place: back to where it was, with the error recorded.
   return { kind: 'apply', payment: { ...p, status: op.status_before, attempts: attempts('void_failed'), ...errorFields(o) } };
+}
+
+function incrementOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
+  if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
+  const success = o.kind === 'AUTHORIZED';
+  const rows = (p.incremental_authorizations ?? []).map((r) => r.authorization_id !== op.ref ? r : {
+    ...r, status: success ? 'success' as const : 'failure' as const,
+    error_code: success ? null : o.error_code ?? null, error_message: success ? null : o.error_message ?? null,
+  });
+  // A failure is recorded on its row only: the payment and its amounts stay as they were.
+  if (!success) return { kind: 'apply', payment: { ...p, status: op.status_before, incremental_authorizations: rows } };
+  const grown = { ...p, amount: op.amount };
+  return {
+    kind: 'apply',
+    payment: {
+      ...grown, status: op.status_before, incremental_authorizations: rows, net_amount: netAmount(grown),
+      amount_capturable: op.amount - (p.amount_received ?? 0), authorization_count: (p.authorization_count ?? 0) + 1,
+    },
+  };
 }
 
 /** The customer object and the deprecated top-level fields, kept in step (spec 2.2). */

@@ -18,6 +18,8 @@ interface SandboxPayment {
   idempotency_key: string;
   status: Status;
   amount: number;
+  /** The amount first authorized; increments are approved up to twice it. */
+  first_amount: number;
   currency: string;
   capture: 'manual' | 'automatic';
   captured: number;
@@ -44,7 +46,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
       p.status = approved(p);
       if (p.status === 'captured') p.captured = p.amount;
     }
-    const { idempotency_key: _k, decide_at: _d, ...out } = p;
+    const { idempotency_key: _k, decide_at: _d, first_amount: _f, ...out } = p;
     return out;
   };
 
@@ -84,7 +86,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     }
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     const p: SandboxPayment = {
-      id: newId('stp'), idempotency_key: key, status: 'authorized', amount: b.amount, currency: b.currency,
+      id: newId('stp'), idempotency_key: key, status: 'authorized', amount: b.amount, first_amount: b.amount, currency: b.currency,
       capture: b.capture === 'manual' ? 'manual' : 'automatic', captured: 0, reference: b.reference ?? null,
       return_url: b.return_url ?? null, created_at: new Date().toISOString(),
     };
@@ -132,6 +134,21 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
       return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
     }
     p.status = 'voided';
+    return { status: 200, body: view(p) };
+  }));
+
+  // The new total is approved up to twice the first authorization, declined above (credit_limit_exceeded).
+  router.post('/v1/payments/:id/increments', (req, res) => idempotent(req, res, 'increments', async () => {
+    const p = payments.get(req.params.id as string);
+    if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
+    view(p);
+    if (p.status !== 'authorized') return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
+    const amount = req.body?.amount;
+    if (!Number.isInteger(amount) || amount <= p.amount) {
+      return { status: 422, body: { error: { code: 'invalid_request', message: 'amount must be an integer above the amount authorized' } } };
+    }
+    if (amount > 2 * p.first_amount) return { status: 402, body: { error: { code: 'credit_limit_exceeded', message: 'The new amount exceeds the customer\'s limit' } } };
+    p.amount = amount;
     return { status: 200, body: view(p) };
   }));
 

@@ -3,6 +3,7 @@ import { UNIFIED } from '../../unified-errors.ts';
 
 const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
   credit_declined: 'customer_declined',
+  credit_limit_exceeded: 'customer_declined',
   invalid_request: 'invalid_request',
   amount_exceeds_authorization: 'invalid_request',
   not_capturable: 'invalid_state',

@@ -26,5 +26,7 @@ export function toRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
       return { method: 'POST', path: `/service_test/v1/payments/${pay}/captures`, idempotencyKey: job.operation_id, headers, body: { amount: job.amount } };
     case 'void':
       return { method: 'POST', path: `/service_test/v1/payments/${pay}/void`, idempotencyKey: job.operation_id, headers, body: {} };
+    case 'incremental_authorization':
+      return { method: 'POST', path: `/service_test/v1/payments/${pay}/increments`, idempotencyKey: job.operation_id, headers, body: { amount: job.amount } };
   }
 }

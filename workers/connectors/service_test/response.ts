@@ -22,8 +22,10 @@ const CAPTURE_STATUS: Record<ServiceTestCapture['status'], OutcomeKind> = { succ
 export function toOutcome(job: ConnectorJob, res: ProviderResponse): Outcome {
   if (res.status >= 400) {
     const err = (res.body as ServiceTestError | null)?.error ?? { code: `http_${res.status}`, message: `HTTP ${res.status}` };
-    return { kind: job.kind === 'authorize' ? 'DECLINED' : 'FAILED', error_code: err.code, error_message: err.message, ...unifiedFor(err.code) };
+    const declined = job.kind === 'authorize' || job.kind === 'incremental_authorization';
+    return { kind: declined ? 'DECLINED' : 'FAILED', error_code: err.code, error_message: err.message, ...unifiedFor(err.code) };
   }
+  if (job.kind === 'incremental_authorization') return { kind: 'AUTHORIZED', connector_transaction_id: (res.body as ServiceTestPayment).id };
   if (job.kind === 'authorize') {
     const p = res.body as ServiceTestPayment;
     const kind = PAYMENT_STATUS[p.status];
