@@ -1,6 +1,9 @@
 // The OpenAPI document, generated from the same zod schemas that validate requests.
 import { z } from 'zod';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, Payment } from '../lib/schemas/payment.ts';
+import {
+  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, ListPaymentsFilter,
+  ListPaymentsQuery, Payment,
+} from '../lib/schemas/payment.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
@@ -21,6 +24,15 @@ export function openApiDocument() {
       '/payments/{payment_id}/capture': { post: { summary: 'Capture a payment', parameters: idParam, requestBody: json(CapturePaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/cancel': { post: { summary: 'Cancel a payment', parameters: idParam, requestBody: json(CancelPaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/incremental_authorization': { post: { summary: 'Raise the authorized amount (amount = new total)', parameters: idParam, requestBody: json(IncrementalAuthorizationRequest), responses: paymentOut } },
+      '/payments/list': {
+        get: {
+          summary: 'List payments, newest first (cursor pagination)',
+          parameters: Object.entries((z.toJSONSchema(ListPaymentsQuery, { io: 'input' }) as { properties: Record<string, object> }).properties)
+            .map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+          responses: { 200: { description: '{size, data}' } },
+        },
+        post: { summary: 'List payments with filters (offset pagination)', requestBody: json(ListPaymentsFilter), responses: { 200: { description: '{count, total_count, data}' } } },
+      },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
       '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', requestBody: json(CreateApiKeyRequest), responses: { 200: { description: 'API key, shown once' } } } },
     },

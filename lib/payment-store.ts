@@ -1,7 +1,7 @@
 // Payments in MongoDB. Every state change is appended to `transitions` under the unique key
 // (merchant_id, payment_id, seq): appending seq N+1 succeeds for exactly one writer, which is the compare-and-set
 // that stops double captures and lost updates. `payments` is a projection of the latest transition, written after.
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { isDuplicateKey } from './mongo.ts';
 import { withSpan, currentTraceId, SpanKind } from './telemetry.ts';
 import type { StoredPayment } from '../services/payment-state/state-machine.ts';
@@ -110,6 +110,17 @@ export class PaymentStore {
     await this.span('insert', 'payments', () => this.payments.insertOne({ ...p })).catch((err) => {
       if (!isDuplicateKey(err)) throw err;
     });
+  }
+
+  /** A merchant's payments matching `filter`, newest first (or oldest first with `ascending`). */
+  async list(merchantId: string, filter: Filter<StoredPayment>, opts: { limit: number; skip?: number; ascending?: boolean }): Promise<{ data: StoredPayment[]; total: number }> {
+    const query = { ...filter, merchant_id: merchantId } as Filter<StoredPayment>;
+    const [data, total] = await Promise.all([
+      this.span('find', 'payments', () => this.payments.find(query, { projection: { _id: 0 } })
+        .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 }).skip(opts.skip ?? 0).limit(opts.limit).toArray()),
+      this.span('count', 'payments', () => this.payments.countDocuments(query)),
+    ]);
+    return { data, total };
   }
 
   async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {

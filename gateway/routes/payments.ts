@@ -1,8 +1,12 @@
-// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve.
+// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve, lists.
 import { Router, type Request } from 'express';
 import { errors } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest } from '../../lib/schemas/payment.ts';
+import {
+  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
+  ListPaymentsFilter, ListPaymentsQuery,
+} from '../../lib/schemas/payment.ts';
+import type { Filter } from 'mongodb';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { runOperation, type Deps } from '../operations.ts';
@@ -37,6 +41,57 @@ export function paymentsRouter(deps: Deps): Router {
     }
     if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector });
     res.json(toResource(payment));
+  });
+
+  // Lists are declared before /payments/:payment_id so that "list" is never taken for a payment id.
+  r.get('/payments/list', async (req, res) => {
+    const merchantId = merchantOf(req);
+    const q = validate(ListPaymentsQuery, req.query);
+    const limit = q.limit ?? 10;
+    const created: Record<string, string> = {};
+    if (q.created) created.$eq = new Date(q.created).toISOString();
+    for (const op of ['lt', 'gt', 'lte', 'gte'] as const) {
+      const v = q[`created.${op}`];
+      if (v) created[`$${op}`] = new Date(v).toISOString();
+    }
+    const filter: Record<string, unknown> = {};
+    if (q.customer_id) filter.customer_id = q.customer_id;
+    // Cursors: newest first, so starting_after pages to older payments and ending_before to newer ones.
+    const cursor = q.starting_after ?? q.ending_before;
+    if (cursor) {
+      const at = await deps.store.find(merchantId, cursor);
+      if (!at) throw errors.invalid(q.starting_after ? 'starting_after' : 'ending_before', 'no such payment');
+      created[q.starting_after ? '$lt' : '$gt'] = at.created;
+    }
+    if (Object.keys(created).length) filter.created = created;
+    const { data } = await deps.store.list(merchantId, filter as Filter<StoredPayment>, { limit, ascending: !!q.ending_before && !q.starting_after });
+    if (q.ending_before && !q.starting_after) data.reverse();
+    res.json({ size: data.length, data: data.map(toResource) });
+  });
+
+  r.post('/payments/list', async (req, res) => {
+    const f = validate(ListPaymentsFilter, req.body);
+    const filter: Record<string, unknown> = {};
+    if (f.payment_id) filter.payment_id = f.payment_id;
+    if (f.customer_id) filter.customer_id = f.customer_id;
+    if (f.profile_id) filter.profile_id = f.profile_id;
+    for (const k of ['status', 'connector', 'currency', 'payment_method', 'payment_method_type'] as const) {
+      if (f[k]?.length) filter[k] = { $in: f[k] };
+    }
+    if (f.amount_filter) {
+      const amount: Record<string, number> = {};
+      if (f.amount_filter.start_amount != null) amount.$gte = f.amount_filter.start_amount;
+      if (f.amount_filter.end_amount != null) amount.$lte = f.amount_filter.end_amount;
+      if (Object.keys(amount).length) filter.amount = amount;
+    }
+    if (f.start_time || f.end_time) {
+      filter.created = {
+        ...(f.start_time ? { $gte: new Date(f.start_time).toISOString() } : {}),
+        $lte: new Date(f.end_time ?? Date.now()).toISOString(),
+      };
+    }
+    const { data, total } = await deps.store.list(merchantOf(req), filter as Filter<StoredPayment>, { limit: f.limit ?? 10, skip: f.offset ?? 0 });
+    res.json({ count: data.length, total_count: total, data: data.map(toResource) });
   });
 
   r.get('/payments/:payment_id', async (req, res) => {

@@ -200,6 +200,38 @@ export const IncrementalAuthorizationRequest = z.strictObject({
   reason: opt(str(255)),
 });
 
+const Limit = z.coerce.number().int().min(1).max(100);
+
+/** GET /payments/list query (the leading switch's names): newest first, cursor pagination. */
+export const ListPaymentsQuery = z.strictObject({
+  customer_id: str(64).optional(),
+  starting_after: str(255).optional(),
+  ending_before: str(255).optional(),
+  limit: Limit.optional(),
+  created: Timestamp.optional(),
+  'created.lt': Timestamp.optional(),
+  'created.gt': Timestamp.optional(),
+  'created.lte': Timestamp.optional(),
+  'created.gte': Timestamp.optional(),
+});
+
+/** POST /payments/list body: filters, offset pagination. */
+export const ListPaymentsFilter = z.strictObject({
+  payment_id: opt(str(255)),
+  customer_id: opt(str(64)),
+  profile_id: opt(str(64)),
+  status: opt(z.array(PaymentStatus).max(20)),
+  connector: opt(z.array(Connector).max(20)),
+  currency: opt(z.array(Currency).max(200)),
+  payment_method: opt(z.array(z.literal('pay_later'))),
+  payment_method_type: opt(z.array(PaymentMethodType).max(10)),
+  amount_filter: opt(z.strictObject({ start_amount: opt(Amount), end_amount: opt(Amount) })),
+  start_time: opt(Timestamp),
+  end_time: opt(Timestamp),
+  limit: opt(z.number().int().min(1).max(100)),
+  offset: opt(z.number().int().min(0).max(1_000_000)),
+});
+
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
 export type IncrementalAuthorizationBody = z.infer<typeof IncrementalAuthorizationRequest>;
 export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;

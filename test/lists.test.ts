@@ -1,0 +1,100 @@
+// Payment lists: GET /payments/list (cursor pages, newest first) and POST /payments/list (filters, offsets).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack, sleep } from './support/stack.ts';
+
+let stack: Stack;
+let key: string;
+const made: { payment_id: string; created: string; status: string }[] = [];
+beforeAll(async () => {
+  stack = await Stack.start();
+  ({ api_key: key } = await stack.merchant());
+  const bodies = [
+    { amount: 100, currency: 'EUR' },
+    { amount: 200, currency: 'SEK', confirm: true, payment_method: 'pay_later' },
+    { amount: 300, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual' },
+    { amount: 400, currency: 'NOK', confirm: true, payment_method: 'pay_later', customer: { email: 'l+decline@example.com' } },
+    { amount: 500, currency: 'EUR', customer: { id: 'cus_list_1', email: 'l@example.com' } },
+  ];
+  for (const b of bodies) {
+    const r = await stack.api('POST', '/payments', b, key);
+    made.push(r.body);
+    await sleep(5);
+  }
+  // Another merchant's payment never shows.
+  const other = await stack.merchant();
+  await stack.api('POST', '/payments', { amount: 999, currency: 'EUR' }, other.api_key);
+});
+afterAll(async () => stack?.stop());
+
+const ids = (r: { body: { data: { payment_id: string }[] } }) => r.body.data.map((p) => p.payment_id);
+const newestFirst = () => [...made].reverse().map((p) => p.payment_id);
+
+describe('GET /payments/list', () => {
+  it('lists the merchant\'s payments newest first, 10 by default, as full Payment objects', async () => {
+    const r = await stack.api('GET', '/payments/list', undefined, key);
+    expect(r.status).toBe(200);
+    expect(r.body.size).toBe(5);
+    expect(ids(r)).toEqual(newestFirst());
+    expect(r.body.data[0]).toHaveProperty('net_amount');
+  });
+
+  it('pages with limit, starting_after and ending_before', async () => {
+    const all = newestFirst();
+    const page1 = await stack.api('GET', '/payments/list?limit=2', undefined, key);
+    expect(ids(page1)).toEqual(all.slice(0, 2));
+    const page2 = await stack.api('GET', `/payments/list?limit=2&starting_after=${all[1]}`, undefined, key);
+    expect(ids(page2)).toEqual(all.slice(2, 4));
+    const back = await stack.api('GET', `/payments/list?limit=2&ending_before=${all[2]}`, undefined, key);
+    expect(ids(back)).toEqual(all.slice(0, 2));
+  });
+
+  it('filters by customer_id and by created time', async () => {
+    expect(ids(await stack.api('GET', '/payments/list?customer_id=cus_list_1', undefined, key))).toEqual([made[4].payment_id]);
+    const since = await stack.api('GET', `/payments/list?created.gte=${encodeURIComponent(made[3].created)}`, undefined, key);
+    expect(ids(since)).toEqual([made[4].payment_id, made[3].payment_id]);
+    const before = await stack.api('GET', `/payments/list?created.lt=${encodeURIComponent(made[1].created)}`, undefined, key);
+    expect(ids(before)).toEqual([made[0].payment_id]);
+  });
+
+  it.each([
+    ['limit', 'limit=0'], ['limit', 'limit=101'], ['limit', 'limit=abc'], ['created.gt', 'created.gt=yesterday'],
+    ['starting_after', 'starting_after=pay_nope'], ['colour', 'colour=red'],
+  ])('bad %s -> 400 naming it', async (param, query) => {
+    const r = await stack.api('GET', `/payments/list?${query}`, undefined, key);
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe(param);
+  });
+});
+
+describe('POST /payments/list', () => {
+  it('filters by status, currency and amount, with count and total_count', async () => {
+    const eur = await stack.api('POST', '/payments/list', { currency: ['EUR'] }, key);
+    expect(eur.body).toMatchObject({ count: 3, total_count: 3 });
+    const failed = await stack.api('POST', '/payments/list', { status: ['failed'] }, key);
+    expect(ids(failed)).toEqual([made[3].payment_id]);
+    const mid = await stack.api('POST', '/payments/list', { amount_filter: { start_amount: 200, end_amount: 400 } }, key);
+    expect(ids(mid)).toEqual([made[3].payment_id, made[2].payment_id, made[1].payment_id]);
+    const two = await stack.api('POST', '/payments/list', { status: ['succeeded', 'requires_capture'], connector: ['service_test'] }, key);
+    expect(ids(two)).toEqual([made[2].payment_id, made[1].payment_id]);
+  });
+
+  it('pages with limit and offset; total_count counts all matches', async () => {
+    const r = await stack.api('POST', '/payments/list', { limit: 2, offset: 2 }, key);
+    expect(r.body).toMatchObject({ count: 2, total_count: 5 });
+    expect(ids(r)).toEqual(newestFirst().slice(2, 4));
+  });
+
+  it('filters by time: start_time to end_time (default now)', async () => {
+    const r = await stack.api('POST', '/payments/list', { start_time: made[2].created }, key);
+    expect(ids(r)).toEqual(newestFirst().slice(0, 3));
+  });
+
+  it.each([
+    ['status.0', { status: ['bogus'] }], ['limit', { limit: 0 }], ['offset', { offset: -1 }],
+    ['amount_filter.start_amount', { amount_filter: { start_amount: -5 } }], ['start_time', { start_time: 'soon' }], ['sort', { sort: 'asc' }],
+  ])('bad %s -> 400 naming it', async (param, body) => {
+    const r = await stack.api('POST', '/payments/list', body, key);
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe(param);
+  });
+});
