@@ -100,25 +100,19 @@ export function paymentsRouter(deps: Deps): Router {
     res.json(toResource(payment));
   });
 
-  r.post('/payments/:payment_id/confirm', async (req, res) => {
-    const body = validate(ConfirmPaymentRequest, req.body);
-    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'CONFIRM', body)));
-  });
-
-  r.post('/payments/:payment_id/capture', async (req, res) => {
-    const body = validate(CapturePaymentRequest, req.body);
-    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'CAPTURE', body)));
-  });
-
-  r.post('/payments/:payment_id/cancel', async (req, res) => {
-    const body = validate(CancelPaymentRequest, req.body);
-    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'CANCEL', body)));
-  });
-
-  r.post('/payments/:payment_id/incremental_authorization', async (req, res) => {
-    const body = validate(IncrementalAuthorizationRequest, req.body);
-    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'INCREMENTAL_AUTHORIZATION', body)));
-  });
+  // Operations on a payment: the body is validated here, the transition is decided by payment-state.
+  const OPERATIONS = [
+    ['confirm', 'CONFIRM', ConfirmPaymentRequest],
+    ['capture', 'CAPTURE', CapturePaymentRequest],
+    ['cancel', 'CANCEL', CancelPaymentRequest],
+    ['incremental_authorization', 'INCREMENTAL_AUTHORIZATION', IncrementalAuthorizationRequest],
+  ] as const;
+  for (const [path, action, schema] of OPERATIONS) {
+    r.post(`/payments/:payment_id/${path}`, async (req, res) => {
+      const body = validate(schema, req.body);
+      res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), action, body)));
+    });
+  }
 
   return r;
 }

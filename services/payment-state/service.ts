@@ -63,39 +63,9 @@ export class PaymentStateService {
     } catch {
       throw new RpcError(grpc.status.INVALID_ARGUMENT, 'params_json is not JSON');
     }
-    let decide: (p: StoredPayment) => Decision;
-    switch (req.action) {
-      case 'CONFIRM': {
-        const body = parse(ConfirmPaymentRequest, params);
-        decide = (p) => {
-          const connector = body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
-          if (!CAPABILITIES[connector].implemented) {
-            return { kind: 'refused', code: 'IR_05', message: `Connector ${connector} is not enabled for this merchant`, param: 'connector' };
-          }
-          return beginConfirm(p, body, { now, operationId, connector });
-        };
-        break;
-      }
-      case 'CAPTURE': {
-        const body = parse(CapturePaymentRequest, params);
-        const captureId = body.capture_id ?? ids.capture();
-        decide = (p) => beginCapture(p, body, { now, operationId, captureId });
-        break;
-      }
-      case 'CANCEL': {
-        const body = parse(CancelPaymentRequest, params);
-        decide = (p) => beginCancel(p, body, { now, operationId });
-        break;
-      }
-      case 'INCREMENTAL_AUTHORIZATION': {
-        const body = parse(IncrementalAuthorizationRequest, params);
-        const authorizationId = `auth_${operationId.slice(3)}`;
-        decide = (p) => beginIncrementalAuthorization(p, body, { now, operationId, authorizationId });
-        break;
-      }
-      default:
-        throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
-    }
+    const begin = BEGIN[req.action as keyof typeof BEGIN];
+    if (!begin) throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
+    const decide = begin({ now, operationId }, params);
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
     // Applied with no operation: decided by payment-state alone (a cancel before confirmation).
@@ -197,6 +167,36 @@ export class PaymentStateService {
     return requeued;
   }
 }
+
+type BeginCtx = { now: string; operationId: string };
+
+/** Per action: read its parameters (validated by the gateway; checked again here) and decide on the payment. */
+const BEGIN = {
+  CONFIRM: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(ConfirmPaymentRequest, params);
+    return (p: StoredPayment): Decision => {
+      const connector = body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
+      if (!CAPABILITIES[connector].implemented) {
+        return { kind: 'refused', code: 'IR_05', message: `Connector ${connector} is not enabled for this merchant`, param: 'connector' };
+      }
+      return beginConfirm(p, body, { ...ctx, connector });
+    };
+  },
+  CAPTURE: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(CapturePaymentRequest, params);
+    const captureId = body.capture_id ?? ids.capture();
+    return (p: StoredPayment) => beginCapture(p, body, { ...ctx, captureId });
+  },
+  CANCEL: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(CancelPaymentRequest, params);
+    return (p: StoredPayment) => beginCancel(p, body, ctx);
+  },
+  INCREMENTAL_AUTHORIZATION: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(IncrementalAuthorizationRequest, params);
+    const authorizationId = `auth_${ctx.operationId.slice(3)}`;
+    return (p: StoredPayment) => beginIncrementalAuthorization(p, body, { ...ctx, authorizationId });
+  },
+};
 
 function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
   const r = schema.safeParse(value);
