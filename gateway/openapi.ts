@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, ListPaymentsFilter,
-  ListPaymentsQuery, Payment,
+  ListPaymentsQuery, Payment, UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
 
@@ -19,7 +19,10 @@ export function openApiDocument() {
     security: [{ api_key: [] }],
     paths: {
       '/payments': { post: { summary: 'Create a payment', requestBody: json(CreatePaymentRequest), responses: paymentOut } },
-      '/payments/{payment_id}': { get: { summary: 'Retrieve a payment', parameters: idParam, responses: paymentOut } },
+      '/payments/{payment_id}': {
+        get: { summary: 'Retrieve a payment', parameters: idParam, responses: paymentOut },
+        post: { summary: 'Update a payment before it is confirmed', parameters: idParam, requestBody: json(UpdatePaymentRequest), responses: paymentOut },
+      },
       '/payments/{payment_id}/confirm': { post: { summary: 'Confirm a payment', parameters: idParam, requestBody: json(ConfirmPaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/capture': { post: { summary: 'Capture a payment', parameters: idParam, requestBody: json(CapturePaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/cancel': { post: { summary: 'Cancel a payment', parameters: idParam, requestBody: json(CancelPaymentRequest), responses: paymentOut } },

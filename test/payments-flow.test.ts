@@ -255,6 +255,34 @@ describe('field rules that hold', () => {
   });
 });
 
+describe('update before confirmation (POST /payments/{id})', () => {
+  it('changes the fields, recomputes the derived amounts, keeps the status; the confirm then uses them', async () => {
+    const { body: p } = await create({ capture_method: 'manual' });
+    const u = await stack.api('POST', `/payments/${p.payment_id}`, {
+      amount: 12_000, currency: 'SEK', order_tax_amount: 500, metadata: { order: '42' }, customer: { email: 'upd@example.com' },
+    }, key);
+    expect(u.status).toBe(200);
+    expect(u.body).toMatchObject({
+      status: 'requires_confirmation', amount: 12_000, currency: 'SEK', net_amount: 12_500, amount_capturable: 12_000,
+      metadata: { order: '42' }, email: 'upd@example.com',
+    });
+    const c = await confirm(p.payment_id);
+    expect(c.body).toMatchObject({ status: 'requires_capture', amount_capturable: 12_000 });
+  });
+
+  it('refused once confirmed (IR_16), and bad values -> 400 naming the field, nothing changed', async () => {
+    const { body: p } = await create({ order_details: [{ product_name: 'a', quantity: 1, amount: 10_000 }] });
+    expect((await stack.api('POST', `/payments/${p.payment_id}`, { amount: 9_000 }, key)).body.error.param).toBe('order_details');
+    expect((await stack.api('POST', `/payments/${p.payment_id}`, { currency: 'XXX' }, key)).body.error.param).toBe('currency');
+    expect((await stack.api('POST', `/payments/${p.payment_id}`, { confirm: true }, key)).body.error).toMatchObject({ code: 'IR_07', param: 'confirm' });
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toEqual(p);
+    await confirm(p.payment_id);
+    const late = await stack.api('POST', `/payments/${p.payment_id}`, { description: 'late' }, key);
+    expect(late.status).toBe(400);
+    expect(late.body.error.code).toBe('IR_16');
+  });
+});
+
 describe('manual retry', () => {
   it('a declined payment may be confirmed again: a second attempt, and this time it succeeds', async () => {
     const { body: p } = await create({ customer: { email: 'retry+decline@example.com' } });

@@ -35,12 +35,13 @@ const EXPECTED: Record<Action, { allowed: PaymentStatusName[]; code: string }> =
   refund: { allowed: ['succeeded', 'partially_captured'], code: 'IR_14' },
   approve: { allowed: ['requires_merchant_action'], code: 'IR_16' },
   reject: { allowed: ['requires_merchant_action'], code: 'IR_16' },
+  update: { allowed: ['requires_confirmation', 'requires_payment_method'], code: 'IR_16' },
 };
 
 describe('every status x every action', () => {
   const cases = PAYMENT_STATUSES.flatMap((status) => ACTIONS.map((action) => [status, action] as const));
-  it('covers all 11 statuses and 7 actions', () => {
-    expect(cases).toHaveLength(77);
+  it('covers all 11 statuses and 8 actions', () => {
+    expect(cases).toHaveLength(88);
     expect(Object.keys(ACTION_RULES).sort()).toEqual([...ACTIONS].sort());
   });
   it.each(cases)('%s + %s', (status, action) => {

@@ -1,10 +1,10 @@
-// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve, lists.
+// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve, update, lists.
 import { Router, type Request } from 'express';
 import { errors } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
-  ListPaymentsFilter, ListPaymentsQuery,
+  ListPaymentsFilter, ListPaymentsQuery, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
@@ -98,6 +98,11 @@ export function paymentsRouter(deps: Deps): Router {
     const payment = await deps.store.find(merchantOf(req), pathId(req));
     if (!payment) throw errors.notFound('Payment');
     res.json(toResource(payment));
+  });
+
+  r.post('/payments/:payment_id', async (req, res) => {
+    const body = validate(UpdatePaymentRequest, req.body);
+    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body)));
   });
 
   // Operations on a payment: the body is validated here, the transition is decided by payment-state.

@@ -187,6 +187,14 @@ export const CapturePaymentRequest = z.strictObject({
   order_details: opt(z.array(OrderLine).max(1000)),
 });
 
+/** POST /payments/{id} before confirmation: the create fields, all optional (confirming is a separate call). */
+const { confirm: _confirm, ...updatableFields } = paymentFields;
+export const UpdatePaymentRequest = z.strictObject({
+  ...updatableFields,
+  amount: Amount.optional(),
+  currency: Currency.optional(),
+}).superRefine(checkDescriptors);
+
 export const CancelPaymentRequest = z.strictObject({
   amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
   cancellation_reason: opt(str(255)),
@@ -235,6 +243,7 @@ export const ListPaymentsFilter = z.strictObject({
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
 export type IncrementalAuthorizationBody = z.infer<typeof IncrementalAuthorizationRequest>;
 export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;
+export type UpdatePaymentBody = z.infer<typeof UpdatePaymentRequest>;
 export type ConfirmPaymentBody = z.infer<typeof ConfirmPaymentRequest>;
 export type CapturePaymentBody = z.infer<typeof CapturePaymentRequest>;
 

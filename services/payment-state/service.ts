@@ -9,13 +9,13 @@ import { paymentEventsChannel } from '../../lib/redis.ts';
 import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest } from '../../lib/schemas/payment.ts';
+import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, UpdatePaymentRequest } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import {
-  applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization,
+  applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginUpdate,
   type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
 } from './state-machine.ts';
 
@@ -68,7 +68,7 @@ export class PaymentStateService {
     const decide = begin({ now, operationId }, params);
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
-    // Applied with no operation: decided by payment-state alone (a cancel before confirmation).
+    // Applied with no operation: decided by payment-state alone (an update, a cancel before confirmation).
     if (!op) return { operation_id: '', needs_connector: false, job_json: '', replayed: false, status: payment.status };
     const needsConnector = decision.kind === 'apply' ? decision.needsConnector : op.open;
     return {
@@ -190,6 +190,10 @@ const BEGIN = {
   CANCEL: (ctx: BeginCtx, params: unknown) => {
     const body = parse(CancelPaymentRequest, params);
     return (p: StoredPayment) => beginCancel(p, body, ctx);
+  },
+  UPDATE: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(UpdatePaymentRequest, params);
+    return (p: StoredPayment) => beginUpdate(p, body, ctx);
   },
   INCREMENTAL_AUTHORIZATION: (ctx: BeginCtx, params: unknown) => {
     const body = parse(IncrementalAuthorizationRequest, params);

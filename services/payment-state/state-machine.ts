@@ -1,11 +1,11 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
 import { CAPABILITIES } from '../../lib/connectors.ts';
 
-export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject';
-export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject'];
+export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update';
+export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject', 'update'];
 
 /**
  * Spec section 3 and the decisions in ARCHITECTURE.md: the statuses in which each action may start, and the code
@@ -22,6 +22,8 @@ export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; 
   refund: { from: ['succeeded', 'partially_captured'], refusedWith: 'IR_14' },
   approve: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
   reject: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
+  // POST /payments/{id}: only before the payment is confirmed.
+  update: { from: ['requires_confirmation', 'requires_payment_method'], refusedWith: 'IR_16' },
 };
 
 export const TERMINAL_STATUSES: readonly PaymentStatusName[] = ['succeeded', 'failed', 'cancelled', 'partially_captured'];
@@ -102,6 +104,36 @@ const CONFIRM_UPDATABLE = [
   'allowed_payment_method_types', 'surcharge_details', 'split_payments', 'connector_metadata', 'feature_metadata', 'frm_metadata',
 ] as const;
 
+/** The request fields apply onto the payment, the customer object kept in step with the deprecated fields. */
+function withRequestFields(p: StoredPayment, body: ConfirmPaymentBody | UpdatePaymentBody): StoredPayment {
+  const next: StoredPayment = { ...p };
+  for (const k of CONFIRM_UPDATABLE) if (body[k] !== undefined && body[k] !== null) (next as Record<string, unknown>)[k] = body[k];
+  if (body.customer || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer?.id ?? p.customer_id ?? null));
+  return next;
+}
+
+/** Rules across fields that a changed amount or order can break. */
+function crossFieldRefusal(p: StoredPayment): Refusal | null {
+  if (p.amount_to_capture != null && p.amount_to_capture > p.amount) return refuse('IR_05', 'amount_to_capture must not exceed amount', 'amount_to_capture');
+  const mismatch = orderDetailsMismatch(p.order_details as { amount: number }[] | null, p.amount);
+  return mismatch ? refuse('IR_05', `Invalid value for order_details: ${mismatch}`, 'order_details') : null;
+}
+
+/** Update before confirmation: the fields change, derived amounts follow, the status stays. */
+export function beginUpdate(p: StoredPayment, body: UpdatePaymentBody, ctx: { now: string }): Decision {
+  const refused = canStart(p, 'update');
+  if (refused) return refused;
+  if (body.payment_id != null && body.payment_id !== p.payment_id) return refuse('IR_05', 'payment_id in the body does not match the path', 'payment_id');
+  const next = withRequestFields(p, body);
+  if (body.business_label != null) next.business_label = body.business_label;
+  if (body.profile_id != null) next.profile_id = body.profile_id;
+  if (body.session_expiry != null) next.expires_on = new Date(Date.parse(p.created) + body.session_expiry * 1000).toISOString();
+  const crossField = crossFieldRefusal(next);
+  if (crossField) return crossField;
+  Object.assign(next, { net_amount: netAmount(next), amount_capturable: next.amount, updated: ctx.now });
+  return { kind: 'apply', payment: next, needsConnector: false };
+}
+
 /** Start a confirm: a new attempt and an authorize operation; the payment waits in processing. */
 export function beginConfirm(
   p: StoredPayment,
@@ -111,13 +143,10 @@ export function beginConfirm(
   const refused = canStart(p, 'confirm');
   if (refused) return refused;
   if (body.payment_id != null && body.payment_id !== p.payment_id) return refuse('IR_05', 'payment_id in the body does not match the path', 'payment_id');
-  const next: StoredPayment = { ...p };
-  for (const k of CONFIRM_UPDATABLE) if (body[k] !== undefined && body[k] !== null) (next as Record<string, unknown>)[k] = body[k];
-  if (body.customer || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer?.id ?? p.customer_id ?? null));
+  const next = withRequestFields(p, body);
   if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
-  if (next.amount_to_capture != null && next.amount_to_capture > next.amount) return refuse('IR_05', 'amount_to_capture must not exceed amount', 'amount_to_capture');
-  const mismatch = orderDetailsMismatch(next.order_details as { amount: number }[] | null, next.amount);
-  if (mismatch) return refuse('IR_05', `Invalid value for order_details: ${mismatch}`, 'order_details');
+  const crossField = crossFieldRefusal(next);
+  if (crossField) return crossField;
   const attemptNo = p.attempt_count + 1;
   const attempt: AttemptRow = {
     attempt_id: `${p.payment_id}_${attemptNo}`, status: 'started', amount: next.amount, created_at: ctx.now, modified_at: ctx.now,

@@ -9,6 +9,7 @@ export const Action = {
   REFUND: 'REFUND',
   APPROVE: 'APPROVE',
   REJECT: 'REJECT',
+  UPDATE: 'UPDATE',
 } as const;
 
 export type Action =
@@ -28,5 +29,7 @@ export type Action =
   | 6
   | 'REJECT'
   | 7
+  | 'UPDATE'
+  | 8
 
 export type Action__Output = typeof Action[keyof typeof Action]
