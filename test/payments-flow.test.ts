@@ -77,6 +77,49 @@ describe('manual capture', () => {
   });
 });
 
+describe('manual_multiple', () => {
+  it('two captures: partially_captured_and_capturable, then succeeded', async () => {
+    const { body: p } = await create({ capture_method: 'manual_multiple', ...email() });
+    await confirm(p.payment_id);
+    const first = await stack.api('POST', `/payments/${p.payment_id}/capture`, { amount_to_capture: 3_000 }, key);
+    expect(first.body).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000 });
+    const second = await stack.api('POST', `/payments/${p.payment_id}/capture`, {}, key);
+    expect(second.body).toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
+    expect(second.body.captures.map((c: { capture_sequence: number; amount: number; status: string }) => [c.capture_sequence, c.amount, c.status]))
+      .toEqual([[1, 3_000, 'charged'], [2, 7_000, 'charged']]);
+  });
+
+  it('a repeated capture_id returns the same capture instead of capturing twice', async () => {
+    const { body: p } = await create({ capture_method: 'manual_multiple', ...email() });
+    await confirm(p.payment_id);
+    const capture_id = `cap_${'Z'.repeat(22)}${Date.now().toString().slice(-4)}`;
+    const a = await stack.api('POST', `/payments/${p.payment_id}/capture`, { capture_id, amount_to_capture: 1_000 }, key);
+    const b = await stack.api('POST', `/payments/${p.payment_id}/capture`, { capture_id, amount_to_capture: 1_000 }, key);
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(b.body.captures).toHaveLength(1);
+    expect(b.body.captures[0].capture_id).toBe(capture_id);
+    expect(b.body.amount_received).toBe(1_000);
+    const calls = (await stack.sandboxCalls()).filter((c) => c.path.endsWith(`${p.payment_id ? b.body.connector_transaction_id : ''}/captures`));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('capture_id must be exactly 30 characters (400 naming it)', async () => {
+    const { body: p } = await create({ capture_method: 'manual_multiple', ...email() });
+    await confirm(p.payment_id);
+    const r = await stack.api('POST', `/payments/${p.payment_id}/capture`, { capture_id: 'short' }, key);
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe('capture_id');
+  });
+});
+
+describe('net_amount', () => {
+  it('is amount + surcharge + surcharge tax + order tax', async () => {
+    const r = await create({ order_tax_amount: 700, surcharge_details: { surcharge_amount: 250, tax_amount: 50 } });
+    expect(r.body).toMatchObject({ amount: 10_000, net_amount: 11_000, order_tax_amount: 700, surcharge_details: { surcharge_amount: 250, tax_amount: 50 } });
+  });
+});
+
 describe('automatic capture', () => {
   it('confirm with automatic capture -> succeeded', async () => {
     const { body: p } = await create({ capture_method: 'automatic', ...email() });
@@ -206,6 +249,13 @@ describe('bad input changes nothing', () => {
     ['session_expiry', { amount: 100, currency: 'EUR', session_expiry: -1 }],
     ['customer_id', { amount: 100, currency: 'EUR', customer_id: 'c'.repeat(65) }],
     ['metadata.k', { amount: 100, currency: 'EUR', metadata: { k: 'v'.repeat(501) } }],
+    [`metadata.${'k'.repeat(41)}`, { amount: 100, currency: 'EUR', metadata: { ['k'.repeat(41)]: 'v' } }],
+    ['mandate_id', { amount: 100, currency: 'EUR', mandate_id: 'm'.repeat(256) }],
+    ['merchant_order_reference_id', { amount: 100, currency: 'EUR', merchant_order_reference_id: 'r'.repeat(256) }],
+    ['customer.ssn', { amount: 100, currency: 'EUR', customer: { ssn: 's'.repeat(21) } }],
+    ['customer.locale', { amount: 100, currency: 'EUR', customer: { locale: 'de-DE-x' } }],
+    ['payment_method_type', { amount: 100, currency: 'EUR', payment_method_type: 'card' }],
+    ['capture_on', { amount: 100, currency: 'EUR', capture_on: 'tomorrow' }],
   ])('invalid %s -> 400 naming it, nothing stored', async (field, body) => {
     const before = await count();
     const r = await stack.api('POST', '/payments', body, key);
