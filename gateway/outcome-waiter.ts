@@ -18,7 +18,8 @@ export class OutcomeWaiter {
     sub.on('message', (_channel: string, message: string) => {
       try {
         const e = JSON.parse(message) as PaymentEvent;
-        // Only an outcome wakes a waiter; the event of the operation's own start may arrive after it registered.
+        // Only an outcome (new, or unchanged) wakes a waiter; the event of the operation's own start may arrive after
+        // it registered.
         if (e.action.startsWith('outcome:')) w.wake(e.operation_id, e);
       } catch (err) {
         log.warn('bad payment event', { err });

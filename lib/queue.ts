@@ -25,6 +25,8 @@ export interface ConnectorJob {
   /** 'execute' calls the provider's operation; 'sync' asks the provider how an earlier call ended. */
   mode: 'execute' | 'sync';
   sync_round: number;
+  /** A one-off status sync (force_sync): report what the provider says and stop, whatever it says. */
+  once?: boolean;
 }
 
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;
@@ -56,6 +58,12 @@ export class ConnectorQueues {
 
   async enqueue(job: ConnectorJob): Promise<void> {
     await this.get(job.connector).add(job.kind, job, { ...jobOptions(), jobId: job.operation_id });
+  }
+
+  /** A one-off status sync of an operation, beside its own job (which keeps the operation id as its job id). */
+  async enqueueSync(job: ConnectorJob): Promise<void> {
+    const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
+    await this.get(job.connector).add(`${job.kind}-sync`, sync, { ...jobOptions(), attempts: 2, jobId: `${job.operation_id}-sync-${Date.now()}` });
   }
 
   async close(): Promise<void> {

@@ -39,7 +39,7 @@ export function processor(connector: Connector, client: PaymentStateClient) {
     const outcome = connector.outcome(data, res);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
-    if (outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') {
+    if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {
       const round = data.sync_round;
       if (round >= config.syncDelaysMs.length) throw new Error(`provider left ${data.operation_id} undecided after ${round} status syncs`);
       await job.updateData({

@@ -7,12 +7,16 @@ import {
   ListPaymentsFilter, ListPaymentsQuery, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
+import { z } from 'zod';
+import { config } from '../../lib/config.ts';
+import { jobFor } from '../../services/payment-state/jobs.ts';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
+const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
 const pathId = (req: Request) => req.params.payment_id as string;
 
 export function paymentsRouter(deps: Deps): Router {
@@ -95,9 +99,17 @@ export function paymentsRouter(deps: Deps): Router {
   });
 
   r.get('/payments/:payment_id', async (req, res) => {
+    const { force_sync } = validate(RetrieveQuery, req.query);
     const payment = await deps.store.find(merchantOf(req), pathId(req));
     if (!payment) throw errors.notFound('Payment');
-    res.json(toResource(payment));
+    const open = payment.operations.filter((o) => o.open);
+    if (force_sync !== 'true' || open.length === 0) return res.json(toResource(payment));
+    // Ask the provider now about every operation in flight, and answer with what it says (within the usual wait).
+    const answers = open.map((op) => deps.waiter.wait(op.operation_id, config.confirmWaitMs).done);
+    await Promise.all(open.map((op) => deps.queues.enqueueSync(jobFor(payment, op, 'sync'))));
+    const events = await Promise.all(answers);
+    const newest = events.reduce<StoredPayment | null>((best, e) => (e && (!best || e.payment.seq > best.seq) ? e.payment : best), null);
+    res.json(toResource(newest ?? (await deps.store.find(merchantOf(req), pathId(req))) ?? payment));
   });
 
   r.post('/payments/:payment_id', async (req, res) => {

@@ -8,7 +8,8 @@ import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
 import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
-import type { ConnectorJob, ConnectorQueues } from '../../lib/queue.ts';
+import type { ConnectorQueues } from '../../lib/queue.ts';
+import { jobFor } from './jobs.ts';
 import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, UpdatePaymentRequest } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
@@ -127,16 +128,17 @@ export class PaymentStateService {
         const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : grpc.status.FAILED_PRECONDITION;
         throw new RpcError(status, decision.message, decision.code, decision.param);
       }
-      if (decision.kind !== 'apply') return { decision, payment: current };
+      if (decision.kind !== 'apply') {
+        // A report that changed nothing still answers whoever waits for it (a forced status sync).
+        if (decision.kind === 'noop') await this.publish({ action: `${action}:unchanged`, operation_id: operationId, payment: current });
+        return { decision, payment: current };
+      }
       const next: StoredPayment = { ...decision.payment, seq: current.seq + 1 };
       const opId = decision.operation?.operation_id ?? operationId;
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
         this.cache.set(key, next);
         await this.store.project(next);
-        // The transition is recorded; a lost event only makes a waiting request answer later, from MongoDB.
-        await this.redis.publish(paymentEventsChannel(), JSON.stringify({
-          merchant_id: merchantId, payment_id: paymentId, operation_id: opId, action, status: next.status, seq: next.seq, payment: next,
-        } satisfies PaymentEvent)).catch((err) => log.warn('payment event not published', { err, payment_seq: next.seq }));
+        await this.publish({ action, operation_id: opId, payment: next });
         return { decision: { ...decision, payment: next }, payment: next };
       }
       current = await this.store.latest(merchantId, paymentId);
@@ -144,6 +146,15 @@ export class PaymentStateService {
       newest = true;
     }
     throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');
+  }
+
+  /** Announce a recorded state; a lost event only makes a waiting request answer later, from MongoDB. */
+  private async publish(e: { action: string; operation_id: string; payment: StoredPayment }): Promise<void> {
+    const event: PaymentEvent = {
+      merchant_id: e.payment.merchant_id, payment_id: e.payment.payment_id, operation_id: e.operation_id, action: e.action,
+      status: e.payment.status, seq: e.payment.seq, payment: e.payment,
+    };
+    await this.redis.publish(paymentEventsChannel(), JSON.stringify(event)).catch((err) => log.warn('payment event not published', { err, payment_seq: e.payment.seq }));
   }
 
   /** Re-enqueue operations whose job was lost (Redis emptied) or gave up (retries exhausted). */
@@ -208,23 +219,4 @@ function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
   const issue = r.error.issues[0];
   const param = issue.path.map(String).join('.');
   throw new RpcError(grpc.status.FAILED_PRECONDITION, `Invalid value for ${param}: ${issue.message}`, 'IR_05', param);
-}
-
-export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
-  return {
-    merchant_id: p.merchant_id,
-    payment_id: p.payment_id,
-    operation_id: op.operation_id,
-    kind: op.kind,
-    connector: op.connector,
-    amount: op.amount,
-    currency: p.currency,
-    capture_method: p.capture_method ?? 'automatic',
-    connector_transaction_id: p.connector_transaction_id,
-    customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
-    return_url: p.return_url,
-    merchant_order_reference_id: p.merchant_order_reference_id,
-    mode,
-    sync_round: 0,
-  };
 }

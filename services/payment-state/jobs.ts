@@ -1,0 +1,22 @@
+// The connector job for an operation: what a worker needs to call the provider. Pure.
+import type { ConnectorJob } from '../../lib/queue.ts';
+import type { Operation, StoredPayment } from './state-machine.ts';
+
+export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
+  return {
+    merchant_id: p.merchant_id,
+    payment_id: p.payment_id,
+    operation_id: op.operation_id,
+    kind: op.kind,
+    connector: op.connector,
+    amount: op.amount,
+    currency: p.currency,
+    capture_method: p.capture_method ?? 'automatic',
+    connector_transaction_id: p.connector_transaction_id,
+    customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
+    return_url: p.return_url,
+    merchant_order_reference_id: p.merchant_order_reference_id,
+    mode,
+    sync_round: 0,
+  };
+}
