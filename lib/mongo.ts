@@ -11,9 +11,11 @@ export async function connectMongo(url = config.mongodbUrl): Promise<{ client: M
 
 export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
-    db.collection('transitions').createIndex({ merchant_id: 1, payment_id: 1, seq: 1 }, { unique: true, name: 'payment_seq' }),
-    db.collection('payments').createIndex({ merchant_id: 1, payment_id: 1 }, { unique: true, name: 'merchant_payment' }),
-    db.collection('payments').createIndex({ in_flight: 1, in_flight_since: 1 }, { name: 'in_flight' }),
+    // payment_id leads: it is the selective field (an equality lookup on both fields uses the index in either order).
+    db.collection('transitions').createIndex({ payment_id: 1, merchant_id: 1, seq: 1 }, { unique: true, name: 'payment_seq' }),
+    db.collection('payments').createIndex({ payment_id: 1, merchant_id: 1 }, { unique: true, name: 'payment_merchant' }),
+    // Present only on payments with an operation in flight, so the sweeper's lookup stays small.
+    db.collection('payments').createIndex({ sweep_key: 1 }, { name: 'sweep_key' }),
     db.collection('merchants').createIndex({ merchant_id: 1 }, { unique: true, name: 'merchant_id' }),
     db.collection('merchants').createIndex({ publishable_key: 1 }, { unique: true, name: 'publishable_key' }),
     db.collection('api_keys').createIndex({ key_hash: 1 }, { unique: true, name: 'key_hash' }),

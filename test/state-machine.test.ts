@@ -94,6 +94,8 @@ describe('confirm', () => {
     expect(p.amount_capturable).toBe(capturable);
     expect(p.amount_received).toBe(received);
     expect(p.in_flight).toBe(kind === 'PENDING' || kind === 'CUSTOMER_ACTION');
+    // Only payments in flight carry the sweeper's key.
+    expect(p.sweep_key).toBe(p.in_flight ? 'in_flight' : undefined);
   });
 
   it('a decline sets the four error fields and allows a manual retry', () => {

@@ -66,6 +66,7 @@ export type StoredPayment = PaymentResource & {
   operations: Operation[];
   in_flight: boolean;
   in_flight_since: string | null;
+  sweep_key?: typeof SWEEP_KEY;
 };
 
 export type Refusal = { kind: 'refused'; code: string; message: string; param?: string };
@@ -93,8 +94,15 @@ export function netAmount(p: Pick<PaymentResource, 'amount' | 'order_tax_amount'
 
 function withFlight(p: StoredPayment, now: string): StoredPayment {
   const open = p.operations.some((o) => o.open);
-  return { ...p, in_flight: open, in_flight_since: open ? (p.in_flight ? p.in_flight_since : now) : null, updated: now };
+  const { sweep_key: _k, ...rest } = p;
+  return {
+    ...rest, in_flight: open, in_flight_since: open ? (p.in_flight ? p.in_flight_since : now) : null, updated: now,
+    ...(open ? { sweep_key: SWEEP_KEY } : {}),
+  };
 }
+
+/** The value of `sweep_key`, a field only payments with an operation in flight carry (indexed for the sweeper). */
+export const SWEEP_KEY = 'in_flight';
 
 const CONFIRM_UPDATABLE = [
   'amount', 'currency', 'order_tax_amount', 'amount_to_capture', 'routing', 'capture_method', 'authentication_type', 'billing',
