@@ -8,11 +8,8 @@ import { Stack, operationIds, sleep } from './support/stack.ts';
 let stack: Stack;
 let key: string;
 let merchantId: string;
-beforeAll(async () => {
-  // +slow answers after 4 s here, which leaves time to crash a process in the middle of a job.
-  stack = await Stack.start({ CONFIRM_WAIT_MS: '1000', SANDBOX_SLOW_MS: '4000' });
-  ({ api_key: key, merchant_id: merchantId } = await stack.merchant());
-});
+// +slow answers after 4 s here, which leaves time to crash a process in the middle of a job.
+beforeAll(async () => ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '1000', SANDBOX_SLOW_MS: '4000' })));
 afterAll(async () => stack?.stop());
 
 const pay = (body: Record<string, unknown>) =>

@@ -5,11 +5,8 @@ import { Stack, sleep } from './support/stack.ts';
 
 let stack: Stack;
 let key: string;
-beforeAll(async () => {
-  // The scheduled sync is a minute away, so only force_sync can learn the provider's decision in this test.
-  stack = await Stack.start({ SYNC_DELAYS_MS: '60000', SANDBOX_REVIEW_MS: '500' });
-  ({ api_key: key } = await stack.merchant());
-});
+// The scheduled sync is a minute away, so only force_sync can learn the provider's decision in this test.
+beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant({ SYNC_DELAYS_MS: '60000', SANDBOX_REVIEW_MS: '500' })));
 afterAll(async () => stack?.stop());
 
 describe('force_sync', () => {

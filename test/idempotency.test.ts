@@ -4,10 +4,7 @@ import { Stack } from './support/stack.ts';
 
 let stack: Stack;
 let key: string;
-beforeAll(async () => {
-  stack = await Stack.start({ CONFIRM_WAIT_MS: '1000', SANDBOX_SLOW_MS: '2500' });
-  ({ api_key: key } = await stack.merchant());
-});
+beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '1000', SANDBOX_SLOW_MS: '2500' })));
 afterAll(async () => stack?.stop());
 
 const post = (path: string, body: unknown, idem: string) => stack.api('POST', path, body, key, { 'idempotency-key': idem });

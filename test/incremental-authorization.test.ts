@@ -4,10 +4,7 @@ import { Stack } from './support/stack.ts';
 
 let stack: Stack;
 let key: string;
-beforeAll(async () => {
-  stack = await Stack.start();
-  ({ api_key: key } = await stack.merchant());
-});
+beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant()));
 afterAll(async () => stack?.stop());
 
 const authorized = async (extra: Record<string, unknown> = { request_incremental_authorization: true }) => {

@@ -6,10 +6,7 @@ import { Stack, operationIds } from './support/stack.ts';
 let stack: Stack;
 let key: string;
 let merchantId: string;
-beforeAll(async () => {
-  stack = await Stack.start();
-  ({ api_key: key, merchant_id: merchantId } = await stack.merchant());
-});
+beforeAll(async () => ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant()));
 afterAll(async () => stack?.stop());
 
 const create = (body: Record<string, unknown>) => stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', ...body }, key);

@@ -90,6 +90,12 @@ export class Stack {
     return stack;
   }
 
+  /** A started stack and a merchant with a secret key: what most test files need first. */
+  static async withMerchant(overrides: Record<string, string> = {}): Promise<{ stack: Stack; api_key: string; merchant_id: string }> {
+    const stack = await Stack.start(overrides);
+    return { stack, ...(await stack.merchant()) };
+  }
+
   async startPart(name: PartName): Promise<void> {
     const child = spawn(process.execPath, FILES[name], { cwd: root, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs[name];
