@@ -12,6 +12,7 @@ import { CAPABILITIES } from '../lib/connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
+import { merchantPolicies } from './routes/accounts.ts';
 
 if (!config.adminApiKey || !config.keyHashSecret) {
   console.error('gateway: ADMIN_API_KEY and KEY_HASH_SECRET must be set (npm start sets them for development)');
@@ -50,7 +51,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db) }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 

@@ -5,7 +5,7 @@ import { ApiError, errors } from '../lib/errors.ts';
 import { config } from '../lib/config.ts';
 import type { PaymentStore } from '../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../lib/queue.ts';
-import type { StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { MerchantPolicy, StoredPayment } from '../services/payment-state/state-machine.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
@@ -16,6 +16,8 @@ export interface Deps {
   paymentState: PaymentStateClient;
   queues: ConnectorQueues;
   waiter: OutcomeWaiter;
+  /** The merchant's settings a confirm needs (our manual review rule). */
+  policyOf: (merchantId: string) => Promise<MerchantPolicy>;
 }
 
 /** gRPC status -> the API's error. */
@@ -42,6 +44,7 @@ export async function runOperation(deps: Deps, merchantId: string, paymentId: st
   try {
     reply = await call<object, BeginReply__Output>(deps.paymentState, 'Begin', {
       merchant_id: merchantId, payment_id: paymentId, action, params_json: JSON.stringify(params ?? {}),
+      ...(action === 'CONFIRM' ? { policy: await deps.policyOf(merchantId) } : {}),
     }, 10_000);
   } catch (err) {
     throw fromRpcError(err);

@@ -10,7 +10,7 @@ let key: string;
 let ids: string[] = [];
 beforeAll(async () => {
   stack = await Stack.start({ CONFIRM_WAIT_MS: '500', LOG_LEVEL: 'info' });
-  ({ api_key: key } = await stack.merchant());
+  ({ api_key: key } = await stack.merchant({ manual_review: { amount_at_least: 5_000 } }));
   const make = async (body: Record<string, unknown>) =>
     (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', ...body }, key)).body.payment_id as string;
   ids = [
@@ -18,6 +18,7 @@ beforeAll(async () => {
     await make({ confirm: true, payment_method: 'pay_later', capture_method: 'manual' }),
     await make({ confirm: true, payment_method: 'pay_later' }),
     await make({ confirm: true, payment_method: 'pay_later', customer: { email: 'f+decline@example.com' } }),
+    await make({ amount: 5_000, confirm: true, payment_method: 'pay_later' }),
   ];
 });
 afterAll(async () => stack?.stop());
@@ -47,27 +48,39 @@ const raw = fc.oneof(
   fc.constantFrom('{"amount": ', '\u0000', '[]', 'null', '"x"', '{"amount":1e999,"currency":"EUR"}', '{"amount":1,"amount":2}'),
 );
 const id = fc.oneof(
-  fc.constantFrom(...[0, 1, 2, 3].map((i) => () => ids[i])).map((f) => f()),
+  fc.constantFrom(...[0, 1, 2, 3, 4].map((i) => () => ids[i])).map((f) => f()),
   fc.string({ minLength: 1 }), fc.string({ minLength: 30, maxLength: 30 }),
   fc.constantFrom('..', '%2e%2e', 'x'.repeat(5_000), ' ', 'pay_%00', '💳'),
 );
 const headerText = fc.string({ minLength: 1, maxLength: 300 }).filter((s) => /^[\x21-\x7e]+$/.test(s));
 const request = fc.record({
-  route: fc.constantFrom('create', 'confirm', 'capture', 'cancel', 'retrieve', 'update'),
+  route: fc.constantFrom('create', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'retrieve', 'update', 'list', 'filter'),
   id,
   raw,
   contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined),
   idempotencyKey: fc.option(headerText, { nil: undefined }),
 });
 
+/** A random body read as query parameters for GET /payments/list. */
+function safeJson(raw: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
 describe('every payments endpoint, any input', () => {
   it('never answers 5xx, and a refused request changes nothing', async () => {
     let before = await fingerprint();
     let refused = 0;
     await fc.assert(fc.asyncProperty(request, async (r) => {
-      const path = r.route === 'create' ? '/payments' : r.route === 'retrieve' || r.route === 'update'
-        ? `/payments/${encodeURIComponent(r.id)}` : `/payments/${encodeURIComponent(r.id)}/${r.route}`;
-      const method = r.route === 'retrieve' ? 'GET' : 'POST';
+      const path = r.route === 'create' ? '/payments'
+        : r.route === 'list' ? `/payments/list?${new URLSearchParams(Object.entries(safeJson(r.raw)).map(([k, v]) => [k, String(v)]))}`
+        : r.route === 'filter' ? '/payments/list'
+        : r.route === 'retrieve' || r.route === 'update' ? `/payments/${encodeURIComponent(r.id)}` : `/payments/${encodeURIComponent(r.id)}/${r.route}`;
+      const method = r.route === 'retrieve' || r.route === 'list' ? 'GET' : 'POST';
       const headers: Record<string, string> = { 'api-key': key };
       if (r.contentType) headers['content-type'] = r.contentType;
       if (r.idempotencyKey) headers['idempotency-key'] = r.idempotencyKey;

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES } from '../lib/schemas/common.ts';
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { createIntent } from '../services/payment-state/intent.ts';
+import { jobFor } from '../services/payment-state/jobs.ts';
 import {
-  ACTIONS, ACTION_RULES, applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, canStart,
+  ACTIONS, ACTION_RULES, applyOutcome, beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, canStart,
   type Action, type OutcomeKind, type StoredPayment,
 } from '../services/payment-state/state-machine.ts';
 
@@ -244,6 +245,48 @@ describe('incremental authorization', () => {
   it('amount must exceed the current amount (IR_05)', () => {
     const p = confirmed('manual', 'AUTHORIZED', { request_incremental_authorization: true });
     expect(begin(p, 10_000)).toMatchObject({ kind: 'refused', code: 'IR_05', param: 'amount' });
+  });
+});
+
+describe('our manual review (approve / reject)', () => {
+  const policy = { manual_review: true, manual_review_amount_at_least: 10_000 };
+  function held(capture_method: string, amount = 10_000) {
+    const d = apply(beginConfirm(intent({ capture_method, amount }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test', policy }));
+    return apply(applyOutcome(d.payment, 'op_a', { kind: 'AUTHORIZED', connector_transaction_id: 'stp_1' }, now)).payment;
+  }
+
+  it('at or above the threshold the confirm only authorizes, and the payment waits for the merchant', () => {
+    const d = apply(beginConfirm(intent({ capture_method: 'automatic' }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test', policy }));
+    expect(jobFor(d.payment, d.operation!).capture_method).toBe('manual');
+    expect(held('automatic')).toMatchObject({ status: 'requires_merchant_action', amount_capturable: 10_000, merchant_decision: null });
+    const below = apply(beginConfirm(intent({ capture_method: 'automatic', amount: 9_999 }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test', policy }));
+    expect(below.payment.review_hold).toBe(false);
+    expect(jobFor(below.payment, below.operation!).capture_method).toBe('automatic');
+  });
+
+  it('approve: manual capture -> requires_capture locally; automatic -> a capture of the amount -> succeeded', () => {
+    const manual = apply(beginApprove(held('manual'), { now, operationId: 'op_p', captureId: 'cap_p' }));
+    expect(manual.needsConnector).toBe(false);
+    expect(manual.payment).toMatchObject({ status: 'requires_capture', merchant_decision: 'approve', review_hold: false });
+    const auto = apply(beginApprove(held('automatic'), { now, operationId: 'op_p', captureId: 'cap_p' }));
+    expect(auto.operation).toMatchObject({ kind: 'capture', amount: 10_000, ref: 'cap_p' });
+    expect(apply(applyOutcome(auto.payment, 'op_p', { kind: 'CAPTURED' }, now)).payment)
+      .toMatchObject({ status: 'succeeded', merchant_decision: 'approve', amount_received: 10_000, amount_capturable: 0 });
+  });
+
+  it('reject: a void at the provider -> failed; a failed void -> back to requires_merchant_action, undecided', () => {
+    const d = apply(beginReject(held('manual'), { now, operationId: 'op_r' }));
+    expect(d.operation).toMatchObject({ kind: 'void', amount: 10_000 });
+    expect(d.payment).toMatchObject({ status: 'processing', merchant_decision: 'reject' });
+    expect(apply(applyOutcome(d.payment, 'op_r', { kind: 'VOIDED' }, now)).payment)
+      .toMatchObject({ status: 'failed', merchant_decision: 'reject', amount_capturable: 0, manual_retry_allowed: false, amount_cancelled: null });
+    expect(apply(applyOutcome(d.payment, 'op_r', { kind: 'FAILED', error_code: 'e', error_message: 'm' }, now)).payment)
+      .toMatchObject({ status: 'requires_merchant_action', merchant_decision: null, review_hold: true, error_code: 'e' });
+  });
+
+  it('both refused in any other status with IR_16', () => {
+    expect(beginApprove(confirmed('manual'), { now, operationId: 'op_p', captureId: 'cap_p' })).toMatchObject({ kind: 'refused', code: 'IR_16' });
+    expect(beginReject(intent(), { now, operationId: 'op_r' })).toMatchObject({ kind: 'refused', code: 'IR_16' });
   });
 });
 

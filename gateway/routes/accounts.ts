@@ -8,11 +8,15 @@ import { isDuplicateKey } from '../../lib/mongo.ts';
 import { adminAuth, hashKey, type ApiKeyDoc } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
+import { Amount } from '../../lib/schemas/common.ts';
+import { NO_POLICY, type MerchantPolicy } from '../../services/payment-state/state-machine.ts';
 
 export const CreateMerchantAccountRequest = z.strictObject({
   merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
   merchant_name: z.string().max(255).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
+  manual_review: z.strictObject({ amount_at_least: Amount }).nullish(),
 });
 
 export const CreateApiKeyRequest = z.strictObject({
@@ -26,12 +30,22 @@ export interface MerchantDoc {
   merchant_name: string | null;
   publishable_key: string;
   metadata: Record<string, unknown> | null;
+  manual_review: { amount_at_least: number } | null;
   created: string;
+}
+
+/** The settings payment-state needs for a confirm, read from the merchant account. */
+export function merchantPolicies(db: Db) {
+  const merchants = db.collection<MerchantDoc>('merchants');
+  return async (merchantId: string): Promise<MerchantPolicy> => {
+    const m = await merchants.findOne({ merchant_id: merchantId }, { projection: { manual_review: 1 } });
+    return m?.manual_review ? { manual_review: true, manual_review_amount_at_least: m.manual_review.amount_at_least } : NO_POLICY;
+  };
 }
 
 const merchantView = (m: MerchantDoc) => ({
   merchant_id: m.merchant_id, merchant_name: m.merchant_name, publishable_key: m.publishable_key, metadata: m.metadata,
-  created: m.created,
+  manual_review: m.manual_review ?? null, created: m.created,
 });
 
 export function accountsRouter(db: Db): Router {
@@ -44,7 +58,8 @@ export function accountsRouter(db: Db): Router {
     const body = validate(CreateMerchantAccountRequest, req.body);
     const m: MerchantDoc = {
       merchant_id: body.merchant_id ?? ids.merchant(), merchant_name: body.merchant_name ?? null,
-      publishable_key: ids.publishableKey(), metadata: body.metadata ?? null, created: new Date().toISOString(),
+      publishable_key: ids.publishableKey(), metadata: body.metadata ?? null, manual_review: body.manual_review ?? null,
+      created: new Date().toISOString(),
     };
     try {
       await merchants.insertOne({ ...m });

@@ -4,7 +4,7 @@ import { errors } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
-  ListPaymentsFilter, ListPaymentsQuery, UpdatePaymentRequest,
+  ListPaymentsFilter, ListPaymentsQuery, ReviewDecisionRequest, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
@@ -123,6 +123,8 @@ export function paymentsRouter(deps: Deps): Router {
     ['capture', 'CAPTURE', CapturePaymentRequest],
     ['cancel', 'CANCEL', CancelPaymentRequest],
     ['incremental_authorization', 'INCREMENTAL_AUTHORIZATION', IncrementalAuthorizationRequest],
+    ['approve', 'APPROVE', ReviewDecisionRequest],
+    ['reject', 'REJECT', ReviewDecisionRequest],
   ] as const;
   for (const [path, action, schema] of OPERATIONS) {
     r.post(`/payments/:payment_id/${path}`, async (req, res) => {

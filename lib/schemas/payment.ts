@@ -208,6 +208,9 @@ export const IncrementalAuthorizationRequest = z.strictObject({
   reason: opt(str(255)),
 });
 
+/** POST /payments/{id}/approve and /reject: the decision is the path; the body is empty. */
+export const ReviewDecisionRequest = z.strictObject({});
+
 const Limit = z.coerce.number().int().min(1).max(100);
 
 /** GET /payments/list query (the leading switch's names): newest first, cursor pagination. */

@@ -5,6 +5,7 @@ import type { BeginReply as _bnpl_paymentstate_v1_BeginReply, BeginReply__Output
 import type { BeginRequest as _bnpl_paymentstate_v1_BeginRequest, BeginRequest__Output as _bnpl_paymentstate_v1_BeginRequest__Output } from './bnpl/paymentstate/v1/BeginRequest.ts';
 import type { CompleteReply as _bnpl_paymentstate_v1_CompleteReply, CompleteReply__Output as _bnpl_paymentstate_v1_CompleteReply__Output } from './bnpl/paymentstate/v1/CompleteReply.ts';
 import type { CompleteRequest as _bnpl_paymentstate_v1_CompleteRequest, CompleteRequest__Output as _bnpl_paymentstate_v1_CompleteRequest__Output } from './bnpl/paymentstate/v1/CompleteRequest.ts';
+import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from './bnpl/paymentstate/v1/MerchantPolicy.ts';
 import type { Outcome as _bnpl_paymentstate_v1_Outcome, Outcome__Output as _bnpl_paymentstate_v1_Outcome__Output } from './bnpl/paymentstate/v1/Outcome.ts';
 import type { PaymentStateClient as _bnpl_paymentstate_v1_PaymentStateClient, PaymentStateDefinition as _bnpl_paymentstate_v1_PaymentStateDefinition } from './bnpl/paymentstate/v1/PaymentState.ts';
 
@@ -21,6 +22,7 @@ export interface ProtoGrpcType {
         BeginRequest: MessageTypeDefinition<_bnpl_paymentstate_v1_BeginRequest, _bnpl_paymentstate_v1_BeginRequest__Output>
         CompleteReply: MessageTypeDefinition<_bnpl_paymentstate_v1_CompleteReply, _bnpl_paymentstate_v1_CompleteReply__Output>
         CompleteRequest: MessageTypeDefinition<_bnpl_paymentstate_v1_CompleteRequest, _bnpl_paymentstate_v1_CompleteRequest__Output>
+        MerchantPolicy: MessageTypeDefinition<_bnpl_paymentstate_v1_MerchantPolicy, _bnpl_paymentstate_v1_MerchantPolicy__Output>
         Outcome: MessageTypeDefinition<_bnpl_paymentstate_v1_Outcome, _bnpl_paymentstate_v1_Outcome__Output>
         PaymentState: SubtypeConstructor<typeof grpc.Client, _bnpl_paymentstate_v1_PaymentStateClient> & { service: _bnpl_paymentstate_v1_PaymentStateDefinition }
       }

@@ -11,7 +11,8 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     connector: op.connector,
     amount: op.amount,
     currency: p.currency,
-    capture_method: p.capture_method ?? 'automatic',
+    // A payment held for our manual review is only authorized; the capture follows the merchant's approval.
+    capture_method: p.review_hold ? 'manual' : p.capture_method ?? 'automatic',
     connector_transaction_id: p.connector_transaction_id,
     customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
     return_url: p.return_url,

@@ -10,14 +10,16 @@ import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorQueues } from '../../lib/queue.ts';
 import { jobFor } from './jobs.ts';
-import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, UpdatePaymentRequest } from '../../lib/schemas/payment.ts';
+import {
+  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, UpdatePaymentRequest,
+} from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import {
-  applyOutcome, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginUpdate,
-  type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
+  applyOutcome, beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate,
+  NO_POLICY, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
 } from './state-machine.ts';
 
 const MAX_RACES = 25;
@@ -66,7 +68,8 @@ export class PaymentStateService {
     }
     const begin = BEGIN[req.action as keyof typeof BEGIN];
     if (!begin) throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
-    const decide = begin({ now, operationId }, params);
+    const policy = req.policy ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) } : NO_POLICY;
+    const decide = begin({ now, operationId, policy }, params);
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
     // Applied with no operation: decided by payment-state alone (an update, a cancel before confirmation).
@@ -179,7 +182,7 @@ export class PaymentStateService {
   }
 }
 
-type BeginCtx = { now: string; operationId: string };
+type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy };
 
 /** Per action: read its parameters (validated by the gateway; checked again here) and decide on the payment. */
 const BEGIN = {
@@ -192,6 +195,15 @@ const BEGIN = {
       }
       return beginConfirm(p, body, { ...ctx, connector });
     };
+  },
+  APPROVE: (ctx: BeginCtx, params: unknown) => {
+    parse(ReviewDecisionRequest, params);
+    const captureId = ids.capture();
+    return (p: StoredPayment) => beginApprove(p, { ...ctx, captureId });
+  },
+  REJECT: (ctx: BeginCtx, params: unknown) => {
+    parse(ReviewDecisionRequest, params);
+    return (p: StoredPayment) => beginReject(p, ctx);
   },
   CAPTURE: (ctx: BeginCtx, params: unknown) => {
     const body = parse(CapturePaymentRequest, params);

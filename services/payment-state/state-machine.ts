@@ -61,6 +61,8 @@ export type StoredPayment = PaymentResource & {
   amount_to_capture: number | null;
   routing: unknown;
   request_incremental_authorization: boolean | null;
+  /** Our own manual review applies: authorize only, then wait in requires_merchant_action for the merchant. */
+  review_hold?: boolean;
   seq: number;
   request_hash: string;
   operations: Operation[];
@@ -142,11 +144,18 @@ export function beginUpdate(p: StoredPayment, body: UpdatePaymentBody, ctx: { no
   return { kind: 'apply', payment: next, needsConnector: false };
 }
 
+/** The merchant's settings a confirm consults (proto MerchantPolicy). */
+export interface MerchantPolicy {
+  manual_review: boolean;
+  manual_review_amount_at_least: number;
+}
+export const NO_POLICY: MerchantPolicy = { manual_review: false, manual_review_amount_at_least: 0 };
+
 /** Start a confirm: a new attempt and an authorize operation; the payment waits in processing. */
 export function beginConfirm(
   p: StoredPayment,
   body: ConfirmPaymentBody,
-  ctx: { now: string; operationId: string; connector: ConnectorName },
+  ctx: { now: string; operationId: string; connector: ConnectorName; policy?: MerchantPolicy },
 ): Decision {
   const refused = canStart(p, 'confirm');
   if (refused) return refused;
@@ -173,6 +182,7 @@ export function beginConfirm(
     status: 'processing', connector: ctx.connector, attempt_count: attemptNo, attempts: [...(p.attempts ?? []), attempt],
     operations: [...p.operations, operation], net_amount: netAmount(next), amount_capturable: next.amount,
     error_code: null, error_message: null, unified_code: null, unified_message: null, next_action: null, manual_retry_allowed: false,
+    review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least, merchant_decision: null,
   } satisfies Partial<StoredPayment>);
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
 }
@@ -197,10 +207,17 @@ export function beginCapture(
   if (amount > p.amount_capturable) {
     return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
   }
+  return startCapture(p, amount, body.order_details ?? null, ctx);
+}
+
+/** A capture row and its operation; the payment waits in processing with the amount no longer capturable. */
+function startCapture(
+  p: StoredPayment, amount: number, orderDetails: CaptureRow['order_details'], ctx: { now: string; operationId: string; captureId: string },
+): Decision {
   const attemptId = p.attempts?.at(-1)?.attempt_id ?? `${p.payment_id}_1`;
   const capture: CaptureRow = {
     capture_id: ctx.captureId, status: 'started', amount, connector: p.connector, authorized_attempt_id: attemptId,
-    capture_sequence: (p.captures?.length ?? 0) + 1, currency: p.currency, order_details: body.order_details ?? null,
+    capture_sequence: (p.captures?.length ?? 0) + 1, currency: p.currency, order_details: orderDetails,
     connector_capture_id: null, error_message: null, error_code: null, error_reason: null, reference_id: null,
   };
   const operation: Operation = {
@@ -212,6 +229,32 @@ export function beginCapture(
     amount_capturable: p.amount_capturable - amount,
   };
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
+/** The payment may have its authorization raised later (asked for on create, and the connector supports it). */
+const incrementable = (p: StoredPayment) =>
+  p.request_incremental_authorization === true && !!p.connector && CAPABILITIES[p.connector].incremental_authorization;
+
+/**
+ * The merchant approves a payment held in our manual review: a manual-capture payment becomes requires_capture;
+ * an automatic one is captured now, as its confirm would have done.
+ */
+export function beginApprove(p: StoredPayment, ctx: { now: string; operationId: string; captureId: string }): Decision {
+  const refused = canStart(p, 'approve');
+  if (refused) return refused;
+  const approved: StoredPayment = { ...p, merchant_decision: 'approve', review_hold: false, updated: ctx.now };
+  if (automaticCapture(p.capture_method)) {
+    return startCapture(approved, Math.min(p.amount_to_capture ?? p.amount_capturable, p.amount_capturable), null, ctx);
+  }
+  const next: StoredPayment = { ...approved, status: 'requires_capture', incremental_authorization_allowed: incrementable(p) };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
+}
+
+/** The merchant rejects a payment held in our manual review: the provider releases the authorization -> failed. */
+export function beginReject(p: StoredPayment, ctx: { now: string; operationId: string }): Decision {
+  const refused = canStart(p, 'reject');
+  if (refused) return refused;
+  return startVoid({ ...p, merchant_decision: 'reject', review_hold: false }, null, ctx);
 }
 
 /**
@@ -229,6 +272,11 @@ export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { no
     const next: StoredPayment = { ...p, status: 'cancelled', cancellation_reason: reason, amount_capturable: 0, amount_cancelled: p.amount, updated: ctx.now };
     return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
   }
+  return startVoid(p, reason, ctx);
+}
+
+/** A void operation releasing the authorization at the provider; the payment waits in processing. */
+function startVoid(p: StoredPayment, reason: string | null, ctx: { now: string; operationId: string }): Decision {
   const attempt = p.attempts?.at(-1);
   const operation: Operation = {
     operation_id: ctx.operationId, kind: 'void', ref: attempt?.attempt_id ?? `${p.payment_id}_1`, amount: p.amount_capturable,
@@ -307,9 +355,13 @@ const AUTHORIZE_OUTCOMES: Record<OutcomeKind, { attempt: string; status: (p: Sto
   VOIDED: { attempt: 'voided', status: () => 'cancelled' },
 };
 
+/** Statuses in which the authorized amount is still on hold and capturable. */
+const HOLDS_AUTHORIZATION: readonly PaymentStatusName[] = ['requires_capture', 'processing', 'requires_customer_action', 'requires_merchant_action'];
+
 function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: string): { kind: 'apply'; payment: StoredPayment } {
   const rule = AUTHORIZE_OUTCOMES[o.kind];
-  const status = rule.status(p);
+  // Held for our manual review: the provider only authorized it (the job asked for a manual capture).
+  const status = o.kind === 'AUTHORIZED' && p.review_hold ? 'requires_merchant_action' : rule.status(p);
   const failed = status === 'failed';
   const attempts = (p.attempts ?? []).map((a) => a.attempt_id !== op.ref ? a : {
     ...a, status: rule.attempt, modified_at: now,
@@ -323,11 +375,10 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
     connector_transaction_id: o.connector_transaction_id || p.connector_transaction_id,
     reference_id: o.connector_reference_id || p.reference_id,
     next_action: o.kind === 'CUSTOMER_ACTION' && o.redirect_url ? { type: 'redirect_to_url', redirect_to_url: o.redirect_url } : null,
-    amount_capturable: status === 'requires_capture' || status === 'processing' || status === 'requires_customer_action' ? p.amount : 0,
+    amount_capturable: HOLDS_AUTHORIZATION.includes(status) ? p.amount : 0,
     amount_received: captured ?? p.amount_received,
     manual_retry_allowed: failed,
-    incremental_authorization_allowed: status === 'requires_capture'
-      && p.request_incremental_authorization === true && !!p.connector && CAPABILITIES[p.connector].incremental_authorization,
+    incremental_authorization_allowed: status === 'requires_capture' && incrementable(p),
     ...(failed ? errorFields(o) : {}),
   };
   return { kind: 'apply', payment };
@@ -359,18 +410,24 @@ function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'a
 
 function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
   const attempts = (status: string) => (p.attempts ?? []).map((a) => (a.attempt_id === op.ref ? { ...a, status } : a));
+  const rejected = op.status_before === 'requires_merchant_action';
   if (o.kind === 'VOIDED') {
-    const status: PaymentStatusName = (p.amount_received ?? 0) > 0 ? 'partially_captured' : 'cancelled';
+    // A rejected review ends failed, as in the leading switch; a cancel ends cancelled (or partially_captured).
+    const status: PaymentStatusName = rejected ? 'failed' : (p.amount_received ?? 0) > 0 ? 'partially_captured' : 'cancelled';
     // The authorization is gone: an authorization still waiting for the customer or a review ends with it.
     const operations = p.operations.map((x) => (x.kind === 'authorize' && x.open ? { ...x, open: false, last_outcome: 'VOIDED' as const } : x));
     return {
       kind: 'apply',
-      payment: { ...p, status, operations, attempts: attempts('voided'), next_action: null, amount_cancelled: p.amount - (p.amount_received ?? 0), amount_capturable: 0 },
+      payment: {
+        ...p, status, operations, attempts: attempts('voided'), next_action: null, amount_capturable: 0,
+        amount_cancelled: rejected ? p.amount_cancelled : p.amount - (p.amount_received ?? 0),
+      },
     };
   }
   if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
-  // A failed void leaves the hold in place: back to where it was, with the error recorded.
-  return { kind: 'apply', payment: { ...p, status: op.status_before, attempts: attempts('void_failed'), ...errorFields(o) } };
+  // A failed void leaves the hold in place: back to where it was, with the error recorded (and a rejection undone).
+  const decision = rejected ? { merchant_decision: null, review_hold: true } : {};
+  return { kind: 'apply', payment: { ...p, status: op.status_before, attempts: attempts('void_failed'), ...decision, ...errorFields(o) } };
 }
 
 function incrementOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {

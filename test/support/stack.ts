@@ -161,8 +161,8 @@ export class Stack {
   }
 
   /** A merchant account with a secret key, through the admin API. */
-  async merchant(): Promise<{ merchant_id: string; api_key: string }> {
-    const m = await this.api('POST', '/accounts', { merchant_name: 'Test shop' }, this.adminKey);
+  async merchant(account: Record<string, unknown> = {}): Promise<{ merchant_id: string; api_key: string }> {
+    const m = await this.api('POST', '/accounts', { merchant_name: 'Test shop', ...account }, this.adminKey);
     if (m.status !== 200) throw new Error(`create merchant: ${m.status} ${JSON.stringify(m.body)}`);
     const k = await this.api('POST', `/api_keys/${m.body.merchant_id}`, { name: 'test', expiration: 'never' }, this.adminKey);
     if (k.status !== 200) throw new Error(`create key: ${k.status} ${JSON.stringify(k.body)}`);

@@ -1,12 +1,14 @@
 // Original file: proto/payment_state.proto
 
 import type { Action as _bnpl_paymentstate_v1_Action, Action__Output as _bnpl_paymentstate_v1_Action__Output } from '../../../bnpl/paymentstate/v1/Action.ts';
+import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from '../../../bnpl/paymentstate/v1/MerchantPolicy.ts';
 
 export interface BeginRequest {
   'merchant_id'?: (string);
   'payment_id'?: (string);
   'action'?: (_bnpl_paymentstate_v1_Action);
   'params_json'?: (string);
+  'policy'?: (_bnpl_paymentstate_v1_MerchantPolicy | null);
 }
 
 export interface BeginRequest__Output {
@@ -14,4 +16,5 @@ export interface BeginRequest__Output {
   'payment_id': (string);
   'action': (_bnpl_paymentstate_v1_Action__Output);
   'params_json': (string);
+  'policy': (_bnpl_paymentstate_v1_MerchantPolicy__Output | null);
 }
