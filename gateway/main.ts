@@ -12,6 +12,7 @@ import { CAPABILITIES } from '../lib/connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
+import { Customers } from './customers.ts';
 import { merchantPolicies } from './routes/accounts.ts';
 
 if (!config.adminApiKey || !config.keyHashSecret) {
@@ -51,7 +52,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db) }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db), customers: new Customers(db) }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 

@@ -10,12 +10,14 @@ import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
 import type { OutcomeWaiter } from './outcome-waiter.ts';
+import type { Customers } from './customers.ts';
 
 export interface Deps {
   store: PaymentStore;
   paymentState: PaymentStateClient;
   queues: ConnectorQueues;
   waiter: OutcomeWaiter;
+  customers: Customers;
   /** The merchant's settings a confirm needs (our manual review rule). */
   policyOf: (merchantId: string) => Promise<MerchantPolicy>;
 }

@@ -25,7 +25,7 @@ afterAll(async () => stack?.stop());
 
 async function fingerprint(): Promise<string> {
   const db = await stack.db();
-  const counts = await Promise.all(['transitions', 'payments', 'idempotency_keys', 'merchants', 'api_keys'].map((c) => db.collection(c).countDocuments({})));
+  const counts = await Promise.all(['transitions', 'payments', 'idempotency_keys', 'merchants', 'api_keys', 'customers'].map((c) => db.collection(c).countDocuments({})));
   const payments = await db.collection('payments').find({}, { projection: { _id: 0, payment_id: 1, seq: 1 } }).toArray();
   return JSON.stringify([counts, payments.map((p) => `${p.payment_id}:${p.seq}`).sort()]);
 }

@@ -29,6 +29,7 @@ export function paymentsRouter(deps: Deps): Router {
     const intent = createIntent(merchantId, body, {
       now: new Date(), paymentId: body.payment_id ?? ids.payment(), clientSecret: ids.clientSecret,
       newCustomerId: () => `cus_${randomAlnum(20)}`, ephemeralSecret: () => `epk_${randomAlnum(32)}`,
+      knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
     });
     let payment: StoredPayment;
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
@@ -41,8 +42,11 @@ export function paymentsRouter(deps: Deps): Router {
       if (existing.request_hash !== intent.request_hash) {
         throw errors.duplicate('The payment with the specified payment_id already exists in our records', 'payment_id');
       }
+      // A replay finishes what the first request may not have (it could have died before saving the customer).
+      await deps.customers.saveFrom(existing);
       return res.json(toResource(existing));
     }
+    await deps.customers.saveFrom(payment);
     if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector });
     res.json(toResource(payment));
   });
@@ -114,7 +118,9 @@ export function paymentsRouter(deps: Deps): Router {
 
   r.post('/payments/:payment_id', async (req, res) => {
     const body = validate(UpdatePaymentRequest, req.body);
-    res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body)));
+    const payment = await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body);
+    await deps.customers.saveFrom(payment);
+    res.json(toResource(payment));
   });
 
   // Operations on a payment: the body is validated here, the transition is decided by payment-state.
@@ -129,7 +135,9 @@ export function paymentsRouter(deps: Deps): Router {
   for (const [path, action, schema] of OPERATIONS) {
     r.post(`/payments/:payment_id/${path}`, async (req, res) => {
       const body = validate(schema, req.body);
-      res.json(toResource(await runOperation(deps, merchantOf(req), pathId(req), action, body)));
+      const payment = await runOperation(deps, merchantOf(req), pathId(req), action, body);
+      if (action === 'CONFIRM') await deps.customers.saveFrom(payment);
+      res.json(toResource(payment));
     });
   }
 

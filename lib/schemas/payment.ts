@@ -151,6 +151,21 @@ function checkDescriptors(b: DescriptorFields, ctx: z.RefinementCtx): void {
   }
 }
 
+type CustomerIdFields = { customer?: { id?: string | null } | null; customer_id?: string | null };
+
+/** customer.id and the deprecated customer_id name one customer. */
+function checkCustomerId(b: CustomerIdFields, ctx: z.RefinementCtx): void {
+  if (b.customer?.id != null && b.customer_id != null && b.customer.id !== b.customer_id) {
+    ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'must equal customer.id when both are given' });
+  }
+}
+
+/** Rules across fields shared by create, confirm and update. */
+function checkShared(b: DescriptorFields & CustomerIdFields, ctx: z.RefinementCtx): void {
+  checkDescriptors(b, ctx);
+  checkCustomerId(b, ctx);
+}
+
 /** Spec 2.4: the sum of the order lines' amounts equals the payment amount. */
 export function orderDetailsMismatch(lines: { amount: number }[] | null | undefined, amount: number): string | null {
   if (!lines || lines.length === 0) return null;
@@ -164,7 +179,7 @@ export const CreatePaymentRequest = z.strictObject(paymentFields).superRefine((b
   }
   const mismatch = orderDetailsMismatch(b.order_details, b.amount);
   if (mismatch) ctx.addIssue({ code: 'custom', path: ['order_details'], message: mismatch });
-  checkDescriptors(b, ctx);
+  checkShared(b, ctx);
 });
 
 export const ConfirmPaymentRequest = z.strictObject({
@@ -173,7 +188,7 @@ export const ConfirmPaymentRequest = z.strictObject({
   currency: Currency.optional(),
   client_secret: opt(str(255)),
   customer_acceptance: opt(z.record(z.string(), z.unknown())),
-}).superRefine(checkDescriptors);
+}).superRefine(checkShared);
 
 export const CapturePaymentRequest = z.strictObject({
   amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
@@ -193,7 +208,7 @@ export const UpdatePaymentRequest = z.strictObject({
   ...updatableFields,
   amount: Amount.optional(),
   currency: Currency.optional(),
-}).superRefine(checkDescriptors);
+}).superRefine(checkShared);
 
 export const CancelPaymentRequest = z.strictObject({
   amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),

@@ -1,7 +1,7 @@
 // A new payment intent (spec 4.1, status requires_confirmation), built from a validated create body. Pure.
 import { createHash } from 'node:crypto';
 import { PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../../lib/schemas/payment.ts';
-import { customerFields, netAmount, type StoredPayment } from './state-machine.ts';
+import { customerFields, netAmount, type CustomerView, type StoredPayment } from './state-machine.ts';
 
 export const DEFAULT_SESSION_EXPIRY_S = 900;
 const EPHEMERAL_KEY_TTL_S = 3600;
@@ -28,11 +28,15 @@ export function requestHash(body: unknown): string {
 export function createIntent(
   merchantId: string,
   body: CreatePaymentBody,
-  ctx: { now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string },
+  ctx: {
+    now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string;
+    /** The stored customer the request attaches by id, if there is one. */
+    knownCustomer?: CustomerView | null;
+  },
 ): StoredPayment {
   const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
   for (const k of STORED_AS_GIVEN) if (body[k] !== undefined) (p as Record<string, unknown>)[k] = body[k];
-  Object.assign(p, customerFields(body, null, ctx.newCustomerId));
+  Object.assign(p, customerFields(body, ctx.knownCustomer ?? null, ctx.newCustomerId));
   const now = ctx.now.toISOString();
   const created = Math.floor(ctx.now.getTime() / 1000);
   return {

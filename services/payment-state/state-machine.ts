@@ -118,7 +118,7 @@ const CONFIRM_UPDATABLE = [
 function withRequestFields(p: StoredPayment, body: ConfirmPaymentBody | UpdatePaymentBody): StoredPayment {
   const next: StoredPayment = { ...p };
   for (const k of CONFIRM_UPDATABLE) if (body[k] !== undefined && body[k] !== null) (next as Record<string, unknown>)[k] = body[k];
-  if (body.customer || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer?.id ?? p.customer_id ?? null));
+  if (body.customer || body.customer_id || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer));
   return next;
 }
 
@@ -449,20 +449,29 @@ function incrementOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 
   };
 }
 
-/** The customer object and the deprecated top-level fields, kept in step (spec 2.2). */
+export type CustomerView = NonNullable<PaymentResource['customer']>;
+type CustomerFields = Pick<PaymentResource, 'customer' | 'customer_id' | 'email' | 'name' | 'phone' | 'birth_date' | 'gender' | 'locale' | 'ssn'>;
+
+/**
+ * The customer object and the deprecated top-level fields, kept in step (spec 2.2). `known` is the customer as
+ * stored already (attached by id): what the request leaves out comes from it.
+ */
 export function customerFields(
   body: Pick<ConfirmPaymentBody, 'customer' | 'customer_id' | 'email' | 'name' | 'phone' | 'phone_country_code'>,
-  existingId: string | null,
+  known: CustomerView | null,
   newId?: () => string,
-): Pick<PaymentResource, 'customer' | 'customer_id' | 'email' | 'name' | 'phone'> | Record<string, never> {
+): Partial<CustomerFields> {
   const c = body.customer ?? {};
-  const email = c.email ?? body.email ?? null;
-  const name = c.name ?? body.name ?? null;
-  const phone = c.phone ?? body.phone ?? null;
-  const id = c.id ?? body.customer_id ?? existingId ?? (email || name || phone ? newId?.() ?? null : null);
-  if (!id && !email && !name && !phone) return {};
+  const requestedId = c.id ?? body.customer_id ?? null;
+  const base = known && (!requestedId || requestedId === known.id) ? known : null;
+  const email = c.email ?? body.email ?? base?.email ?? null;
+  const name = c.name ?? body.name ?? base?.name ?? null;
+  const phone = c.phone ?? body.phone ?? base?.phone ?? null;
+  const id = requestedId ?? base?.id ?? (email || name || phone ? newId?.() ?? null : null);
+  const personal = Object.fromEntries((['birth_date', 'gender', 'locale', 'ssn'] as const).filter((k) => c[k] != null).map((k) => [k, c[k]]));
+  if (!id && !email && !name && !phone) return personal;
   return {
-    customer: { id, name, email, phone, phone_country_code: c.phone_country_code ?? body.phone_country_code ?? null },
-    customer_id: id, email, name, phone,
+    customer: { id, name, email, phone, phone_country_code: c.phone_country_code ?? body.phone_country_code ?? base?.phone_country_code ?? null },
+    customer_id: id, email, name, phone, ...personal,
   };
 }
