@@ -10,6 +10,7 @@ import { openApiDocument } from './openapi.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { paymentsRouter } from './routes/payments.ts';
+import { paymentLinksRouter } from './routes/payment-links.ts';
 
 export const BODY_LIMIT = '256kb';
 
@@ -30,6 +31,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(accountsRouter(db));
   app.use('/payments', merchantAuth(db.collection<ApiKeyDoc>('api_keys')), idempotency(db));
   app.use(paymentsRouter(deps));
+  app.use(paymentLinksRouter(db, deps, deps.links));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

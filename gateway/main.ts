@@ -13,6 +13,7 @@ import type { ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
+import { PaymentLinks } from './payment-links.ts';
 import { merchantPolicies } from './routes/accounts.ts';
 
 if (!config.adminApiKey || !config.keyHashSecret) {
@@ -52,7 +53,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db), customers: new Customers(db) }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db) }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 

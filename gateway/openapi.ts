@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, ListPaymentsFilter,
-  ListPaymentsQuery, Payment, UpdatePaymentRequest,
+  ListPaymentsQuery, Payment, ReviewDecisionRequest, UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
+import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
@@ -27,6 +28,14 @@ export function openApiDocument() {
       '/payments/{payment_id}/capture': { post: { summary: 'Capture a payment', parameters: idParam, requestBody: json(CapturePaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/cancel': { post: { summary: 'Cancel a payment', parameters: idParam, requestBody: json(CancelPaymentRequest), responses: paymentOut } },
       '/payments/{payment_id}/incremental_authorization': { post: { summary: 'Raise the authorized amount (amount = new total)', parameters: idParam, requestBody: json(IncrementalAuthorizationRequest), responses: paymentOut } },
+      '/payments/{payment_id}/approve': { post: { summary: 'Approve a payment held in our manual review', parameters: idParam, requestBody: json(ReviewDecisionRequest), responses: paymentOut } },
+      '/payments/{payment_id}/reject': { post: { summary: 'Reject a payment held in our manual review (voided, then failed)', parameters: idParam, requestBody: json(ReviewDecisionRequest), responses: paymentOut } },
+      '/payment_link/{payment_link_id}': {
+        get: {
+          summary: 'Retrieve a payment link', parameters: [{ name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: json(RetrievePaymentLinkRequest), responses: { 200: { description: 'Payment link', ...json(PaymentLink) }, 404: { description: 'Not found', ...json(ErrorBody) } },
+        },
+      },
       '/payments/list': {
         get: {
           summary: 'List payments, newest first (cursor pagination)',

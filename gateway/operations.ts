@@ -11,6 +11,7 @@ import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
 import type { OutcomeWaiter } from './outcome-waiter.ts';
 import type { Customers } from './customers.ts';
+import type { PaymentLinks } from './payment-links.ts';
 
 export interface Deps {
   store: PaymentStore;
@@ -18,6 +19,7 @@ export interface Deps {
   queues: ConnectorQueues;
   waiter: OutcomeWaiter;
   customers: Customers;
+  links: PaymentLinks;
   /** The merchant's settings a confirm needs (our manual review rule). */
   policyOf: (merchantId: string) => Promise<MerchantPolicy>;
 }

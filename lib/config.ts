@@ -15,6 +15,8 @@ export const config = {
   /** Namespaces every Redis key (queues, pub/sub channels) so several stacks can share one Redis. */
   redisPrefix: env.REDIS_PREFIX || 'bnpl',
   port: int('PORT', 8080),
+  /** Where customers reach the gateway: payment links point here. */
+  publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${int('PORT', 8080)}`).replace(/\/+$/, ''),
   paymentStateAddr: env.PAYMENT_STATE_ADDR || '127.0.0.1:50051',
   sandboxPort: int('SANDBOX_PORT', 8090),
   sandboxHost: env.SANDBOX_HOST || '127.0.0.1',

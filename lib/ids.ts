@@ -17,6 +17,7 @@ export function randomAlnum(n: number): string {
 export const ids = {
   payment: () => `pay_${randomAlnum(26)}`,
   capture: () => `cap_${randomAlnum(26)}`,
+  paymentLink: () => `plink_${randomAlnum(20)}`,
   operation: () => `op_${randomAlnum(26)}`,
   merchant: () => `merchant_${Date.now()}${randomAlnum(6)}`,
   keyId: () => `dev_${randomAlnum(20)}`,

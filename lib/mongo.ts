@@ -20,6 +20,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('merchants').createIndex({ publishable_key: 1 }, { unique: true, name: 'publishable_key' }),
     db.collection('api_keys').createIndex({ key_hash: 1 }, { unique: true, name: 'key_hash' }),
     db.collection('api_keys').createIndex({ key_id: 1 }, { unique: true, name: 'key_id' }),
+    db.collection('payment_links').createIndex({ payment_link_id: 1, merchant_id: 1 }, { unique: true, name: 'payment_link_merchant' }),
     db.collection('customers').createIndex({ customer_id: 1, merchant_id: 1 }, { unique: true, name: 'customer_merchant' }),
   ]);
 }

@@ -30,6 +30,7 @@ export function paymentsRouter(deps: Deps): Router {
       now: new Date(), paymentId: body.payment_id ?? ids.payment(), clientSecret: ids.clientSecret,
       newCustomerId: () => `cus_${randomAlnum(20)}`, ephemeralSecret: () => `epk_${randomAlnum(32)}`,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
+      paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
     });
     let payment: StoredPayment;
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
@@ -43,10 +44,10 @@ export function paymentsRouter(deps: Deps): Router {
         throw errors.duplicate('The payment with the specified payment_id already exists in our records', 'payment_id');
       }
       // A replay finishes what the first request may not have (it could have died before saving the customer).
-      await deps.customers.saveFrom(existing);
+      await Promise.all([deps.customers.saveFrom(existing), deps.links.saveFrom(existing)]);
       return res.json(toResource(existing));
     }
-    await deps.customers.saveFrom(payment);
+    await Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);
     if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector });
     res.json(toResource(payment));
   });

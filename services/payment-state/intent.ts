@@ -32,6 +32,8 @@ export function createIntent(
     now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string;
     /** The stored customer the request attaches by id, if there is one. */
     knownCustomer?: CustomerView | null;
+    /** For payment_link: true, the link's id and the base address of the checkout pages. */
+    paymentLink?: { id: string; baseUrl: string };
   },
 ): StoredPayment {
   const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
@@ -65,6 +67,7 @@ export function createIntent(
     created: now,
     updated: now,
     expires_on: new Date(ctx.now.getTime() + (body.session_expiry ?? DEFAULT_SESSION_EXPIRY_S) * 1000).toISOString(),
+    payment_link: body.payment_link && ctx.paymentLink ? paymentLinkOf(merchantId, ctx.paymentId, ctx.paymentLink) : null,
     ephemeral_key: p.customer_id
       ? { customer_id: p.customer_id, created_at: created, expires: created + EPHEMERAL_KEY_TTL_S, secret: ctx.ephemeralSecret() }
       : null,
@@ -74,6 +77,12 @@ export function createIntent(
     in_flight: false,
     in_flight_since: null,
   };
+}
+
+/** The checkout pages of a payment link: open (link_to_pay) and secure (only inside the merchant's site). */
+export function paymentLinkOf(merchantId: string, paymentId: string, link: { id: string; baseUrl: string }) {
+  const path = `${encodeURIComponent(merchantId)}/${encodeURIComponent(paymentId)}`;
+  return { payment_link_id: link.id, link: `${link.baseUrl}/payment_link/${path}`, secure_link: `${link.baseUrl}/payment_link/s/${path}` };
 }
 
 /** The API resource of a stored payment: every field of spec 2.2, null where unset, nothing internal. */

@@ -1,0 +1,90 @@
+// Payment links: GET /payment_link/{id} for the merchant (spec 4.7), and the checkout pages the links point at,
+// where the customer pays without any key: the link itself is the permission (as the leading switch's open link).
+import { Router, type Request, type Response } from 'express';
+import type { Db } from 'mongodb';
+import { errors } from '../../lib/errors.ts';
+import { toDecimalString } from '../../lib/money.ts';
+import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
+import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
+import { merchantAuth, type ApiKeyDoc } from '../auth.ts';
+import { runOperation, type Deps } from '../operations.ts';
+import { linkExpired, paymentLinkView, type PaymentLinks } from '../payment-links.ts';
+import { validate } from '../validate.ts';
+
+const PAYABLE = ['requires_confirmation', 'requires_payment_method'];
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function checkoutPage(p: StoredPayment): string {
+  const amount = `${toDecimalString(p.amount, p.currency)} ${p.currency}`;
+  const state = linkExpired(p) ? 'This payment link has expired.'
+    : PAYABLE.includes(p.status) ? '' : `This payment is ${p.status.replaceAll('_', ' ')}.`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pay ${escapeHtml(amount)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto">
+<h1>${escapeHtml(amount)}</h1>
+${p.description ? `<p>${escapeHtml(p.description)}</p>` : ''}
+<p id="state">${escapeHtml(state)}</p>
+${state ? '' : `<button id="pay">Pay later</button>
+<script>
+document.getElementById('pay').addEventListener('click', async (ev) => {
+  ev.target.disabled = true;
+  const r = await fetch(location.pathname + '/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const b = await r.json();
+  if (b.redirect_to_url) { location.href = b.redirect_to_url; return; }
+  document.getElementById('state').textContent = b.error ? b.error.message : 'Payment ' + b.status.replaceAll('_', ' ') + '.';
+});
+</script>`}
+</body></html>`;
+}
+
+export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Router {
+  const r = Router();
+  const auth = merchantAuth(db.collection<ApiKeyDoc>('api_keys'));
+
+  /** The payment behind a checkout page's path, if it was created with a link. */
+  async function linkedPayment(req: Request): Promise<StoredPayment> {
+    const p = await deps.store.find(req.params.merchant_id as string, req.params.payment_id as string);
+    if (!p?.payment_link) throw errors.notFound('Payment link');
+    return p;
+  }
+
+  function sendPage(res: Response, p: StoredPayment) {
+    res.status(linkExpired(p) ? 410 : 200).set('cache-control', 'no-store').type('html').send(checkoutPage(p));
+  }
+
+  r.get('/payment_link/:payment_link_id', auth, async (req, res) => {
+    // The spec sends client_secret in a GET body; browsers cannot, so the query string is read too.
+    const body = { ...validate(RetrievePaymentLinkRequest, req.query), ...validate(RetrievePaymentLinkRequest, req.body ?? {}) };
+    if (body.client_secret) throw errors.invalid('client_secret', 'is sent with a publishable key only, not with a secret key');
+    const link = await links.find(req.merchantId!, req.params.payment_link_id as string);
+    const payment = link && await deps.store.find(link.merchant_id, link.payment_id);
+    if (!link || !payment) throw errors.notFound('Payment link');
+    res.json(paymentLinkView(link, payment));
+  });
+
+  // The open link: anyone with it may pay.
+  r.get('/payment_link/:merchant_id/:payment_id', async (req, res) => sendPage(res, await linkedPayment(req)));
+
+  // The secure link: only inside a page of the merchant's own site (the origin of its return_url), never opened on
+  // its own or framed elsewhere.
+  r.get('/payment_link/s/:merchant_id/:payment_id', async (req, res) => {
+    const p = await linkedPayment(req);
+    const origin = p.return_url ? new URL(p.return_url).origin : null;
+    if (!origin || req.header('sec-fetch-dest') !== 'iframe') {
+      throw errors.forbidden('The secure payment link opens only inside the merchant\'s site');
+    }
+    res.set('content-security-policy', `frame-ancestors ${origin}`);
+    sendPage(res, p);
+  });
+
+  r.post('/payment_link/:merchant_id/:payment_id/confirm', async (req, res) => {
+    validate(CheckoutConfirmRequest, req.body);
+    const p = await linkedPayment(req);
+    if (linkExpired(p)) throw errors.notAllowed('This payment link has expired');
+    const done = await runOperation(deps, p.merchant_id, p.payment_id, 'CONFIRM', { payment_method: 'pay_later' });
+    res.json({ payment_id: done.payment_id, status: done.status, redirect_to_url: done.next_action?.redirect_to_url ?? (done.status === 'failed' ? null : done.return_url) });
+  });
+  return r;
+}
