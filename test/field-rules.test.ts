@@ -115,6 +115,20 @@ describe('field rules on every endpoint', () => {
     expect(await written()).toBe(before);
   });
 
+  it('parameters the spec names but we do not act on yet are accepted and kept; connector credentials are never stored', async () => {
+    const extras = { payment_link_config: { theme: '#123456' }, recurring_details: { type: 'mandate_id', data: 'm_1' }, skip_external_tax_calculation: true, capture_type: 'connector' };
+    const r = await stack.api('POST', '/payments', { ...base, ...extras, merchant_connector_details: { encoded_data: 'secret-provider-key' } }, key);
+    expect(r.status).toBe(200);
+    const db = await stack.db();
+    const stored = await db.collection('payments').findOne({ payment_id: r.body.payment_id });
+    expect(stored!.request_extras).toEqual(extras);
+    const everything = JSON.stringify(await Promise.all(['payments', 'transitions'].map((c) => db.collection(c).find({ payment_id: r.body.payment_id }).toArray())));
+    expect(everything).not.toContain('secret-provider-key');
+    const fresh = await stack.api('POST', '/payments', { ...base, confirm: true, payment_method: 'pay_later', capture_method: 'manual' }, key);
+    const capture = await stack.api('POST', `/payments/${fresh.body.payment_id}/capture`, { amount_to_capture: 100, refund_uncaptured_amount: false, statement_descriptor_suffix: 'Order 7', statement_descriptor_prefix: 'SHOP', capture_type: 'direct' }, key);
+    expect(capture.status).toBe(200);
+  });
+
   it('the same payments still take valid requests afterwards', async () => {
     expect((await send('incremental_authorization', { amount: 12_000 })).body).toMatchObject({ amount: 12_000, authorization_count: 1 });
     expect((await send('capture', { amount_to_capture: 12_000 })).body.status).toBe('succeeded');

@@ -81,6 +81,13 @@ export const Routing = z.union([
   z.strictObject({ type: z.literal('volume_split'), data: z.array(z.strictObject({ connector: Connector, split: z.number().int().min(0).max(100) })).min(1) }),
 ]);
 
+/** Capture straight between merchant and customer, or through the connector (spec 4.1 "capture type"). */
+const CaptureType = z.enum(['direct', 'connector']);
+const MerchantConnectorDetails = z.record(z.string(), z.unknown());
+
+/** Create fields that are kept with the payment but not acted on yet (not part of the Payment resource). */
+export const REQUEST_EXTRAS = ['payment_link_config', 'recurring_details', 'skip_external_tax_calculation', 'capture_type', 'retry_action', 'psd2_sca_exemption_type', 'payment_type'] as const;
+
 /** Fields that create and confirm share (spec 4.2: confirm accepts the parameters of create). */
 const paymentFields = {
   amount: Amount,
@@ -132,6 +139,13 @@ const paymentFields = {
   split_payments: opt(z.record(z.string(), z.unknown())),
   psd2_sca_exemption_type: opt(z.enum(['low_value', 'transaction_risk_analysis'])),
   request_incremental_authorization: opt(z.boolean()),
+  // Accepted and kept with the payment, not acted on yet (ARCHITECTURE.md: accept, store).
+  payment_link_config: opt(z.record(z.string(), z.unknown())),
+  recurring_details: opt(z.record(z.string(), z.unknown())),
+  skip_external_tax_calculation: opt(z.boolean()),
+  capture_type: opt(CaptureType),
+  // Accepted for compatibility and never stored: it would hold provider credentials in clear.
+  merchant_connector_details: opt(MerchantConnectorDetails),
   connector_metadata: opt(z.record(z.string(), z.unknown())),
   feature_metadata: opt(z.record(z.string(), z.unknown())),
   frm_metadata: opt(z.record(z.string(), z.unknown())),
@@ -200,6 +214,12 @@ export const CapturePaymentRequest = z.strictObject({
   })),
   metadata: opt(Metadata),
   order_details: opt(z.array(OrderLine).max(1000)),
+  // Spec 4.3's further parameters, named as the leading switch names them; accepted, not acted on yet.
+  refund_uncaptured_amount: opt(z.boolean()),
+  statement_descriptor_suffix: opt(str(22)),
+  statement_descriptor_prefix: opt(str(22)),
+  merchant_connector_details: opt(MerchantConnectorDetails),
+  capture_type: opt(CaptureType),
 });
 
 /** POST /payments/{id} before confirmation: the create fields, all optional (confirming is a separate call). */
@@ -214,7 +234,7 @@ export const CancelPaymentRequest = z.strictObject({
   amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
   cancellation_reason: opt(str(255)),
   order_details: opt(z.array(OrderLine).max(1000)),
-  merchant_connector_details: opt(z.record(z.string(), z.unknown())),
+  merchant_connector_details: opt(MerchantConnectorDetails),
 });
 
 export const IncrementalAuthorizationRequest = z.strictObject({

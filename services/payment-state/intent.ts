@@ -1,7 +1,7 @@
 // A new payment intent (spec 4.1, status requires_confirmation), built from a validated create body. Pure.
 import { createHash } from 'node:crypto';
 import { PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../../lib/schemas/payment.ts';
-import { customerFields, netAmount, type CustomerView, type StoredPayment } from './state-machine.ts';
+import { customerFields, netAmount, requestExtras, type CustomerView, type StoredPayment } from './state-machine.ts';
 
 export const DEFAULT_SESSION_EXPIRY_S = 900;
 const EPHEMERAL_KEY_TTL_S = 3600;
@@ -46,6 +46,7 @@ export function createIntent(
     amount_to_capture: body.amount_to_capture ?? null,
     routing: body.routing ?? null,
     request_incremental_authorization: body.request_incremental_authorization ?? null,
+    request_extras: requestExtras(body),
     payment_id: ctx.paymentId,
     merchant_id: merchantId,
     status: 'requires_confirmation',

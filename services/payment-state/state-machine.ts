@@ -1,7 +1,7 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
 import { CAPABILITIES } from '../../lib/connectors.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update';
@@ -61,6 +61,8 @@ export type StoredPayment = PaymentResource & {
   amount_to_capture: number | null;
   routing: unknown;
   request_incremental_authorization: boolean | null;
+  /** Request fields kept with the payment that nothing acts on yet (REQUEST_EXTRAS). */
+  request_extras?: Record<string, unknown>;
   /** Our own manual review applies: authorize only, then wait in requires_merchant_action for the merchant. */
   review_hold?: boolean;
   seq: number;
@@ -119,7 +121,13 @@ function withRequestFields(p: StoredPayment, body: ConfirmPaymentBody | UpdatePa
   const next: StoredPayment = { ...p };
   for (const k of CONFIRM_UPDATABLE) if (body[k] !== undefined && body[k] !== null) (next as Record<string, unknown>)[k] = body[k];
   if (body.customer || body.customer_id || body.email || body.name || body.phone) Object.assign(next, customerFields(body, p.customer));
+  const extras = requestExtras(body);
+  if (Object.keys(extras).length) next.request_extras = { ...p.request_extras, ...extras };
   return next;
+}
+
+export function requestExtras(body: Partial<Record<(typeof REQUEST_EXTRAS)[number], unknown>>): Record<string, unknown> {
+  return Object.fromEntries(REQUEST_EXTRAS.filter((k) => body[k] != null).map((k) => [k, body[k]]));
 }
 
 /** Rules across fields that a changed amount or order can break. */
