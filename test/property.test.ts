@@ -89,9 +89,12 @@ describe('every payments endpoint, any input', () => {
       expect(res.status, `${method} ${path} ${r.raw.slice(0, 200)} -> ${text.slice(0, 300)}`).toBeLessThan(500);
       if (res.status >= 400) {
         refused++;
-        const err = JSON.parse(text).error;
-        expect(err.code).toMatch(/^(IR|HE)_\d\d$/);
-        expect(typeof err.message).toBe('string');
+        // 431: Node's HTTP parser refuses an oversized request line (a huge query) before the app sees it.
+        if (res.status !== 431) {
+          const err = JSON.parse(text).error;
+          expect(err.code).toMatch(/^(IR|HE)_\d\d$/);
+          expect(typeof err.message).toBe('string');
+        }
         expect(await fingerprint(), `${method} ${path} ${r.raw.slice(0, 200)}`).toBe(before);
       } else {
         before = await fingerprint();
