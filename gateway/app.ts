@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { ApiError, errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
 import { log } from '../lib/log.ts';
-import { merchantAuth, type ApiKeyDoc } from './auth.ts';
+import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
 import type { Deps } from './operations.ts';
@@ -29,7 +29,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.get('/openapi.json', (_req, res) => res.json(openapi));
 
   app.use(accountsRouter(db));
-  app.use('/payments', merchantAuth(db.collection<ApiKeyDoc>('api_keys')), idempotency(db));
+  app.use('/payments', keyAuth(db, { publishable: true }), idempotency(db));
   app.use(paymentsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
 

@@ -26,7 +26,7 @@ export function idempotency(db: Db) {
     const key = req.header('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
     if (key.length < 1 || key.length > 255) return next(errors.invalid('Idempotency-Key', 'must be 1 to 255 characters'));
-    const owner = req.merchantId ?? 'admin';
+    const owner = req.caller ? (req.caller.kind === 'secret' ? req.caller.merchantId : `${req.caller.merchantId}:client`) : 'admin';
     const id = `${owner}:${key}`;
     const hash = requestHash({ method: req.method, path: req.path, body: req.body ?? null });
     const now = Date.now();

@@ -6,7 +6,8 @@ import { errors } from '../../lib/errors.ts';
 import { toDecimalString } from '../../lib/money.ts';
 import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
-import { merchantAuth, type ApiKeyDoc } from '../auth.ts';
+import { keyAuth } from '../auth.ts';
+import { checkClientSecret } from '../client-secret.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { linkExpired, paymentLinkView, type PaymentLinks } from '../payment-links.ts';
 import { validate } from '../validate.ts';
@@ -41,7 +42,7 @@ document.getElementById('pay').addEventListener('click', async (ev) => {
 
 export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Router {
   const r = Router();
-  const auth = merchantAuth(db.collection<ApiKeyDoc>('api_keys'));
+  const auth = keyAuth(db, { publishable: true });
 
   /** The payment behind a checkout page's path, if it was created with a link. */
   async function linkedPayment(req: Request): Promise<StoredPayment> {
@@ -57,10 +58,10 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
   r.get('/payment_link/:payment_link_id', auth, async (req, res) => {
     // The spec sends client_secret in a GET body; browsers cannot, so the query string is read too.
     const body = { ...validate(RetrievePaymentLinkRequest, req.query), ...validate(RetrievePaymentLinkRequest, req.body ?? {}) };
-    if (body.client_secret) throw errors.invalid('client_secret', 'is sent with a publishable key only, not with a secret key');
     const link = await links.find(req.merchantId!, req.params.payment_link_id as string);
     const payment = link && await deps.store.find(link.merchant_id, link.payment_id);
     if (!link || !payment) throw errors.notFound('Payment link');
+    checkClientSecret(req, payment, body.client_secret);
     res.json(paymentLinkView(link, payment));
   });
 

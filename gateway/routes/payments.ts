@@ -14,13 +14,34 @@ import { createIntent, toResource } from '../../services/payment-state/intent.ts
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
+import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
-const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional(), client_secret: z.string().max(255).optional() });
+
+/** The only payments calls the publishable key may make (with the payment's client_secret): retrieve and confirm. */
+function publishableAllowed(req: Request): boolean {
+  const m = /^\/payments\/([^/]+)(\/confirm)?\/?$/.exec(req.path);
+  if (!m || m[1] === 'list') return false;
+  return req.method === 'GET' ? !m[2] : req.method === 'POST' && !!m[2];
+}
 const pathId = (req: Request) => req.params.payment_id as string;
 
 export function paymentsRouter(deps: Deps): Router {
+  /** A confirm with the publishable key: the customer's own fields only, and the payment's live client_secret. */
+  async function checkClientConfirm(req: Request, body: Record<string, unknown>) {
+    checkClientConfirmFields(req, body);
+    if (req.caller?.kind !== 'publishable' && body.client_secret == null) return;
+    const payment = await deps.store.find(merchantOf(req), pathId(req));
+    if (!payment) throw errors.notFound('Payment');
+    checkClientSecret(req, payment, body.client_secret as string | undefined);
+  }
+
   const r = Router();
+  r.use((req, _res, next) => {
+    if (req.caller?.kind === 'publishable' && !publishableAllowed(req)) return next(errors.forbidden('This endpoint needs the secret key; the publishable key cannot call it'));
+    next();
+  });
 
   r.post('/payments', async (req, res) => {
     const merchantId = merchantOf(req);
@@ -104,9 +125,10 @@ export function paymentsRouter(deps: Deps): Router {
   });
 
   r.get('/payments/:payment_id', async (req, res) => {
-    const { force_sync } = validate(RetrieveQuery, req.query);
+    const { force_sync, client_secret } = validate(RetrieveQuery, req.query);
     const payment = await deps.store.find(merchantOf(req), pathId(req));
     if (!payment) throw errors.notFound('Payment');
+    checkClientSecret(req, payment, client_secret);
     const open = payment.operations.filter((o) => o.open);
     if (force_sync !== 'true' || open.length === 0) return res.json(toResource(payment));
     // Ask the provider now about every operation in flight, and answer with what it says (within the usual wait).
@@ -136,6 +158,7 @@ export function paymentsRouter(deps: Deps): Router {
   for (const [path, action, schema] of OPERATIONS) {
     r.post(`/payments/:payment_id/${path}`, async (req, res) => {
       const body = validate(schema, req.body);
+      if (action === 'CONFIRM') await checkClientConfirm(req, body as Record<string, unknown>);
       const payment = await runOperation(deps, merchantOf(req), pathId(req), action, body);
       if (action === 'CONFIRM') await deps.customers.saveFrom(payment);
       res.json(toResource(payment));
