@@ -80,6 +80,8 @@ const stackEnv: Record<string, string> = {
   SWEEP_INTERVAL_MS: '15000',
   SWEEP_AFTER_MS: '60000',
   SYNC_DELAYS_MS: '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000',
+  // A benchmark measures the service, not the per-key limit it would hit at once with one key.
+  RATE_LIMIT_PER_SECOND: '0',
   ...parseStackEnv(process.env.BENCH_STACK_ENV ?? ''),
 };
 

@@ -7,8 +7,10 @@ import { log } from '../lib/log.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
+import { rateLimit } from './rate-limit.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
+import { customersRouter } from './routes/customers.ts';
 import { paymentsRouter } from './routes/payments.ts';
 import { paymentLinksRouter } from './routes/payment-links.ts';
 
@@ -29,8 +31,10 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.get('/openapi.json', (_req, res) => res.json(openapi));
 
   app.use(accountsRouter(db));
-  app.use('/payments', keyAuth(db, { publishable: true }), idempotency(db));
+  app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
+  app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));
+  app.use(customersRouter(db, deps.customers));
   app.use(paymentLinksRouter(db, deps, deps.links));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));
@@ -44,6 +48,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
       log.error('unhandled error', { err, route: req.path });
       e = errors.internal();
     }
+    if (e.headers) res.set(e.headers);
     res.status(e.status).json(e.toBody());
   });
   return app;

@@ -5,18 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
+import type { ApiKeyDoc } from '../lib/merchant-store.ts';
 
-export interface ApiKeyDoc {
-  key_id: string;
-  merchant_id: string;
-  name: string;
-  description: string | null;
-  key_hash: string;
-  prefix: string;
-  created: string;
-  expiration: string | null;
-  revoked: boolean;
-}
 
 export function hashKey(key: string): string {
   return createHmac('sha256', config.keyHashSecret).update(key).digest('hex');

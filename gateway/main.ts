@@ -14,10 +14,11 @@ import { buildApp } from './app.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
 import { PaymentLinks } from './payment-links.ts';
+import { MerchantSetup } from './merchant-setup.ts';
 import { merchantPolicies } from './routes/accounts.ts';
 
-if (!config.adminApiKey || !config.keyHashSecret) {
-  console.error('gateway: ADMIN_API_KEY and KEY_HASH_SECRET must be set (npm start sets them for development)');
+if (!config.adminApiKey || !config.keyHashSecret || !/^[0-9a-f]{64}$/i.test(config.masterEncKey)) {
+  console.error('gateway: ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY (64 hex characters) must be set (npm start sets them for development)');
   process.exit(2);
 }
 
@@ -53,7 +54,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db) }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, redis, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db), setup: new MerchantSetup(db, store) }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 

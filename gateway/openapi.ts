@@ -5,7 +5,8 @@ import {
   ListPaymentsQuery, Payment, ReviewDecisionRequest, UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
-import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './routes/accounts.ts';
+import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
+import { CreateApiKeyRequest, CreateMerchantAccountRequest } from '../lib/schemas/merchant.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
 const ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().optional() }) });
@@ -44,6 +45,20 @@ export function openApiDocument() {
           responses: { 200: { description: '{size, data}' } },
         },
         post: { summary: 'List payments with filters (offset pagination)', requestBody: json(ListPaymentsFilter), responses: { 200: { description: '{count, total_count, data}' } } },
+      },
+      '/customers': { post: { summary: 'Create a customer (secret key)', requestBody: json(CreateCustomerRequest), responses: { 200: { description: 'Customer', ...json(Customer) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 409: { description: 'customer_id taken', ...json(ErrorBody) } } } },
+      '/customers/list': {
+        get: {
+          summary: 'List customers, newest first (offset pagination)',
+          parameters: Object.entries((z.toJSONSchema(ListCustomersQuery, { io: 'input' }) as { properties: Record<string, object> }).properties)
+            .map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+          responses: { 200: { description: 'Customers', ...json(z.array(Customer)) } },
+        },
+      },
+      '/customers/{customer_id}': {
+        get: { summary: 'Retrieve a customer', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Customer', ...json(Customer) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
+        post: { summary: 'Update a customer (fields left out are kept)', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], requestBody: json(UpdateCustomerRequest), responses: { 200: { description: 'Customer', ...json(Customer) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
+        delete: { summary: 'Delete a customer (payments keep their copy)', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Deleted', ...json(CustomerDeleted) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
       },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
       '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', requestBody: json(CreateApiKeyRequest), responses: { 200: { description: 'API key, shown once' } } } },

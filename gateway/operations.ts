@@ -6,12 +6,15 @@ import { config } from '../lib/config.ts';
 import type { PaymentStore } from '../lib/payment-store.ts';
 import type { ConnectorJob, ConnectorQueues } from '../lib/queue.ts';
 import type { MerchantPolicy, StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
+import type { Redis } from 'ioredis';
 import type { OutcomeWaiter } from './outcome-waiter.ts';
 import type { Customers } from './customers.ts';
 import type { PaymentLinks } from './payment-links.ts';
+import type { MerchantSetup } from './merchant-setup.ts';
 
 export interface Deps {
   store: PaymentStore;
@@ -20,8 +23,12 @@ export interface Deps {
   waiter: OutcomeWaiter;
   customers: Customers;
   links: PaymentLinks;
+  /** The gateway's Redis connection (rate limits). */
+  redis: Redis;
   /** The merchant's settings a confirm needs (our manual review rule). */
   policyOf: (merchantId: string) => Promise<MerchantPolicy>;
+  /** Profiles and connector routing from the merchant's setup. */
+  setup: MerchantSetup;
 }
 
 /** gRPC status -> the API's error. */
@@ -43,12 +50,21 @@ export function fromRpcError(err: unknown): ApiError {
   }
 }
 
+/** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
+async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody) {
+  const [policy, route] = await Promise.all([deps.policyOf(merchantId), deps.setup.route(merchantId, paymentId, body ?? {})]);
+  return {
+    policy,
+    ...(route ? { route: { connector: route.connector, merchant_connector_id: route.merchant_connector_id ?? '', connector_label: route.connector_label ?? '', reason: route.reason } } : {}),
+  };
+}
+
 export async function runOperation(deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown): Promise<StoredPayment> {
   let reply: BeginReply__Output;
   try {
     reply = await call<object, BeginReply__Output>(deps.paymentState, 'Begin', {
       merchant_id: merchantId, payment_id: paymentId, action, params_json: JSON.stringify(params ?? {}),
-      ...(action === 'CONFIRM' ? { policy: await deps.policyOf(merchantId) } : {}),
+      ...(action === 'CONFIRM' ? await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody) : {}),
     }, 10_000);
   } catch (err) {
     throw fromRpcError(err);

@@ -24,6 +24,10 @@ export const config = {
   adminApiKey: env.ADMIN_API_KEY || '',
   /** Key of the HMAC under which API secret keys are stored. */
   keyHashSecret: env.KEY_HASH_SECRET || '',
+  /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
+  masterEncKey: env.MASTER_ENC_KEY || '',
+  /** How long a worker keeps a connector account's opened credentials before reading them again. */
+  credentialsTtlMs: int('CREDENTIALS_TTL_MS', 30_000),
   confirmWaitMs: int('CONFIRM_WAIT_MS', 10_000),
   /** Provider HTTP call timeout. */
   providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 30_000),
@@ -32,6 +36,8 @@ export const config = {
   jobAttempts: int('JOB_ATTEMPTS', 6),
   jobBackoffMs: int('JOB_BACKOFF_MS', 1_000),
   workerConcurrency: int('WORKER_CONCURRENCY', 50),
+  /** Requests per one-second window per API key at the gateway (429 RL_01 above it); 0 disables the limit. */
+  rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000),
   /** Status sync (psync) delays for operations the provider left pending, in ms. */
   syncDelaysMs: (env.SYNC_DELAYS_MS || '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000')
     .split(',').map((s) => Number(s.trim())),

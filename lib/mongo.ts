@@ -21,6 +21,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('api_keys').createIndex({ key_hash: 1 }, { unique: true, name: 'key_hash' }),
     db.collection('api_keys').createIndex({ key_id: 1 }, { unique: true, name: 'key_id' }),
     db.collection('payment_links').createIndex({ payment_link_id: 1, merchant_id: 1 }, { unique: true, name: 'payment_link_merchant' }),
+    db.collection('business_profiles').createIndex({ profile_id: 1, merchant_id: 1 }, { unique: true, name: 'profile_merchant' }),
+    db.collection('business_profiles').createIndex({ merchant_id: 1, profile_name: 1 }, { unique: true, name: 'merchant_profile_name' }),
+    db.collection('connector_accounts').createIndex({ merchant_connector_id: 1, merchant_id: 1 }, { unique: true, name: 'mca_merchant' }),
+    db.collection('connector_accounts').createIndex({ merchant_id: 1 }, { name: 'mca_by_merchant' }),
+    db.collection('api_keys').createIndex({ merchant_id: 1 }, { name: 'keys_by_merchant' }),
     db.collection('customers').createIndex({ customer_id: 1, merchant_id: 1 }, { unique: true, name: 'customer_merchant' }),
   ]);
 }

@@ -13,6 +13,8 @@ export interface ConnectorJob {
   operation_id: string;
   kind: OperationKind;
   connector: ConnectorName;
+  /** The merchant's connector account whose credentials the call uses; null: the sandbox default. */
+  merchant_connector_id?: string | null;
   amount: number;
   currency: string;
   capture_method: string;

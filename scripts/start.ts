@@ -18,8 +18,9 @@ const saved = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, 'ut
 const secrets = {
   ADMIN_API_KEY: process.env.ADMIN_API_KEY || saved.ADMIN_API_KEY || `admin_${randomBytes(24).toString('hex')}`,
   KEY_HASH_SECRET: process.env.KEY_HASH_SECRET || saved.KEY_HASH_SECRET || randomBytes(32).toString('hex'),
+  MASTER_ENC_KEY: process.env.MASTER_ENC_KEY || saved.MASTER_ENC_KEY || randomBytes(32).toString('hex'),
 };
-if (!process.env.ADMIN_API_KEY && !process.env.KEY_HASH_SECRET) writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+if (!process.env.ADMIN_API_KEY && !process.env.KEY_HASH_SECRET && !process.env.MASTER_ENC_KEY) writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
 const env = { ...process.env, ...secrets };
 
 const listening = (port: number) => new Promise<boolean>((resolve) => {

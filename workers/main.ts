@@ -10,7 +10,9 @@ import { queueName, telemetry } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import { Connector as ConnectorEnum } from '../lib/schemas/common.ts';
 import { CONNECTORS } from './connectors/index.ts';
-import { processor } from './runtime.ts';
+import { credentialsCache, processor } from './runtime.ts';
+import { connectMongo } from '../lib/mongo.ts';
+import { MerchantStore } from '../lib/merchant-store.ts';
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
 const name = ConnectorEnum.safeParse(values.connector ?? process.env.CONNECTOR);
@@ -23,7 +25,9 @@ initTelemetry(`worker-${connector.name}`);
 
 const client = paymentStateClient(config.paymentStateAddr);
 const connection = redisConnection();
-const worker = new Worker(queueName(connector.name), processor(connector, client), {
+const { client: mongo, db } = await connectMongo();
+const credentialsOf = credentialsCache(new MerchantStore(db), config.credentialsTtlMs);
+const worker = new Worker(queueName(connector.name), processor(connector, client, credentialsOf), {
   connection,
   prefix: config.redisPrefix,
   concurrency: config.workerConcurrency,
@@ -42,6 +46,7 @@ async function shutdown(signal: string) {
   await worker.close();
   connection.disconnect();
   client.close();
+  await mongo.close();
   await shutdownTelemetry();
   process.exit(0);
 }

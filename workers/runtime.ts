@@ -10,6 +10,8 @@ import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import type { Connector } from './connectors/connector.ts';
 import { providerCall } from './provider-http.ts';
+import type { MerchantStore } from '../lib/merchant-store.ts';
+import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,10 +34,28 @@ export async function report(client: PaymentStateClient, job: ConnectorJob, outc
   }
 }
 
-export function processor(connector: Connector, client: PaymentStateClient) {
+/** Provider credentials by connector account, opened from MongoDB and kept briefly (an update applies within CREDENTIALS_TTL_MS). */
+export function credentialsCache(setup: MerchantStore, ttlMs = 30_000) {
+  const cache = new Map<string, { at: number; value: Promise<ConnectorAccountDetailsValue | null> }>();
+  return (job: ConnectorJob): Promise<ConnectorAccountDetailsValue | null> => {
+    if (!job.merchant_connector_id) return Promise.resolve(null);
+    const key = `${job.merchant_id}:${job.merchant_connector_id}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+    const value = setup.credentials(job.merchant_id, job.merchant_connector_id);
+    cache.set(key, { at: Date.now(), value });
+    value.catch(() => cache.delete(key));
+    return value;
+  };
+}
+
+export function processor(connector: Connector, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<ConnectorAccountDetailsValue | null>) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
-    const res = await providerCall(connector.baseUrl(), connector.request(data), connector.name);
+    const credentials = await credentialsOf(data);
+    // A deleted connector account: the provider cannot be called on its behalf any more.
+    if (data.merchant_connector_id && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
+    const res = await providerCall(connector.baseUrl(), connector.request(data, credentials), connector.name);
     const outcome = connector.outcome(data, res);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });

@@ -1,91 +1,144 @@
-// Admin bootstrap shaped like the leading switch: merchant accounts and their API keys (admin key only).
+// Merchant accounts and their API keys (admin key), shaped like the leading switch's admin API.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
-import { z } from 'zod';
 import { errors } from '../../lib/errors.ts';
-import { ids } from '../../lib/ids.ts';
+import { ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
-import { adminAuth, hashKey, type ApiKeyDoc } from '../auth.ts';
+import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
+import { CreateApiKeyRequest, CreateMerchantAccountRequest, UpdateApiKeyRequest, UpdateMerchantAccountRequest } from '../../lib/schemas/merchant.ts';
+import { NO_POLICY, type MerchantPolicy } from '../../services/payment-state/state-machine.ts';
+import { adminAuth, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
-import { Amount } from '../../lib/schemas/common.ts';
-import { NO_POLICY, type MerchantPolicy } from '../../services/payment-state/state-machine.ts';
-
-export const CreateMerchantAccountRequest = z.strictObject({
-  merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
-  merchant_name: z.string().max(255).nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-  /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
-  manual_review: z.strictObject({ amount_at_least: Amount }).nullish(),
-});
-
-export const CreateApiKeyRequest = z.strictObject({
-  name: z.string().min(1).max(64),
-  description: z.string().max(256).nullish(),
-  expiration: z.union([z.literal('never'), z.iso.datetime({ offset: true })]),
-});
-
-export interface MerchantDoc {
-  merchant_id: string;
-  merchant_name: string | null;
-  publishable_key: string;
-  metadata: Record<string, unknown> | null;
-  manual_review: { amount_at_least: number } | null;
-  created: string;
-}
+import { connectorAccountsRouter } from './connector-accounts.ts';
+import { newProfile, profilesRouter } from './profiles.ts';
 
 /** The settings payment-state needs for a confirm, read from the merchant account. */
 export function merchantPolicies(db: Db) {
-  const merchants = db.collection<MerchantDoc>('merchants');
+  const setup = new MerchantStore(db);
   return async (merchantId: string): Promise<MerchantPolicy> => {
-    const m = await merchants.findOne({ merchant_id: merchantId }, { projection: { manual_review: 1 } });
+    const m = await setup.merchants.findOne({ merchant_id: merchantId }, { projection: { manual_review: 1 } });
     return m?.manual_review ? { manual_review: true, manual_review_amount_at_least: m.manual_review.amount_at_least } : NO_POLICY;
   };
 }
 
 const merchantView = (m: MerchantDoc) => ({
   merchant_id: m.merchant_id, merchant_name: m.merchant_name, publishable_key: m.publishable_key, metadata: m.metadata,
-  manual_review: m.manual_review ?? null, created: m.created,
+  manual_review: m.manual_review ?? null, default_profile: m.default_profile ?? null, created: m.created, updated: m.updated ?? m.created,
 });
 
+const keyView = (k: ApiKeyDoc) => ({
+  key_id: k.key_id, merchant_id: k.merchant_id, name: k.name, description: k.description, prefix: k.prefix,
+  created: k.created, expiration: k.expiration ?? 'never', revoked: k.revoked,
+});
+
+const futureExpiration = (expiration: string) => {
+  if (expiration === 'never') return null;
+  if (Date.parse(expiration) <= Date.now()) throw errors.invalid('expiration', 'must be in the future');
+  return new Date(expiration).toISOString();
+};
+
 export function accountsRouter(db: Db): Router {
-  const merchants = db.collection<MerchantDoc>('merchants');
-  const keys = db.collection<ApiKeyDoc>('api_keys');
+  const setup = new MerchantStore(db);
   const r = Router();
-  r.use(['/accounts', '/api_keys'], adminAuth(), idempotency(db));
+  r.use(['/accounts', '/account', '/api_keys'], adminAuth(), idempotency(db));
+
+  const merchantOr404 = async (merchantId: string) => {
+    const m = await setup.merchant(merchantId);
+    if (!m) throw errors.notFound('Merchant account');
+    return m;
+  };
 
   r.post('/accounts', async (req, res) => {
     const body = validate(CreateMerchantAccountRequest, req.body);
+    const now = new Date().toISOString();
     const m: MerchantDoc = {
       merchant_id: body.merchant_id ?? ids.merchant(), merchant_name: body.merchant_name ?? null,
       publishable_key: ids.publishableKey(), metadata: body.metadata ?? null, manual_review: body.manual_review ?? null,
-      created: new Date().toISOString(),
+      default_profile: null, created: now, updated: now,
     };
     try {
-      await merchants.insertOne({ ...m });
+      await setup.merchants.insertOne({ ...m });
     } catch (err) {
       if (isDuplicateKey(err)) throw errors.duplicate('The merchant account with the specified merchant_id already exists', 'merchant_id');
       throw err;
     }
+    // Every merchant account has a default business profile.
+    const profile = newProfile(m.merchant_id, { profile_name: 'default' });
+    await setup.profiles.insertOne({ ...profile });
+    m.default_profile = profile.profile_id;
+    await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: { default_profile: profile.profile_id } });
     res.json(merchantView(m));
+  });
+
+  r.get('/accounts/:merchant_id', async (req, res) => res.json(merchantView(await merchantOr404(req.params.merchant_id))));
+
+  r.post('/accounts/:merchant_id', async (req, res) => {
+    const body = validate(UpdateMerchantAccountRequest, req.body);
+    const m = await merchantOr404(req.params.merchant_id);
+    const set: Partial<MerchantDoc> = { updated: new Date().toISOString() };
+    for (const k of ['merchant_name', 'metadata', 'manual_review'] as const) if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];
+    await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: set });
+    res.json(merchantView({ ...m, ...set }));
+  });
+
+  // Deleting a merchant account ends it at once: its keys stop working and its setup is removed. Its payments
+  // stay, as the record of what happened.
+  r.delete('/accounts/:merchant_id', async (req, res) => {
+    const m = await merchantOr404(req.params.merchant_id);
+    await setup.apiKeys.deleteMany({ merchant_id: m.merchant_id });
+    await setup.merchants.deleteOne({ merchant_id: m.merchant_id });
+    await Promise.all([setup.profiles.deleteMany({ merchant_id: m.merchant_id }), setup.connectorAccounts.deleteMany({ merchant_id: m.merchant_id })]);
+    res.json({ merchant_id: m.merchant_id, deleted: true });
   });
 
   r.post('/api_keys/:merchant_id', async (req, res) => {
     const body = validate(CreateApiKeyRequest, req.body);
-    const merchant = await merchants.findOne({ merchant_id: req.params.merchant_id });
-    if (!merchant) throw errors.notFound('Merchant account');
-    if (body.expiration !== 'never' && Date.parse(body.expiration) <= Date.now()) throw errors.invalid('expiration', 'must be in the future');
+    const merchant = await merchantOr404(req.params.merchant_id);
     const apiKey = ids.secretKey();
     const doc: ApiKeyDoc = {
       key_id: ids.keyId(), merchant_id: merchant.merchant_id, name: body.name, description: body.description ?? null,
       key_hash: hashKey(apiKey), prefix: apiKey.slice(0, 12), created: new Date().toISOString(),
-      expiration: body.expiration === 'never' ? null : new Date(body.expiration).toISOString(), revoked: false,
+      expiration: futureExpiration(body.expiration), revoked: false,
     };
-    await keys.insertOne({ ...doc });
-    res.json({
-      key_id: doc.key_id, merchant_id: doc.merchant_id, name: doc.name, description: doc.description, api_key: apiKey,
-      created: doc.created, expiration: doc.expiration ?? 'never',
-    });
+    await setup.apiKeys.insertOne({ ...doc });
+    // The key itself is answered once, here, and stored nowhere.
+    res.json({ ...keyView(doc), api_key: apiKey });
   });
+
+  r.get('/api_keys/:merchant_id/list', async (req, res) => {
+    await merchantOr404(req.params.merchant_id);
+    const keys = await setup.apiKeys.find({ merchant_id: req.params.merchant_id }).sort({ created: -1 }).toArray();
+    res.json(keys.map(keyView));
+  });
+
+  const keyOr404 = async (merchantId: string, keyId: string) => {
+    const k = await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId });
+    if (!k) throw errors.notFound('API key');
+    return k;
+  };
+
+  r.get('/api_keys/:merchant_id/:key_id', async (req, res) => res.json(keyView(await keyOr404(req.params.merchant_id, req.params.key_id))));
+
+  r.post('/api_keys/:merchant_id/:key_id', async (req, res) => {
+    const body = validate(UpdateApiKeyRequest, req.body);
+    const k = await keyOr404(req.params.merchant_id, req.params.key_id);
+    const set: Partial<ApiKeyDoc> = {};
+    if (body.name !== undefined) set.name = body.name;
+    if (body.description !== undefined) set.description = body.description ?? null;
+    if (body.expiration !== undefined) set.expiration = futureExpiration(body.expiration);
+    if (Object.keys(set).length) await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: set });
+    res.json(keyView({ ...k, ...set }));
+  });
+
+  // Revoked at once: the next request with the key is refused (keys are looked up on every request).
+  r.delete('/api_keys/:merchant_id/:key_id', async (req, res) => {
+    const k = await keyOr404(req.params.merchant_id, req.params.key_id);
+    await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } });
+    res.json({ merchant_id: k.merchant_id, key_id: k.key_id, revoked: true });
+  });
+
+  r.use(profilesRouter(setup));
+  r.use(connectorAccountsRouter(setup));
   return r;
 }

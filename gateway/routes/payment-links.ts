@@ -7,6 +7,7 @@ import { toDecimalString } from '../../lib/money.ts';
 import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { keyAuth } from '../auth.ts';
+import { rateLimit } from '../rate-limit.ts';
 import { checkClientSecret } from '../client-secret.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { linkExpired, paymentLinkView, type PaymentLinks } from '../payment-links.ts';
@@ -55,7 +56,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     res.status(linkExpired(p) ? 410 : 200).set('cache-control', 'no-store').type('html').send(checkoutPage(p));
   }
 
-  r.get('/payment_link/:payment_link_id', auth, async (req, res) => {
+  r.get('/payment_link/:payment_link_id', auth, rateLimit(deps.redis), async (req, res) => {
     // The spec sends client_secret in a GET body; browsers cannot, so the query string is read too.
     const body = { ...validate(RetrievePaymentLinkRequest, req.query), ...validate(RetrievePaymentLinkRequest, req.body ?? {}) };
     const link = await links.find(req.merchantId!, req.params.payment_link_id as string);

@@ -47,11 +47,13 @@ export function paymentsRouter(deps: Deps): Router {
     const merchantId = merchantOf(req);
     const body = validate(CreatePaymentRequest, req.body);
     if (body.confirm && !body.payment_method) throw errors.missing('payment_method');
+    const profileId = await deps.setup.profileFor(merchantId, body);
     const intent = createIntent(merchantId, body, {
       now: new Date(), paymentId: body.payment_id ?? ids.payment(), clientSecret: ids.clientSecret,
       newCustomerId: () => `cus_${randomAlnum(20)}`, ephemeralSecret: () => `epk_${randomAlnum(32)}`,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
+      profileId,
     });
     let payment: StoredPayment;
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
@@ -141,6 +143,7 @@ export function paymentsRouter(deps: Deps): Router {
 
   r.post('/payments/:payment_id', async (req, res) => {
     const body = validate(UpdatePaymentRequest, req.body);
+    if (body.profile_id) await deps.setup.profileFor(merchantOf(req), { profile_id: body.profile_id });
     const payment = await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body);
     await deps.customers.saveFrom(payment);
     res.json(toResource(payment));

@@ -75,10 +75,18 @@ export const PaymentMethodData = z.strictObject({
   billing: opt(Address),
 });
 
-export const Routing = z.union([
-  z.strictObject({ type: z.literal('single'), data: Connector }),
-  z.strictObject({ type: z.literal('priority'), data: z.array(Connector).min(1) }),
-  z.strictObject({ type: z.literal('volume_split'), data: z.array(z.strictObject({ connector: Connector, split: z.number().int().min(0).max(100) })).min(1) }),
+/** A connector by name (its first enabled account), or one connector account (the leading switch's shape). */
+export const RoutingChoice = z.union([Connector, z.strictObject({ connector: Connector, merchant_connector_id: opt(str(64)) })]);
+
+/** Routing algorithms (spec 2.15 names Single, Priority and VolumeSplit): on a payment, or a profile's default. */
+export const Routing = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('single'), data: RoutingChoice }),
+  z.strictObject({ type: z.literal('priority'), data: z.array(RoutingChoice).min(1).max(20) }),
+  z.strictObject({
+    type: z.literal('volume_split'),
+    data: z.array(z.strictObject({ connector: RoutingChoice, split: z.number().int().min(0).max(100) })).min(1).max(20)
+      .refine((d) => d.reduce((t, x) => t + x.split, 0) === 100, 'the splits must add up to 100'),
+  }),
 ]);
 
 /** Capture straight between merchant and customer, or through the connector (spec 4.1 "capture type"). */
@@ -279,6 +287,7 @@ export const ListPaymentsFilter = z.strictObject({
 });
 
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
+export type RoutingAlgorithm = z.infer<typeof Routing>;
 export type IncrementalAuthorizationBody = z.infer<typeof IncrementalAuthorizationRequest>;
 export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;
 export type UpdatePaymentBody = z.infer<typeof UpdatePaymentRequest>;
@@ -297,6 +306,8 @@ export const Attempt = z.object({
   error_code: n(z.string()), payment_token: n(z.string()), connector_metadata: n(z.unknown()),
   payment_experience: n(z.string()), payment_method_type: n(z.string()), reference_id: n(z.string()),
   unified_code: n(z.string()), unified_message: n(z.string()), client_source: n(z.string()), client_version: n(z.string()),
+  /** Why routing chose this attempt's connector (ARCHITECTURE.md: recorded on the attempt). */
+  routing_reason: n(z.string()).optional(),
 });
 
 export const Capture = z.object({

@@ -8,6 +8,7 @@ import type { CompleteRequest as _bnpl_paymentstate_v1_CompleteRequest, Complete
 import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from './bnpl/paymentstate/v1/MerchantPolicy.ts';
 import type { Outcome as _bnpl_paymentstate_v1_Outcome, Outcome__Output as _bnpl_paymentstate_v1_Outcome__Output } from './bnpl/paymentstate/v1/Outcome.ts';
 import type { PaymentStateClient as _bnpl_paymentstate_v1_PaymentStateClient, PaymentStateDefinition as _bnpl_paymentstate_v1_PaymentStateDefinition } from './bnpl/paymentstate/v1/PaymentState.ts';
+import type { RoutedConnector as _bnpl_paymentstate_v1_RoutedConnector, RoutedConnector__Output as _bnpl_paymentstate_v1_RoutedConnector__Output } from './bnpl/paymentstate/v1/RoutedConnector.ts';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -25,6 +26,7 @@ export interface ProtoGrpcType {
         MerchantPolicy: MessageTypeDefinition<_bnpl_paymentstate_v1_MerchantPolicy, _bnpl_paymentstate_v1_MerchantPolicy__Output>
         Outcome: MessageTypeDefinition<_bnpl_paymentstate_v1_Outcome, _bnpl_paymentstate_v1_Outcome__Output>
         PaymentState: SubtypeConstructor<typeof grpc.Client, _bnpl_paymentstate_v1_PaymentStateClient> & { service: _bnpl_paymentstate_v1_PaymentStateDefinition }
+        RoutedConnector: MessageTypeDefinition<_bnpl_paymentstate_v1_RoutedConnector, _bnpl_paymentstate_v1_RoutedConnector__Output>
       }
     }
   }

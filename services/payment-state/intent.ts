@@ -34,6 +34,8 @@ export function createIntent(
     knownCustomer?: CustomerView | null;
     /** For payment_link: true, the link's id and the base address of the checkout pages. */
     paymentLink?: { id: string; baseUrl: string };
+    /** The business profile the gateway resolved (profile_id, business_label, or the merchant's only one). */
+    profileId?: string | null;
   },
 ): StoredPayment {
   const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
@@ -49,6 +51,7 @@ export function createIntent(
     request_extras: requestExtras(body),
     payment_id: ctx.paymentId,
     merchant_id: merchantId,
+    profile_id: ctx.profileId ?? body.profile_id ?? null,
     status: 'requires_confirmation',
     net_amount: netAmount(p),
     amount_capturable: p.amount,

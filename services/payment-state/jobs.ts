@@ -9,6 +9,7 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     operation_id: op.operation_id,
     kind: op.kind,
     connector: op.connector,
+    merchant_connector_id: p.merchant_connector_id ?? null,
     amount: op.amount,
     currency: p.currency,
     // A payment held for our manual review is only authorized; the capture follows the merchant's approval.

@@ -14,6 +14,8 @@ import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
+import type { RoutedConnector__Output } from '../../proto/generated/bnpl/paymentstate/v1/RoutedConnector.ts';
+import { Connector } from '../../lib/schemas/common.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
@@ -69,7 +71,8 @@ export class PaymentStateService {
     const begin = BEGIN[req.action as keyof typeof BEGIN];
     if (!begin) throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
     const policy = req.policy ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) } : NO_POLICY;
-    const decide = begin({ now, operationId, policy }, params);
+    const route = req.route?.connector ? req.route : null;
+    const decide = begin({ now, operationId, policy, route }, params);
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
     // Applied with no operation: decided by payment-state alone (an update, a cancel before confirmation).
@@ -182,18 +185,22 @@ export class PaymentStateService {
   }
 }
 
-type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy };
+type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy; route: RoutedConnector__Output | null };
 
 /** Per action: read its parameters (validated by the gateway; checked again here) and decide on the payment. */
 const BEGIN = {
   CONFIRM: (ctx: BeginCtx, params: unknown) => {
     const body = parse(ConfirmPaymentRequest, params);
     return (p: StoredPayment): Decision => {
-      const connector = body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
-      if (!CAPABILITIES[connector].implemented) {
+      const parsed = Connector.safeParse(ctx.route?.connector ?? body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR);
+      const connector = parsed.success ? parsed.data : DEFAULT_CONNECTOR;
+      if (!parsed.success || !CAPABILITIES[connector].implemented) {
         return { kind: 'refused', code: 'IR_05', message: `Connector ${connector} is not enabled for this merchant`, param: 'connector' };
       }
-      return beginConfirm(p, body, { ...ctx, connector });
+      const route = ctx.route
+        ? { merchant_connector_id: ctx.route.merchant_connector_id || null, connector_label: ctx.route.connector_label || null, reason: ctx.route.reason }
+        : undefined;
+      return beginConfirm(p, body, { ...ctx, connector, route });
     };
   },
   APPROVE: (ctx: BeginCtx, params: unknown) => {

@@ -1,7 +1,7 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type RoutingAlgorithm, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
 import { CAPABILITIES } from '../../lib/connectors.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update';
@@ -59,7 +59,7 @@ export interface Operation {
 export type StoredPayment = PaymentResource & {
   /** Request fields kept for later operations that the resource does not show. */
   amount_to_capture: number | null;
-  routing: unknown;
+  routing: RoutingAlgorithm | null;
   request_incremental_authorization: boolean | null;
   /** Request fields kept with the payment that nothing acts on yet (REQUEST_EXTRAS). */
   request_extras?: Record<string, unknown>;
@@ -163,7 +163,11 @@ export const NO_POLICY: MerchantPolicy = { manual_review: false, manual_review_a
 export function beginConfirm(
   p: StoredPayment,
   body: ConfirmPaymentBody,
-  ctx: { now: string; operationId: string; connector: ConnectorName; policy?: MerchantPolicy },
+  ctx: {
+    now: string; operationId: string; connector: ConnectorName; policy?: MerchantPolicy;
+    /** The connector account routing chose, and why (recorded on the attempt). */
+    route?: { merchant_connector_id: string | null; connector_label: string | null; reason: string };
+  },
 ): Decision {
   const refused = canStart(p, 'confirm');
   if (refused) return refused;
@@ -180,14 +184,15 @@ export function beginConfirm(
     authentication_type: next.authentication_type, cancellation_reason: null, mandate_id: next.mandate_id, error_code: null,
     payment_token: next.payment_token, connector_metadata: null, payment_experience: next.payment_experience,
     payment_method_type: next.payment_method_type, reference_id: null, unified_code: null, unified_message: null,
-    client_source: null, client_version: null,
+    client_source: null, client_version: null, routing_reason: ctx.route?.reason ?? null,
   };
   const operation: Operation = {
     operation_id: ctx.operationId, kind: 'authorize', ref: attempt.attempt_id, amount: next.amount, connector: ctx.connector,
     open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
   };
   Object.assign(next, {
-    status: 'processing', connector: ctx.connector, attempt_count: attemptNo, attempts: [...(p.attempts ?? []), attempt],
+    status: 'processing', connector: ctx.connector, attempt_count: attemptNo,
+    ...(ctx.route ? { merchant_connector_id: ctx.route.merchant_connector_id, connector_label: ctx.route.connector_label } : {}), attempts: [...(p.attempts ?? []), attempt],
     operations: [...p.operations, operation], net_amount: netAmount(next), amount_capturable: next.amount,
     error_code: null, error_message: null, unified_code: null, unified_message: null, next_action: null, manual_retry_allowed: false,
     review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least, merchant_decision: null,

@@ -65,6 +65,7 @@ export class Stack {
       SANDBOX_URL: `http://127.0.0.1:${sbPort}`,
       ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
       KEY_HASH_SECRET: randomBytes(32).toString('hex'),
+      MASTER_ENC_KEY: randomBytes(32).toString('hex'),
       CONFIRM_WAIT_MS: '5000',
       SANDBOX_SLOW_MS: '4000',
       SANDBOX_REVIEW_MS: '1000',

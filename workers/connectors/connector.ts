@@ -4,13 +4,17 @@ import type { ConnectorJob } from '../../lib/queue.ts';
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Outcome } from '../../services/payment-state/state-machine.ts';
 import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
+import type { ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 
 export interface Connector {
   name: ConnectorName;
   /** The provider's base URL (the sandbox in sandbox mode) and the credentials it takes. */
   baseUrl(): string;
-  /** The request that performs the job's operation, or asks for its result when job.mode is 'sync'. */
-  request(job: ConnectorJob): ProviderRequest;
+  /**
+   * The request that performs the job's operation, or asks for its result when job.mode is 'sync'. `credentials`
+   * are the merchant connector account's, or null for the sandbox default of a merchant without accounts.
+   */
+  request(job: ConnectorJob, credentials: ConnectorAccountDetailsValue | null): ProviderRequest;
   /** What the provider's answer means for the operation. */
   outcome(job: ConnectorJob, res: ProviderResponse): Outcome;
 }

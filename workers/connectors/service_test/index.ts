@@ -4,11 +4,12 @@ import type { Connector } from '../connector.ts';
 import { toRequest } from './request.ts';
 import { toOutcome } from './response.ts';
 
-const apiKey = () => process.env.SERVICE_TEST_API_KEY || 'sk_sandbox_service_test';
+/** The sandbox's key, for merchants that have no connector account yet. */
+const defaultApiKey = () => process.env.SERVICE_TEST_API_KEY || 'sk_sandbox_service_test';
 
 export const serviceTest: Connector = {
   name: 'service_test',
   baseUrl: () => process.env.SERVICE_TEST_BASE_URL || config.sandboxUrl,
-  request: (job) => toRequest(job, apiKey()),
+  request: (job, credentials) => toRequest(job, credentials?.api_key ?? defaultApiKey()),
   outcome: toOutcome,
 };

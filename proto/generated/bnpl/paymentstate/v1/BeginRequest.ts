@@ -2,6 +2,7 @@
 
 import type { Action as _bnpl_paymentstate_v1_Action, Action__Output as _bnpl_paymentstate_v1_Action__Output } from '../../../bnpl/paymentstate/v1/Action.ts';
 import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from '../../../bnpl/paymentstate/v1/MerchantPolicy.ts';
+import type { RoutedConnector as _bnpl_paymentstate_v1_RoutedConnector, RoutedConnector__Output as _bnpl_paymentstate_v1_RoutedConnector__Output } from '../../../bnpl/paymentstate/v1/RoutedConnector.ts';
 
 export interface BeginRequest {
   'merchant_id'?: (string);
@@ -9,6 +10,7 @@ export interface BeginRequest {
   'action'?: (_bnpl_paymentstate_v1_Action);
   'params_json'?: (string);
   'policy'?: (_bnpl_paymentstate_v1_MerchantPolicy | null);
+  'route'?: (_bnpl_paymentstate_v1_RoutedConnector | null);
 }
 
 export interface BeginRequest__Output {
@@ -17,4 +19,5 @@ export interface BeginRequest__Output {
   'action': (_bnpl_paymentstate_v1_Action__Output);
   'params_json': (string);
   'policy': (_bnpl_paymentstate_v1_MerchantPolicy__Output | null);
+  'route': (_bnpl_paymentstate_v1_RoutedConnector__Output | null);
 }

@@ -1,0 +1,83 @@
+// Merchant connector accounts (admin key): a merchant's account at a provider, with its credentials (sealed at
+// rest, answered masked), the payment methods it takes, and whether it is in use.
+import { Router } from 'express';
+import { errors } from '../../lib/errors.ts';
+import { ids } from '../../lib/ids.ts';
+import type { ConnectorAccountDoc, MerchantStore } from '../../lib/merchant-store.ts';
+import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
+import { mask, open, seal } from '../../lib/secret-box.ts';
+import { validate } from '../validate.ts';
+
+function maskedDetails(a: ConnectorAccountDoc) {
+  const d = JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) as ConnectorAccountDetailsValue;
+  return Object.fromEntries(Object.entries(d).filter(([, v]) => v != null).map(([k, v]) => [k, k === 'auth_type' ? v : mask(String(v))]));
+}
+
+export const connectorAccountView = (a: ConnectorAccountDoc) => ({
+  connector_type: a.connector_type, merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id,
+  profile_id: a.profile_id, connector_name: a.connector_name, connector_label: a.connector_label,
+  connector_account_details: maskedDetails(a), payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
+  disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
+});
+
+export function connectorAccountsRouter(setup: MerchantStore): Router {
+  const r = Router();
+  const base = '/account/:merchant_id/connectors';
+
+  const merchantOr404 = async (merchantId: string) => {
+    const m = await setup.merchant(merchantId);
+    if (!m) throw errors.notFound('Merchant account');
+    return m;
+  };
+  const accountOr404 = async (merchantId: string, mcaId: string) => {
+    const a = await setup.connectorAccount(merchantId, mcaId);
+    if (!a) throw errors.notFound('Merchant connector account');
+    return a;
+  };
+
+  r.post(base, async (req, res) => {
+    const body = validate(CreateConnectorAccountRequest, req.body);
+    const m = await merchantOr404(req.params.merchant_id);
+    const profileId = body.profile_id ?? m.default_profile;
+    const profile = profileId ? await setup.profile(m.merchant_id, profileId) : null;
+    if (body.profile_id && !profile) throw errors.invalid('profile_id', 'no such business profile for this merchant');
+    const id = ids.connectorAccount();
+    const now = new Date().toISOString();
+    const a: ConnectorAccountDoc = {
+      merchant_connector_id: id, merchant_id: m.merchant_id, profile_id: profile?.profile_id ?? null, connector_type: 'payment_processor',
+      connector_name: body.connector_name, connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
+      connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
+      payment_methods_enabled: body.payment_methods_enabled ?? null, test_mode: body.test_mode ?? true, disabled: body.disabled ?? false,
+      metadata: body.metadata ?? null, created_at: now, updated_at: now,
+    };
+    await setup.connectorAccounts.insertOne({ ...a });
+    res.json(connectorAccountView(a));
+  });
+
+  r.get(base, async (req, res) => {
+    await merchantOr404(req.params.merchant_id);
+    res.json((await setup.connectorAccountsOf(req.params.merchant_id)).map(connectorAccountView));
+  });
+
+  r.get(`${base}/:merchant_connector_id`, async (req, res) =>
+    res.json(connectorAccountView(await accountOr404(req.params.merchant_id, req.params.merchant_connector_id))));
+
+  r.post(`${base}/:merchant_connector_id`, async (req, res) => {
+    const body = validate(UpdateConnectorAccountRequest, req.body);
+    const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
+    const set: Partial<ConnectorAccountDoc> = { updated_at: new Date().toISOString() };
+    for (const k of ['connector_label', 'payment_methods_enabled', 'test_mode', 'disabled', 'metadata'] as const) {
+      if (body[k] !== undefined && body[k] !== null) (set as Record<string, unknown>)[k] = body[k];
+    }
+    if (body.connector_account_details) set.connector_account_details_sealed = seal(JSON.stringify(body.connector_account_details), a.merchant_connector_id);
+    await setup.connectorAccounts.updateOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, { $set: set });
+    res.json(connectorAccountView({ ...a, ...set }));
+  });
+
+  r.delete(`${base}/:merchant_connector_id`, async (req, res) => {
+    const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
+    await setup.connectorAccounts.deleteOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id });
+    res.json({ merchant_id: a.merchant_id, merchant_connector_id: a.merchant_connector_id, deleted: true });
+  });
+  return r;
+}

@@ -1,0 +1,62 @@
+// Customers API (spec area "customers", shaped like the leading switch's v1 customers): create, retrieve, list,
+// update, delete a merchant's customers with its secret key. keyAuth (secret key only) and the Idempotency-Key
+// middleware are mounted on /customers in app.ts.
+import { Router, type Request } from 'express';
+import type { Db } from 'mongodb';
+import { errors } from '../../lib/errors.ts';
+import {
+  CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type CustomerDeletedResource,
+} from '../../lib/schemas/customer.ts';
+import { customerView, type Customers } from '../customers.ts';
+import { validate } from '../validate.ts';
+
+const merchantOf = (req: Request) => req.merchantId!;
+const pathId = (req: Request) => req.params.customer_id as string;
+/** A JSON body that is not an object (an array) is refused: validate() would read it as an empty body. */
+const objectBody = (req: Request): unknown => {
+  if (Array.isArray(req.body)) throw errors.invalid('body', 'request body must be a JSON object');
+  return req.body;
+};
+
+export function customersRouter(_db: Db, customers: Customers): Router {
+  const r = Router();
+  // Only a merchant's secret key reaches these routes (keyAuth without `publishable`); refuse anything else here too,
+  // so a mounting mistake cannot open them.
+  r.use('/customers', (req, _res, next) => {
+    if (req.caller?.kind !== 'secret') return next(req.caller ? errors.forbidden() : errors.unauthorized());
+    next();
+  });
+
+  r.post('/customers', async (req, res) => {
+    const body = validate(CreateCustomerRequest, objectBody(req));
+    res.json(customerView(await customers.create(merchantOf(req), body)));
+  });
+
+  // Declared before /customers/:customer_id so that "list" is never taken for a customer id.
+  r.get('/customers/list', async (req, res) => {
+    const q = validate(ListCustomersQuery, req.query);
+    res.json((await customers.list(merchantOf(req), q)).map(customerView));
+  });
+
+  r.get('/customers/:customer_id', async (req, res) => {
+    const c = await customers.find(merchantOf(req), pathId(req));
+    if (!c) throw errors.notFound('Customer');
+    res.json(customerView(c));
+  });
+
+  r.post('/customers/:customer_id', async (req, res) => {
+    const body = validate(UpdateCustomerRequest, objectBody(req));
+    const c = await customers.update(merchantOf(req), pathId(req), body);
+    if (!c) throw errors.notFound('Customer');
+    res.json(customerView(c));
+  });
+
+  r.delete('/customers/:customer_id', async (req, res) => {
+    const customerId = pathId(req);
+    if (!(await customers.delete(merchantOf(req), customerId))) throw errors.notFound('Customer');
+    const deleted: CustomerDeletedResource = { customer_id: customerId, customer_deleted: true, address_deleted: true, payment_methods_deleted: true };
+    res.json(deleted);
+  });
+
+  return r;
+}

@@ -1,0 +1,96 @@
+// Business profiles (admin key): a merchant's lines of business, each with its return URL, webhook URL, the hash
+// key that signs its webhooks, and the default routing of its payments.
+import { Router } from 'express';
+import { errors } from '../../lib/errors.ts';
+import { ids } from '../../lib/ids.ts';
+import { isDuplicateKey } from '../../lib/mongo.ts';
+import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
+import { CreateProfileRequest, UpdateProfileRequest, type RoutingAlgorithm } from '../../lib/schemas/merchant.ts';
+import { open, seal } from '../../lib/secret-box.ts';
+import { validate } from '../validate.ts';
+import type { z } from 'zod';
+
+type ProfileFields = z.infer<typeof UpdateProfileRequest>;
+
+export function newProfile(merchantId: string, body: ProfileFields): ProfileDoc {
+  const now = new Date().toISOString();
+  const profileId = ids.profile();
+  return {
+    profile_id: profileId, merchant_id: merchantId, profile_name: body.profile_name ?? 'default', return_url: body.return_url ?? null,
+    webhook_details: body.webhook_details ?? null,
+    payment_response_hash_key_sealed: seal(body.payment_response_hash_key ?? ids.hashKey(), profileId),
+    routing_algorithm: body.routing_algorithm ?? null, metadata: body.metadata ?? null, created_at: now, updated_at: now,
+  };
+}
+
+export const profileView = (p: ProfileDoc) => ({
+  profile_id: p.profile_id, merchant_id: p.merchant_id, profile_name: p.profile_name, return_url: p.return_url,
+  webhook_details: p.webhook_details, payment_response_hash_key: open(p.payment_response_hash_key_sealed, p.profile_id),
+  routing_algorithm: p.routing_algorithm, metadata: p.metadata, created_at: p.created_at, updated_at: p.updated_at,
+});
+
+/** Every connector account a routing algorithm names must be the merchant's. */
+export async function checkRouting(setup: MerchantStore, merchantId: string, routing: RoutingAlgorithm | null | undefined, param: string) {
+  if (!routing) return;
+  const choices = routing.type === 'single' ? [routing.data] : routing.type === 'priority' ? routing.data : routing.data.map((d) => d.connector);
+  for (const c of choices) {
+    if (typeof c === 'object' && c.merchant_connector_id && !(await setup.connectorAccount(merchantId, c.merchant_connector_id))) {
+      throw errors.invalid(param, `connector account ${c.merchant_connector_id} does not exist for this merchant`);
+    }
+  }
+}
+
+export function profilesRouter(setup: MerchantStore): Router {
+  const r = Router();
+  const base = '/account/:merchant_id/business_profile';
+
+  const merchantOr404 = async (merchantId: string) => {
+    if (!(await setup.merchant(merchantId))) throw errors.notFound('Merchant account');
+  };
+  const profileOr404 = async (merchantId: string, profileId: string) => {
+    const p = await setup.profile(merchantId, profileId);
+    if (!p) throw errors.notFound('Business profile');
+    return p;
+  };
+  const nameTaken = () => errors.duplicate('A business profile with this profile_name already exists for the merchant', 'profile_name');
+
+  r.post(base, async (req, res) => {
+    const body = validate(CreateProfileRequest, req.body);
+    await merchantOr404(req.params.merchant_id);
+    await checkRouting(setup, req.params.merchant_id, body.routing_algorithm, 'routing_algorithm');
+    const p = newProfile(req.params.merchant_id, { ...body, profile_name: body.profile_name ?? `profile_${ids.profile().slice(4, 12)}` });
+    try {
+      await setup.profiles.insertOne({ ...p });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw nameTaken();
+      throw err;
+    }
+    res.json(profileView(p));
+  });
+
+  r.get(base, async (req, res) => {
+    await merchantOr404(req.params.merchant_id);
+    res.json((await setup.profilesOf(req.params.merchant_id)).map(profileView));
+  });
+
+  r.get(`${base}/:profile_id`, async (req, res) => res.json(profileView(await profileOr404(req.params.merchant_id, req.params.profile_id))));
+
+  r.post(`${base}/:profile_id`, async (req, res) => {
+    const body = validate(UpdateProfileRequest, req.body);
+    const p = await profileOr404(req.params.merchant_id, req.params.profile_id);
+    await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm');
+    const set: Partial<ProfileDoc> = { updated_at: new Date().toISOString() };
+    for (const k of ['profile_name', 'return_url', 'webhook_details', 'routing_algorithm', 'metadata'] as const) {
+      if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];
+    }
+    if (body.payment_response_hash_key) set.payment_response_hash_key_sealed = seal(body.payment_response_hash_key, p.profile_id);
+    try {
+      await setup.profiles.updateOne({ profile_id: p.profile_id, merchant_id: p.merchant_id }, { $set: set });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw nameTaken();
+      throw err;
+    }
+    res.json(profileView({ ...p, ...set }));
+  });
+  return r;
+}

@@ -1,0 +1,99 @@
+// Merchant setup (admin key): merchant accounts, business profiles, API keys, merchant connector accounts.
+import { z } from 'zod';
+import { Amount, Connector, Metadata, PaymentMethodType, Timestamp } from './common.ts';
+import { Routing, type RoutingAlgorithm } from './payment.ts';
+
+export type { RoutingAlgorithm };
+
+const opt = <T extends z.ZodType>(t: T) => t.nullish();
+
+export const ManualReview = z.strictObject({ amount_at_least: Amount });
+
+export const CreateMerchantAccountRequest = z.strictObject({
+  merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
+  merchant_name: opt(z.string().max(255)),
+  metadata: opt(Metadata),
+  /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
+  manual_review: opt(ManualReview),
+});
+
+export const UpdateMerchantAccountRequest = z.strictObject({
+  merchant_name: opt(z.string().max(255)),
+  metadata: opt(Metadata),
+  manual_review: opt(ManualReview),
+  /** The profile payments use when they name none (must be one of the merchant's). */
+  default_profile: opt(z.string().max(64)),
+});
+
+export const WebhookDetails = z.strictObject({ webhook_url: opt(z.url().max(2048)) });
+
+const profileFields = {
+  profile_name: z.string().min(1).max(64),
+  return_url: opt(z.url().max(2048)),
+  webhook_details: opt(WebhookDetails),
+  /** Signs outgoing webhooks (HMAC-SHA512); generated when not given. */
+  payment_response_hash_key: opt(z.string().min(16).max(255)),
+  /** The default routing of payments that name no connector. */
+  routing_algorithm: opt(Routing),
+  metadata: opt(Metadata),
+};
+export const CreateProfileRequest = z.strictObject({ ...profileFields, profile_name: profileFields.profile_name.optional() });
+export const UpdateProfileRequest = z.strictObject({ ...profileFields, profile_name: profileFields.profile_name.optional() });
+
+export const Expiration = z.union([z.literal('never'), Timestamp]);
+export const CreateApiKeyRequest = z.strictObject({
+  name: z.string().min(1).max(64),
+  description: opt(z.string().max(256)),
+  expiration: Expiration,
+});
+export const UpdateApiKeyRequest = z.strictObject({
+  name: z.string().min(1).max(64).optional(),
+  description: opt(z.string().max(256)),
+  expiration: Expiration.optional(),
+});
+
+/** Provider credentials (the leading switch's auth types); stored encrypted, answered masked. */
+export const ConnectorAccountDetails = z.strictObject({
+  auth_type: z.enum(['HeaderKey', 'BodyKey', 'SignatureKey', 'MultiAuthKey']),
+  api_key: z.string().min(1).max(1024),
+  key1: opt(z.string().min(1).max(1024)),
+  api_secret: opt(z.string().min(1).max(1024)),
+  key2: opt(z.string().min(1).max(1024)),
+});
+
+export const PaymentMethodsEnabled = z.array(z.strictObject({
+  payment_method: z.literal('pay_later'),
+  payment_method_types: opt(z.array(z.strictObject({
+    payment_method_type: PaymentMethodType,
+    minimum_amount: opt(Amount),
+    maximum_amount: opt(Amount),
+    recurring_enabled: opt(z.boolean()),
+    installment_payment_enabled: opt(z.boolean()),
+  })).max(20)),
+})).max(10);
+
+export const CreateConnectorAccountRequest = z.strictObject({
+  connector_type: opt(z.literal('payment_processor')),
+  connector_name: Connector,
+  connector_label: opt(z.string().min(1).max(64)),
+  connector_account_details: ConnectorAccountDetails,
+  payment_methods_enabled: opt(PaymentMethodsEnabled),
+  test_mode: opt(z.boolean()),
+  disabled: opt(z.boolean()),
+  /** The profile it serves; the merchant's default profile when not given. */
+  profile_id: opt(z.string().max(64)),
+  metadata: opt(Metadata),
+});
+export const UpdateConnectorAccountRequest = z.strictObject({
+  connector_type: opt(z.literal('payment_processor')),
+  connector_label: opt(z.string().min(1).max(64)),
+  connector_account_details: opt(ConnectorAccountDetails),
+  payment_methods_enabled: opt(PaymentMethodsEnabled),
+  test_mode: opt(z.boolean()),
+  disabled: opt(z.boolean()),
+  metadata: opt(Metadata),
+});
+
+export type CreateConnectorAccountBody = z.infer<typeof CreateConnectorAccountRequest>;
+export type ConnectorAccountDetailsValue = z.infer<typeof ConnectorAccountDetails>;
+export type PaymentMethodsEnabledValue = z.infer<typeof PaymentMethodsEnabled>;

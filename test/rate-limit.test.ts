@@ -1,0 +1,123 @@
+// The per-key rate limit: RATE_LIMIT_PER_SECOND requests per key in each one-second window, then 429 RL_01 with
+// Retry-After; other keys unaffected; a refused request changes nothing; a failed Redis lets requests through.
+import { Redis } from 'ioredis';
+import type { NextFunction, Request, Response } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimit } from '../gateway/rate-limit.ts';
+import { sleep, Stack, type ApiResponse } from './support/stack.ts';
+
+const LIMIT = 5;
+let stack: Stack;
+let merchantId: string;
+let keyA: string;
+let keyB: string;
+beforeAll(async () => {
+  stack = await Stack.start({ RATE_LIMIT_PER_SECOND: String(LIMIT) });
+  ({ merchant_id: merchantId, api_key: keyA } = await stack.merchant());
+  const k = await stack.api('POST', `/api_keys/${merchantId}`, { name: 'b', expiration: 'never' }, stack.adminKey);
+  expect(k.status).toBe(200);
+  keyB = k.body.api_key;
+});
+afterAll(async () => stack?.stop());
+
+/** Waits until just after a whole second, so that a short burst falls in as few windows as possible. */
+async function startOfSecond(): Promise<void> {
+  await sleep(1000 - (Date.now() % 1000) + 5);
+}
+
+/**
+ * Runs the requests at once; `windows` is how many one-second windows the burst can have been counted in (every
+ * second from the first request sent to the last answer received, on this machine's clock, the gateway's too).
+ */
+async function burst<T>(requests: (() => Promise<T>)[]): Promise<{ results: T[]; windows: number }> {
+  const start = Date.now();
+  const results = await Promise.all(requests.map((r) => r()));
+  const end = Date.now();
+  return { results, windows: Math.floor(end / 1000) - Math.floor(start / 1000) + 1 };
+}
+
+function expectLimited(results: ApiResponse[], windows: number): void {
+  const ok = results.filter((r) => r.status === 200);
+  const limited = results.filter((r) => r.status === 429);
+  expect(ok.length + limited.length).toBe(results.length);
+  expect(ok.length).toBeLessThanOrEqual(LIMIT * windows);
+  expect(limited.length).toBeGreaterThanOrEqual(1);
+  for (const r of limited) {
+    expect(r.body.error).toMatchObject({ type: 'invalid_request', code: 'RL_01' });
+    const retryAfter = r.headers.get('retry-after');
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  }
+}
+
+describe('rate limit per API key', () => {
+  it('a burst of 20 GETs with one key: at most the limit per window succeed, the rest 429 RL_01 with Retry-After; '
+    + 'another key of the merchant is not limited by it; after Retry-After the key works again', async () => {
+    const created = await stack.api('POST', '/payments', { amount: 500, currency: 'EUR' }, keyA);
+    expect(created.status).toBe(200);
+    const path = `/payments/${created.body.payment_id}`;
+
+    await startOfSecond();
+    const { results, windows } = await burst([
+      ...Array.from({ length: 20 }, () => () => stack.api('GET', path, undefined, keyA).then((r) => ({ key: 'A', r }))),
+      // Key B at its limit, in the same burst: each of its windows holds at most LIMIT of them.
+      ...Array.from({ length: LIMIT }, () => () => stack.api('GET', path, undefined, keyB).then((r) => ({ key: 'B', r }))),
+    ]);
+    const a = results.filter((x) => x.key === 'A').map((x) => x.r);
+    const b = results.filter((x) => x.key === 'B').map((x) => x.r);
+    expectLimited(a, windows);
+    expect(a.find((r) => r.status === 200)?.body.payment_id).toBe(created.body.payment_id);
+    expect(b.map((r) => r.status)).toEqual(Array(LIMIT).fill(200));
+
+    const retryAfter = Math.max(...a.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after'))));
+    await sleep(retryAfter * 1000);
+    const again = await stack.api('GET', path, undefined, keyA);
+    expect(again.status).toBe(200);
+    expect(again.body.payment_id).toBe(created.body.payment_id);
+  });
+
+  it('a 429 on a POST changes nothing: transitions and payments grow by exactly the number of 200 answers', async () => {
+    const db = await stack.db();
+    const count = async () => ({
+      transitions: await db.collection('transitions').countDocuments({}),
+      payments: await db.collection('payments').countDocuments({}),
+    });
+    await sleep(1100); // the previous test's last request's window is over
+    const before = await count();
+    await startOfSecond();
+    const { results, windows } = await burst(Array.from({ length: 20 }, () => () => stack.api('POST', '/payments', { amount: 700, currency: 'EUR' }, keyA)));
+    expectLimited(results, windows);
+    const ok = results.filter((r) => r.status === 200).length;
+    const after = await count();
+    expect(after.transitions - before.transitions).toBe(ok);
+    expect(after.payments - before.payments).toBe(ok);
+  });
+
+  it('an Idempotency-Key refused by the limit is not claimed: the same request succeeds afterwards', async () => {
+    await sleep(1100);
+    await startOfSecond();
+    const { results } = await burst(Array.from({ length: 20 }, (_, i) => () =>
+      stack.api('POST', '/payments', { amount: 800 + i, currency: 'EUR' }, keyA, { 'idempotency-key': `rl-${i}` }).then((r) => ({ i, r }))));
+    const refused = results.find((x) => x.r.status === 429);
+    expect(refused).toBeDefined();
+    await sleep(Number(refused!.r.headers.get('retry-after')) * 1000);
+    const retried = await stack.api('POST', '/payments', { amount: 800 + refused!.i, currency: 'EUR' }, keyA, { 'idempotency-key': `rl-${refused!.i}` });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('when Redis cannot be reached the request goes through', async () => {
+    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: null });
+    try {
+      const mw = rateLimit(dead, 1);
+      for (let i = 0; i < 3; i++) {
+        const passed = await new Promise<unknown>((resolve) => {
+          void mw({ caller: { merchantId: 'm', kind: 'secret', keyId: 'k' } } as Request, {} as Response, resolve as NextFunction);
+        });
+        expect(passed).toBeUndefined();
+      }
+    } finally {
+      dead.disconnect();
+    }
+  });
+});
