@@ -54,7 +54,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, redis, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db), setup: new MerchantSetup(db, store) }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, redis, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db), setup: new MerchantSetup(db) }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 

@@ -3,17 +3,14 @@
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
-import type { PaymentStore } from '../lib/payment-store.ts';
 import { chooseRoute, type Route } from '../lib/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
-import { canStart } from '../services/payment-state/state-machine.ts';
+import { canStart, type StoredPayment } from '../services/payment-state/state-machine.ts';
 
 export class MerchantSetup {
   readonly store: MerchantStore;
-  private readonly payments: PaymentStore;
-  constructor(db: Db, payments: PaymentStore) {
+  constructor(db: Db) {
     this.store = new MerchantStore(db);
-    this.payments = payments;
   }
 
   /**
@@ -36,9 +33,9 @@ export class MerchantSetup {
   }
 
   /** The connector account a confirm goes to; null when payment-state will refuse the confirm anyway. */
-  async route(merchantId: string, paymentId: string, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type'>): Promise<Route | null> {
-    const p = await this.payments.find(merchantId, paymentId);
-    if (!p || canStart(p, 'confirm')) return null;
+  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type'>): Promise<Route | null> {
+    if (canStart(p, 'confirm')) return null;
+    const merchantId = p.merchant_id;
     const [all, profile] = await Promise.all([
       this.store.connectorAccountsOf(merchantId),
       p.profile_id ? this.store.profile(merchantId, p.profile_id) : null,

@@ -51,20 +51,30 @@ export function fromRpcError(err: unknown): ApiError {
 }
 
 /** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
-async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody) {
-  const [policy, route] = await Promise.all([deps.policyOf(merchantId), deps.setup.route(merchantId, paymentId, body ?? {})]);
+async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody, payment?: StoredPayment) {
+  const p = payment ?? await deps.store.find(merchantId, paymentId);
+  const [policy, route] = await Promise.all([deps.policyOf(merchantId), p ? deps.setup.route(p, body ?? {}) : null]);
   return {
     policy,
     ...(route ? { route: { connector: route.connector, merchant_connector_id: route.merchant_connector_id ?? '', connector_label: route.connector_label ?? '', reason: route.reason } } : {}),
   };
 }
 
-export async function runOperation(deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown): Promise<StoredPayment> {
+/**
+ * Checks a confirm against the merchant's setup (routing can refuse) before anything is written; `payment` is the
+ * intent of a create with confirm=true, which is not stored yet.
+ */
+export const prepareConfirm = (deps: Deps, p: StoredPayment, body: ConfirmPaymentBody) => confirmContext(deps, p.merchant_id, p.payment_id, body, p);
+
+export async function runOperation(
+  deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown, prepared?: Awaited<ReturnType<typeof confirmContext>>,
+): Promise<StoredPayment> {
+  const context = action === 'CONFIRM' ? prepared ?? await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody) : {};
   let reply: BeginReply__Output;
   try {
     reply = await call<object, BeginReply__Output>(deps.paymentState, 'Begin', {
       merchant_id: merchantId, payment_id: paymentId, action, params_json: JSON.stringify(params ?? {}),
-      ...(action === 'CONFIRM' ? await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody) : {}),
+      ...context,
     }, 10_000);
   } catch (err) {
     throw fromRpcError(err);

@@ -3,5 +3,6 @@ export const UNIFIED = {
   customer_declined: { unified_code: 'UE_1000', unified_message: 'The customer was declined by the provider' },
   invalid_request: { unified_code: 'UE_2000', unified_message: 'The provider rejected the request data' },
   invalid_state: { unified_code: 'UE_3000', unified_message: 'The provider does not allow this operation in the payment\'s state' },
+  credentials_refused: { unified_code: 'UE_4000', unified_message: 'The provider refused the connector account\'s credentials' },
   provider_error: { unified_code: 'UE_9000', unified_message: 'The provider could not process the request' },
 } as const;

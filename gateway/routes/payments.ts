@@ -12,7 +12,7 @@ import { config } from '../../lib/config.ts';
 import { jobFor } from '../../services/payment-state/jobs.ts';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
-import { runOperation, type Deps } from '../operations.ts';
+import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 
@@ -55,6 +55,8 @@ export function paymentsRouter(deps: Deps): Router {
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
       profileId,
     });
+    // A confirm in the same call is checked against the merchant's setup first: a refusal writes nothing.
+    const prepared = body.confirm ? await prepareConfirm(deps, intent, { connector: body.connector }) : undefined;
     let payment: StoredPayment;
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
       await deps.store.project(intent);
@@ -71,7 +73,7 @@ export function paymentsRouter(deps: Deps): Router {
       return res.json(toResource(existing));
     }
     await Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);
-    if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector });
+    if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector }, prepared);
     res.json(toResource(payment));
   });
 

@@ -8,6 +8,7 @@ const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
   amount_exceeds_authorization: 'invalid_request',
   not_capturable: 'invalid_state',
   not_found: 'invalid_request',
+  unauthorized: 'credentials_refused',
 };
 
 export function unifiedFor(providerCode: string) {
