@@ -34,7 +34,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));
-  app.use(customersRouter(db, deps.customers));
+  app.use(customersRouter(deps.customers));
   app.use(paymentLinksRouter(db, deps, deps.links));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));

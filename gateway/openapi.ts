@@ -6,10 +6,17 @@ import {
 } from '../lib/schemas/payment.ts';
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
 import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
-import { CreateApiKeyRequest, CreateMerchantAccountRequest } from '../lib/schemas/merchant.ts';
+import {
+  CreateApiKeyRequest, CreateConnectorAccountRequest, CreateMerchantAccountRequest, CreateProfileRequest, UpdateApiKeyRequest,
+  UpdateConnectorAccountRequest, UpdateMerchantAccountRequest, UpdateProfileRequest,
+} from '../lib/schemas/merchant.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
 const ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().optional() }) });
+
+const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+const mid = pathParam('merchant_id');
+const ok = (description: string) => ({ 200: { description }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } });
 
 export function openApiDocument() {
   const paymentOut = { 200: { description: 'Payment', ...json(Payment) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } };
@@ -61,7 +68,35 @@ export function openApiDocument() {
         delete: { summary: 'Delete a customer (payments keep their copy)', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Deleted', ...json(CustomerDeleted) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
       },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
-      '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', requestBody: json(CreateApiKeyRequest), responses: { 200: { description: 'API key, shown once' } } } },
+      '/accounts/{merchant_id}': {
+        get: { summary: 'Retrieve a merchant account (admin key)', parameters: [mid], responses: ok('Merchant account') },
+        post: { summary: 'Update a merchant account (admin key)', parameters: [mid], requestBody: json(UpdateMerchantAccountRequest), responses: ok('Merchant account') },
+        delete: { summary: 'Delete a merchant account: its keys stop at once (admin key)', parameters: [mid], responses: ok('{merchant_id, deleted}') },
+      },
+      '/api_keys/{merchant_id}': { post: { summary: 'Create an API key (admin key)', parameters: [mid], requestBody: json(CreateApiKeyRequest), responses: ok('API key, shown once') } },
+      '/api_keys/{merchant_id}/list': { get: { summary: 'List API keys, never the secret (admin key)', parameters: [mid], responses: ok('API keys') } },
+      '/api_keys/{merchant_id}/{key_id}': {
+        get: { summary: 'Retrieve an API key (admin key)', parameters: [mid, pathParam('key_id')], responses: ok('API key') },
+        post: { summary: 'Update name, description, expiration (admin key)', parameters: [mid, pathParam('key_id')], requestBody: json(UpdateApiKeyRequest), responses: ok('API key') },
+        delete: { summary: 'Revoke an API key at once (admin key)', parameters: [mid, pathParam('key_id')], responses: ok('{merchant_id, key_id, revoked}') },
+      },
+      '/account/{merchant_id}/business_profile': {
+        post: { summary: 'Create a business profile (admin key)', parameters: [mid], requestBody: json(CreateProfileRequest), responses: ok('Business profile') },
+        get: { summary: 'List business profiles (admin key)', parameters: [mid], responses: ok('Business profiles') },
+      },
+      '/account/{merchant_id}/business_profile/{profile_id}': {
+        get: { summary: 'Retrieve a business profile (admin key)', parameters: [mid, pathParam('profile_id')], responses: ok('Business profile') },
+        post: { summary: 'Update a business profile, its webhook and default routing (admin key)', parameters: [mid, pathParam('profile_id')], requestBody: json(UpdateProfileRequest), responses: ok('Business profile') },
+      },
+      '/account/{merchant_id}/connectors': {
+        post: { summary: 'Create a merchant connector account; credentials stored encrypted (admin key)', parameters: [mid], requestBody: json(CreateConnectorAccountRequest), responses: ok('Connector account, credentials masked') },
+        get: { summary: 'List connector accounts (admin key)', parameters: [mid], responses: ok('Connector accounts') },
+      },
+      '/account/{merchant_id}/connectors/{merchant_connector_id}': {
+        get: { summary: 'Retrieve a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], responses: ok('Connector account') },
+        post: { summary: 'Update a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], requestBody: json(UpdateConnectorAccountRequest), responses: ok('Connector account') },
+        delete: { summary: 'Delete a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], responses: ok('{merchant_id, merchant_connector_id, deleted}') },
+      },
     },
   };
 }

@@ -23,7 +23,10 @@ export function toApiError(issues: z.core.$ZodIssue[], body: unknown): ApiError 
 }
 
 export function validate<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (Array.isArray(body) || (body !== undefined && body !== null && typeof body !== 'object')) {
+    throw errors.invalid('body', 'request body must be a JSON object');
+  }
+  if (body === undefined || body === null) {
     const r = schema.safeParse({});
     if (r.success) return r.data;
     throw errors.invalid('body', 'request body must be a JSON object');

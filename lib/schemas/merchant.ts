@@ -27,8 +27,9 @@ export const UpdateMerchantAccountRequest = z.strictObject({
 
 export const WebhookDetails = z.strictObject({ webhook_url: opt(z.url().max(2048)) });
 
-const profileFields = {
-  profile_name: z.string().min(1).max(64),
+/** Create and update take the same fields, all optional (a new profile without a name gets one). */
+const ProfileRequest = z.strictObject({
+  profile_name: z.string().min(1).max(64).optional(),
   return_url: opt(z.url().max(2048)),
   webhook_details: opt(WebhookDetails),
   /** Signs outgoing webhooks (HMAC-SHA512); generated when not given. */
@@ -36,9 +37,9 @@ const profileFields = {
   /** The default routing of payments that name no connector. */
   routing_algorithm: opt(Routing),
   metadata: opt(Metadata),
-};
-export const CreateProfileRequest = z.strictObject({ ...profileFields, profile_name: profileFields.profile_name.optional() });
-export const UpdateProfileRequest = z.strictObject({ ...profileFields, profile_name: profileFields.profile_name.optional() });
+});
+export const CreateProfileRequest = ProfileRequest;
+export const UpdateProfileRequest = ProfileRequest;
 
 export const Expiration = z.union([z.literal('never'), Timestamp]);
 export const CreateApiKeyRequest = z.strictObject({
