@@ -33,7 +33,7 @@ const CREATE: Case[] = [
   ['create', { ...base, order_tax_amount: -1 }, 'order_tax_amount'],
   ['create', { ...base, amount_to_capture: 1.5 }, 'amount_to_capture'],
   ['create', { ...base, payment_id: 'p'.repeat(31) }, 'payment_id'],
-  ['create', { ...base, routing: { type: 'random', data: 'service_test' } }, 'routing'],
+  ['create', { ...base, routing: { type: 'random', data: 'service_test' } }, 'routing.type'],
   ['create', { ...base, connector: 'service_test' }, 'connector'],
   ['create', { ...base, authentication_type: 'sms' }, 'authentication_type'],
   ['create', { ...base, shipping: { address: { country: 'de' } } }, 'shipping.address.country'],
