@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Collection, Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
+import { open, seal } from '../lib/secret-box.ts';
 import { requestHash } from '../services/payment-state/intent.ts';
 
 const TTL_MS = 24 * 3600_000;
@@ -16,7 +17,8 @@ export interface IdempotencyDoc {
   request_hash: string;
   state: 'running' | 'done';
   status: number | null;
-  body: unknown;
+  /** The answer to replay, sealed: answers can carry secrets (a new API key, a profile's hash key). */
+  body: string | null;
   created_at: number;
 }
 
@@ -52,7 +54,7 @@ export function idempotency(db: Db) {
         return next(errors.busy('A request with this Idempotency-Key is still being processed; retry later'));
       } else {
         res.setHeader('idempotent-replayed', 'true');
-        return res.status(seen.status!).json(seen.body);
+        return res.status(seen.status!).json(seen.body === null ? null : JSON.parse(open(seen.body, id)));
       }
     }
 
@@ -62,7 +64,7 @@ export function idempotency(db: Db) {
     res.json = (body: unknown) => {
       const done = res.statusCode >= 400
         ? coll.deleteOne({ _id: id, created_at: now })
-        : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body } });
+        : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body: seal(JSON.stringify(body ?? null), id) } });
       done.catch(() => undefined).finally(() => json(body));
       return res;
     };
