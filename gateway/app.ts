@@ -30,7 +30,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));
 
-  app.use(accountsRouter(db));
+  app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));

@@ -15,7 +15,6 @@ import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { MerchantSetup } from './merchant-setup.ts';
-import { merchantPolicies } from './routes/accounts.ts';
 
 if (!config.adminApiKey || !config.keyHashSecret || !/^[0-9a-f]{64}$/i.test(config.masterEncKey)) {
   console.error('gateway: ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY (64 hex characters) must be set (npm start sets them for development)');
@@ -29,6 +28,9 @@ const queues = new ConnectorQueues(redis);
 const waiter = await OutcomeWaiter.start(redisConnection());
 const paymentState = paymentStateClient(config.paymentStateAddr);
 const store = new PaymentStore(db);
+const setupEvents = redisConnection();
+const setup = new MerchantSetup(db, { pub: redis });
+await setup.listen(setupEvents);
 
 const paymentStateHealth = healthChecker(config.paymentStateAddr);
 const implemented = (Object.keys(CAPABILITIES) as ConnectorName[]).filter((c) => CAPABILITIES[c].implemented);
@@ -54,7 +56,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, redis, policyOf: merchantPolicies(db), customers: new Customers(db), links: new PaymentLinks(db), setup: new MerchantSetup(db) }, health);
+const app = buildApp(db, { store, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 
@@ -70,6 +72,7 @@ async function shutdown(signal: string) {
   await waiter.close();
   await queues.close();
   redis.disconnect();
+  setupEvents.disconnect();
   paymentState.close();
   paymentStateHealth.close();
   await mongo.close();

@@ -1,16 +1,72 @@
-// What a payment takes from its merchant's setup: the business profile it belongs to, and at confirm the connector
-// account routing chooses (lib/routing.ts) among the profile's accounts.
+// What a payment takes from its merchant's setup: the business profile it belongs to, the manual review rule, and
+// at confirm the connector account routing chooses (lib/routing.ts) among the profile's accounts.
+//
+// The setup is read on every create and confirm but changes rarely, so each gateway keeps a snapshot per merchant.
+// A change through the admin API drops it at once in this process and, through Redis, in every other gateway;
+// SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. API keys are not cached (revocation
+// must be immediate).
+import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
+import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
-import { MerchantStore } from '../lib/merchant-store.ts';
+import { log } from '../lib/log.ts';
+import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
 import { chooseRoute, type Route } from '../lib/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
-import { canStart, type StoredPayment } from '../services/payment-state/state-machine.ts';
+import { canStart, NO_POLICY, type MerchantPolicy, type StoredPayment } from '../services/payment-state/state-machine.ts';
+
+interface Snapshot {
+  merchant: MerchantDoc | null;
+  profiles: ProfileDoc[];
+  accounts: ConnectorAccountDoc[];
+}
+
+const MAX_MERCHANTS = 10_000;
+const channel = () => `${config.redisPrefix}:merchant-setup-changed`;
 
 export class MerchantSetup {
   readonly store: MerchantStore;
-  constructor(db: Db) {
+  private readonly cache = new Map<string, { at: number; value: Promise<Snapshot> }>();
+  private readonly pub: Redis | null;
+  private readonly ttlMs: number;
+
+  constructor(db: Db, opts: { pub?: Redis; ttlMs?: number } = {}) {
     this.store = new MerchantStore(db);
+    this.pub = opts.pub ?? null;
+    this.ttlMs = opts.ttlMs ?? config.setupCacheMs;
+  }
+
+  /** Listens for changes made through other gateways (`sub` is a connection of its own, in subscriber mode). */
+  async listen(sub: Redis): Promise<void> {
+    sub.on('message', (ch: string, merchantId: string) => {
+      if (ch === channel()) this.cache.delete(merchantId);
+    });
+    await sub.subscribe(channel());
+  }
+
+  /** The admin API changed this merchant's setup: forget it here and in every gateway. */
+  async changed(merchantId: string): Promise<void> {
+    this.cache.delete(merchantId);
+    await this.pub?.publish(channel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
+  }
+
+  private snapshot(merchantId: string): Promise<Snapshot> {
+    const hit = this.cache.get(merchantId);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
+    const value = Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId), this.store.connectorAccountsOf(merchantId)])
+      .then(([merchant, profiles, accounts]) => ({ merchant, profiles, accounts }));
+    const entry = { at: Date.now(), value };
+    this.cache.delete(merchantId);
+    this.cache.set(merchantId, entry);
+    if (this.cache.size > MAX_MERCHANTS) this.cache.delete(this.cache.keys().next().value!);
+    value.catch(() => this.cache.get(merchantId) === entry && this.cache.delete(merchantId));
+    return value;
+  }
+
+  /** The settings payment-state needs for a confirm (our manual review rule). */
+  async policy(merchantId: string): Promise<MerchantPolicy> {
+    const { merchant } = await this.snapshot(merchantId);
+    return merchant?.manual_review ? { manual_review: true, manual_review_amount_at_least: merchant.manual_review.amount_at_least } : NO_POLICY;
   }
 
   /**
@@ -18,11 +74,11 @@ export class MerchantSetup {
    * deprecated business_label, else the merchant's only profile; with several, profile_id is required.
    */
   async profileFor(merchantId: string, body: { profile_id?: string | null; business_label?: string | null }): Promise<string | null> {
+    const { profiles } = await this.snapshot(merchantId);
     if (body.profile_id) {
-      if (!(await this.store.profile(merchantId, body.profile_id))) throw errors.invalid('profile_id', 'no such business profile for this merchant');
+      if (!profiles.some((p) => p.profile_id === body.profile_id)) throw errors.invalid('profile_id', 'no such business profile for this merchant');
       return body.profile_id;
     }
-    const profiles = await this.store.profilesOf(merchantId);
     if (body.business_label) {
       const named = profiles.find((p) => p.profile_name === body.business_label);
       if (!named) throw errors.invalid('business_label', 'no business profile has this name');
@@ -35,11 +91,8 @@ export class MerchantSetup {
   /** The connector account a confirm goes to; null when payment-state will refuse the confirm anyway. */
   async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type'>): Promise<Route | null> {
     if (canStart(p, 'confirm')) return null;
-    const merchantId = p.merchant_id;
-    const [all, profile] = await Promise.all([
-      this.store.connectorAccountsOf(merchantId),
-      p.profile_id ? this.store.profile(merchantId, p.profile_id) : null,
-    ]);
+    const { profiles, accounts: all } = await this.snapshot(p.merchant_id);
+    const profile = p.profile_id ? profiles.find((x) => x.profile_id === p.profile_id) : undefined;
     const r = chooseRoute({
       forced: body.connector ?? (p.connector ? [p.connector] : null),
       routing: body.routing ?? p.routing ?? null,

@@ -25,8 +25,6 @@ export interface Deps {
   links: PaymentLinks;
   /** The gateway's Redis connection (rate limits). */
   redis: Redis;
-  /** The merchant's settings a confirm needs (our manual review rule). */
-  policyOf: (merchantId: string) => Promise<MerchantPolicy>;
   /** Profiles and connector routing from the merchant's setup. */
   setup: MerchantSetup;
 }
@@ -53,7 +51,7 @@ export function fromRpcError(err: unknown): ApiError {
 /** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
 async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody, payment?: StoredPayment) {
   const p = payment ?? await deps.store.find(merchantId, paymentId);
-  const [policy, route] = await Promise.all([deps.policyOf(merchantId), p ? deps.setup.route(p, body ?? {}) : null]);
+  const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(p, body ?? {}) : null]);
   return {
     policy,
     ...(route ? { route: { connector: route.connector, merchant_connector_id: route.merchant_connector_id ?? '', connector_label: route.connector_label ?? '', reason: route.reason } } : {}),

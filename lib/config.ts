@@ -28,6 +28,8 @@ export const config = {
   masterEncKey: env.MASTER_ENC_KEY || '',
   /** How long a worker keeps a connector account's opened credentials before reading them again. */
   credentialsTtlMs: int('CREDENTIALS_TTL_MS', 30_000),
+  /** How long a gateway may use its snapshot of a merchant's setup (profiles, connector accounts, review rule). */
+  setupCacheMs: int('SETUP_CACHE_MS', 10_000),
   confirmWaitMs: int('CONFIRM_WAIT_MS', 10_000),
   /** Provider HTTP call timeout. */
   providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 30_000),

@@ -6,21 +6,11 @@ import { ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest, UpdateApiKeyRequest, UpdateMerchantAccountRequest } from '../../lib/schemas/merchant.ts';
-import { NO_POLICY, type MerchantPolicy } from '../../services/payment-state/state-machine.ts';
 import { adminAuth, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
 import { connectorAccountsRouter } from './connector-accounts.ts';
 import { newProfile, profilesRouter } from './profiles.ts';
-
-/** The settings payment-state needs for a confirm, read from the merchant account. */
-export function merchantPolicies(db: Db) {
-  const setup = new MerchantStore(db);
-  return async (merchantId: string): Promise<MerchantPolicy> => {
-    const m = await setup.merchants.findOne({ merchant_id: merchantId }, { projection: { manual_review: 1 } });
-    return m?.manual_review ? { manual_review: true, manual_review_amount_at_least: m.manual_review.amount_at_least } : NO_POLICY;
-  };
-}
 
 const merchantView = (m: MerchantDoc) => ({
   merchant_id: m.merchant_id, merchant_name: m.merchant_name, publishable_key: m.publishable_key, metadata: m.metadata,
@@ -38,7 +28,10 @@ const futureExpiration = (expiration: string) => {
   return new Date(expiration).toISOString();
 };
 
-export function accountsRouter(db: Db): Router {
+/** Called after every change of a merchant's setup, so that cached snapshots of it are dropped. */
+export type SetupChanged = (merchantId: string) => Promise<void>;
+
+export function accountsRouter(db: Db, changed: SetupChanged): Router {
   const setup = new MerchantStore(db);
   const r = Router();
   r.use(['/accounts', '/account', '/api_keys'], adminAuth(), idempotency(db));
@@ -68,6 +61,7 @@ export function accountsRouter(db: Db): Router {
     await setup.profiles.insertOne({ ...profile });
     m.default_profile = profile.profile_id;
     await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: { default_profile: profile.profile_id } });
+    await changed(m.merchant_id);
     res.json(merchantView(m));
   });
 
@@ -79,6 +73,7 @@ export function accountsRouter(db: Db): Router {
     const set: Partial<MerchantDoc> = { updated: new Date().toISOString() };
     for (const k of ['merchant_name', 'metadata', 'manual_review'] as const) if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];
     await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: set });
+    await changed(m.merchant_id);
     res.json(merchantView({ ...m, ...set }));
   });
 
@@ -89,6 +84,7 @@ export function accountsRouter(db: Db): Router {
     await setup.apiKeys.deleteMany({ merchant_id: m.merchant_id });
     await setup.merchants.deleteOne({ merchant_id: m.merchant_id });
     await Promise.all([setup.profiles.deleteMany({ merchant_id: m.merchant_id }), setup.connectorAccounts.deleteMany({ merchant_id: m.merchant_id })]);
+    await changed(m.merchant_id);
     res.json({ merchant_id: m.merchant_id, deleted: true });
   });
 
@@ -138,7 +134,7 @@ export function accountsRouter(db: Db): Router {
     res.json({ merchant_id: k.merchant_id, key_id: k.key_id, revoked: true });
   });
 
-  r.use(profilesRouter(setup));
-  r.use(connectorAccountsRouter(setup));
+  r.use(profilesRouter(setup, changed));
+  r.use(connectorAccountsRouter(setup, changed));
   return r;
 }

@@ -7,6 +7,7 @@ import type { ConnectorAccountDoc, MerchantStore } from '../../lib/merchant-stor
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 import { mask, open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
+import type { SetupChanged } from './accounts.ts';
 
 function maskedDetails(a: ConnectorAccountDoc) {
   const d = JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) as ConnectorAccountDetailsValue;
@@ -20,7 +21,7 @@ export const connectorAccountView = (a: ConnectorAccountDoc) => ({
   disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
 });
 
-export function connectorAccountsRouter(setup: MerchantStore): Router {
+export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = Router();
   const base = '/account/:merchant_id/connectors';
 
@@ -51,6 +52,7 @@ export function connectorAccountsRouter(setup: MerchantStore): Router {
       metadata: body.metadata ?? null, created_at: now, updated_at: now,
     };
     await setup.connectorAccounts.insertOne({ ...a });
+    await changed(a.merchant_id);
     res.json(connectorAccountView(a));
   });
 
@@ -71,12 +73,14 @@ export function connectorAccountsRouter(setup: MerchantStore): Router {
     }
     if (body.connector_account_details) set.connector_account_details_sealed = seal(JSON.stringify(body.connector_account_details), a.merchant_connector_id);
     await setup.connectorAccounts.updateOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, { $set: set });
+    await changed(a.merchant_id);
     res.json(connectorAccountView({ ...a, ...set }));
   });
 
   r.delete(`${base}/:merchant_connector_id`, async (req, res) => {
     const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
     await setup.connectorAccounts.deleteOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id });
+    await changed(a.merchant_id);
     res.json({ merchant_id: a.merchant_id, merchant_connector_id: a.merchant_connector_id, deleted: true });
   });
   return r;

@@ -72,8 +72,13 @@ export function paymentsRouter(deps: Deps): Router {
       await Promise.all([deps.customers.saveFrom(existing), deps.links.saveFrom(existing)]);
       return res.json(toResource(existing));
     }
-    await Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);
-    if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector }, prepared);
+    // The customer and link records are written while the confirm runs; the answer waits for both.
+    const saved = Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);
+    try {
+      if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector }, prepared);
+    } finally {
+      await saved;
+    }
     res.json(toResource(payment));
   });
 

@@ -8,6 +8,7 @@ import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
 import { CreateProfileRequest, UpdateProfileRequest, type RoutingAlgorithm } from '../../lib/schemas/merchant.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
+import type { SetupChanged } from './accounts.ts';
 import type { z } from 'zod';
 
 type ProfileFields = z.infer<typeof UpdateProfileRequest>;
@@ -40,7 +41,7 @@ export async function checkRouting(setup: MerchantStore, merchantId: string, rou
   }
 }
 
-export function profilesRouter(setup: MerchantStore): Router {
+export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = Router();
   const base = '/account/:merchant_id/business_profile';
 
@@ -65,6 +66,7 @@ export function profilesRouter(setup: MerchantStore): Router {
       if (isDuplicateKey(err)) throw nameTaken();
       throw err;
     }
+    await changed(p.merchant_id);
     res.json(profileView(p));
   });
 
@@ -90,6 +92,7 @@ export function profilesRouter(setup: MerchantStore): Router {
       if (isDuplicateKey(err)) throw nameTaken();
       throw err;
     }
+    await changed(p.merchant_id);
     res.json(profileView({ ...p, ...set }));
   });
   return r;
