@@ -89,7 +89,7 @@ export class MerchantSetup {
   }
 
   /** The connector account a confirm goes to; null when payment-state will refuse the confirm anyway. */
-  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type'>): Promise<Route | null> {
+  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing'>): Promise<Route | null> {
     if (canStart(p, 'confirm')) return null;
     const { profiles, accounts: all } = await this.snapshot(p.merchant_id);
     const profile = p.profile_id ? profiles.find((x) => x.profile_id === p.profile_id) : undefined;
@@ -100,6 +100,8 @@ export class MerchantSetup {
       accounts: all.filter((a) => !p.profile_id || a.profile_id === p.profile_id),
       merchantHasAccounts: all.length > 0,
       paymentMethodType: body.payment_method_type ?? p.payment_method_type,
+      currency: body.currency ?? p.currency,
+      country: (body.billing ?? p.billing as typeof body.billing)?.address?.country ?? null,
       random: Math.random,
     });
     if ('refused' in r) throw errors.invalid(r.param, r.refused);

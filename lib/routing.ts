@@ -35,17 +35,26 @@ export interface RouteInput {
   /** False when the merchant has no connector account at all: the default connector serves it (sandbox). */
   merchantHasAccounts: boolean;
   paymentMethodType: string | null;
+  currency: string;
+  /** The billing country, if the payment has one. */
+  country: string | null;
   random: () => number;
 }
 
-function takes(a: RoutableAccount, pmt: string | null): boolean {
+type Accepted = { type: 'enable_only' | 'disable_only'; list: string[] } | null | undefined;
+const accepts = (filter: Accepted, value: string | null) => !filter || value === null || (filter.list.includes(value) === (filter.type === 'enable_only'));
+
+/** An enabled account of a built connector whose payment methods take this payment (type, currency, country). */
+function takes(a: RoutableAccount, p: Pick<RouteInput, 'paymentMethodType' | 'currency' | 'country'>): boolean {
   if (a.disabled || !CAPABILITIES[a.connector_name].implemented) return false;
-  if (!pmt || !a.payment_methods_enabled) return true;
-  return a.payment_methods_enabled.some((m) => !m.payment_method_types || m.payment_method_types.some((t) => t.payment_method_type === pmt));
+  if (!a.payment_methods_enabled) return true;
+  return a.payment_methods_enabled.some((m) => !m.payment_method_types || m.payment_method_types.some((t) =>
+    (!p.paymentMethodType || t.payment_method_type === p.paymentMethodType)
+    && accepts(t.accepted_currencies, p.currency) && accepts(t.accepted_countries, p.country)));
 }
 
 export function chooseRoute(input: RouteInput): Route | RouteRefusal {
-  const usable = input.accounts.filter((a) => takes(a, input.paymentMethodType));
+  const usable = input.accounts.filter((a) => takes(a, input));
   const route = (a: RoutableAccount, reason: string): Route => ({ connector: a.connector_name, merchant_connector_id: a.merchant_connector_id, connector_label: a.connector_label, reason });
 
   const resolve = (choice: Choice, reason: string): Route | null => {

@@ -1,6 +1,6 @@
 // Merchant setup (admin key): merchant accounts, business profiles, API keys, merchant connector accounts.
 import { z } from 'zod';
-import { Amount, Connector, Metadata, PaymentMethodType, Timestamp } from './common.ts';
+import { Amount, Connector, Country, Currency, Metadata, PaymentMethodType, Timestamp } from './common.ts';
 import { Routing, type RoutingAlgorithm } from './payment.ts';
 
 export type { RoutingAlgorithm };
@@ -62,10 +62,15 @@ export const ConnectorAccountDetails = z.strictObject({
   key2: opt(z.string().min(1).max(1024)),
 });
 
+/** The leading switch's filter shape: only these, or all but these. */
+const AcceptedList = <T extends z.ZodType>(item: T) => z.strictObject({ type: z.enum(['enable_only', 'disable_only']), list: z.array(item).max(300) });
+
 export const PaymentMethodsEnabled = z.array(z.strictObject({
   payment_method: z.literal('pay_later'),
   payment_method_types: opt(z.array(z.strictObject({
     payment_method_type: PaymentMethodType,
+    accepted_currencies: opt(AcceptedList(Currency)),
+    accepted_countries: opt(AcceptedList(Country)),
     minimum_amount: opt(Amount),
     maximum_amount: opt(Amount),
     recurring_enabled: opt(z.boolean()),
