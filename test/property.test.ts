@@ -1,4 +1,4 @@
-// Property: whatever a client sends to any payments endpoint — random and malformed bodies, headers and ids — the
+// Property: whatever a client sends to any merchant endpoint (payments, customers, payment links) — random and malformed bodies, headers and ids — the
 // answer is never a 5xx, and a refused request (4xx) changes nothing that is stored.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,13 +8,17 @@ import { Stack } from './support/stack.ts';
 let stack: Stack;
 let key: string;
 let ids: string[] = [];
+let linkId = '';
 beforeAll(async () => {
   stack = await Stack.start({ CONFIRM_WAIT_MS: '500', LOG_LEVEL: 'info' });
   ({ api_key: key } = await stack.merchant({ manual_review: { amount_at_least: 5_000 } }));
   const make = async (body: Record<string, unknown>) =>
     (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', ...body }, key)).body.payment_id as string;
+  const linked = (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', payment_link: true }, key)).body;
+  linkId = linked.payment_link.payment_link_id;
+  await stack.api('POST', '/customers', { customer_id: 'cus_known', name: 'Known' }, key);
   ids = [
-    await make({}),
+    linked.payment_id as string,
     await make({ confirm: true, payment_method: 'pay_later', capture_method: 'manual' }),
     await make({ confirm: true, payment_method: 'pay_later' }),
     await make({ confirm: true, payment_method: 'pay_later', customer: { email: 'f+decline@example.com' } }),
@@ -54,7 +58,10 @@ const id = fc.oneof(
 );
 const headerText = fc.string({ minLength: 1, maxLength: 300 }).filter((s) => /^[\x21-\x7e]+$/.test(s));
 const request = fc.record({
-  route: fc.constantFrom('create', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'retrieve', 'update', 'list', 'filter'),
+  route: fc.constantFrom(
+    'create', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'retrieve', 'update', 'list', 'filter',
+    'customer_create', 'customer_get', 'customer_update', 'customer_delete', 'customer_list', 'payment_link',
+  ),
   id,
   raw,
   contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined),
@@ -71,20 +78,27 @@ function safeJson(raw: string): Record<string, unknown> {
   }
 }
 
-describe('every payments endpoint, any input', () => {
+describe('every merchant endpoint (payments, customers, payment links), any input', () => {
   it('never answers 5xx, and a refused request changes nothing', async () => {
     let before = await fingerprint();
     let refused = 0;
     await fc.assert(fc.asyncProperty(request, async (r) => {
-      const path = r.route === 'create' ? '/payments'
+      const customerPath = `/customers/${encodeURIComponent(r.id === ids[0] ? 'cus_known' : r.id)}`;
+      const customerRoutes: Record<string, [string, string]> = {
+        customer_create: ['POST', '/customers'], customer_get: ['GET', customerPath], customer_update: ['POST', customerPath],
+        customer_delete: ['DELETE', customerPath], customer_list: ['GET', `/customers/list?${new URLSearchParams(Object.entries(safeJson(r.raw)).map(([k, v]) => [k, String(v)]))}`],
+        payment_link: ['GET', `/payment_link/${encodeURIComponent(r.id === ids[0] ? linkId : r.id)}?${new URLSearchParams(Object.entries(safeJson(r.raw)).map(([k, v]) => [k, String(v)]))}`],
+      };
+      const [customerMethod, otherPath] = customerRoutes[r.route] ?? [];
+      const path = otherPath ? otherPath : r.route === 'create' ? '/payments'
         : r.route === 'list' ? `/payments/list?${new URLSearchParams(Object.entries(safeJson(r.raw)).map(([k, v]) => [k, String(v)]))}`
         : r.route === 'filter' ? '/payments/list'
         : r.route === 'retrieve' || r.route === 'update' ? `/payments/${encodeURIComponent(r.id)}` : `/payments/${encodeURIComponent(r.id)}/${r.route}`;
-      const method = r.route === 'retrieve' || r.route === 'list' ? 'GET' : 'POST';
+      const method = customerMethod ?? (r.route === 'retrieve' || r.route === 'list' ? 'GET' : 'POST');
       const headers: Record<string, string> = { 'api-key': key };
       if (r.contentType) headers['content-type'] = r.contentType;
       if (r.idempotencyKey) headers['idempotency-key'] = r.idempotencyKey;
-      const res = await fetch(stack.gatewayUrl + path, { method, headers, body: method === 'GET' ? undefined : r.raw });
+      const res = await fetch(stack.gatewayUrl + path, { method, headers, body: method === 'GET' || method === 'DELETE' ? undefined : r.raw });
       const text = await res.text();
       expect(res.status, `${method} ${path} ${r.raw.slice(0, 200)} -> ${text.slice(0, 300)}`).toBeLessThan(500);
       if (res.status >= 400) {

@@ -56,7 +56,15 @@ export function paymentsRouter(deps: Deps): Router {
       profileId,
     });
     // A confirm in the same call is checked against the merchant's setup first: a refusal writes nothing.
-    const prepared = body.confirm ? await prepareConfirm(deps, intent, { connector: body.connector }) : undefined;
+    let prepared: Awaited<ReturnType<typeof prepareConfirm>> | undefined;
+    try {
+      prepared = body.confirm ? await prepareConfirm(deps, intent, { connector: body.connector }) : undefined;
+    } catch (err) {
+      // A replay answers what was stored, even if the merchant's setup would refuse the confirm today.
+      const existing = await deps.store.find(merchantId, intent.payment_id);
+      if (existing?.request_hash === intent.request_hash) return res.json(toResource(existing));
+      throw err;
+    }
     let payment: StoredPayment;
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
       await deps.store.project(intent);
