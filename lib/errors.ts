@@ -20,6 +20,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The value, or 404 HE_02 naming what was looked for: unknown and another merchant's look the same. */
+export function found<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw errors.notFound(what);
+  return value;
+}
+
 export const errors = {
   unauthorized: () => new ApiError(401, 'IR_01', 'API key not provided or invalid API key used'),
   forbidden: (message = 'Access forbidden, invalid API key used for this endpoint') => new ApiError(403, 'IR_22', message),

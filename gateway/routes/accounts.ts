@@ -1,7 +1,7 @@
 // Merchant accounts and their API keys (admin key), shaped like the leading switch's admin API.
 import { Router } from 'express';
 import type { Db } from 'mongodb';
-import { errors } from '../../lib/errors.ts';
+import { errors, found } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
@@ -36,11 +36,7 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   const r = Router();
   r.use(['/accounts', '/account', '/api_keys'], adminAuth(), idempotency(db));
 
-  const merchantOr404 = async (merchantId: string) => {
-    const m = await setup.merchant(merchantId);
-    if (!m) throw errors.notFound('Merchant account');
-    return m;
-  };
+  const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
 
   r.post('/accounts', async (req, res) => {
     const body = validate(CreateMerchantAccountRequest, req.body);
@@ -108,11 +104,7 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     res.json(keys.map(keyView));
   });
 
-  const keyOr404 = async (merchantId: string, keyId: string) => {
-    const k = await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId });
-    if (!k) throw errors.notFound('API key');
-    return k;
-  };
+  const keyOr404 = async (merchantId: string, keyId: string) => found(await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }), 'API key');
 
   r.get('/api_keys/:merchant_id/:key_id', async (req, res) => res.json(keyView(await keyOr404(req.params.merchant_id, req.params.key_id))));
 

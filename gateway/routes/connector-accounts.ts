@@ -1,7 +1,7 @@
 // Merchant connector accounts (admin key): a merchant's account at a provider, with its credentials (sealed at
 // rest, answered masked), the payment methods it takes, and whether it is in use.
 import { Router } from 'express';
-import { errors } from '../../lib/errors.ts';
+import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import type { ConnectorAccountDoc, MerchantStore } from '../../lib/merchant-store.ts';
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
@@ -25,16 +25,8 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
   const r = Router();
   const base = '/account/:merchant_id/connectors';
 
-  const merchantOr404 = async (merchantId: string) => {
-    const m = await setup.merchant(merchantId);
-    if (!m) throw errors.notFound('Merchant account');
-    return m;
-  };
-  const accountOr404 = async (merchantId: string, mcaId: string) => {
-    const a = await setup.connectorAccount(merchantId, mcaId);
-    if (!a) throw errors.notFound('Merchant connector account');
-    return a;
-  };
+  const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
+  const accountOr404 = async (merchantId: string, mcaId: string) => found(await setup.connectorAccount(merchantId, mcaId), 'Merchant connector account');
 
   r.post(base, async (req, res) => {
     const body = validate(CreateConnectorAccountRequest, req.body);

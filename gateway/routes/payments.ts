@@ -1,11 +1,12 @@
 // Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve, update, lists.
 import { Router, type Request } from 'express';
-import { errors } from '../../lib/errors.ts';
+import { errors, found } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
   ListPaymentsFilter, ListPaymentsQuery, ReviewDecisionRequest, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
+import type { ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
 import { config } from '../../lib/config.ts';
@@ -29,12 +30,12 @@ const pathId = (req: Request) => req.params.payment_id as string;
 
 export function paymentsRouter(deps: Deps): Router {
   /** A confirm with the publishable key: the customer's own fields only, and the payment's live client_secret. */
-  async function checkClientConfirm(req: Request, body: Record<string, unknown>) {
+  async function checkClientConfirm(req: Request, body: ConfirmPaymentBody) {
     checkClientConfirmFields(req, body);
-    if (req.caller?.kind !== 'publishable' && body.client_secret == null) return;
-    const payment = await deps.store.find(merchantOf(req), pathId(req));
-    if (!payment) throw errors.notFound('Payment');
-    checkClientSecret(req, payment, body.client_secret as string | undefined);
+    // One read serves both the client_secret check and routing.
+    const payment = found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment');
+    checkClientSecret(req, payment, body.client_secret);
+    return prepareConfirm(deps, payment, body);
   }
 
   const r = Router();
@@ -176,8 +177,8 @@ export function paymentsRouter(deps: Deps): Router {
   for (const [path, action, schema] of OPERATIONS) {
     r.post(`/payments/:payment_id/${path}`, async (req, res) => {
       const body = validate(schema, req.body);
-      if (action === 'CONFIRM') await checkClientConfirm(req, body as Record<string, unknown>);
-      const payment = await runOperation(deps, merchantOf(req), pathId(req), action, body);
+      const prepared = action === 'CONFIRM' ? await checkClientConfirm(req, body as ConfirmPaymentBody) : undefined;
+      const payment = await runOperation(deps, merchantOf(req), pathId(req), action, body, prepared);
       if (action === 'CONFIRM') await deps.customers.saveFrom(payment);
       res.json(toResource(payment));
     });

@@ -1,7 +1,7 @@
 // Business profiles (admin key): a merchant's lines of business, each with its return URL, webhook URL, the hash
 // key that signs its webhooks, and the default routing of its payments.
 import { Router } from 'express';
-import { errors } from '../../lib/errors.ts';
+import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
@@ -45,14 +45,8 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
   const r = Router();
   const base = '/account/:merchant_id/business_profile';
 
-  const merchantOr404 = async (merchantId: string) => {
-    if (!(await setup.merchant(merchantId))) throw errors.notFound('Merchant account');
-  };
-  const profileOr404 = async (merchantId: string, profileId: string) => {
-    const p = await setup.profile(merchantId, profileId);
-    if (!p) throw errors.notFound('Business profile');
-    return p;
-  };
+  const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
+  const profileOr404 = async (merchantId: string, profileId: string) => found(await setup.profile(merchantId, profileId), 'Business profile');
   const nameTaken = () => errors.duplicate('A business profile with this profile_name already exists for the merchant', 'profile_name');
 
   r.post(base, async (req, res) => {

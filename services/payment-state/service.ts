@@ -192,11 +192,12 @@ const BEGIN = {
   CONFIRM: (ctx: BeginCtx, params: unknown) => {
     const body = parse(ConfirmPaymentRequest, params);
     return (p: StoredPayment): Decision => {
-      const parsed = Connector.safeParse(ctx.route?.connector ?? body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR);
-      const connector = parsed.success ? parsed.data : DEFAULT_CONNECTOR;
-      if (!parsed.success || !CAPABILITIES[connector].implemented) {
-        return { kind: 'refused', code: 'IR_05', message: `Connector ${connector} is not enabled for this merchant`, param: 'connector' };
+      const named = ctx.route?.connector ?? body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
+      const parsed = Connector.safeParse(named);
+      if (!parsed.success || !CAPABILITIES[parsed.data].implemented) {
+        return { kind: 'refused', code: 'IR_05', message: `Connector ${named} is not enabled for this merchant`, param: 'connector' };
       }
+      const connector = parsed.data;
       const route = ctx.route
         ? { merchant_connector_id: ctx.route.merchant_connector_id || null, connector_label: ctx.route.connector_label || null, reason: ctx.route.reason }
         : undefined;
