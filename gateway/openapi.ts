@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest, ListPaymentsFilter,
-  ListPaymentsQuery, Payment, ReviewDecisionRequest, UpdatePaymentRequest,
+  ListPaymentsQuery, Payment, ReviewDecisionRequest, ThreeDsAuthenticationRequest, ThreeDsAuthenticationResponse, UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
 import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
@@ -38,6 +38,13 @@ export function openApiDocument() {
       '/payments/{payment_id}/incremental_authorization': { post: { summary: 'Raise the authorized amount (amount = new total)', parameters: idParam, requestBody: json(IncrementalAuthorizationRequest), responses: paymentOut } },
       '/payments/{payment_id}/approve': { post: { summary: 'Approve a payment held in our manual review', parameters: idParam, requestBody: json(ReviewDecisionRequest), responses: paymentOut } },
       '/payments/{payment_id}/reject': { post: { summary: 'Reject a payment held in our manual review (voided, then failed)', parameters: idParam, requestBody: json(ReviewDecisionRequest), responses: paymentOut } },
+      '/payments/{payment_id}/3ds/authentication': {
+        post: {
+          summary: 'Run the external 3DS authentication (publishable key + client_secret, or the secret key)', parameters: idParam,
+          requestBody: json(ThreeDsAuthenticationRequest),
+          responses: { 200: { description: 'Authentication', ...json(ThreeDsAuthenticationResponse) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } },
+        },
+      },
       '/payment_link/{payment_link_id}': {
         get: {
           summary: 'Retrieve a payment link', parameters: [{ name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string' } }],

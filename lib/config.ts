@@ -21,6 +21,11 @@ export const config = {
   sandboxPort: int('SANDBOX_PORT', 8090),
   sandboxHost: env.SANDBOX_HOST || '127.0.0.1',
   sandboxUrl: env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
+  /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
+  threeDsServerUrl: env.THREE_DS_SERVER_URL || env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
+  threeDsServerApiKey: env.THREE_DS_SERVER_API_KEY || 'sk_sandbox_three_ds_server',
+  /** Our website as the 3DS requestor (EMV threeDSRequestorURL), shown to the cardholder by the ACS. */
+  threeDsRequestorUrl: env.THREE_DS_REQUESTOR_URL || (env.PUBLIC_BASE_URL || `http://localhost:${int('PORT', 8080)}`).replace(/\/+$/, ''),
   adminApiKey: env.ADMIN_API_KEY || '',
   /** Key of the HMAC under which API secret keys are stored. */
   keyHashSecret: env.KEY_HASH_SECRET || '',

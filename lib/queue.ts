@@ -5,7 +5,7 @@ import { BullMQOtel } from 'bullmq-otel';
 import type { Redis } from 'ioredis';
 import { config } from './config.ts';
 import type { ConnectorName } from './schemas/common.ts';
-import type { OperationKind } from '../services/payment-state/state-machine.ts';
+import type { OperationKind, ThreeDsRecord } from '../services/payment-state/state-machine.ts';
 
 export interface ConnectorJob {
   merchant_id: string;
@@ -29,6 +29,11 @@ export interface ConnectorJob {
   sync_round: number;
   /** A one-off status sync (force_sync): report what the provider says and stop, whatever it says. */
   once?: boolean;
+  /**
+   * For an authenticate operation: what the customer's device sent for the 3DS server. The 3DS server's
+   * transaction id, once known, is the job's connector_transaction_id (for status syncs).
+   */
+  authentication?: ThreeDsRecord['request'] & { authentication_id: string };
 }
 
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;

@@ -5,8 +5,8 @@ import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { createIntent } from '../services/payment-state/intent.ts';
 import { jobFor } from '../services/payment-state/jobs.ts';
 import {
-  ACTIONS, ACTION_RULES, applyOutcome, beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, canStart,
-  type Action, type OutcomeKind, type StoredPayment,
+  ACTIONS, ACTION_RULES, applyOutcome, authenticationAnswer, beginApprove, beginAuthenticate, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, canStart,
+  type Action, type AuthenticationResult, type OutcomeKind, type StoredPayment,
 } from '../services/payment-state/state-machine.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
@@ -37,12 +37,14 @@ const EXPECTED: Record<Action, { allowed: PaymentStatusName[]; code: string }> =
   approve: { allowed: ['requires_merchant_action'], code: 'IR_16' },
   reject: { allowed: ['requires_merchant_action'], code: 'IR_16' },
   update: { allowed: ['requires_confirmation', 'requires_payment_method'], code: 'IR_16' },
+  // Spec 4.6, for a payment confirmed with authentication_type three_ds (further checked by beginAuthenticate).
+  authenticate: { allowed: ['requires_customer_action'], code: 'IR_16' },
 };
 
 describe('every status x every action', () => {
   const cases = PAYMENT_STATUSES.flatMap((status) => ACTIONS.map((action) => [status, action] as const));
-  it('covers all 11 statuses and 8 actions', () => {
-    expect(cases).toHaveLength(88);
+  it('covers all 11 statuses and 9 actions', () => {
+    expect(cases).toHaveLength(99);
     expect(Object.keys(ACTION_RULES).sort()).toEqual([...ACTIONS].sort());
   });
   it.each(cases)('%s + %s', (status, action) => {
@@ -296,5 +298,111 @@ describe('create', () => {
     expect(p).toMatchObject({ status: 'requires_confirmation', net_amount: 10_155, amount_capturable: 10_000, email: 'a@b.co', name: 'A', customer_id: 'cus_1' });
     expect(p.ephemeral_key).toMatchObject({ customer_id: 'cus_1', secret: 'epk_1' });
     expect(p.expires_on).toBe('2026-11-22T10:15:00.000Z');
+  });
+});
+
+describe('external 3DS authentication (spec 4.6)', () => {
+  const ctx = { now, operationId: 'op_c', connector: 'service_test' as const, publicBaseUrl: 'https://pay.example' };
+  const brw = { device_channel: 'BRW' as const, threeds_method_comp_ind: 'N' as const, browser_info: { user_agent: 'Mozilla/5.0' } };
+  const answer = (trans_status: AuthenticationResult['trans_status'], extra: Partial<AuthenticationResult> = {}): AuthenticationResult => ({
+    trans_status, trans_status_reason: null, three_dsserver_trans_id: 'tds_1', acs_trans_id: 'acs_1', acs_reference_number: 'ref', acs_url: null,
+    challenge_request: null, acs_signed_content: null, three_ds_requestor_url: 'https://pay.example', ds_trans_id: 'ds_1', eci: '05', message_version: '2.2.0', ...extra,
+  });
+  const awaiting = (body: Record<string, unknown> = {}) => apply(beginConfirm(intent({ capture_method: 'manual', authentication_type: 'three_ds', ...body }), { payment_method: 'pay_later' }, ctx)).payment;
+  const authenticating = () => apply(beginAuthenticate(awaiting(), brw, { now, operationId: 'op_t' }));
+
+  it('a three_ds confirm asks the customer first: requires_customer_action, next_action three_ds_invoke, nothing for the provider', () => {
+    const d = apply(beginConfirm(intent({ authentication_type: 'three_ds' }), { payment_method: 'pay_later' }, ctx));
+    expect(d.needsConnector).toBe(false);
+    expect(d.operation).toBeUndefined();
+    expect(d.payment.operations).toEqual([]);
+    expect(d.payment).toMatchObject({
+      status: 'requires_customer_action', in_flight: false, external_3ds_authentication_attempted: false,
+      next_action: { type: 'three_ds_invoke', redirect_to_url: null, three_ds_data: { three_ds_authentication_url: `https://pay.example/payments/${d.payment.payment_id}/3ds/authentication` } },
+    });
+    expect(d.payment.attempts![0].status).toBe('authentication_pending');
+  });
+
+  it('starts an authenticate operation; the payment waits in processing; an open one is returned again, not doubled', () => {
+    const d = authenticating();
+    expect(d.needsConnector).toBe(true);
+    expect(d.operation).toMatchObject({ kind: 'authenticate', open: true, ref: 'authn_t' });
+    expect(d.payment).toMatchObject({ status: 'processing', external_3ds_authentication_attempted: true, external_authentication_details: { status: 'started' } });
+    expect(d.payment.three_ds!.request).toEqual(brw);
+    expect(beginAuthenticate(d.payment, brw, { now, operationId: 'op_u' })).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_t' } });
+  });
+
+  it('is refused unless the payment waits for it: other statuses, a provider redirect, BRW without browser data', () => {
+    expect(beginAuthenticate(intent(), brw, { now, operationId: 'op' })).toMatchObject({ kind: 'refused', code: 'IR_16' });
+    const redirected = confirmed('manual', 'CUSTOMER_ACTION');
+    expect(redirected.status).toBe('requires_customer_action');
+    expect(beginAuthenticate(redirected, brw, { now, operationId: 'op' })).toMatchObject({ kind: 'refused', code: 'IR_16' });
+    expect(beginAuthenticate(awaiting(), { device_channel: 'BRW', threeds_method_comp_ind: 'Y' }, { now, operationId: 'op' }))
+      .toMatchObject({ kind: 'refused', code: 'IR_04', param: 'browser_info' });
+    // The payment's own browser_info serves the BRW channel.
+    expect(beginAuthenticate(awaiting({ browser_info: { user_agent: 'UA' } }), { device_channel: 'BRW', threeds_method_comp_ind: 'Y' }, { now, operationId: 'op' }).kind).toBe('apply');
+  });
+
+  it.each(['Y', 'A'] as const)('%s: authenticated; the authorization at the provider starts in the same transition, once', (status) => {
+    const d = authenticating();
+    const out = applyOutcome(d.payment, 'op_t', { kind: 'AUTHENTICATED', authentication: answer(status) }, now);
+    if (out.kind !== 'apply') throw new Error(out.kind);
+    expect(out.followUp).toMatchObject({ operation_id: 'op_t-authorize', kind: 'authorize', open: true, amount: 10_000, ref: d.payment.attempts![0].attempt_id });
+    expect(out.payment).toMatchObject({ status: 'processing', in_flight: true, external_authentication_details: { status: 'success', authentication_flow: 'frictionless', electronic_commerce_indicator: '05', ds_transaction_id: 'ds_1', version: '2.2.0' } });
+    expect(out.payment.attempts![0].status).toBe('authentication_successful');
+    expect(authenticationAnswer(out.payment)).toMatchObject({ trans_status: status, three_dsserver_trans_id: 'tds_1', acs_trans_id: 'acs_1' });
+    // Reported again: nothing new starts.
+    expect(applyOutcome(out.payment, 'op_t', { kind: 'AUTHENTICATED', authentication: answer(status) }, now).kind).toBe('noop');
+    const authorized = apply(applyOutcome(out.payment, 'op_t-authorize', { kind: 'AUTHORIZED', connector_transaction_id: 'stp_1' }, now)).payment;
+    expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, in_flight: false });
+  });
+
+  it('C: a challenge; the customer is sent to the ACS; its result (Y) then authorizes, flow challenge', () => {
+    const d = authenticating();
+    const c = answer('C', { acs_url: 'https://acs.example/challenge', challenge_request: 'eyJh' });
+    const challenged = apply(applyOutcome(d.payment, 'op_t', { kind: 'CUSTOMER_ACTION', authentication: c }, now)).payment;
+    expect(challenged).toMatchObject({
+      status: 'requires_customer_action', in_flight: true,
+      next_action: { type: 'redirect_to_url', redirect_to_url: 'https://acs.example/challenge?creq=eyJh' },
+      external_authentication_details: { status: 'pending', authentication_flow: 'challenge' },
+    });
+    expect(authenticationAnswer(challenged)).toMatchObject({ trans_status: 'C', acs_url: 'https://acs.example/challenge', challenge_request: 'eyJh' });
+    // The device asking again gets the same authentication back.
+    expect(beginAuthenticate(challenged, brw, { now, operationId: 'op_v' })).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_t' } });
+    const done = applyOutcome(challenged, 'op_t', { kind: 'AUTHENTICATED', authentication: answer('Y') }, now);
+    expect(done).toMatchObject({ kind: 'apply', followUp: { kind: 'authorize' }, payment: { status: 'processing', external_authentication_details: { status: 'success', authentication_flow: 'challenge' } } });
+  });
+
+  it.each(['N', 'R', 'U', 'I'] as const)('%s: failed with the error fields; a manual retry asks for a new authentication', (status) => {
+    const d = authenticating();
+    const failed = apply(applyOutcome(d.payment, 'op_t', {
+      kind: 'DECLINED', authentication: answer(status), error_code: 'authentication_failed', error_message: 'no', unified_code: 'UE_5000', unified_message: 'u',
+    }, now)).payment;
+    expect(failed).toMatchObject({
+      status: 'failed', error_code: 'authentication_failed', unified_code: 'UE_5000', manual_retry_allowed: true, in_flight: false, amount_capturable: 0,
+      external_authentication_details: { status: 'failed', error_code: 'authentication_failed' },
+    });
+    expect(failed.attempts![0].status).toBe('authentication_failed');
+    const retry = apply(beginConfirm(failed, {}, { ...ctx, operationId: 'op_r' }));
+    expect(retry.payment).toMatchObject({ status: 'requires_customer_action', attempt_count: 2, next_action: { type: 'three_ds_invoke' }, three_ds: null });
+    expect(apply(beginAuthenticate(retry.payment, brw, { now, operationId: 'op_w' })).operation).toMatchObject({ operation_id: 'op_w' });
+  });
+
+  it('a cancel while the customer is to authenticate (or in a challenge) is local: cancelled, the challenge closed', () => {
+    const p = awaiting();
+    expect(apply(beginCancel(p, {}, { now, operationId: 'op_x' }))).toMatchObject({ needsConnector: false, payment: { status: 'cancelled', amount_cancelled: 10_000, next_action: null } });
+    const challenged = apply(applyOutcome(authenticating().payment, 'op_t', { kind: 'CUSTOMER_ACTION', authentication: answer('C', { acs_url: 'https://acs.example/c' }) }, now)).payment;
+    const cancelled = apply(beginCancel(challenged, { cancellation_reason: 'gone' }, { now, operationId: 'op_x' }));
+    expect(cancelled.needsConnector).toBe(false);
+    expect(cancelled.payment).toMatchObject({ status: 'cancelled', in_flight: false, cancellation_reason: 'gone' });
+    // The challenge's result arriving later changes nothing.
+    expect(applyOutcome(cancelled.payment, 'op_t', { kind: 'AUTHENTICATED', authentication: answer('Y') }, now).kind).toBe('noop');
+  });
+
+  it('the job for an authentication carries the device data and, once known, the 3DS server transaction', () => {
+    const d = authenticating();
+    expect(jobFor(d.payment, d.operation!)).toMatchObject({ kind: 'authenticate', connector_transaction_id: null, authentication: { authentication_id: 'authn_t', ...brw } });
+    const challenged = apply(applyOutcome(d.payment, 'op_t', { kind: 'CUSTOMER_ACTION', authentication: answer('C') }, now)).payment;
+    expect(jobFor(challenged, d.operation!, 'sync')).toMatchObject({ mode: 'sync', connector_transaction_id: 'tds_1' });
   });
 });

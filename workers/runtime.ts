@@ -8,7 +8,8 @@ import type { ConnectorJob } from '../lib/queue.ts';
 import type { Outcome } from '../services/payment-state/state-machine.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
-import type { Connector } from './connectors/connector.ts';
+import type { Connector, ProviderMapping } from './connectors/connector.ts';
+import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall } from './provider-http.ts';
 import type { MerchantStore } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
@@ -55,8 +56,10 @@ export function processor(connector: Connector, client: PaymentStateClient, cred
     const credentials = await credentialsOf(data);
     // A deleted connector account: the provider cannot be called on its behalf any more.
     if (data.merchant_connector_id && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
-    const res = await providerCall(connector.baseUrl(), connector.request(data, credentials), connector.name);
-    const outcome = connector.outcome(data, res);
+    // An authentication goes to the 3DS server, whatever the payment's connector; everything else to the provider.
+    const target: ProviderMapping = data.kind === 'authenticate' ? threeDsServer : connector;
+    const res = await providerCall(target.baseUrl(), target.request(data, credentials), target.name);
+    const outcome = target.outcome(data, res);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {

@@ -1,10 +1,11 @@
-// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), retrieve, update, lists.
+// Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), external 3DS
+// authentication (4.6), retrieve, update, lists.
 import { Router, type Request } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
-  ListPaymentsFilter, ListPaymentsQuery, ReviewDecisionRequest, UpdatePaymentRequest,
+  ListPaymentsFilter, ListPaymentsQuery, ReviewDecisionRequest, ThreeDsAuthenticationRequest, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
@@ -12,7 +13,7 @@ import { z } from 'zod';
 import { config } from '../../lib/config.ts';
 import { jobFor } from '../../services/payment-state/jobs.ts';
 import { createIntent, toResource } from '../../services/payment-state/intent.ts';
-import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
+import { authenticationAnswer, type StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
@@ -20,9 +21,12 @@ import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts
 const merchantOf = (req: Request) => req.merchantId!;
 const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional(), client_secret: z.string().max(255).optional() });
 
-/** The only payments calls the publishable key may make (with the payment's client_secret): retrieve and confirm. */
+/**
+ * The only payments calls the publishable key may make (with the payment's client_secret): retrieve, confirm and
+ * the 3DS authentication.
+ */
 function publishableAllowed(req: Request): boolean {
-  const m = /^\/payments\/([^/]+)(\/confirm)?\/?$/.exec(req.path);
+  const m = /^\/payments\/([^/]+)(\/confirm|\/3ds\/authentication)?\/?$/.exec(req.path);
   if (!m || m[1] === 'list') return false;
   return req.method === 'GET' ? !m[2] : req.method === 'POST' && !!m[2];
 }
@@ -163,6 +167,14 @@ export function paymentsRouter(deps: Deps): Router {
     const payment = await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body);
     await deps.customers.saveFrom(payment);
     res.json(toResource(payment));
+  });
+
+  // External 3DS authentication (spec 4.6), from the customer's device (publishable key + client_secret) or the
+  // merchant's server. Answers the 3DS server's result; the payment goes on to the provider on Y or A.
+  r.post('/payments/:payment_id/3ds/authentication', async (req, res) => {
+    const { client_secret, ...params } = validate(ThreeDsAuthenticationRequest, req.body);
+    checkClientSecret(req, found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment'), client_secret);
+    res.json(authenticationAnswer(await runOperation(deps, merchantOf(req), pathId(req), 'AUTHENTICATE', params)));
   });
 
   // Operations on a payment: the body is validated here, the transition is decided by payment-state.

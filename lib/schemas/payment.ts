@@ -6,6 +6,7 @@ import {
 
 const str = (max?: number) => (max ? z.string().max(max) : z.string());
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
+const n = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const Address = z.strictObject({
   address: opt(z.strictObject({
@@ -251,6 +252,48 @@ export const IncrementalAuthorizationRequest = z.strictObject({
   reason: opt(str(255)),
 });
 
+/** The 3DS SDK's data for an app-based authentication (spec 4.6). */
+export const SdkInformation = z.strictObject({
+  sdk_app_id: str(64).min(1),
+  sdk_enc_data: str(64_000).min(1),
+  sdk_ephem_pub_key: z.record(z.string().max(64), z.string().max(1024)),
+  sdk_trans_id: str(64).min(1),
+  sdk_reference_number: str(64).min(1),
+  /** Minutes the SDK waits for the challenge; EMV 3DS says at least 05 (two digits). */
+  sdk_max_timeout: z.number().int().min(5).max(99),
+});
+
+export const DEVICE_CHANNELS = ['APP', 'BRW'] as const;
+export const THREE_DS_TRANS_STATUSES = ['Y', 'N', 'U', 'A', 'R', 'C', 'D', 'I'] as const;
+
+/**
+ * POST /payments/{id}/3ds/authentication (spec 4.6). The device channel and the three-value indicator are named as
+ * the leading switch names them (device_channel, threeds_method_comp_ind). browser_info describes the customer's
+ * browser for the BRW channel (the payment's own is used when absent).
+ */
+export const ThreeDsAuthenticationRequest = z.strictObject({
+  client_secret: opt(str(255)),
+  sdk_information: opt(SdkInformation),
+  device_channel: z.enum(DEVICE_CHANNELS),
+  threeds_method_comp_ind: z.enum(['Y', 'N', 'U']),
+  browser_info: opt(BrowserInfo),
+}).superRefine((b, ctx) => {
+  if (b.device_channel === 'APP' && !b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is required when device_channel is APP' });
+  if (b.device_channel === 'BRW' && b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is for device_channel APP only' });
+});
+
+/** The answer of POST /payments/{id}/3ds/authentication (spec 4.6); trans_status null: no answer from the 3DS server yet. */
+export const ThreeDsAuthenticationResponse = z.object({
+  trans_status: z.enum(THREE_DS_TRANS_STATUSES).nullable(),
+  three_ds_requestor_url: n(z.string()),
+  acs_url: n(z.string()),
+  challenge_request: n(z.string()),
+  acs_reference_number: n(z.string()),
+  acs_trans_id: n(z.string()),
+  three_dsserver_trans_id: n(z.string()),
+  acs_signed_content: n(z.string()),
+});
+
 /** POST /payments/{id}/approve and /reject: the decision is the path; the body is empty. */
 export const ReviewDecisionRequest = z.strictObject({});
 
@@ -293,10 +336,11 @@ export type CancelPaymentBody = z.infer<typeof CancelPaymentRequest>;
 export type UpdatePaymentBody = z.infer<typeof UpdatePaymentRequest>;
 export type ConfirmPaymentBody = z.infer<typeof ConfirmPaymentRequest>;
 export type CapturePaymentBody = z.infer<typeof CapturePaymentRequest>;
+export type ThreeDsAuthenticationBody = z.infer<typeof ThreeDsAuthenticationRequest>;
+export type ThreeDsAuthenticationAnswer = z.infer<typeof ThreeDsAuthenticationResponse>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Response resources
-const n = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const Attempt = z.object({
   attempt_id: z.string(), status: z.string(), amount: Amount, created_at: Timestamp, modified_at: Timestamp,
@@ -320,6 +364,27 @@ export const Capture = z.object({
 export const IncrementalAuthorization = z.object({
   authorization_id: z.string(), amount: Amount, status: z.enum(['success', 'failure', 'processing']),
   previously_authorized_amount: Amount, error_code: n(z.string()), error_message: n(z.string()),
+});
+
+/** The outcome of the payment's external 3DS authentication, as the leading switch shows it. */
+export const ExternalAuthenticationDetails = z.object({
+  status: z.enum(['started', 'pending', 'success', 'failed']),
+  authentication_flow: n(z.enum(['frictionless', 'challenge'])),
+  electronic_commerce_indicator: n(z.string()),
+  ds_transaction_id: n(z.string()),
+  version: n(z.string()),
+  error_code: n(z.string()),
+  error_message: n(z.string()),
+});
+
+/**
+ * What the customer must do next. redirect_to_url: open this page (a provider's checkout, a 3DS challenge).
+ * three_ds_invoke: run the 3DS authentication (three_ds_data names the call); redirect_to_url is null then.
+ */
+export const NextAction = z.object({
+  type: z.enum(['redirect_to_url', 'three_ds_invoke']),
+  redirect_to_url: n(z.string()),
+  three_ds_data: z.object({ three_ds_authentication_url: z.string() }).optional(),
 });
 
 export const Payment = z.object({
@@ -355,7 +420,7 @@ export const Payment = z.object({
   capture_on: n(Timestamp),
   authentication_type: n(z.enum(['three_ds', 'no_three_ds'])),
   external_3ds_authentication_attempted: n(z.boolean()),
-  external_authentication_details: n(z.unknown()),
+  external_authentication_details: n(ExternalAuthenticationDetails),
   customer_id: n(z.string()),
   customer: n(z.object({ id: n(z.string()), name: n(z.string()), email: n(z.string()), phone: n(z.string()), phone_country_code: n(z.string()) })),
   email: n(z.string()),
@@ -383,7 +448,7 @@ export const Payment = z.object({
   mandate_data: n(z.unknown()),
   setup_future_usage: n(z.string()),
   off_session: n(z.boolean()),
-  next_action: n(z.object({ type: z.string(), redirect_to_url: z.string() })),
+  next_action: n(NextAction),
   cancellation_reason: n(z.string()),
   error_code: n(z.string()),
   error_message: n(z.string()),

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { Authentication as _bnpl_paymentstate_v1_Authentication, Authentication__Output as _bnpl_paymentstate_v1_Authentication__Output } from './bnpl/paymentstate/v1/Authentication.ts';
 import type { BeginReply as _bnpl_paymentstate_v1_BeginReply, BeginReply__Output as _bnpl_paymentstate_v1_BeginReply__Output } from './bnpl/paymentstate/v1/BeginReply.ts';
 import type { BeginRequest as _bnpl_paymentstate_v1_BeginRequest, BeginRequest__Output as _bnpl_paymentstate_v1_BeginRequest__Output } from './bnpl/paymentstate/v1/BeginRequest.ts';
 import type { CompleteReply as _bnpl_paymentstate_v1_CompleteReply, CompleteReply__Output as _bnpl_paymentstate_v1_CompleteReply__Output } from './bnpl/paymentstate/v1/CompleteReply.ts';
@@ -19,6 +20,7 @@ export interface ProtoGrpcType {
     paymentstate: {
       v1: {
         Action: EnumTypeDefinition
+        Authentication: MessageTypeDefinition<_bnpl_paymentstate_v1_Authentication, _bnpl_paymentstate_v1_Authentication__Output>
         BeginReply: MessageTypeDefinition<_bnpl_paymentstate_v1_BeginReply, _bnpl_paymentstate_v1_BeginReply__Output>
         BeginRequest: MessageTypeDefinition<_bnpl_paymentstate_v1_BeginRequest, _bnpl_paymentstate_v1_BeginRequest__Output>
         CompleteReply: MessageTypeDefinition<_bnpl_paymentstate_v1_CompleteReply, _bnpl_paymentstate_v1_CompleteReply__Output>

@@ -11,7 +11,8 @@ import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorQueues } from '../../lib/queue.ts';
 import { jobFor } from './jobs.ts';
 import {
-  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, UpdatePaymentRequest,
+  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, ThreeDsAuthenticationRequest,
+  THREE_DS_TRANS_STATUSES, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { RoutedConnector__Output } from '../../proto/generated/bnpl/paymentstate/v1/RoutedConnector.ts';
@@ -20,8 +21,8 @@ import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/Begi
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import {
-  applyOutcome, beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate,
-  NO_POLICY, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
+  applyOutcome, beginApprove, beginAuthenticate, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate,
+  NO_POLICY, type AuthenticationResult, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
 } from './state-machine.ts';
 
 const MAX_RACES = 25;
@@ -99,10 +100,17 @@ export class PaymentStateService {
       error_message: o.error_message || undefined,
       unified_code: o.unified_code || undefined,
       unified_message: o.unified_message || undefined,
+      authentication: o.authentication ? authenticationOf(o.authentication) : undefined,
     };
     const now = new Date().toISOString();
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id,
       (p) => applyOutcome(p, req.operation_id, outcome, now));
+    // An outcome that started the next operation (authorization after 3DS): its job. If Redis loses it, the
+    // sweeper enqueues it again, as for any open operation without a job.
+    if (decision.kind === 'apply' && decision.followUp) {
+      await this.queues.enqueue(jobFor(payment, decision.followUp))
+        .catch((err) => log.warn('follow-up job not enqueued; the sweeper will', { err, operation_id: decision.followUp!.operation_id }));
+    }
     return { applied: decision.kind === 'apply', status: payment.status };
   }
 
@@ -201,8 +209,12 @@ const BEGIN = {
       const route = ctx.route
         ? { merchant_connector_id: ctx.route.merchant_connector_id || null, connector_label: ctx.route.connector_label || null, reason: ctx.route.reason }
         : undefined;
-      return beginConfirm(p, body, { ...ctx, connector, route });
+      return beginConfirm(p, body, { ...ctx, connector, route, publicBaseUrl: config.publicBaseUrl });
     };
+  },
+  AUTHENTICATE: (ctx: BeginCtx, params: unknown) => {
+    const { client_secret: _secret, ...body } = parse(ThreeDsAuthenticationRequest, params);
+    return (p: StoredPayment) => beginAuthenticate(p, body, ctx);
   },
   APPROVE: (ctx: BeginCtx, params: unknown) => {
     parse(ReviewDecisionRequest, params);
@@ -232,6 +244,13 @@ const BEGIN = {
     return (p: StoredPayment) => beginIncrementalAuthorization(p, body, { ...ctx, authorizationId });
   },
 };
+
+const TRANS_STATUSES: ReadonlySet<string> = new Set(THREE_DS_TRANS_STATUSES);
+/** proto Authentication (empty string = not given) -> the state machine's result (null = not given). */
+function authenticationOf(a: Record<keyof AuthenticationResult, string>): AuthenticationResult {
+  const out = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v || null])) as Record<keyof AuthenticationResult, string | null>;
+  return { ...out, trans_status: TRANS_STATUSES.has(a.trans_status) ? a.trans_status as AuthenticationResult['trans_status'] : null };
+}
 
 function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
   const r = schema.safeParse(value);

@@ -1,11 +1,12 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type IncrementalAuthorizationBody, type RoutingAlgorithm, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type ThreeDsAuthenticationBody, type IncrementalAuthorizationBody, type RoutingAlgorithm, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
 import { CAPABILITIES } from '../../lib/connectors.ts';
+import { THREE_DS_TRANS_STATUSES } from '../../lib/schemas/payment.ts';
 
-export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update';
-export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject', 'update'];
+export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update' | 'authenticate';
+export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject', 'update', 'authenticate'];
 
 /**
  * Spec section 3 and the decisions in ARCHITECTURE.md: the statuses in which each action may start, and the code
@@ -24,11 +25,30 @@ export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; 
   reject: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
   // POST /payments/{id}: only before the payment is confirmed.
   update: { from: ['requires_confirmation', 'requires_payment_method'], refusedWith: 'IR_16' },
+  // POST /payments/{id}/3ds/authentication: only while the confirmed payment waits for it (see beginAuthenticate).
+  authenticate: { from: ['requires_customer_action'], refusedWith: 'IR_16' },
 };
 
 export const TERMINAL_STATUSES: readonly PaymentStatusName[] = ['succeeded', 'failed', 'cancelled', 'partially_captured'];
 
-export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED';
+export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED' | 'AUTHENTICATED';
+
+/** What a 3DS server answered for an authenticate operation (proto Authentication); null where it said nothing. */
+export interface AuthenticationResult {
+  trans_status: (typeof THREE_DS_TRANS_STATUSES)[number] | null;
+  trans_status_reason: string | null;
+  three_dsserver_trans_id: string | null;
+  acs_trans_id: string | null;
+  acs_reference_number: string | null;
+  acs_url: string | null;
+  challenge_request: string | null;
+  acs_signed_content: string | null;
+  three_ds_requestor_url: string | null;
+  ds_trans_id: string | null;
+  eci: string | null;
+  message_version: string | null;
+}
+
 export interface Outcome {
   kind: OutcomeKind;
   connector_transaction_id?: string;
@@ -38,13 +58,15 @@ export interface Outcome {
   error_message?: string;
   unified_code?: string;
   unified_message?: string;
+  /** For an authenticate operation: the 3DS server's answer. */
+  authentication?: AuthenticationResult;
 }
 
-export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization';
+export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization' | 'authenticate';
 export interface Operation {
   operation_id: string;
   kind: OperationKind;
-  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization. */
+  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization, authentication_id for authenticate. */
   ref: string;
   amount: number;
   connector: ConnectorName;
@@ -65,6 +87,8 @@ export type StoredPayment = PaymentResource & {
   request_extras?: Record<string, unknown>;
   /** Our own manual review applies: authorize only, then wait in requires_merchant_action for the merchant. */
   review_hold?: boolean;
+  /** The external 3DS authentication of the current attempt: what the customer's device sent, what the 3DS server answered. */
+  three_ds?: ThreeDsRecord | null;
   seq: number;
   request_hash: string;
   operations: Operation[];
@@ -73,12 +97,24 @@ export type StoredPayment = PaymentResource & {
   sweep_key?: typeof SWEEP_KEY;
 };
 
+export interface ThreeDsRecord {
+  authentication_id: string;
+  request: Omit<ThreeDsAuthenticationBody, 'client_secret'>;
+  result: AuthenticationResult | null;
+  /** The 3DS server asked for a challenge at some point (authentication_flow challenge, not frictionless). */
+  challenged: boolean;
+}
+
 export type Refusal = { kind: 'refused'; code: string; message: string; param?: string };
 export type Decision =
   | Refusal
   | { kind: 'replay'; operation: Operation }
   | { kind: 'noop' }
-  | { kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean };
+  | {
+    kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean;
+    /** An operation this outcome started (authorization after a successful 3DS authentication): enqueue its job. */
+    followUp?: Operation;
+  };
 
 const refuse = (code: string, message: string, param?: string): Refusal => ({ kind: 'refused', code, message, param });
 
@@ -167,6 +203,8 @@ export function beginConfirm(
     now: string; operationId: string; connector: ConnectorName; policy?: MerchantPolicy;
     /** The connector account routing chose, and why (recorded on the attempt). */
     route?: { merchant_connector_id: string | null; connector_label: string | null; reason: string };
+    /** Where customers reach the gateway (PUBLIC_BASE_URL): the 3DS authentication call is named from it. */
+    publicBaseUrl?: string;
   },
 ): Decision {
   const refused = canStart(p, 'confirm');
@@ -186,18 +224,93 @@ export function beginConfirm(
     payment_method_type: next.payment_method_type, reference_id: null, unified_code: null, unified_message: null,
     client_source: null, client_version: null, routing_reason: ctx.route?.reason ?? null,
   };
-  const operation: Operation = {
-    operation_id: ctx.operationId, kind: 'authorize', ref: attempt.attempt_id, amount: next.amount, connector: ctx.connector,
-    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
-  };
+  // three_ds: the customer authenticates first (POST /payments/{id}/3ds/authentication); the provider is called after.
+  const threeDs = next.authentication_type === 'three_ds';
+  const operation = authorizeOperation(ctx.operationId, attempt.attempt_id, next.amount, ctx.connector, p.status, ctx.now);
   Object.assign(next, {
     status: 'processing', connector: ctx.connector, attempt_count: attemptNo,
     ...(ctx.route ? { merchant_connector_id: ctx.route.merchant_connector_id, connector_label: ctx.route.connector_label } : {}), attempts: [...(p.attempts ?? []), attempt],
     operations: [...p.operations, operation], net_amount: netAmount(next), amount_capturable: next.amount,
     error_code: null, error_message: null, unified_code: null, unified_message: null, next_action: null, manual_retry_allowed: false,
     review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least, merchant_decision: null,
+    three_ds: null, external_3ds_authentication_attempted: threeDs ? false : p.external_3ds_authentication_attempted, external_authentication_details: null,
   } satisfies Partial<StoredPayment>);
+  if (threeDs) {
+    Object.assign(next, {
+      status: 'requires_customer_action', operations: p.operations,
+      attempts: next.attempts!.map((a) => (a === attempt ? { ...a, status: 'authentication_pending' } : a)),
+      next_action: {
+        type: 'three_ds_invoke', redirect_to_url: null,
+        three_ds_data: { three_ds_authentication_url: `${ctx.publicBaseUrl ?? ''}/payments/${p.payment_id}/3ds/authentication` },
+      },
+    } satisfies Partial<StoredPayment>);
+    return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
+  }
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
+/** The provider authorizes the attempt (and captures it, for automatic capture). */
+function authorizeOperation(operationId: string, attemptId: string, amount: number, connector: ConnectorName, statusBefore: PaymentStatusName, now: string): Operation {
+  return {
+    operation_id: operationId, kind: 'authorize', ref: attemptId, amount, connector, open: true, status_before: statusBefore,
+    last_outcome: null, created_at: now,
+  };
+}
+
+/** Waiting for the customer's 3DS authentication, with nothing asked of the provider yet. */
+const awaitingAuthentication = (p: StoredPayment) =>
+  p.status === 'requires_customer_action' && !p.operations.some((o) => o.kind === 'authorize' && o.open);
+
+/**
+ * Start the external 3DS authentication of a confirmed payment that waits for it (spec 4.6): an authenticate
+ * operation at the 3DS server; the payment waits in processing. While one is open (in flight, or its challenge
+ * pending) the same call returns it, so a device that repeats the call never starts a second authentication.
+ */
+export function beginAuthenticate(
+  p: StoredPayment, body: Omit<ThreeDsAuthenticationBody, 'client_secret'>, ctx: { now: string; operationId: string },
+): Decision {
+  const open = p.operations.find((o) => o.kind === 'authenticate' && o.open);
+  if (open) return { kind: 'replay', operation: open };
+  const refused = canStart(p, 'authenticate');
+  if (refused) return refused;
+  if (p.next_action?.type !== 'three_ds_invoke' || !awaitingAuthentication(p)) {
+    return refuse('IR_16', 'This payment is not waiting for a 3DS authentication (confirm it with authentication_type three_ds)');
+  }
+  if (body.device_channel === 'BRW' && !body.browser_info && !p.browser_info) {
+    return refuse('IR_04', 'Missing required param: browser_info (device_channel BRW needs the customer\'s browser data)', 'browser_info');
+  }
+  const operation: Operation = {
+    operation_id: ctx.operationId, kind: 'authenticate', ref: `authn_${ctx.operationId.slice(3)}`, amount: p.amount,
+    connector: p.connector ?? 'service_test', open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+  };
+  const next: StoredPayment = {
+    ...p, status: 'processing', operations: [...p.operations, operation], next_action: null,
+    three_ds: { authentication_id: operation.ref, request: body, result: null, challenged: false },
+    external_3ds_authentication_attempted: true,
+    external_authentication_details: authenticationDetails('started', null, false),
+  };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+}
+
+function authenticationDetails(
+  status: 'started' | 'pending' | 'success' | 'failed', r: AuthenticationResult | null, challenged: boolean, error?: Outcome,
+): NonNullable<PaymentResource['external_authentication_details']> {
+  return {
+    status, authentication_flow: r?.trans_status ? (challenged ? 'challenge' : 'frictionless') : null,
+    electronic_commerce_indicator: r?.eci ?? null, ds_transaction_id: r?.ds_trans_id ?? null, version: r?.message_version ?? null,
+    error_code: error?.error_code ?? null, error_message: error?.error_message ?? null,
+  };
+}
+
+/** The 3DS server's answer, as the authentication call shows it (spec 4.6). */
+export function authenticationAnswer(p: Pick<StoredPayment, 'three_ds'>) {
+  const r = p.three_ds?.result;
+  return {
+    trans_status: r?.trans_status ?? null, three_ds_requestor_url: r?.three_ds_requestor_url ?? null, acs_url: r?.acs_url ?? null,
+    challenge_request: r?.challenge_request ?? null, acs_reference_number: r?.acs_reference_number ?? null,
+    acs_trans_id: r?.acs_trans_id ?? null, three_dsserver_trans_id: r?.three_dsserver_trans_id ?? null,
+    acs_signed_content: r?.acs_signed_content ?? null,
+  };
 }
 
 /** Start a capture: a capture row and a capture operation; the payment waits in processing. */
@@ -281,8 +394,15 @@ export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { no
     return refuse('IR_06', `amount_to_cancel (${body.amount_to_cancel}) is greater than what is not captured (${p.amount_capturable})`, 'amount_to_cancel');
   }
   const reason = body.cancellation_reason ?? null;
-  if (p.status === 'requires_confirmation' || p.status === 'requires_payment_method') {
-    const next: StoredPayment = { ...p, status: 'cancelled', cancellation_reason: reason, amount_capturable: 0, amount_cancelled: p.amount, updated: ctx.now };
+  // Nothing is authorized at the provider before confirmation, nor while the customer's 3DS authentication is
+  // awaited: cancelled at once, and a pending challenge ends with it.
+  if (p.status === 'requires_confirmation' || p.status === 'requires_payment_method' || awaitingAuthentication(p)) {
+    const last = p.attempts?.at(-1);
+    const next: StoredPayment = {
+      ...p, status: 'cancelled', cancellation_reason: reason, amount_capturable: 0, amount_cancelled: p.amount, updated: ctx.now, next_action: null,
+      operations: p.operations.map((o) => (o.open ? { ...o, open: false, last_outcome: 'VOIDED' as const } : o)),
+      attempts: (p.attempts ?? []).map((a) => (a === last && p.status === 'requires_customer_action' ? { ...a, status: 'voided', cancellation_reason: reason, modified_at: ctx.now } : a)),
+    };
     return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
   }
   return startVoid(p, reason, ctx);
@@ -334,6 +454,7 @@ export const OUTCOMES_OF: Record<OperationKind, readonly OutcomeKind[]> = {
   capture: ['CAPTURED', 'PENDING', 'DECLINED', 'FAILED'],
   void: ['VOIDED', 'PENDING', 'DECLINED', 'FAILED'],
   incremental_authorization: ['AUTHORIZED', 'PENDING', 'DECLINED', 'FAILED'],
+  authenticate: ['AUTHENTICATED', 'CUSTOMER_ACTION', 'PENDING', 'DECLINED', 'FAILED'],
 };
 
 /** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
@@ -345,11 +466,62 @@ export function applyOutcome(p: StoredPayment, operationId: string, outcome: Out
   const final = !(outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION');
   const closed: Operation = { ...op, open: !final, last_outcome: outcome.kind };
   const base: StoredPayment = { ...p, operations: p.operations.map((o) => (o.operation_id === operationId ? closed : o)) };
+  if (op.kind === 'authenticate') {
+    const { payment, followUp } = authenticateOutcome(base, op, outcome, now);
+    return { kind: 'apply', payment: withFlight(payment, now), needsConnector: false, ...(followUp ? { followUp } : {}) };
+  }
   const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
     : op.kind === 'capture' ? captureOutcome(base, op, outcome)
     : op.kind === 'void' ? voidOutcome(base, op, outcome)
     : incrementOutcome(base, op, outcome);
   return { kind: 'apply', payment: withFlight(next.payment, now), needsConnector: false };
+}
+
+/**
+ * Where each 3DS answer leads. Y/A (AUTHENTICATED): the provider authorizes next, an operation started here (its id
+ * derives from the authentication's, so a repeated report cannot start two). C/D (CUSTOMER_ACTION): the customer
+ * completes the challenge; the status sync reads its result. N/R/U/I (DECLINED) or a 3DS server error: failed.
+ */
+function authenticateOutcome(p: StoredPayment, op: Operation, o: Outcome, now: string): { payment: StoredPayment; followUp?: Operation } {
+  const prior = p.three_ds ?? { authentication_id: op.ref, request: { device_channel: 'BRW', threeds_method_comp_ind: 'U' }, result: null, challenged: false };
+  const three_ds: ThreeDsRecord = { ...prior, result: o.authentication ?? prior.result, challenged: prior.challenged || o.kind === 'CUSTOMER_ACTION' };
+  const attempt = p.attempts?.at(-1);
+  const attempts = (status: string, extra: object = {}) =>
+    (p.attempts ?? []).map((a) => (a === attempt ? { ...a, status, modified_at: now, ...extra } : a));
+  const r = three_ds.result;
+  switch (o.kind) {
+    case 'PENDING':
+      return { payment: { ...p, three_ds } };
+    case 'CUSTOMER_ACTION': {
+      const challenge = r?.acs_url ? new URL(r.acs_url) : null;
+      if (challenge && r?.challenge_request) challenge.searchParams.set('creq', r.challenge_request);
+      return {
+        payment: {
+          ...p, three_ds, status: 'requires_customer_action', attempts: attempts('authentication_pending'),
+          next_action: challenge ? { type: 'redirect_to_url', redirect_to_url: challenge.toString() } : null,
+          external_authentication_details: authenticationDetails('pending', r, true),
+        },
+      };
+    }
+    case 'AUTHENTICATED': {
+      const followUp = authorizeOperation(`${op.operation_id}-authorize`, attempt?.attempt_id ?? `${p.payment_id}_1`, p.amount, p.connector ?? op.connector, op.status_before, now);
+      return {
+        payment: {
+          ...p, three_ds, status: 'processing', attempts: attempts('authentication_successful'), next_action: null,
+          operations: [...p.operations, followUp], external_authentication_details: authenticationDetails('success', r, three_ds.challenged),
+        },
+        followUp,
+      };
+    }
+    default:
+      return {
+        payment: {
+          ...p, three_ds, status: 'failed', attempts: attempts('authentication_failed', errorFields(o)), next_action: null,
+          amount_capturable: 0, manual_retry_allowed: true, ...errorFields(o),
+          external_authentication_details: authenticationDetails('failed', r, three_ds.challenged, o),
+        },
+      };
+  }
 }
 
 const errorFields = (o: Outcome) => ({
@@ -366,6 +538,7 @@ const AUTHORIZE_OUTCOMES: Record<OutcomeKind, { attempt: string; status: (p: Sto
   CUSTOMER_ACTION: { attempt: 'authentication_pending', status: () => 'requires_customer_action' },
   PENDING: { attempt: 'pending', status: () => 'processing' },
   VOIDED: { attempt: 'voided', status: () => 'cancelled' },
+  AUTHENTICATED: { attempt: 'authentication_successful', status: () => 'processing' },
 };
 
 /** Statuses in which the authorized amount is still on hold and capturable. */

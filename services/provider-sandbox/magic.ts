@@ -1,6 +1,10 @@
 // Magic values that force a provider outcome, read from tags in the local part of the customer's email
 // ("jane+decline@example.com"). Several tags combine ("jane+slow+decline@..."). See README.md for the table.
-export const MAGIC_TAGS = ['decline', 'redirect', 'review', 'slow', 'flaky'] as const;
+export const MAGIC_TAGS = [
+  'decline', 'redirect', 'review', 'slow', 'flaky',
+  // The 3DS server's answer (three_ds_server.ts): a challenge, a decoupled authentication, or trans_status A, N, R, U.
+  '3ds_challenge', '3ds_decoupled', '3ds_attempted', '3ds_fail', '3ds_reject', '3ds_unavailable',
+] as const;
 export type MagicTag = (typeof MAGIC_TAGS)[number];
 
 export function magicTags(email: string | null | undefined): Set<MagicTag> {

@@ -1,4 +1,4 @@
-// The provider sandbox: imitates the providers' HTTP APIs (service_test for now) with magic values that force
+// The provider sandbox: imitates the providers' HTTP APIs (service_test for now, and a 3DS server) with magic values that force
 // outcomes, records every call it receives, and exposes that record to tests under /__sandbox.
 import express from 'express';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
@@ -8,11 +8,13 @@ import { tracingMiddleware } from '../../lib/http-tracing.ts';
 import { log } from '../../lib/log.ts';
 import { IdempotencyStore, Recorder } from './recorder.ts';
 import { serviceTestRouter } from './service_test.ts';
+import { threeDsServerRouter } from './three_ds_server.ts';
 
 const recorder = new Recorder();
 const idem = new IdempotencyStore();
 const publicUrl = () => process.env.SANDBOX_PUBLIC_URL || config.sandboxUrl;
 const serviceTest = serviceTestRouter(idem, publicUrl);
+const threeDsServer = threeDsServerRouter(idem, publicUrl);
 
 const app = express();
 app.disable('x-powered-by');
@@ -35,6 +37,7 @@ app.use((req, res, next) => {
 
 app.get('/health', (_req, res) => res.json({ status: 'ok' }));
 app.use('/service_test', serviceTest.router);
+app.use('/three_ds_server', threeDsServer.router);
 
 app.get('/__sandbox/calls', (req, res) => {
   const { idempotency_key, provider, path } = req.query;
@@ -49,6 +52,7 @@ app.post('/__sandbox/reset', (_req, res) => {
   recorder.reset();
   idem.reset();
   serviceTest.reset();
+  threeDsServer.reset();
   res.json({ status: 'reset' });
 });
 

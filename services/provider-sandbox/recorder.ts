@@ -1,3 +1,5 @@
+import type { Request, Response } from 'express';
+
 // What the sandbox received, so tests can assert what a provider would have seen (calls, idempotency keys).
 export interface RecordedCall {
   provider: string;
@@ -48,5 +50,33 @@ export class IdempotencyStore {
   reset(): void {
     this.entries.clear();
     this.attempts.clear();
+  }
+}
+
+/** A provider's error answer, in the sandbox's shared shape. */
+export const failWith = (res: Response, status: number, code: string, message: string) => res.status(status).json({ error: { code, message } });
+
+/**
+ * Runs an idempotent POST as providers do: the Idempotency-Key header is required; a repeated key gets the first
+ * answer; a key still being processed gets 409; a 5xx is not kept (the retry runs again).
+ */
+export async function idempotent(
+  idem: IdempotencyStore, req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>,
+) {
+  const key = req.header('idempotency-key');
+  if (!key) return failWith(res, 400, 'invalid_request', 'Idempotency-Key header is required');
+  const scoped = `${scope}:${key}`;
+  const seen = idem.get(scoped);
+  if (seen?.state === 'in_progress') return failWith(res, 409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed');
+  if (seen?.state === 'done') return res.status(seen.status).json(seen.body);
+  idem.begin(scoped);
+  try {
+    const out = await handle();
+    if (out.status >= 500) idem.abandon(scoped);
+    else idem.finish(scoped, out.status, out.body);
+    res.status(out.status).json(out.body);
+  } catch (err) {
+    idem.abandon(scoped);
+    throw err;
   }
 }

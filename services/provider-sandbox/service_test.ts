@@ -10,7 +10,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../lib/config.ts';
 import { magicTags } from './magic.ts';
-import type { IdempotencyStore } from './recorder.ts';
+import { failWith as fail, idempotent as runIdempotent, type IdempotencyStore } from './recorder.ts';
 
 type Status = 'authorized' | 'captured' | 'declined' | 'requires_action' | 'pending' | 'voided';
 interface SandboxPayment {
@@ -33,7 +33,6 @@ interface SandboxPayment {
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const fail = (res: Response, status: number, code: string, message: string) => res.status(status).json({ error: { code, message } });
 
 export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const router: Router = express.Router();
@@ -50,25 +49,8 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     return out;
   };
 
-  /** Runs an idempotent POST: a repeated key gets the first answer; a key still being processed gets 409. */
-  async function idempotent(req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) {
-    const key = req.header('idempotency-key');
-    if (!key) return fail(res, 400, 'invalid_request', 'Idempotency-Key header is required');
-    const scoped = `${scope}:${key}`;
-    const seen = idem.get(scoped);
-    if (seen?.state === 'in_progress') return fail(res, 409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed');
-    if (seen?.state === 'done') return res.status(seen.status).json(seen.body);
-    idem.begin(scoped);
-    try {
-      const out = await handle();
-      if (out.status >= 500) idem.abandon(scoped);
-      else idem.finish(scoped, out.status, out.body);
-      res.status(out.status).json(out.body);
-    } catch (err) {
-      idem.abandon(scoped);
-      throw err;
-    }
-  }
+  const idempotent = (req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) =>
+    runIdempotent(idem, req, res, scope, handle);
 
   router.use('/v1', (req, res, next) => {
     if (req.header('authorization') !== `Bearer ${apiKey}`) return fail(res, 401, 'unauthorized', 'Invalid API key');

@@ -6,8 +6,9 @@ import type { Outcome } from '../../services/payment-state/state-machine.ts';
 import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
 import type { ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 
-export interface Connector {
-  name: ConnectorName;
+/** A provider HTTP API seen from a worker: a payment connector, or the 3DS server that authenticates customers. */
+export interface ProviderMapping {
+  name: string;
   /** The provider's base URL (the sandbox in sandbox mode) and the credentials it takes. */
   baseUrl(): string;
   /**
@@ -17,4 +18,9 @@ export interface Connector {
   request(job: ConnectorJob, credentials: ConnectorAccountDetailsValue | null): ProviderRequest;
   /** What the provider's answer means for the operation. */
   outcome(job: ConnectorJob, res: ProviderResponse): Outcome;
+}
+
+/** A payment connector (one BullMQ queue each). */
+export interface Connector extends ProviderMapping {
+  name: ConnectorName;
 }

@@ -28,5 +28,7 @@ export function toRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
       return { method: 'POST', path: `/service_test/v1/payments/${pay}/void`, idempotencyKey: job.operation_id, headers, body: {} };
     case 'incremental_authorization':
       return { method: 'POST', path: `/service_test/v1/payments/${pay}/increments`, idempotencyKey: job.operation_id, headers, body: { amount: job.amount } };
+    case 'authenticate':
+      throw new Error('authentications go to the 3DS server (workers/authentication), not to the provider');
   }
 }

@@ -10,6 +10,7 @@ export const Action = {
   APPROVE: 'APPROVE',
   REJECT: 'REJECT',
   UPDATE: 'UPDATE',
+  AUTHENTICATE: 'AUTHENTICATE',
 } as const;
 
 export type Action =
@@ -31,5 +32,7 @@ export type Action =
   | 7
   | 'UPDATE'
   | 8
+  | 'AUTHENTICATE'
+  | 9
 
 export type Action__Output = typeof Action[keyof typeof Action]

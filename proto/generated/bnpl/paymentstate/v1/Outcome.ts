@@ -1,5 +1,6 @@
 // Original file: proto/payment_state.proto
 
+import type { Authentication as _bnpl_paymentstate_v1_Authentication, Authentication__Output as _bnpl_paymentstate_v1_Authentication__Output } from '../../../bnpl/paymentstate/v1/Authentication.ts';
 
 // Original file: proto/payment_state.proto
 
@@ -12,6 +13,7 @@ export const _bnpl_paymentstate_v1_Outcome_Kind = {
   PENDING: 'PENDING',
   VOIDED: 'VOIDED',
   FAILED: 'FAILED',
+  AUTHENTICATED: 'AUTHENTICATED',
 } as const;
 
 export type _bnpl_paymentstate_v1_Outcome_Kind =
@@ -31,6 +33,8 @@ export type _bnpl_paymentstate_v1_Outcome_Kind =
   | 6
   | 'FAILED'
   | 7
+  | 'AUTHENTICATED'
+  | 8
 
 export type _bnpl_paymentstate_v1_Outcome_Kind__Output = typeof _bnpl_paymentstate_v1_Outcome_Kind[keyof typeof _bnpl_paymentstate_v1_Outcome_Kind]
 
@@ -43,6 +47,7 @@ export interface Outcome {
   'error_message'?: (string);
   'unified_code'?: (string);
   'unified_message'?: (string);
+  'authentication'?: (_bnpl_paymentstate_v1_Authentication | null);
 }
 
 export interface Outcome__Output {
@@ -54,4 +59,5 @@ export interface Outcome__Output {
   'error_message': (string);
   'unified_code': (string);
   'unified_message': (string);
+  'authentication': (_bnpl_paymentstate_v1_Authentication__Output | null);
 }
