@@ -351,8 +351,9 @@ describe('external 3DS authentication (spec 4.6)', () => {
     expect(out.payment).toMatchObject({ status: 'processing', in_flight: true, external_authentication_details: { status: 'success', authentication_flow: 'frictionless', electronic_commerce_indicator: '05', ds_transaction_id: 'ds_1', version: '2.2.0' } });
     expect(out.payment.attempts![0].status).toBe('authentication_successful');
     expect(authenticationAnswer(out.payment)).toMatchObject({ trans_status: status, three_dsserver_trans_id: 'tds_1', acs_trans_id: 'acs_1' });
-    // Reported again: nothing new starts.
+    // Reported again: nothing new starts. Asked again by the device: the same authentication.
     expect(applyOutcome(out.payment, 'op_t', { kind: 'AUTHENTICATED', authentication: answer(status) }, now).kind).toBe('noop');
+    expect(beginAuthenticate(out.payment, brw, { now, operationId: 'op_v' })).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_t' } });
     const authorized = apply(applyOutcome(out.payment, 'op_t-authorize', { kind: 'AUTHORIZED', connector_transaction_id: 'stp_1' }, now)).payment;
     expect(authorized).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000, in_flight: false });
   });
@@ -383,6 +384,8 @@ describe('external 3DS authentication (spec 4.6)', () => {
       external_authentication_details: { status: 'failed', error_code: 'authentication_failed' },
     });
     expect(failed.attempts![0].status).toBe('authentication_failed');
+    // The device asking again learns the same answer; it does not authenticate twice.
+    expect(beginAuthenticate(failed, brw, { now, operationId: 'op_v' })).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_t', open: false } });
     const retry = apply(beginConfirm(failed, {}, { ...ctx, operationId: 'op_r' }));
     expect(retry.payment).toMatchObject({ status: 'requires_customer_action', attempt_count: 2, next_action: { type: 'three_ds_invoke' }, three_ds: null });
     expect(apply(beginAuthenticate(retry.payment, brw, { now, operationId: 'op_w' })).operation).toMatchObject({ operation_id: 'op_w' });
@@ -395,8 +398,9 @@ describe('external 3DS authentication (spec 4.6)', () => {
     const cancelled = apply(beginCancel(challenged, { cancellation_reason: 'gone' }, { now, operationId: 'op_x' }));
     expect(cancelled.needsConnector).toBe(false);
     expect(cancelled.payment).toMatchObject({ status: 'cancelled', in_flight: false, cancellation_reason: 'gone' });
-    // The challenge's result arriving later changes nothing.
+    // The challenge's result arriving later changes nothing; the device asking again is refused.
     expect(applyOutcome(cancelled.payment, 'op_t', { kind: 'AUTHENTICATED', authentication: answer('Y') }, now).kind).toBe('noop');
+    expect(beginAuthenticate(cancelled.payment, brw, { now, operationId: 'op_v' })).toMatchObject({ kind: 'refused', code: 'IR_16' });
   });
 
   it('the job for an authentication carries the device data and, once known, the 3DS server transaction', () => {

@@ -263,14 +263,16 @@ const awaitingAuthentication = (p: StoredPayment) =>
 
 /**
  * Start the external 3DS authentication of a confirmed payment that waits for it (spec 4.6): an authenticate
- * operation at the 3DS server; the payment waits in processing. While one is open (in flight, or its challenge
- * pending) the same call returns it, so a device that repeats the call never starts a second authentication.
+ * operation at the 3DS server; the payment waits in processing. The attempt's authentication, once started, is
+ * returned to a repeated call (in flight, challenged or decided), so a device that repeats the call, for instance
+ * after losing the answer, never starts a second one; a new attempt (manual retry) authenticates anew.
  */
 export function beginAuthenticate(
   p: StoredPayment, body: Omit<ThreeDsAuthenticationBody, 'client_secret'>, ctx: { now: string; operationId: string },
 ): Decision {
-  const open = p.operations.find((o) => o.kind === 'authenticate' && o.open);
-  if (open) return { kind: 'replay', operation: open };
+  const started = p.three_ds && p.status !== 'cancelled'
+    ? p.operations.find((o) => o.kind === 'authenticate' && o.ref === p.three_ds!.authentication_id) : undefined;
+  if (started) return { kind: 'replay', operation: started };
   const refused = canStart(p, 'authenticate');
   if (refused) return refused;
   if (p.next_action?.type !== 'three_ds_invoke' || !awaitingAuthentication(p)) {

@@ -48,6 +48,7 @@ app.get('/__sandbox/service_test/payments', (req, res) => {
   const key = req.query.idempotency_key;
   res.json([...serviceTest.payments.values()].filter((p) => !key || p.idempotency_key === key));
 });
+app.get('/__sandbox/three_ds_server/transactions', (_req, res) => res.json([...threeDsServer.transactions.values()]));
 app.post('/__sandbox/reset', (_req, res) => {
   recorder.reset();
   idem.reset();
