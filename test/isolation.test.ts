@@ -18,7 +18,7 @@ interface Merchant { merchant_id: string; api_key: string; pk: string }
 let A: Merchant;
 let B: Merchant & {
   secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[];
-  payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded', any>;
+  payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded' | 'threeDs', any>;
 };
 
 async function ok(r: Promise<{ status: number; body: any }>, what: string) {
@@ -56,11 +56,13 @@ beforeAll(async () => {
   const succeeded = await pay({ amount: 5_000, confirm: true, payment_method: 'pay_later' });
   const toReview = await pay({ amount: 60_000, capture_method: 'manual' });
   const review = await ok(stack.api('POST', `/payments/${toReview.payment_id}/confirm`, { payment_method: 'pay_later', payment_method_type: 'invoice' }, b.api_key), 'B confirm for review');
+  const threeDs = await pay({ authentication_type: 'three_ds', confirm: true, payment_method: 'pay_later', browser_info: { user_agent: 'Mozilla/5.0' } });
   expect(pending.status).toBe('requires_confirmation');
   expect(authorized.status).toBe('requires_capture');
   expect(linked).toMatchObject({ status: 'requires_confirmation', payment_link: { payment_link_id: expect.any(String) } });
   expect(succeeded.status).toBe('succeeded');
   expect(review.status).toBe('requires_merchant_action');
+  expect(threeDs).toMatchObject({ status: 'requires_customer_action', next_action: { type: 'three_ds_invoke' } });
   for (const p of [authorized, succeeded, review]) expect(p.merchant_connector_id).toBe(mca);
 
   const secondKey = (await ok(stack.api('POST', `/api_keys/${b.merchant_id}`, { name: 'second', expiration: 'never' }, admin), 'B second key')).api_key as string;
@@ -72,7 +74,7 @@ beforeAll(async () => {
 
   B = {
     ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'],
-    payments: { pending, authorized, linked, review, succeeded },
+    payments: { pending, authorized, linked, review, succeeded, threeDs },
   };
 });
 afterAll(async () => stack?.stop());
@@ -112,6 +114,13 @@ function walkTable(): Row[] {
       calls: perPayment((p) => [
         { method: 'POST', path: `/payments/${p.payment_id}/confirm`, body: { payment_method: 'pay_later', payment_method_type: 'invoice' }, key: sk },
         { method: 'POST', path: `/payments/${p.payment_id}/confirm`, body: { client_secret: p.client_secret, payment_method: 'pay_later' }, key: A.pk },
+      ]),
+    },
+    {
+      route: 'POST /payments/:payment_id/3ds/authentication',
+      calls: perPayment((p) => [
+        { method: 'POST', path: `/payments/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'N' }, key: sk },
+        { method: 'POST', path: `/payments/${p.payment_id}/3ds/authentication`, body: { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N' }, key: A.pk },
       ]),
     },
     op('capture', { amount_to_capture: 1_000 }),

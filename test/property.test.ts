@@ -23,6 +23,7 @@ beforeAll(async () => {
     await make({ confirm: true, payment_method: 'pay_later' }),
     await make({ confirm: true, payment_method: 'pay_later', customer: { email: 'f+decline@example.com' } }),
     await make({ amount: 5_000, confirm: true, payment_method: 'pay_later' }),
+    await make({ authentication_type: 'three_ds', confirm: true, payment_method: 'pay_later', browser_info: { user_agent: 'UA' } }),
   ];
 });
 afterAll(async () => stack?.stop());
@@ -35,10 +36,10 @@ async function fingerprint(): Promise<string> {
 }
 
 const FIELDS = [...Object.keys(CreatePaymentRequest.shape), 'amount_to_capture', 'capture_id', 'capture_metadata', 'amount_to_cancel',
-  'cancellation_reason', 'client_secret', '__proto__', 'constructor', 'toString', ''];
+  'cancellation_reason', 'client_secret', 'device_channel', 'threeds_method_comp_ind', 'sdk_information', '__proto__', 'constructor', 'toString', ''];
 const value = fc.oneof(
   fc.anything({ maxDepth: 3 }), fc.integer(), fc.double(), fc.bigInt().map(String), fc.string(), fc.constant(null), fc.boolean(),
-  fc.constantFrom(Number.MAX_SAFE_INTEGER + 1, -1, 0, 1e308, 'EUR', 'eur', 'pay_later', 'manual', 'service_test', 'x'.repeat(70_000)),
+  fc.constantFrom(Number.MAX_SAFE_INTEGER + 1, -1, 0, 1e308, 'EUR', 'eur', 'pay_later', 'manual', 'service_test', 'x'.repeat(70_000), 'BRW', 'APP', 'Y'),
 );
 const valid = { amount: 100, currency: 'EUR' };
 const body = fc.oneof(
@@ -52,14 +53,14 @@ const raw = fc.oneof(
   fc.constantFrom('{"amount": ', '\u0000', '[]', 'null', '"x"', '{"amount":1e999,"currency":"EUR"}', '{"amount":1,"amount":2}'),
 );
 const id = fc.oneof(
-  fc.constantFrom(...[0, 1, 2, 3, 4].map((i) => () => ids[i])).map((f) => f()),
+  fc.constantFrom(...[0, 1, 2, 3, 4, 5].map((i) => () => ids[i])).map((f) => f()),
   fc.string({ minLength: 1 }), fc.string({ minLength: 30, maxLength: 30 }),
   fc.constantFrom('..', '%2e%2e', 'x'.repeat(5_000), ' ', 'pay_%00', '💳'),
 );
 const headerText = fc.string({ minLength: 1, maxLength: 300 }).filter((s) => /^[\x21-\x7e]+$/.test(s));
 const request = fc.record({
   route: fc.constantFrom(
-    'create', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'retrieve', 'update', 'list', 'filter',
+    'create', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', '3ds/authentication', 'retrieve', 'update', 'list', 'filter',
     'customer_create', 'customer_get', 'customer_update', 'customer_delete', 'customer_list', 'payment_link',
   ),
   id,
