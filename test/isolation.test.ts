@@ -150,6 +150,10 @@ function walkTable(): Row[] {
       route: 'POST /payment_link/:merchant_id/:payment_id/confirm',
       calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/confirm`, body: {} }]),
     },
+    {
+      route: 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
+      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } } }]),
+    },
 
     // Customers (A's secret key).
     { route: 'GET /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}`, key: sk })) },

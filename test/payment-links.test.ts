@@ -77,6 +77,25 @@ describe('payment links', () => {
     expect((await again.json()).error.code).toBe('IR_16');
   });
 
+  it('a three_ds payment: the checkout page runs the 3DS authentication from the browser, then the provider authorizes', async () => {
+    const post = async (url: string, body: unknown) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const browser = { user_agent: 'Mozilla/5.0', language: 'en', color_depth: 24, screen_height: 800, screen_width: 1200, time_zone: 0, java_enabled: false, java_script_enabled: true };
+    const { body: p } = await create({ authentication_type: 'three_ds', capture_method: 'manual', return_url: 'https://shop.example/back' });
+    expect(await (await page(p.payment_link.link)).text()).toContain('/3ds/authentication');
+    expect(await post(`${p.payment_link.link}/confirm`, {})).toEqual({ payment_id: p.payment_id, status: 'requires_customer_action', three_ds_invoke: true, redirect_to_url: null });
+    const bad = await post(`${p.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', client_secret: p.client_secret });
+    expect(bad.error).toMatchObject({ code: 'IR_07', param: 'client_secret' });
+    const a = await post(`${p.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: browser });
+    expect(a).toMatchObject({ payment_id: p.payment_id, trans_status: 'Y', three_ds_invoke: false, redirect_to_url: 'https://shop.example/back' });
+    await stack.poll(p.payment_id, key, (x) => x.status === 'requires_capture');
+    // A challenge sends the browser to the ACS instead.
+    const { body: q } = await create({ authentication_type: 'three_ds', customer: { email: 'lea+3ds_challenge@example.com' } });
+    await post(`${q.payment_link.link}/confirm`, {});
+    const c = await post(`${q.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: browser });
+    expect(c).toMatchObject({ trans_status: 'C', status: 'requires_customer_action', redirect_to_url: expect.stringContaining('/three_ds_server/acs/challenge?creq=') });
+    expect(await (await fetch(c.redirect_to_url)).text()).toContain('Confirm the purchase');
+  });
+
   it('an update before confirmation shows in the link', async () => {
     const { body: p } = await create();
     await stack.api('POST', `/payments/${p.payment_id}`, { amount: 20_000, description: 'Sofa' }, key);

@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import { errors } from '../../lib/errors.ts';
 import { toDecimalString } from '../../lib/money.ts';
 import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
+import { CheckoutAuthenticationRequest } from '../../lib/schemas/payment.ts';
 import type { StoredPayment } from '../../services/payment-state/state-machine.ts';
 import { keyAuth } from '../auth.ts';
 import { rateLimit } from '../rate-limit.ts';
@@ -30,10 +31,16 @@ ${p.description ? `<p>${escapeHtml(p.description)}</p>` : ''}
 <p id="state">${escapeHtml(state)}</p>
 ${state ? '' : `<button id="pay">Pay later</button>
 <script>
+const post = async (path, body) => (await fetch(location.pathname + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 document.getElementById('pay').addEventListener('click', async (ev) => {
   ev.target.disabled = true;
-  const r = await fetch(location.pathname + '/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const b = await r.json();
+  let b = await post('/confirm', {});
+  // A three_ds payment: the 3DS authentication runs from this browser, with its own data.
+  if (b.three_ds_invoke) {
+    b = await post('/3ds/authentication', { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: {
+      user_agent: navigator.userAgent, language: navigator.language, color_depth: screen.colorDepth, screen_height: screen.height,
+      screen_width: screen.width, time_zone: new Date().getTimezoneOffset(), java_enabled: false, java_script_enabled: true } });
+  }
   if (b.redirect_to_url) { location.href = b.redirect_to_url; return; }
   document.getElementById('state').textContent = b.error ? b.error.message : 'Payment ' + b.status.replaceAll('_', ' ') + '.';
 });
@@ -81,12 +88,26 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     sendPage(res, p);
   });
 
+  /** What the checkout page does next: go to a page (the provider's, the 3DS challenge, the merchant's), or run the 3DS authentication. */
+  const nextStep = (p: StoredPayment) => ({
+    payment_id: p.payment_id, status: p.status, three_ds_invoke: p.next_action?.type === 'three_ds_invoke',
+    redirect_to_url: p.next_action?.redirect_to_url ?? (p.status === 'failed' || p.next_action ? null : p.return_url),
+  });
+
   r.post('/payment_link/:merchant_id/:payment_id/confirm', async (req, res) => {
     validate(CheckoutConfirmRequest, req.body);
     const p = await linkedPayment(req);
     if (linkExpired(p)) throw errors.notAllowed('This payment link has expired');
-    const done = await runOperation(deps, p.merchant_id, p.payment_id, 'CONFIRM', { payment_method: 'pay_later' });
-    res.json({ payment_id: done.payment_id, status: done.status, redirect_to_url: done.next_action?.redirect_to_url ?? (done.status === 'failed' ? null : done.return_url) });
+    res.json(nextStep(await runOperation(deps, p.merchant_id, p.payment_id, 'CONFIRM', { payment_method: 'pay_later' })));
+  });
+
+  // The 3DS authentication of a three_ds payment, from the checkout page's browser.
+  r.post('/payment_link/:merchant_id/:payment_id/3ds/authentication', async (req, res) => {
+    const body = validate(CheckoutAuthenticationRequest, req.body);
+    const p = await linkedPayment(req);
+    if (linkExpired(p)) throw errors.notAllowed('This payment link has expired');
+    const done = await runOperation(deps, p.merchant_id, p.payment_id, 'AUTHENTICATE', body);
+    res.json({ ...nextStep(done), trans_status: done.three_ds?.result?.trans_status ?? null });
   });
   return r;
 }

@@ -271,16 +271,19 @@ export const THREE_DS_TRANS_STATUSES = ['Y', 'N', 'U', 'A', 'R', 'C', 'D', 'I'] 
  * the leading switch names them (device_channel, threeds_method_comp_ind). browser_info describes the customer's
  * browser for the BRW channel (the payment's own is used when absent).
  */
-export const ThreeDsAuthenticationRequest = z.strictObject({
-  client_secret: opt(str(255)),
+const threeDsFields = {
   sdk_information: opt(SdkInformation),
   device_channel: z.enum(DEVICE_CHANNELS),
   threeds_method_comp_ind: z.enum(['Y', 'N', 'U']),
   browser_info: opt(BrowserInfo),
-}).superRefine((b, ctx) => {
+};
+function checkDeviceChannel(b: { device_channel: string; sdk_information?: unknown }, ctx: z.RefinementCtx): void {
   if (b.device_channel === 'APP' && !b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is required when device_channel is APP' });
   if (b.device_channel === 'BRW' && b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is for device_channel APP only' });
-});
+}
+export const ThreeDsAuthenticationRequest = z.strictObject({ client_secret: opt(str(255)), ...threeDsFields }).superRefine(checkDeviceChannel);
+/** The checkout page's 3DS authentication: the link is the permission, so no client_secret. */
+export const CheckoutAuthenticationRequest = z.strictObject(threeDsFields).superRefine(checkDeviceChannel);
 
 /** The answer of POST /payments/{id}/3ds/authentication (spec 4.6); trans_status null: no answer from the 3DS server yet. */
 export const ThreeDsAuthenticationResponse = z.object({
