@@ -2,6 +2,7 @@
 // in Redis so every gateway process shares the count. Above it: 429 RL_01 with Retry-After (whole seconds). Mounted
 // after keyAuth (it counts by req.caller.keyId) and before idempotency, so a refused request claims no key and
 // changes nothing. If Redis fails or is slow the request goes through: the limiter must not take the API down.
+// The keyless checkout calls of a payment link are counted the same way, by payment (CHECKOUT_RATE_LIMIT_PER_SECOND).
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
@@ -15,7 +16,10 @@ const REDIS_TIMEOUT_MS = 250;
 /** At most one warning this often while Redis keeps failing (a warning per request would flood the log). */
 const WARN_EVERY_MS = 10_000;
 
-export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond) {
+/** What a request is counted by: its API key, unless the route says otherwise. */
+const byKey = (req: Request) => req.caller?.keyId;
+
+export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, counterOf: (req: Request) => string | undefined = byKey) {
   if (limit <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
 
   let lastWarn = 0;
@@ -49,7 +53,7 @@ export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond) {
   }
 
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const keyId = req.caller?.keyId;
+    const keyId = counterOf(req);
     if (!keyId) return next();
     const nowMs = Date.now();
     const epochSecond = Math.floor(nowMs / 1000);

@@ -45,6 +45,8 @@ export const config = {
   workerConcurrency: int('WORKER_CONCURRENCY', 50),
   /** Requests per one-second window per API key at the gateway (429 RL_01 above it); 0 disables the limit. */
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000),
+  /** Keyless checkout calls (a payment link's pay button, its 3DS authentication) per payment per second; 0: off. */
+  checkoutRateLimitPerSecond: int('CHECKOUT_RATE_LIMIT_PER_SECOND', 5),
   /** Status sync (psync) delays for operations the provider left pending, in ms. */
   syncDelaysMs: (env.SYNC_DELAYS_MS || '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000')
     .split(',').map((s) => Number(s.trim())),

@@ -7,12 +7,13 @@ import { rateLimit } from '../gateway/rate-limit.ts';
 import { sleep, Stack, type ApiResponse } from './support/stack.ts';
 
 const LIMIT = 5;
+const CHECKOUT_LIMIT = 2;
 let stack: Stack;
 let merchantId: string;
 let keyA: string;
 let keyB: string;
 beforeAll(async () => {
-  stack = await Stack.start({ RATE_LIMIT_PER_SECOND: String(LIMIT) });
+  stack = await Stack.start({ RATE_LIMIT_PER_SECOND: String(LIMIT), CHECKOUT_RATE_LIMIT_PER_SECOND: String(CHECKOUT_LIMIT) });
   ({ merchant_id: merchantId, api_key: keyA } = await stack.merchant());
   const k = await stack.api('POST', `/api_keys/${merchantId}`, { name: 'b', expiration: 'never' }, stack.adminKey);
   expect(k.status).toBe(200);
@@ -104,6 +105,26 @@ describe('rate limit per API key', () => {
     const retried = await stack.api('POST', '/payments', { amount: 800 + refused!.i, currency: 'EUR' }, keyA, { 'idempotency-key': `rl-${refused!.i}` });
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('the keyless checkout calls of a payment link are limited per payment; a 429 confirms nothing', async () => {
+    const link = async () => (await stack.api('POST', '/payments', { amount: 900, currency: 'EUR', payment_link: true, capture_method: 'manual' }, keyA)).body;
+    const [p, q] = [await link(), await link()];
+    const confirm = (x: any) => fetch(`${x.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      .then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }));
+    const db = await stack.db();
+    const confirms = async () => db.collection('transitions').countDocuments({ action: 'confirm' });
+    const before = await confirms();
+    await startOfSecond();
+    const { results, windows } = await burst(Array.from({ length: 12 }, () => () => confirm(p)));
+    const limited = results.filter((r) => r.status === 429);
+    expect(results.length - limited.length).toBeLessThanOrEqual(CHECKOUT_LIMIT * windows);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    for (const r of limited) expect(r).toMatchObject({ retryAfter: expect.stringMatching(/^\d+$/), body: { error: { code: 'RL_01' } } });
+    // One confirm applied (the others that passed the limit were refused as already confirmed); another payment's page is not limited by it.
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await confirms()).toBe(before + 1);
+    expect((await confirm(q)).status).toBe(200);
   });
 
   it('when Redis cannot be reached the request goes through', async () => {

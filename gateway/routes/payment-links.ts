@@ -2,6 +2,7 @@
 // where the customer pays without any key: the link itself is the permission (as the leading switch's open link).
 import { Router, type Request, type Response } from 'express';
 import type { Db } from 'mongodb';
+import { config } from '../../lib/config.ts';
 import { errors } from '../../lib/errors.ts';
 import { toDecimalString } from '../../lib/money.ts';
 import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
@@ -94,7 +95,10 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     redirect_to_url: p.next_action?.redirect_to_url ?? (p.status === 'failed' || p.next_action ? null : p.return_url),
   });
 
-  r.post('/payment_link/:merchant_id/:payment_id/confirm', async (req, res) => {
+  // The keyless calls are counted per payment: nobody's key to count them by.
+  const checkoutLimit = rateLimit(deps.redis, config.checkoutRateLimitPerSecond, (req) => `checkout:${req.params.merchant_id}:${req.params.payment_id}`);
+
+  r.post('/payment_link/:merchant_id/:payment_id/confirm', checkoutLimit, async (req, res) => {
     validate(CheckoutConfirmRequest, req.body);
     const p = await linkedPayment(req);
     if (linkExpired(p)) throw errors.notAllowed('This payment link has expired');
@@ -102,7 +106,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
   });
 
   // The 3DS authentication of a three_ds payment, from the checkout page's browser.
-  r.post('/payment_link/:merchant_id/:payment_id/3ds/authentication', async (req, res) => {
+  r.post('/payment_link/:merchant_id/:payment_id/3ds/authentication', checkoutLimit, async (req, res) => {
     const body = validate(CheckoutAuthenticationRequest, req.body);
     const p = await linkedPayment(req);
     if (linkExpired(p)) throw errors.notAllowed('This payment link has expired');

@@ -68,6 +68,7 @@ export class Stack {
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),
       // Tests that are not about the rate limit must not meet it (test/rate-limit.test.ts sets its own).
       RATE_LIMIT_PER_SECOND: '0',
+      CHECKOUT_RATE_LIMIT_PER_SECOND: '0',
       CONFIRM_WAIT_MS: '5000',
       SANDBOX_SLOW_MS: '4000',
       SANDBOX_REVIEW_MS: '1000',
