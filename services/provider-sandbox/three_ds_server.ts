@@ -54,7 +54,10 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
     // A decoupled authentication is decided by the cardholder elsewhere; here, SANDBOX_REVIEW_MS after the AReq.
     if (t.transStatus === 'D' && t.decide_at && Date.now() >= t.decide_at) Object.assign(t, AUTHENTICATED, { authenticationValue: randomUUID() });
     const { decide_at: _d, notificationURL: _n, purchaseAmount: _a, purchaseCurrency: _c, ...out } = t;
-    return out;
+    if (t.transStatus === 'C') return out;
+    // The challenge's data belongs to the ARes that asked for it, not to the result read afterwards.
+    const { acsURL: _u, base64EncodedChallengeRequest: _r, acsSignedContent: _s, ...decided } = out;
+    return decided;
   };
 
   router.use('/v1', (req, res, next) => {
