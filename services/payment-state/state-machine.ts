@@ -1,9 +1,8 @@
 // The payment state machine: which action may start in which status, and where each connector outcome leads.
 // Pure functions over a payment snapshot; no I/O. payment-state is the only caller that records the results.
 import type { PaymentStatusName, CaptureMethodName, ConnectorName } from '../../lib/schemas/common.ts';
-import { orderDetailsMismatch, REQUEST_EXTRAS, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type ThreeDsAuthenticationBody, type IncrementalAuthorizationBody, type RoutingAlgorithm, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
+import { orderDetailsMismatch, REQUEST_EXTRAS, THREE_DS_TRANS_STATUSES, type PaymentResource, type AttemptRow, type CaptureRow, type CancelPaymentBody, type CapturePaymentBody, type ConfirmPaymentBody, type ThreeDsAuthenticationBody, type IncrementalAuthorizationBody, type RoutingAlgorithm, type UpdatePaymentBody } from '../../lib/schemas/payment.ts';
 import { CAPABILITIES } from '../../lib/connectors.ts';
-import { THREE_DS_TRANS_STATUSES } from '../../lib/schemas/payment.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update' | 'authenticate';
 export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject', 'update', 'authenticate'];
@@ -224,29 +223,25 @@ export function beginConfirm(
     payment_method_type: next.payment_method_type, reference_id: null, unified_code: null, unified_message: null,
     client_source: null, client_version: null, routing_reason: ctx.route?.reason ?? null,
   };
-  // three_ds: the customer authenticates first (POST /payments/{id}/3ds/authentication); the provider is called after.
+  // three_ds: the customer authenticates first (POST /payments/{id}/3ds/authentication), and the provider is called
+  // after that (authenticateOutcome); otherwise the provider authorizes now.
   const threeDs = next.authentication_type === 'three_ds';
-  const operation = authorizeOperation(ctx.operationId, attempt.attempt_id, next.amount, ctx.connector, p.status, ctx.now);
+  const operation = threeDs ? undefined : authorizeOperation(ctx.operationId, attempt.attempt_id, next.amount, ctx.connector, p.status, ctx.now);
   Object.assign(next, {
-    status: 'processing', connector: ctx.connector, attempt_count: attemptNo,
-    ...(ctx.route ? { merchant_connector_id: ctx.route.merchant_connector_id, connector_label: ctx.route.connector_label } : {}), attempts: [...(p.attempts ?? []), attempt],
-    operations: [...p.operations, operation], net_amount: netAmount(next), amount_capturable: next.amount,
-    error_code: null, error_message: null, unified_code: null, unified_message: null, next_action: null, manual_retry_allowed: false,
+    status: threeDs ? 'requires_customer_action' : 'processing', connector: ctx.connector, attempt_count: attemptNo,
+    ...(ctx.route ? { merchant_connector_id: ctx.route.merchant_connector_id, connector_label: ctx.route.connector_label } : {}),
+    attempts: [...(p.attempts ?? []), threeDs ? { ...attempt, status: 'authentication_pending' } : attempt],
+    operations: operation ? [...p.operations, operation] : p.operations, net_amount: netAmount(next), amount_capturable: next.amount,
+    error_code: null, error_message: null, unified_code: null, unified_message: null, manual_retry_allowed: false,
+    next_action: threeDs ? {
+      type: 'three_ds_invoke', redirect_to_url: null,
+      three_ds_data: { three_ds_authentication_url: `${ctx.publicBaseUrl ?? ''}/payments/${p.payment_id}/3ds/authentication` },
+    } : null,
     review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least, merchant_decision: null,
-    three_ds: null, external_3ds_authentication_attempted: threeDs ? false : p.external_3ds_authentication_attempted, external_authentication_details: null,
+    // The 3DS fields describe the current attempt's authentication.
+    three_ds: null, external_3ds_authentication_attempted: threeDs ? false : null, external_authentication_details: null,
   } satisfies Partial<StoredPayment>);
-  if (threeDs) {
-    Object.assign(next, {
-      status: 'requires_customer_action', operations: p.operations,
-      attempts: next.attempts!.map((a) => (a === attempt ? { ...a, status: 'authentication_pending' } : a)),
-      next_action: {
-        type: 'three_ds_invoke', redirect_to_url: null,
-        three_ds_data: { three_ds_authentication_url: `${ctx.publicBaseUrl ?? ''}/payments/${p.payment_id}/3ds/authentication` },
-      },
-    } satisfies Partial<StoredPayment>);
-    return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
-  }
-  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
+  return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: !threeDs };
 }
 
 /** The provider authorizes the attempt (and captures it, for automatic capture). */
