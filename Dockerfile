@@ -4,11 +4,13 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+COPY domain ./domain
 COPY lib ./lib
 COPY proto ./proto
 COPY gateway ./gateway
 COPY services ./services
 COPY workers ./workers
+COPY scripts/grpc-health.ts scripts/reseal.ts ./scripts/
 USER node
 EXPOSE 8080
 CMD ["node", "gateway/main.ts"]

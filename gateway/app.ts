@@ -1,27 +1,40 @@
 // The HTTP edge: authentication, validation, and the error body for every refusal.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Db } from 'mongodb';
-import { ApiError, errors } from '../lib/errors.ts';
+import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
-import { log } from '../lib/log.ts';
+import { jsonBody } from './body.ts';
+import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
-import { rateLimit } from './rate-limit.ts';
+import { byAddress, rateLimit } from './rate-limit.ts';
+import { ROUTING } from './scope.ts';
+import { config } from '../lib/config.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { customersRouter } from './routes/customers.ts';
 import { paymentsRouter } from './routes/payments.ts';
 import { paymentLinksRouter } from './routes/payment-links.ts';
 
-export const BODY_LIMIT = '256kb';
-
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Set before the first route: the app's router takes them when it is made. '/payments/LIST' and '/payments/list/'
+  // match no route (and no app.use prefix), so every check declared on a route holds for every spelling of its path.
+  app.set('case sensitive routing', ROUTING.caseSensitive);
+  app.set('strict routing', ROUTING.strict);
+  if (config.trustProxy) app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(tracingMiddleware());
-  app.use(express.json({ limit: BODY_LIMIT, type: () => true }));
+  // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    next();
+  });
+  // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
+  app.use(rateLimit(deps.redis, config.rateLimitPerAddressPerSecond, byAddress));
+  app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
     const h = await health();
@@ -38,18 +51,6 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(paymentLinksRouter(db, deps, deps.links));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    let e: ApiError;
-    if (err instanceof ApiError) e = err;
-    else if ((err as { type?: string }).type === 'entity.too.large') e = errors.bodyTooLarge();
-    else if ((err as { type?: string }).type === 'entity.parse.failed') e = errors.badJson();
-    else if ((err as { type?: string }).type === 'encoding.unsupported' || (err as { type?: string }).type === 'charset.unsupported') e = errors.invalid('content-type', 'unsupported encoding');
-    else {
-      log.error('unhandled error', { err, route: req.path });
-      e = errors.internal();
-    }
-    if (e.headers) res.set(e.headers);
-    res.status(e.status).json(e.toBody());
-  });
+  app.use(errorHandler);
   return app;
 }

@@ -42,9 +42,9 @@ export function adminAuth() {
 }
 
 /**
- * A merchant's key in the api-key header. The secret key opens every merchant endpoint; the publishable key
- * only those mounted with `publishable: true`, and 403 elsewhere. One 401 for a missing, malformed, unknown,
- * revoked or expired key: no hint which.
+ * A merchant's key in the api-key header. The secret key opens every merchant endpoint. The publishable key is
+ * refused (403) under a mount without `publishable: true`; under one with it, each route decides (scope.ts). One
+ * 401 for a missing, malformed, unknown, revoked or expired key: no hint which.
  */
 export function keyAuth(db: Db, opts: { publishable?: boolean } = {}) {
   const keys = db.collection<ApiKeyDoc>('api_keys');

@@ -2,7 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { errors } from '../lib/errors.ts';
-import type { StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { StoredPayment } from '../domain/payment.ts';
 
 /** What a customer's browser may set when it confirms; everything else stays the merchant's to decide. */
 export const CLIENT_CONFIRM_FIELDS = new Set([

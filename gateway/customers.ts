@@ -2,12 +2,13 @@
 // directly through the Customers API (gateway/routes/customers.ts).
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
-import { randomAlnum } from '../lib/ids.ts';
+import { canExist, randomAlnum } from '../lib/ids.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import {
   CUSTOMER_FIELDS, type CreateCustomerBody, type CustomerResource, type ListCustomersParams, type UpdateCustomerBody,
 } from '../lib/schemas/customer.ts';
-import type { CustomerView, StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { CustomerView } from '../domain/customer.ts';
+import type { StoredPayment } from '../domain/payment.ts';
 
 /** The stored customer: the resource plus its owner and last change (never shown). */
 export type CustomerDoc = CustomerResource & { merchant_id: string; updated_at: string };
@@ -26,6 +27,7 @@ export class Customers {
   }
 
   async find(merchantId: string, customerId: string): Promise<CustomerDoc | null> {
+    if (!canExist('customer', customerId)) return null;
     return this.col.findOne({ customer_id: customerId, merchant_id: merchantId }, { projection: { _id: 0 } });
   }
 
@@ -79,6 +81,7 @@ export class Customers {
 
   /** POST /customers/{id}: the given fields replace the stored ones (null clears); the rest are kept. null if unknown. */
   async update(merchantId: string, customerId: string, body: UpdateCustomerBody): Promise<CustomerDoc | null> {
+    if (!canExist('customer', customerId)) return null;
     const set = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     const filter = { customer_id: customerId, merchant_id: merchantId };
     if (Object.keys(set).length === 0) return this.find(merchantId, customerId);
@@ -97,6 +100,7 @@ export class Customers {
 
   /** DELETE /customers/{id}: removes the record (payments keep their own copy). false if there was none. */
   async delete(merchantId: string, customerId: string): Promise<boolean> {
+    if (!canExist('customer', customerId)) return false;
     const r = await this.col.deleteOne({ customer_id: customerId, merchant_id: merchantId });
     return r.deletedCount === 1;
   }

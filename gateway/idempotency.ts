@@ -1,16 +1,21 @@
 // The Idempotency-Key header, on every POST (ARCHITECTURE.md): the same key with the same request within 24 h
 // replays the first successful answer; with a different request -> 409; while the first is still running -> 409 (retry
 // later). Keys are per merchant. A unique insert claims a key, so two concurrent requests cannot both run.
+// Records expire at `expires_at`: MongoDB's TTL index deletes them (lib/mongo.ts); FerretDB 1.x has no TTL index, so
+// an expired record is treated as absent here and expired records are deleted now and then by the gateway itself.
 import type { NextFunction, Request, Response } from 'express';
 import type { Collection, Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
+import { log } from '../lib/log.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import { open, seal } from '../lib/secret-box.ts';
-import { requestHash } from '../services/payment-state/intent.ts';
+import { requestHash } from '../domain/intent.ts';
 
 const TTL_MS = 24 * 3600_000;
 /** A claim still "running" after this long belongs to a request that died: the key may be used again. */
 const ABANDONED_MS = 120_000;
+/** How often a gateway deletes expired records itself (where no TTL index does it). */
+const PURGE_EVERY_MS = 10 * 60_000;
 
 export interface IdempotencyDoc {
   _id: string;
@@ -20,10 +25,21 @@ export interface IdempotencyDoc {
   /** The answer to replay, sealed: answers can carry secrets (a new API key, a profile's hash key). */
   body: string | null;
   created_at: number;
+  /** When the record stops counting; the TTL index's field. */
+  expires_at: Date;
 }
+
+/** Expired: past expires_at (records written before it existed: 24 h after created_at). */
+const expired = (d: IdempotencyDoc, now: number) => (d.expires_at ? d.expires_at.getTime() <= now : now - d.created_at > TTL_MS);
 
 export function idempotency(db: Db) {
   const coll: Collection<IdempotencyDoc> = db.collection<IdempotencyDoc>('idempotency_keys');
+  let lastPurge = 0;
+  const purge = (now: number) => {
+    if (now - lastPurge < PURGE_EVERY_MS) return;
+    lastPurge = now;
+    coll.deleteMany({ expires_at: { $lte: new Date(now) } }).catch((err) => log.warn('idempotency purge failed', { err }));
+  };
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.header('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
@@ -32,14 +48,15 @@ export function idempotency(db: Db) {
     const id = `${owner}:${key}`;
     const hash = requestHash({ method: req.method, path: req.path, body: req.body ?? null });
     const now = Date.now();
+    purge(now);
 
-    const claim = () => coll.insertOne({ _id: id, request_hash: hash, state: 'running', status: null, body: null, created_at: now });
+    const claim = () => coll.insertOne({ _id: id, request_hash: hash, state: 'running', status: null, body: null, created_at: now, expires_at: new Date(now + TTL_MS) });
     try {
       await claim();
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const seen = await coll.findOne({ _id: id });
-      const stale = seen && (now - seen.created_at > TTL_MS || (seen.state === 'running' && now - seen.created_at > ABANDONED_MS));
+      const stale = seen && (expired(seen, now) || (seen.state === 'running' && now - seen.created_at > ABANDONED_MS));
       if (!seen || stale) {
         if (seen) await coll.deleteOne({ _id: id, created_at: seen.created_at });
         try {

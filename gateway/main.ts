@@ -1,25 +1,24 @@
 // gateway process: the REST API merchants call.
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
-import { config } from '../lib/config.ts';
+import { config, requireGatewaySecrets } from '../lib/config.ts';
 import { healthChecker, paymentStateClient } from '../lib/grpc.ts';
+import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../lib/payment-store.ts';
 import { ConnectorQueues } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
-import { CAPABILITIES } from '../lib/connectors.ts';
+import { CAPABILITIES } from '../domain/connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
+import { answerNodeRefusals } from './client-error.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { MerchantSetup } from './merchant-setup.ts';
 
-if (!config.adminApiKey || !config.keyHashSecret || !/^[0-9a-f]{64}$/i.test(config.masterEncKey)) {
-  console.error('gateway: ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY (64 hex characters) must be set (npm start sets them for development)');
-  process.exit(2);
-}
+requireGatewaySecrets();
 
 const { client: mongo, db } = await connectMongo();
 await ensureIndexes(db);
@@ -59,25 +58,25 @@ async function health() {
 const app = buildApp(db, { store, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
+answerNodeRefusals(server);
 
-async function shutdown(signal: string) {
-  log.info('gateway stopping', { signal });
-  // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const idle = setInterval(() => server.closeIdleConnections(), 100);
-  const force = setTimeout(() => server.closeAllConnections(), 15_000);
-  await closed;
-  clearInterval(idle);
-  clearTimeout(force);
-  await waiter.close();
-  await queues.close();
-  redis.disconnect();
-  setupEvents.disconnect();
-  paymentState.close();
-  paymentStateHealth.close();
-  await mongo.close();
-  await shutdownTelemetry();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+onShutdown({
+  name: 'gateway',
+  steps: [
+    // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
+    ['http server', async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const force = setTimeout(() => server.closeAllConnections(), 15_000);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(force);
+    }],
+    ['outcome waiter', () => waiter.close()],
+    ['queues', () => queues.close()],
+    ['redis', () => { redis.disconnect(); setupEvents.disconnect(); }],
+    ['grpc', () => { paymentState.close(); paymentStateHealth.close(); }],
+    ['mongo', () => mongo.close()],
+    ['telemetry', () => shutdownTelemetry()],
+  ],
+});

@@ -13,7 +13,8 @@ import { log } from '../lib/log.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
 import { chooseRoute, type Route } from '../lib/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
-import { canStart, NO_POLICY, type MerchantPolicy, type StoredPayment } from '../services/payment-state/state-machine.ts';
+import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
+import { canStart } from '../domain/transitions.ts';
 
 interface Snapshot {
   merchant: MerchantDoc | null;

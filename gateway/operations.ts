@@ -1,14 +1,20 @@
 // Starting an operation from the gateway: ask payment-state (Begin), enqueue the connector job, wait for the
 // outcome up to CONFIRM_WAIT_MS, then answer with the payment as recorded (processing if the provider is slow).
-import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
+import { call, errorCodeOf, grpc, outcomeUnknown } from '../lib/grpc.ts';
+import { ids } from '../lib/ids.ts';
+import { log } from '../lib/log.ts';
+import { jobFor } from '../domain/job.ts';
 import { ApiError, errors } from '../lib/errors.ts';
 import { config } from '../lib/config.ts';
 import type { PaymentStore } from '../lib/payment-store.ts';
-import type { ConnectorJob, ConnectorQueues } from '../lib/queue.ts';
-import type { MerchantPolicy, StoredPayment } from '../services/payment-state/state-machine.ts';
+import type { ConnectorQueues } from '../lib/queue.ts';
+import type { ConnectorJob } from '../domain/job.ts';
+import type { MerchantPolicy, StoredPayment } from '../domain/payment.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
+import type { BeginRequest } from '../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
+import { beginParams, fromJobMessage } from '../lib/begin-params.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
 import type { Redis } from 'ioredis';
 import type { OutcomeWaiter } from './outcome-waiter.ts';
@@ -68,15 +74,9 @@ export async function runOperation(
   deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown, prepared?: Awaited<ReturnType<typeof confirmContext>>,
 ): Promise<StoredPayment> {
   const context = action === 'CONFIRM' ? prepared ?? await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody) : {};
-  let reply: BeginReply__Output;
-  try {
-    reply = await call<object, BeginReply__Output>(deps.paymentState, 'Begin', {
-      merchant_id: merchantId, payment_id: paymentId, action, params_json: JSON.stringify(params ?? {}),
-      ...context,
-    }, 10_000);
-  } catch (err) {
-    throw fromRpcError(err);
-  }
+  const { reply, fromStore } = await begin(deps, merchantId, paymentId, {
+    merchant_id: merchantId, payment_id: paymentId, action, ...beginParams(action, params as object | null | undefined), ...context,
+  });
   if (reply.needs_connector) {
     const opId = reply.operation_id;
     // A replayed operation may have its outcome already; a new one cannot before its job is queued.
@@ -85,12 +85,55 @@ export async function runOperation(
       return !!p?.operations.find((o) => o.operation_id === opId)?.last_outcome;
     } : undefined);
     // jobId = operation id: enqueuing an operation that is already queued (a replay) adds nothing.
-    await deps.queues.enqueue(JSON.parse(reply.job_json) as ConnectorJob);
+    if (!reply.job) throw errors.unavailable();
+    await deps.queues.enqueue(reply.job);
     // The outcome's event carries the payment as recorded (after its projection was written): no read needed.
     const event = await done;
     if (event) return event.payment;
   }
-  const payment = await deps.store.find(merchantId, paymentId);
+  // Recorded while payment-state was going down: its projection may not have been written.
+  const payment = fromStore ? await deps.store.latest(merchantId, paymentId) : await deps.store.find(merchantId, paymentId);
   if (!payment) throw errors.notFound('Payment');
   return payment;
 }
+
+/**
+ * Begin under an operation id of our choosing, sent again (repeat) while payment-state does not answer, for up to
+ * BEGIN_RETRY_MS. If no attempt got an answer, the transitions decide: payment-state records a Begin only before
+ * its deadline, so once every attempt's deadline has passed the store shows for good whether the operation was
+ * started. Started: it goes on as if payment-state had answered. Not started: the error, and it stays unstarted.
+ */
+async function begin(deps: Deps, merchantId: string, paymentId: string, request: BeginRequest): Promise<{ reply: Begun; fromStore: boolean }> {
+  const operationId = ids.operation();
+  const giveUpAt = Date.now() + config.beginRetryMs;
+  let lastDeadline = 0;
+  for (let attempt = 0; ; attempt++) {
+    lastDeadline = Date.now() + config.beginAttemptMs;
+    try {
+      const reply = await call<BeginRequest, BeginReply__Output>(deps.paymentState, 'Begin',
+        { ...request, operation_id: operationId, repeat: attempt > 0, not_after_ms: lastDeadline },
+        config.beginAttemptMs, { waitForReady: true });
+      return { reply: { ...reply, job: reply.job ? fromJobMessage(reply.job) : null }, fromStore: false };
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw fromRpcError(err);
+      const pause = Math.min(100 * 2 ** attempt, 1_000);
+      if (Date.now() + pause >= giveUpAt) break;
+      await sleep(pause);
+    }
+  }
+  await sleep(lastDeadline - Date.now());
+  const recorded = (await deps.store.transitionsOf(merchantId, paymentId)).some((t) => t.operation_id === operationId);
+  if (!recorded) throw errors.unavailable('A service the request needs is unavailable; nothing was started, retry later');
+  const latest = (await deps.store.latest(merchantId, paymentId))!;
+  const op = latest.operations.find((o) => o.operation_id === operationId);
+  log.warn('Begin unanswered but recorded; answering from the store', { operation_id: operationId, payment_id: paymentId });
+  return {
+    reply: { operation_id: operationId, needs_connector: !!op?.open, job: op?.open ? jobFor(latest, op) : null, replayed: true, status: latest.status },
+    fromStore: true,
+  };
+}
+
+/** Begin's answer, its job as the queue takes it. */
+type Begun = Omit<BeginReply__Output, 'job'> & { job: ConnectorJob | null };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(ms, 0)));

@@ -1,9 +1,11 @@
 // Payment links (spec 2.14): a record per link, pointing at its payment; amount, currency, description and expiry
 // are read from the payment, so an update before confirmation shows in the link too.
 import type { Db } from 'mongodb';
+import { canExist } from '../lib/ids.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import type { PaymentLinkResource } from '../lib/schemas/payment-link.ts';
-import type { StoredPayment } from '../services/payment-state/state-machine.ts';
+import { toResource } from '../domain/intent.ts';
+import type { StoredPayment } from '../domain/payment.ts';
 
 export interface PaymentLinkDoc {
   payment_link_id: string;
@@ -29,6 +31,7 @@ export class PaymentLinks {
   }
 
   async find(merchantId: string, paymentLinkId: string): Promise<PaymentLinkDoc | null> {
+    if (!canExist('paymentLink', paymentLinkId)) return null;
     return this.col.findOne({ payment_link_id: paymentLinkId, merchant_id: merchantId }, { projection: { _id: 0 } });
   }
 }
@@ -40,6 +43,6 @@ export function paymentLinkView(link: PaymentLinkDoc, p: StoredPayment): Payment
   return {
     payment_link_id: link.payment_link_id, merchant_id: link.merchant_id, link_to_pay: p.payment_link!.link,
     amount: p.amount, created_at: link.created_at, status: linkExpired(p) ? 'expired' : 'active', expiry: p.expires_on!,
-    description: p.description, currency: p.currency, secure_link: p.payment_link!.secure_link,
+    description: p.description, currency: p.currency, secure_link: toResource(p).payment_link!.secure_link,
   };
 }

@@ -19,6 +19,8 @@ export function toApiError(issues: z.core.$ZodIssue[], body: unknown): ApiError 
     return errors.unknownField(path ? `${path}.${key}` : key);
   }
   if (issue.code !== 'custom' && issue.path.length > 0 && valueAt(body, issue.path) === undefined) return errors.missing(path);
+  // A record's key: its own rule's message says what is wrong with it (zod's is only "Invalid key in record").
+  if (issue.code === 'invalid_key') return errors.invalid(path, issue.issues[0]?.message ?? issue.message);
   return errors.invalid(path || 'body', issue.message);
 }
 

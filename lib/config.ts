@@ -1,59 +1,211 @@
-// Every setting the processes read from the environment, with its default, in one place.
-const env = process.env;
+// Every setting the processes read from the environment, with its default, in one place: one zod schema, parsed at
+// import. A bad value stops the process at start (exit code 2) with a message naming the variable and what it expects.
+import { z } from 'zod';
 
-function int(name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
-  return n;
+/** A 64-hex-character key (MASTER_ENC_KEY and each of MASTER_ENC_KEYS_PREVIOUS); lib/secret-box.ts uses the same rule. */
+export const isKeyHex = (s: string): boolean => /^[0-9a-f]{64}$/i.test(s);
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+const unset = (raw: string | undefined): raw is undefined | '' => raw === undefined || raw === '';
+
+/** A string variable; unset or empty takes the default (as `env.X || default` did). */
+const str = (fallback: string) => z.string().optional().transform((raw) => (unset(raw) ? fallback : raw));
+
+/** A whole number from min to max; unset or empty takes the default. */
+function int(fallback: number, max?: number) {
+  const expected = max === undefined ? 'a non-negative integer' : `an integer from 0 to ${max}`;
+  return z.string().optional().transform((raw, ctx) => {
+    if (unset(raw)) return fallback;
+    const n = Number(raw.trim() === '' ? NaN : raw);
+    if (!Number.isInteger(n) || n < 0 || (max !== undefined && n > max)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${expected}, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
 }
 
-export const config = {
-  mongodbUrl: env.MONGODB_URL || 'mongodb://127.0.0.1:27017/bnpl',
-  redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
-  /** Namespaces every Redis key (queues, pub/sub channels) so several stacks can share one Redis. */
-  redisPrefix: env.REDIS_PREFIX || 'bnpl',
-  port: int('PORT', 8080),
-  /** Where customers reach the gateway: payment links point here. */
-  publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${int('PORT', 8080)}`).replace(/\/+$/, ''),
-  paymentStateAddr: env.PAYMENT_STATE_ADDR || '127.0.0.1:50051',
-  sandboxPort: int('SANDBOX_PORT', 8090),
-  sandboxHost: env.SANDBOX_HOST || '127.0.0.1',
-  sandboxUrl: env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
-  /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
-  threeDsServerUrl: env.THREE_DS_SERVER_URL || env.SANDBOX_URL || `http://127.0.0.1:${int('SANDBOX_PORT', 8090)}`,
-  threeDsServerApiKey: env.THREE_DS_SERVER_API_KEY || 'sk_sandbox_three_ds_server',
-  /** Our website as the 3DS requestor (EMV threeDSRequestorURL), shown to the cardholder by the ACS. */
-  threeDsRequestorUrl: env.THREE_DS_REQUESTOR_URL || (env.PUBLIC_BASE_URL || `http://localhost:${int('PORT', 8080)}`).replace(/\/+$/, ''),
-  adminApiKey: env.ADMIN_API_KEY || '',
-  /** Key of the HMAC under which API secret keys are stored. */
-  keyHashSecret: env.KEY_HASH_SECRET || '',
-  /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
-  masterEncKey: env.MASTER_ENC_KEY || '',
-  /** How long a worker keeps a connector account's opened credentials before reading them again. */
-  credentialsTtlMs: int('CREDENTIALS_TTL_MS', 30_000),
-  /** How long a gateway may use its snapshot of a merchant's setup (profiles, connector accounts, review rule). */
-  setupCacheMs: int('SETUP_CACHE_MS', 10_000),
-  confirmWaitMs: int('CONFIRM_WAIT_MS', 10_000),
-  /** Provider HTTP call timeout. */
-  providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 30_000),
-  /** BullMQ lock; a crashed worker's job is taken up again after about this long. */
-  jobLockMs: int('JOB_LOCK_MS', 30_000),
-  jobAttempts: int('JOB_ATTEMPTS', 6),
-  jobBackoffMs: int('JOB_BACKOFF_MS', 1_000),
-  workerConcurrency: int('WORKER_CONCURRENCY', 50),
-  /** Requests per one-second window per API key at the gateway (429 RL_01 above it); 0 disables the limit. */
-  rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000),
-  /** Keyless checkout calls (a payment link's pay button, its 3DS authentication) per payment per second; 0: off. */
-  checkoutRateLimitPerSecond: int('CHECKOUT_RATE_LIMIT_PER_SECOND', 5),
-  /** Status sync (psync) delays for operations the provider left pending, in ms. */
-  syncDelaysMs: (env.SYNC_DELAYS_MS || '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000')
-    .split(',').map((s) => Number(s.trim())),
-  /** Operations begun and not completed for this long are enqueued again by the recovery sweeper. */
-  sweepAfterMs: int('SWEEP_AFTER_MS', 60_000),
-  sweepIntervalMs: int('SWEEP_INTERVAL_MS', 15_000),
-  sandboxSlowMs: int('SANDBOX_SLOW_MS', 15_000),
-  sandboxReviewMs: int('SANDBOX_REVIEW_MS', 3_000),
-  logLevel: env.LOG_LEVEL || 'info',
-};
+const port = (fallback: number) => int(fallback, 65535);
+
+const schema = z.object({
+  MONGODB_URL: str('mongodb://127.0.0.1:27017/bnpl'),
+  REDIS_URL: str('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: str('bnpl'),
+  PORT: port(8080),
+  PUBLIC_BASE_URL: str(''),
+  PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
+  SANDBOX_PORT: port(8090),
+  SANDBOX_HOST: str('127.0.0.1'),
+  SANDBOX_URL: str(''),
+  THREE_DS_SERVER_URL: str(''),
+  THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
+  THREE_DS_REQUESTOR_URL: str(''),
+  ADMIN_API_KEY: str(''),
+  KEY_HASH_SECRET: str(''),
+  MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
+  CREDENTIALS_TTL_MS: int(30_000),
+  SETUP_CACHE_MS: int(10_000),
+  CONFIRM_WAIT_MS: int(10_000),
+  PROVIDER_TIMEOUT_MS: int(30_000),
+  JOB_LOCK_MS: int(30_000),
+  JOB_ATTEMPTS: int(6),
+  JOB_BACKOFF_MS: int(1_000),
+  WORKER_CONCURRENCY: int(50),
+  RATE_LIMIT_PER_SECOND: int(1000),
+  RATE_LIMIT_PER_ADDRESS_PER_SECOND: int(2000),
+  TRUST_PROXY: str(''),
+  CHECKOUT_RATE_LIMIT_PER_SECOND: int(5),
+  SYNC_DELAYS_MS: str('2000,5000,10000,30000,60000,300000,300000,300000,300000,300000').transform((raw, ctx) => {
+    const delays = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())));
+    if (delays.some((n) => !Number.isInteger(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: `must be comma-separated non-negative integers (ms), got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return delays;
+  }),
+  SWEEP_AFTER_MS: int(60_000),
+  SWEEP_INTERVAL_MS: int(15_000),
+  SANDBOX_SLOW_MS: int(15_000),
+  SANDBOX_REVIEW_MS: int(3_000),
+  LOG_LEVEL: str('info').superRefine((s, ctx) => {
+    if (!(LOG_LEVELS as readonly string[]).includes(s)) ctx.addIssue({ code: 'custom', message: `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(s)}` });
+  }),
+  BEGIN_RETRY_MS: int(15_000),
+  BEGIN_ATTEMPT_MS: int(5_000),
+  BEGIN_APPEND_MARGIN_MS: int(1_000),
+  PICKUP_AFTER_MS: int(3_000),
+  PICKUP_INTERVAL_MS: int(1_000),
+  MASTER_ENC_KEYS_PREVIOUS: str('').superRefine((raw, ctx) => {
+    raw.split(',').map((s) => s.trim()).filter(Boolean).forEach((k, i) => {
+      if (!isKeyHex(k)) ctx.addIssue({ code: 'custom', message: `[${i}] must be 64 hex characters (comma-separated former MASTER_ENC_KEYs)` });
+    });
+  }),
+});
+
+/** A bad environment: `message` names each variable and what it expects, one per line. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.problems = problems;
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the settings from an environment (process.env at import); throws ConfigError naming every bad variable. */
+export function parseConfig(source: Record<string, string | undefined>) {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? 'environment');
+      const message = i.message.startsWith('[') ? i.message : ` ${i.message}`;
+      return `${name}${message}`;
+    }));
+  }
+  const e = parsed.data;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const sandboxUrl = e.SANDBOX_URL || `http://127.0.0.1:${e.SANDBOX_PORT}`;
+  return {
+    mongodbUrl: e.MONGODB_URL,
+    redisUrl: e.REDIS_URL,
+    /** Namespaces every Redis key (queues, pub/sub channels) so several stacks can share one Redis. */
+    redisPrefix: e.REDIS_PREFIX,
+    port: e.PORT,
+    /** Where customers reach the gateway: payment links point here. */
+    publicBaseUrl,
+    paymentStateAddr: e.PAYMENT_STATE_ADDR,
+    sandboxPort: e.SANDBOX_PORT,
+    sandboxHost: e.SANDBOX_HOST,
+    sandboxUrl,
+    /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
+    threeDsServerUrl: e.THREE_DS_SERVER_URL || sandboxUrl,
+    threeDsServerApiKey: e.THREE_DS_SERVER_API_KEY,
+    /** Our website as the 3DS requestor (EMV threeDSRequestorURL), shown to the cardholder by the ACS. */
+    threeDsRequestorUrl: e.THREE_DS_REQUESTOR_URL || publicBaseUrl,
+    adminApiKey: e.ADMIN_API_KEY,
+    /** Key of the HMAC under which API secret keys are stored. */
+    keyHashSecret: e.KEY_HASH_SECRET,
+    /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
+    masterEncKey: e.MASTER_ENC_KEY,
+    /** How long a worker keeps a connector account's opened credentials before reading them again. */
+    credentialsTtlMs: e.CREDENTIALS_TTL_MS,
+    /** How long a gateway may use its snapshot of a merchant's setup (profiles, connector accounts, review rule). */
+    setupCacheMs: e.SETUP_CACHE_MS,
+    confirmWaitMs: e.CONFIRM_WAIT_MS,
+    /** Provider HTTP call timeout. */
+    providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+    /** BullMQ lock; a crashed worker's job is taken up again after about this long. */
+    jobLockMs: e.JOB_LOCK_MS,
+    jobAttempts: e.JOB_ATTEMPTS,
+    jobBackoffMs: e.JOB_BACKOFF_MS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    /** Requests per API key in any rolling second at the gateway (429 RL_01 above it); 0 disables the limit. */
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    /** Requests per client address in any rolling second, counted before authentication; 0 disables the limit. */
+    rateLimitPerAddressPerSecond: e.RATE_LIMIT_PER_ADDRESS_PER_SECOND,
+    /**
+     * Express's 'trust proxy' for the client address behind a reverse proxy: a hop count ("1") or addresses and
+     * subnets ("loopback", "10.0.0.0/8"). Empty (default): the socket's address, X-Forwarded-For is ignored.
+     */
+    trustProxy: e.TRUST_PROXY,
+    /** Keyless checkout calls (a payment link's pay button, its 3DS authentication) per payment per second; 0: off. */
+    checkoutRateLimitPerSecond: e.CHECKOUT_RATE_LIMIT_PER_SECOND,
+    /** Status sync (psync) delays for operations the provider left pending, in ms. */
+    syncDelaysMs: e.SYNC_DELAYS_MS,
+    /** Operations begun and not completed for this long are enqueued again by the recovery sweeper. */
+    sweepAfterMs: e.SWEEP_AFTER_MS,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    sandboxSlowMs: e.SANDBOX_SLOW_MS,
+    sandboxReviewMs: e.SANDBOX_REVIEW_MS,
+    logLevel: e.LOG_LEVEL as string,
+    /** How long the gateway keeps sending a Begin that got no answer (payment-state restarting) before it reads the store. */
+    beginRetryMs: e.BEGIN_RETRY_MS,
+    /** The deadline of one Begin attempt. */
+    beginAttemptMs: e.BEGIN_ATTEMPT_MS,
+    /**
+     * payment-state records a Begin only while at least this much of its deadline is left: the time the write has to
+     * land before the caller, its deadline passed, reads the store to learn whether it was recorded.
+     */
+    beginAppendMarginMs: e.BEGIN_APPEND_MARGIN_MS,
+    /** Operations begun this long ago with no job (a crash between Begin and enqueue) are enqueued by payment-state. */
+    pickupAfterMs: e.PICKUP_AFTER_MS,
+    pickupIntervalMs: e.PICKUP_INTERVAL_MS,
+    /** Former MASTER_ENC_KEYs (comma-separated, 64 hex each): values sealed under them still open until re-sealed. */
+    masterEncKeysPrevious: e.MASTER_ENC_KEYS_PREVIOUS,
+  };
+}
+export type Config = ReturnType<typeof parseConfig>;
+
+/** A process stops here, at start, on a bad environment: the message, no stack trace, exit code 2. */
+function load(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`configuration: ${err.problems.join('\n  ')}`);
+    process.exit(2);
+  }
+}
+
+export const config = load();
+
+/** What the gateway cannot run without; `npm start` sets them for development. */
+export function gatewaySecretsProblem(c: Pick<Config, 'adminApiKey' | 'keyHashSecret' | 'masterEncKey'> = config): string | undefined {
+  if (c.adminApiKey && c.keyHashSecret && isKeyHex(c.masterEncKey)) return undefined;
+  return 'gateway: ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY (64 hex characters) must be set (npm start sets them for development)';
+}
+
+/** Stops the gateway at start (exit code 2) when one of its secrets is missing. */
+export function requireGatewaySecrets(): void {
+  const problem = gatewaySecretsProblem();
+  if (!problem) return;
+  console.error(problem);
+  process.exit(2);
+}
+
+/**
+ * A connector's setting, under the environment variable its manifest names (workers/connectors/<name>/manifest.ts
+ * settings: base URL, the sandbox's default key), else the manifest's default; 'sandbox' is the sandbox's address.
+ */
+export const connectorSetting = (setting: { env: string; default: string }): string =>
+  process.env[setting.env] || (setting.default === 'sandbox' ? config.sandboxUrl : setting.default);

@@ -44,10 +44,11 @@ export const errors = {
   notFound: (what: string) => new ApiError(404, 'HE_02', `${what} does not exist in our records`),
   bodyTooLarge: () => new ApiError(413, 'IR_05', 'Request body is too large'),
   badJson: () => new ApiError(400, 'IR_06', 'Request body is not valid JSON'),
+  tooDeep: (max: number) => new ApiError(400, 'IR_06', `Request body nests deeper than ${max} levels`, 'body'),
   internal: () => new ApiError(500, 'HE_00', 'Something went wrong'),
-  /** Over RATE_LIMIT_PER_SECOND for this API key; Retry-After in whole seconds. */
+  /** Over a rate limit (per address, per key or per checkout payment); Retry-After in whole seconds. */
   rateLimited: (retryAfterS: number) => Object.assign(
-    new ApiError(429, 'RL_01', 'Too many requests for this API key; retry after the time in Retry-After'),
+    new ApiError(429, 'RL_01', 'Too many requests; retry after the time in Retry-After'),
     { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterS))) } },
   ),
   unavailable: (message = 'A service the request needs is unavailable; retry later') => new ApiError(503, 'HE_00', message),

@@ -8,12 +8,16 @@ import { context } from '@opentelemetry/api';
 import type { ProtoGrpcType } from '../proto/generated/payment_state.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import { extractContext, injectContext, withSpan, SpanKind } from './telemetry.ts';
+import { log } from './log.ts';
 
 const PROTO = fileURLToPath(new URL('../proto/payment_state.proto', import.meta.url));
 
+/** proto/payment_state.proto as proto-loader reads it (its messages' descriptors, the methods' (de)serializers). */
+export const paymentStateDefinition = (): protoLoader.PackageDefinition =>
+  protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true });
+
 export function loadPaymentStateProto(): ProtoGrpcType {
-  const def = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true });
-  return grpc.loadPackageDefinition(def) as unknown as ProtoGrpcType;
+  return grpc.loadPackageDefinition(paymentStateDefinition()) as unknown as ProtoGrpcType;
 }
 
 /** A failure that carries one of our API error codes across gRPC (trailing metadata "error-code"). */
@@ -41,18 +45,34 @@ export function paymentStateClient(addr: string): PaymentStateClient {
   return new proto.bnpl.paymentstate.v1.PaymentState(addr, grpc.credentials.createInsecure(), {
     interceptors: [tracing],
     'grpc.keepalive_time_ms': 30_000,
+    // A restarted payment-state is reached again within a second, not after grpc-js's default backoff (up to 2 min).
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   });
 }
 
-type Unary<Req, Res> = (req: Req, opts: { deadline: number }, cb: (err: grpc.ServiceError | null, res?: Res) => void) => unknown;
+type Unary<Req, Res> = (req: Req, opts: { deadline: number; waitForReady?: boolean }, cb: (err: grpc.ServiceError | null, res?: Res) => void) => unknown;
 
-/** Calls a unary RPC with a deadline, inside a client span; rejects with the ServiceError. */
-export function call<Req, Res>(client: grpc.Client, method: string, req: Req, timeoutMs: number): Promise<Res> {
+/**
+ * Calls a unary RPC with a deadline, inside a client span; rejects with the ServiceError. `waitForReady`: while the
+ * server is unreachable, wait for it (until the deadline) instead of failing at once.
+ */
+export function call<Req, Res>(client: grpc.Client, method: string, req: Req, timeoutMs: number, opts: { waitForReady?: boolean } = {}): Promise<Res> {
   const fn = (client as unknown as Record<string, Unary<Req, Res>>)[method].bind(client);
   return withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () =>
     new Promise<Res>((resolve, reject) => {
-      fn(req, { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res as Res)));
+      fn(req, { deadline: Date.now() + timeoutMs, ...opts }, (err, res) => (err ? reject(err) : resolve(res as Res)));
     }));
+}
+
+/**
+ * Whether a failed call may still have done its work: the server did not answer (down, restarting, too slow) or
+ * failed inside. The other codes are answers that come before anything is written.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  const code = (err as grpc.ServiceError).code;
+  return ![grpc.status.FAILED_PRECONDITION, grpc.status.INVALID_ARGUMENT, grpc.status.NOT_FOUND, grpc.status.UNIMPLEMENTED,
+    grpc.status.ALREADY_EXISTS, grpc.status.ABORTED, grpc.status.PERMISSION_DENIED, grpc.status.UNAUTHENTICATED].includes(code);
 }
 
 export function errorCodeOf(err: grpc.ServiceError): { code?: string; param?: string } {
@@ -61,12 +81,17 @@ export function errorCodeOf(err: grpc.ServiceError): { code?: string; param?: st
   return { code: code?.toString(), param: param?.toString() || undefined };
 }
 
-/** Wraps a unary handler: continues the caller's trace, maps RpcError (and anything else) to a gRPC status. */
-export function unary<Req, Res>(method: string, handler: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+/**
+ * Wraps a unary handler: continues the caller's trace, maps RpcError (and anything else) to a gRPC status. The
+ * handler gets the call's deadline in this server's clock (epoch ms; Infinity when the caller set none).
+ */
+export function unary<Req, Res>(method: string, handler: (req: Req, deadline: number) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (callObj, callback) => {
     const parent = extractContext(callObj.metadata.getMap());
+    const d = callObj.getDeadline();
+    const deadline = d instanceof Date ? d.getTime() : d;
     context.with(parent, () =>
-      withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () => handler(callObj.request)),
+      withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () => handler(callObj.request, deadline)),
     ).then(
       (res) => callback(null, res),
       (err: unknown) => {
@@ -76,7 +101,9 @@ export function unary<Req, Res>(method: string, handler: (req: Req) => Promise<R
           if (err.param) md.set('error-param', err.param);
           callback({ code: err.grpcCode, details: err.message, metadata: md });
         } else {
-          callback({ code: grpc.status.INTERNAL, details: (err as Error).message ?? 'internal error', metadata: md });
+          // The error's own text (a database error quotes the values it refused) stays in this process's log.
+          log.error('rpc handler failed', { method, err });
+          callback({ code: grpc.status.INTERNAL, details: 'internal error', metadata: md });
         }
       },
     );

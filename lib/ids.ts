@@ -29,3 +29,19 @@ export const ids = {
   clientSecret: (paymentId: string) => `${paymentId}_secret_${randomAlnum(20)}`,
   uuid: () => randomUUID(),
 };
+
+/**
+ * What each id can look like (merchant-chosen or generated above). An id from a path or cursor that does not fit
+ * cannot name anything stored, so it is answered as unknown without a query (and never carries NUL to the database).
+ */
+export const ID_FORMATS = {
+  payment: /^[^\u0000]{30}$/, // merchant-chosen or pay_ + 26: exactly 30 characters (spec 8), as PaymentId in schemas/common.ts
+  customer: /^[^\u0000]{1,64}$/,
+  merchant: /^[A-Za-z0-9_-]{1,64}$/,
+  profile: /^pro_[A-Za-z0-9]{20}$/,
+  connectorAccount: /^mca_[A-Za-z0-9]{20}$/,
+  paymentLink: /^plink_[A-Za-z0-9]{20}$/,
+  keyId: /^dev_[A-Za-z0-9]{20}$/,
+} as const;
+
+export const canExist = (kind: keyof typeof ID_FORMATS, id: unknown): id is string => typeof id === 'string' && ID_FORMATS[kind].test(id);

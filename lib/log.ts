@@ -8,9 +8,18 @@ type Level = keyof typeof LEVELS;
 
 const SENSITIVE = /^(ssn|birth_date|email|phone|phone_country_code|name|first_name|last_name|line1|line2|line3|zip|city|api_key|api-key|client_secret|secret|password|authorization|customer|billing|shipping|address|ip_address|key_hash)$/i;
 
+/**
+ * Database and BSON errors quote the values they refused (a key, a string with NUL): those may be what a client
+ * sent, so only their kind and code are logged.
+ */
+function errorFields(e: Error & { code?: unknown; codeName?: unknown }): Record<string, unknown> {
+  if (/^(Mongo|BSON)/.test(e.name)) return { name: e.name, code: e.code ?? null, codeName: e.codeName ?? null, message: '[database error text withheld]' };
+  return { name: e.name, message: e.message };
+}
+
 export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 6) return value;
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (value instanceof Error) return errorFields(value);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SENSITIVE.test(k) ? '[redacted]' : redact(v, depth + 1);

@@ -3,6 +3,7 @@
 import type { Db } from 'mongodb';
 import type { ConnectorName } from './schemas/common.ts';
 import type { ConnectorAccountDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
+import { canExist } from './ids.ts';
 import { open } from './secret-box.ts';
 
 export interface MerchantDoc {
@@ -64,33 +65,55 @@ export class MerchantStore {
   readonly merchants;
   readonly profiles;
   readonly connectorAccounts;
+  /** Deleted connector accounts, kept so operations already at the provider can still be synced and settled. */
+  readonly retiredConnectorAccounts;
   readonly apiKeys;
   constructor(db: Db) {
     this.merchants = db.collection<MerchantDoc>('merchants');
     this.profiles = db.collection<ProfileDoc>('business_profiles');
     this.connectorAccounts = db.collection<ConnectorAccountDoc>('connector_accounts');
+    this.retiredConnectorAccounts = db.collection<ConnectorAccountDoc>('retired_connector_accounts');
     this.apiKeys = db.collection<ApiKeyDoc>('api_keys');
   }
 
-  merchant(merchantId: string) {
+  async merchant(merchantId: string) {
+    if (!canExist('merchant', merchantId)) return null;
     return this.merchants.findOne({ merchant_id: merchantId }, noId);
   }
-  profile(merchantId: string, profileId: string) {
+  async profile(merchantId: string, profileId: string) {
+    if (!canExist('merchant', merchantId) || !canExist('profile', profileId)) return null;
     return this.profiles.findOne({ profile_id: profileId, merchant_id: merchantId }, noId);
   }
-  profilesOf(merchantId: string) {
+  async profilesOf(merchantId: string) {
+    if (!canExist('merchant', merchantId)) return [];
     return this.profiles.find({ merchant_id: merchantId }, noId).sort({ created_at: 1 }).toArray();
   }
-  connectorAccount(merchantId: string, mcaId: string) {
+  async connectorAccount(merchantId: string, mcaId: string) {
+    if (!canExist('merchant', merchantId) || !canExist('connectorAccount', mcaId)) return null;
     return this.connectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
   }
-  connectorAccountsOf(merchantId: string) {
+  async connectorAccountsOf(merchantId: string) {
+    if (!canExist('merchant', merchantId)) return [];
     return this.connectorAccounts.find({ merchant_id: merchantId }, noId).sort({ created_at: 1 }).toArray();
   }
 
-  /** The provider credentials of a connector account, opened (workers only; never answered or logged). */
+  /**
+   * Deletes connector accounts (one, or all of a merchant's) from the setup. Their sealed credentials move aside
+   * first: an operation begun through an account may still be at the provider, and its status sync, capture or void
+   * needs them. Copy then delete, so a crash in between leaves an account in both places, never in neither.
+   */
+  async retireConnectorAccounts(merchantId: string, mcaId?: string): Promise<void> {
+    const filter = { merchant_id: merchantId, ...(mcaId ? { merchant_connector_id: mcaId } : {}) };
+    for (const a of await this.connectorAccounts.find(filter, noId).toArray()) {
+      await this.retiredConnectorAccounts.replaceOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, a, { upsert: true });
+    }
+    await this.connectorAccounts.deleteMany(filter);
+  }
+
+  /** The provider credentials of a connector account, live or retired, opened (workers only; never answered or logged). */
   async credentials(merchantId: string, mcaId: string): Promise<ConnectorAccountDetailsValue | null> {
-    const a = await this.connectorAccount(merchantId, mcaId);
+    const a = await this.connectorAccount(merchantId, mcaId)
+      ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
     return a ? JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) : null;
   }
 }

@@ -9,25 +9,59 @@ export async function connectMongo(url = config.mongodbUrl): Promise<{ client: M
   return { client, db: client.db() };
 }
 
+type IndexKeys = Record<string, 1 | -1>;
+export interface IndexSpec { collection: string; keys: IndexKeys; name: string; unique?: boolean }
+
+/**
+ * Every index we declare. Lookups by id lead with the id (the selective field). Lists lead with merchant_id, then
+ * the fields a list filters on by equality, then its sort: one merchant's list reads only that merchant's entries,
+ * in order, and never the rest of the collection (list-indexes.test.ts beside it checks each list against this table).
+ */
+export const INDEXES: IndexSpec[] = [
+  { collection: 'transitions', keys: { payment_id: 1, merchant_id: 1, seq: 1 }, name: 'payment_seq', unique: true },
+  { collection: 'payments', keys: { payment_id: 1, merchant_id: 1 }, name: 'payment_merchant', unique: true },
+  // Present only on payments with an operation in flight, so the sweeper's lookup stays small.
+  { collection: 'payments', keys: { sweep_key: 1 }, name: 'sweep_key' },
+  { collection: 'payments', keys: { merchant_id: 1, created: -1, payment_id: -1 }, name: 'list_by_merchant' },
+  { collection: 'payments', keys: { merchant_id: 1, customer_id: 1, created: -1, payment_id: -1 }, name: 'list_by_customer' },
+  { collection: 'payments', keys: { merchant_id: 1, profile_id: 1, created: -1, payment_id: -1 }, name: 'list_by_profile' },
+  { collection: 'merchants', keys: { merchant_id: 1 }, name: 'merchant_id', unique: true },
+  { collection: 'merchants', keys: { publishable_key: 1 }, name: 'publishable_key', unique: true },
+  { collection: 'api_keys', keys: { key_hash: 1 }, name: 'key_hash', unique: true },
+  { collection: 'api_keys', keys: { key_id: 1 }, name: 'key_id', unique: true },
+  { collection: 'api_keys', keys: { merchant_id: 1 }, name: 'keys_by_merchant' },
+  { collection: 'payment_links', keys: { payment_link_id: 1, merchant_id: 1 }, name: 'payment_link_merchant', unique: true },
+  { collection: 'business_profiles', keys: { profile_id: 1, merchant_id: 1 }, name: 'profile_merchant', unique: true },
+  { collection: 'business_profiles', keys: { merchant_id: 1, profile_name: 1 }, name: 'merchant_profile_name', unique: true },
+  { collection: 'connector_accounts', keys: { merchant_connector_id: 1, merchant_id: 1 }, name: 'mca_merchant', unique: true },
+  { collection: 'connector_accounts', keys: { merchant_id: 1 }, name: 'mca_by_merchant' },
+  { collection: 'retired_connector_accounts', keys: { merchant_connector_id: 1, merchant_id: 1 }, name: 'retired_mca_merchant', unique: true },
+  { collection: 'customers', keys: { customer_id: 1, merchant_id: 1 }, name: 'customer_merchant', unique: true },
+  { collection: 'customers', keys: { merchant_id: 1, created_at: -1, customer_id: -1 }, name: 'customers_list' },
+];
+
 export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
-    // payment_id leads: it is the selective field (an equality lookup on both fields uses the index in either order).
-    db.collection('transitions').createIndex({ payment_id: 1, merchant_id: 1, seq: 1 }, { unique: true, name: 'payment_seq' }),
-    db.collection('payments').createIndex({ payment_id: 1, merchant_id: 1 }, { unique: true, name: 'payment_merchant' }),
-    // Present only on payments with an operation in flight, so the sweeper's lookup stays small.
-    db.collection('payments').createIndex({ sweep_key: 1 }, { name: 'sweep_key' }),
-    db.collection('merchants').createIndex({ merchant_id: 1 }, { unique: true, name: 'merchant_id' }),
-    db.collection('merchants').createIndex({ publishable_key: 1 }, { unique: true, name: 'publishable_key' }),
-    db.collection('api_keys').createIndex({ key_hash: 1 }, { unique: true, name: 'key_hash' }),
-    db.collection('api_keys').createIndex({ key_id: 1 }, { unique: true, name: 'key_id' }),
-    db.collection('payment_links').createIndex({ payment_link_id: 1, merchant_id: 1 }, { unique: true, name: 'payment_link_merchant' }),
-    db.collection('business_profiles').createIndex({ profile_id: 1, merchant_id: 1 }, { unique: true, name: 'profile_merchant' }),
-    db.collection('business_profiles').createIndex({ merchant_id: 1, profile_name: 1 }, { unique: true, name: 'merchant_profile_name' }),
-    db.collection('connector_accounts').createIndex({ merchant_connector_id: 1, merchant_id: 1 }, { unique: true, name: 'mca_merchant' }),
-    db.collection('connector_accounts').createIndex({ merchant_id: 1 }, { name: 'mca_by_merchant' }),
-    db.collection('api_keys').createIndex({ merchant_id: 1 }, { name: 'keys_by_merchant' }),
-    db.collection('customers').createIndex({ customer_id: 1, merchant_id: 1 }, { unique: true, name: 'customer_merchant' }),
+    ...INDEXES.map((i) => db.collection(i.collection).createIndex(i.keys, { name: i.name, ...(i.unique ? { unique: true } : {}) })),
+    idempotencyExpiry(db),
   ]);
+}
+
+/** FerretDB's answer to an option it does not have. */
+const NOT_IMPLEMENTED = 238;
+
+/**
+ * Idempotency records are deleted once past expires_at by a TTL index. FerretDB 1.x refuses TTL indexes
+ * (NotImplemented): there a plain index serves the gateway's own deletion of expired records (gateway/idempotency.ts).
+ */
+async function idempotencyExpiry(db: Db): Promise<void> {
+  const coll = db.collection('idempotency_keys');
+  try {
+    await coll.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_at_ttl' });
+  } catch (err) {
+    if ((err as { code?: number }).code !== NOT_IMPLEMENTED) throw err;
+    await coll.createIndex({ expires_at: 1 }, { name: 'expires_at' });
+  }
 }
 
 export function isDuplicateKey(err: unknown): boolean {

@@ -2,9 +2,10 @@
 // (merchant_id, payment_id, seq): appending seq N+1 succeeds for exactly one writer, which is the compare-and-set
 // that stops double captures and lost updates. `payments` is a projection of the latest transition, written after.
 import type { Collection, Db, Filter } from 'mongodb';
+import { canExist } from './ids.ts';
 import { isDuplicateKey } from './mongo.ts';
 import { withSpan, currentTraceId, SpanKind } from './telemetry.ts';
-import { SWEEP_KEY, type StoredPayment } from '../services/payment-state/state-machine.ts';
+import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
 
 export interface Transition {
   merchant_id: string;
@@ -46,6 +47,7 @@ export class PaymentStore {
 
   /** The payment as its projection shows it (what merchants read). */
   async find(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
+    if (!canExist('payment', paymentId) || !canExist('merchant', merchantId)) return null;
     const doc = await this.span('find', 'payments', () =>
       this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }));
     if (doc) return doc;
@@ -55,6 +57,7 @@ export class PaymentStore {
 
   /** The payment as its newest transition says: the state every decision starts from. */
   async latest(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
+    if (!canExist('payment', paymentId) || !canExist('merchant', merchantId)) return null;
     const [t] = await this.span('find', 'transitions', () =>
       this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { snapshot: 1 } })
         .sort({ seq: -1 }).limit(1).toArray());
@@ -112,13 +115,16 @@ export class PaymentStore {
     });
   }
 
-  /** A merchant's payments matching `filter`, newest first (or oldest first with `ascending`). */
-  async list(merchantId: string, filter: Filter<StoredPayment>, opts: { limit: number; skip?: number; ascending?: boolean }): Promise<{ data: StoredPayment[]; total: number }> {
+  /**
+   * A merchant's payments matching `filter`, newest first (or oldest first with `ascending`); `total` only when asked
+   * (POST /payments/list), since counting reads every matching index entry.
+   */
+  async list(merchantId: string, filter: Filter<StoredPayment>, opts: { limit: number; skip?: number; ascending?: boolean; count?: boolean }): Promise<{ data: StoredPayment[]; total: number | null }> {
     const query = { ...filter, merchant_id: merchantId } as Filter<StoredPayment>;
     const [data, total] = await Promise.all([
       this.span('find', 'payments', () => this.payments.find(query, { projection: { _id: 0 } })
         .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 }).skip(opts.skip ?? 0).limit(opts.limit).toArray()),
-      this.span('count', 'payments', () => this.payments.countDocuments(query)),
+      opts.count ? this.span('count', 'payments', () => this.payments.countDocuments(query)) : null,
     ]);
     return { data, total };
   }

@@ -5,43 +5,16 @@ import { BullMQOtel } from 'bullmq-otel';
 import type { Redis } from 'ioredis';
 import { config } from './config.ts';
 import type { ConnectorName } from './schemas/common.ts';
-import type { OperationKind, ThreeDsRecord } from '../services/payment-state/state-machine.ts';
-
-export interface ConnectorJob {
-  merchant_id: string;
-  payment_id: string;
-  operation_id: string;
-  kind: OperationKind;
-  connector: ConnectorName;
-  /** The merchant's connector account whose credentials the call uses; null: the sandbox default. */
-  merchant_connector_id?: string | null;
-  amount: number;
-  currency: string;
-  capture_method: string;
-  /** The reference the provider knows the payment by (set after authorization). */
-  connector_transaction_id: string | null;
-  /** Where the sandbox reads magic values: customer.email, else email, else billing.email. */
-  customer_email: string | null;
-  return_url: string | null;
-  merchant_order_reference_id: string | null;
-  /** 'execute' calls the provider's operation; 'sync' asks the provider how an earlier call ended. */
-  mode: 'execute' | 'sync';
-  sync_round: number;
-  /** A one-off status sync (force_sync): report what the provider says and stop, whatever it says. */
-  once?: boolean;
-  /**
-   * For an authenticate operation: what the customer's device sent for the 3DS server. The 3DS server's
-   * transaction id, once known, is the job's connector_transaction_id (for status syncs).
-   */
-  authentication?: ThreeDsRecord['request'] & { authentication_id: string };
-}
+import type { ConnectorJob } from '../domain/job.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
 
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;
 export const telemetry = () => new BullMQOtel({ tracerName: 'bnpl-bullmq' });
 
-export const jobOptions = () => ({
-  attempts: config.jobAttempts,
-  backoff: { type: 'exponential' as const, delay: config.jobBackoffMs },
+/** A connector's retry policy: its manifest's (workers/connectors/<name>/manifest.ts), else the service defaults. */
+export const jobOptions = (connector?: ConnectorName) => ({
+  attempts: (connector && MANIFESTS[connector]?.queue.attempts) || config.jobAttempts,
+  backoff: { type: 'exponential' as const, delay: (connector && MANIFESTS[connector]?.queue.backoff_ms) || config.jobBackoffMs },
   removeOnComplete: { age: 24 * 3600, count: 100_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 });
@@ -64,13 +37,13 @@ export class ConnectorQueues {
   }
 
   async enqueue(job: ConnectorJob): Promise<void> {
-    await this.get(job.connector).add(job.kind, job, { ...jobOptions(), jobId: job.operation_id });
+    await this.get(job.connector).add(job.kind, job, { ...jobOptions(job.connector), jobId: job.operation_id });
   }
 
   /** A one-off status sync of an operation, beside its own job (which keeps the operation id as its job id). */
   async enqueueSync(job: ConnectorJob): Promise<void> {
     const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
-    await this.get(job.connector).add(`${job.kind}-sync`, sync, { ...jobOptions(), attempts: 2, jobId: `${job.operation_id}-sync-${Date.now()}` });
+    await this.get(job.connector).add(`${job.kind}-sync`, sync, { ...jobOptions(job.connector), attempts: 2, jobId: `${job.operation_id}-sync-${Date.now()}` });
   }
 
   async close(): Promise<void> {

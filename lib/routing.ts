@@ -1,7 +1,7 @@
 // Choosing the connector account for a confirm (ARCHITECTURE.md "Routing"): the request's `connector` list forces;
 // else the request's routing algorithm; else the profile's default algorithm; else the first enabled account that
 // takes the payment method type. Pure: the accounts and the random draw are given.
-import { CAPABILITIES, DEFAULT_CONNECTOR } from './connectors.ts';
+import { CAPABILITIES, DEFAULT_CONNECTOR } from '../domain/connectors.ts';
 import type { ConnectorName } from './schemas/common.ts';
 import type { PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
 import type { RoutingChoice } from './schemas/payment.ts';

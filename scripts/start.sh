@@ -2,5 +2,5 @@
 # `npm start` on a fresh clone: install dependencies when missing, then run the supervised stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
 exec node scripts/start.ts "$@"

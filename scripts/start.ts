@@ -1,95 +1,102 @@
-// `npm start`: the whole stack as separate supervised processes (gateway, payment-state, a service_test worker,
-// the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
+// `npm start`: the whole stack as separate supervised processes (gateway, payment-state, a worker per connector
+// with a manifest (workers/connectors/manifests.ts), the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
 // A child that dies is restarted; Ctrl-C stops everything, letting workers finish their active jobs.
+// Each process's output goes to <state dir>/logs/<process>.log, and the service's own processes' to the terminal too
+// (Redis and FerretDB log every connection: only to their files).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { connect } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { devSecrets } from './dev-secrets.ts';
+import { nextRestart } from './restart-policy.ts';
+import { IMPLEMENTED } from '../workers/connectors/manifests.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
-mkdirSync(cache, { recursive: true });
+const stateDir = process.env.START_STATE_DIR || cache;
+const logDir = `${stateDir}/logs`;
+mkdirSync(logDir, { recursive: true });
 
-// Development secrets survive restarts so that keys issued yesterday still work today. Secrets given in the
-// environment are used as they are and never written down.
-const secretsFile = `${cache}/dev-secrets.json`;
-const saved = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, 'utf8')) : {};
-const secrets = {
-  ADMIN_API_KEY: process.env.ADMIN_API_KEY || saved.ADMIN_API_KEY || `admin_${randomBytes(24).toString('hex')}`,
-  KEY_HASH_SECRET: process.env.KEY_HASH_SECRET || saved.KEY_HASH_SECRET || randomBytes(32).toString('hex'),
-  MASTER_ENC_KEY: process.env.MASTER_ENC_KEY || saved.MASTER_ENC_KEY || randomBytes(32).toString('hex'),
-};
-if (!process.env.ADMIN_API_KEY && !process.env.KEY_HASH_SECRET && !process.env.MASTER_ENC_KEY) writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-const env = { ...process.env, ...secrets };
+const secretsFile = `${stateDir}/dev-secrets.json`;
+const { secrets, supplied } = devSecrets(process.env, secretsFile);
+const env: NodeJS.ProcessEnv = { ...process.env, ...secrets };
+const port = Number(process.env.PORT || 8080);
+const timeoutMs = Number(process.env.START_TIMEOUT_MS || 90_000);
 
-const listening = (port: number) => new Promise<boolean>((resolve) => {
-  const s = connect(port, '127.0.0.1');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const listening = (p: number) => new Promise<boolean>((resolve) => {
+  const s = connect(p, '127.0.0.1');
   s.once('connect', () => { s.end(); resolve(true); });
   s.once('error', () => resolve(false));
 });
 
 /** stage: the order of shutdown. Intake and workers stop first (workers finish their jobs, which still need
  * payment-state and the provider), then the services they report to, then the stores. */
-interface Part { name: string; cmd: string; args: string[]; stage: number; child?: ChildProcess; restarts: number }
-const parts: Part[] = [];
-const node = (stage: number, name: string, file: string, ...args: string[]): Part => ({ name, cmd: process.execPath, args: [`${root}${file}`, ...args], stage, restarts: 0 });
-
-if (!process.env.REDIS_URL && !(await listening(6379))) {
-  parts.push({ name: 'redis', cmd: 'redis-server', args: ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], stage: 2, restarts: 0 });
+interface Part {
+  name: string; cmd: string; args: string[]; stage: number; port?: number; quiet?: boolean;
+  child?: ChildProcess; log?: WriteStream; startedAt: number; crashesInARow: number; exits: number; lastExit?: string;
 }
-if (!process.env.MONGODB_URL && !(await listening(27017))) {
-  const build = spawnSync('bash', [`${root}scripts/services.sh`, 'build-ferretdb'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  parts.push({ name: 'ferretdb', cmd: `${cache}/ferretdb`, args: ['-listen', '127.0.0.1:27017'], stage: 2, restarts: 0 });
+const parts: Part[] = [];
+const part = (stage: number, name: string, cmd: string, args: string[], port?: number): Part =>
+  ({ name, cmd, args, stage, port, quiet: port !== undefined, startedAt: 0, crashesInARow: 0, exits: 0 });
+const node = (stage: number, name: string, file: string, ...args: string[]) => part(stage, name, process.execPath, [`${root}${file}`, ...args]);
+const logOf = (p: Part) => `${logDir}/${p.name}.log`;
+
+// Otherwise whatever holds the port would answer /health and "up" would be a lie.
+if (await listening(port)) {
+  console.error(`[start] not started: port ${port} is already in use (another npm start?); set PORT to use another`);
+  process.exit(1);
+}
+if (!process.env.REDIS_URL && !(await listening(6379))) {
+  parts.push(part(2, 'redis', 'redis-server', ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], 6379));
+}
+if (!process.env.MONGODB_URL) {
+  const ferretPort = Number(process.env.FERRETDB_PORT || 27017);
+  env.MONGODB_URL = `mongodb://127.0.0.1:${ferretPort}/bnpl`;
+  if (!(await listening(ferretPort))) {
+    // The same provisioning as `npm test` (scripts/services.sh): build, then create and prepare the database.
+    const prep = spawnSync('bash', [`${root}scripts/services.sh`, 'prepare-ferretdb'], { stdio: 'inherit', env });
+    if (prep.status !== 0) {
+      console.error('[start] not started: FerretDB, the local MongoDB stand-in, could not be prepared (see above).');
+      process.exit(1);
+    }
+    const pgUrl = process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/ferretdb';
+    parts.push(part(2, 'ferretdb', `${cache}/ferretdb`, ['-listen', `127.0.0.1:${ferretPort}`, '-postgresql-url', pgUrl], ferretPort));
+  }
 }
 parts.push(
   node(1, 'payment-state', 'services/payment-state/main.ts'),
   node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
-  node(0, 'worker-service_test', 'workers/main.ts', '--connector', 'service_test'),
+  ...IMPLEMENTED.map((c) => node(0, `worker-${c}`, 'workers/main.ts', '--connector', c)),
   node(0, 'gateway', 'gateway/main.ts'),
 );
 
 let stopping = false;
 function launch(p: Part) {
-  const child = spawn(p.cmd, p.args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  p.log ??= createWriteStream(logOf(p));
+  const child = spawn(p.cmd, p.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   p.child = child;
+  p.startedAt = Date.now();
+  child.stdout!.on('data', (d) => { if (!p.quiet) process.stdout.write(d); p.log!.write(d); });
+  child.stderr!.on('data', (d) => { if (!p.quiet) process.stderr.write(d); p.log!.write(d); });
+  child.on('error', (err) => p.log!.write(`[start] could not run ${p.cmd}: ${err.message}\n`));
   child.on('exit', (code, signal) => {
+    p.exits++;
+    p.lastExit = signal ? `signal ${signal}` : `code ${code}`;
     if (stopping) return;
-    p.restarts++;
-    const delay = Math.min(500 * 2 ** Math.min(p.restarts, 6), 30_000);
-    console.error(`[start] ${p.name} exited (${signal ?? code}); restarting in ${delay} ms`);
-    setTimeout(() => !stopping && launch(p), delay);
+    const next = nextRestart(p.crashesInARow, Date.now() - p.startedAt);
+    p.crashesInARow = next.crashesInARow;
+    console.error(`[start] ${p.name} exited (${p.lastExit}); restarting in ${next.delayMs} ms (log: ${logOf(p)})`);
+    setTimeout(() => !stopping && launch(p), next.delayMs);
   });
 }
 
-const PORTS: Record<string, number> = { redis: 6379, ferretdb: 27017 };
-for (const p of parts) {
-  launch(p);
-  // Redis and MongoDB first: the application processes connect to them as they start.
-  const port = PORTS[p.name];
-  for (let t = 0; port && t < 100 && !(await listening(port)); t++) await new Promise((r) => setTimeout(r, 100));
-}
-
-const port = Number(process.env.PORT || 8080);
-for (let t = 0; t < 300; t++) {
-  const ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-  if (ok) break;
-  await new Promise((r) => setTimeout(r, 200));
-}
-console.error(`
-[start] BNPL payment service is up: http://127.0.0.1:${port}  (GET /health, /openapi.json)
-[start] admin api-key: ${secrets.ADMIN_API_KEY}
-[start] Ctrl-C stops everything.
-`);
-
-async function stop(signal: NodeJS.Signals) {
+async function stop(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
-  console.error(`[start] ${signal}: stopping (workers finish their active jobs)`);
+  console.error(`[start] ${reason}: stopping (workers finish their active jobs)`);
   for (const stage of [0, 1, 2]) {
-    const group = parts.filter((p) => p.stage === stage);
-    await Promise.all(group.map((p) => new Promise<void>((resolve) => {
+    await Promise.all(parts.filter((p) => p.stage === stage).map((p) => new Promise<void>((resolve) => {
       const c = p.child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
       const kill = setTimeout(() => c.kill('SIGKILL'), 30_000);
@@ -97,7 +104,44 @@ async function stop(signal: NodeJS.Signals) {
       c.kill('SIGTERM');
     })));
   }
-  process.exit(0);
+  process.exit(exitCode);
 }
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT', 0));
+process.on('SIGTERM', () => void stop('SIGTERM', 0));
+
+for (const p of parts) {
+  launch(p);
+  // Redis and MongoDB first: the application processes connect to them as they start.
+  for (let t = 0; p.port && t < 100 && !(await listening(p.port)); t++) await sleep(100);
+}
+
+// Up means /health answers 200: every part reachable. Give up early on a crash loop, late on a timeout.
+const deadline = Date.now() + timeoutMs;
+let lastAnswer = 'no answer';
+let up = false;
+while (!stopping && Date.now() < deadline && !parts.some((p) => p.crashesInARow >= 3)) {
+  const r = await fetch(`http://127.0.0.1:${port}/health`).then(
+    async (res) => ({ ok: res.ok, text: `${res.status} ${await res.text()}` }),
+    (e: Error & { cause?: { code?: string } }) => ({ ok: false, text: `no answer (${e.cause?.code ?? e.message})` }),
+  );
+  lastAnswer = r.text;
+  if ((up = r.ok)) break;
+  await sleep(250);
+}
+
+if (up) {
+  console.error(`
+[start] BNPL payment service is up: http://127.0.0.1:${port}  (GET /health, /openapi.json)
+[start] admin api-key: ${supplied.has('ADMIN_API_KEY') ? 'the one in ADMIN_API_KEY' : `${secrets.ADMIN_API_KEY}  (kept in ${secretsFile})`}
+[start] logs: ${logDir}/<process>.log. Ctrl-C stops everything.
+`);
+} else if (!stopping) {
+  const lines = [`[start] NOT UP: http://127.0.0.1:${port}/health ${lastAnswer.startsWith('no answer') ? 'gave' : 'answered'} ${lastAnswer.slice(0, 600)}`];
+  for (const p of parts.filter((q) => q.exits > 0)) {
+    const tail = readFileSync(logOf(p), 'utf8').trimEnd().split('\n').slice(-8).map((l) => `    ${l.slice(0, 300)}`).join('\n');
+    lines.push(`[start] ${p.name} exited ${p.exits} time(s), last with ${p.lastExit}; its log: ${logOf(p)}\n${tail}`);
+  }
+  lines.push(`[start] every process's log is in ${logDir}/`);
+  console.error(lines.join('\n'));
+  await stop('not up', 1);
+}

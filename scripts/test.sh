@@ -3,7 +3,7 @@
 # unless MONGODB_URL names one), run every test against the real processes, and close with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
 tsc --noEmit -p .
 bash scripts/services.sh up
 mkdir -p .cache

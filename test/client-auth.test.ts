@@ -105,4 +105,45 @@ describe('publishable key + client_secret', () => {
       expect(r.body.error.code).toBe('IR_01');
     }
   });
+
+  it('the browser is answered only the client fields: no merchant metadata, customer record, connector or ephemeral key', async () => {
+    const p = await create({ metadata: { internal_ref: 'merchant-only' }, customer: { id: 'cus_client_view', email: 'c@example.com', name: 'C' }, description: 'Shoes' });
+    const full = await stack.api('GET', `/payments/${p.payment_id}`, undefined, key);
+    expect(full.body).toMatchObject({ metadata: { internal_ref: 'merchant-only' }, merchant_id: expect.any(String), ephemeral_key: expect.anything() });
+    const CLIENT_FIELDS = [
+      'payment_id', 'status', 'amount', 'net_amount', 'currency', 'capture_method', 'authentication_type', 'external_3ds_authentication_attempted',
+      'external_authentication_details', 'payment_method',
+      'payment_method_type', 'payment_experience', 'allowed_payment_method_types', 'description', 'return_url', 'next_action',
+      'created', 'expires_on', 'error_code', 'error_message', 'unified_code', 'unified_message',
+    ].sort();
+    const got = await stack.api('GET', `/payments/${p.payment_id}?client_secret=${p.client_secret}`, undefined, pk);
+    expect(got.status).toBe(200);
+    expect(Object.keys(got.body).sort()).toEqual(CLIENT_FIELDS);
+    expect(got.body).toMatchObject({ payment_id: p.payment_id, amount: 2_500, currency: 'EUR', description: 'Shoes', status: 'requires_confirmation' });
+    const confirmed = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { client_secret: p.client_secret, payment_method: 'pay_later' }, pk);
+    expect(confirmed.status).toBe(200);
+    expect(Object.keys(confirmed.body).sort()).toEqual(CLIENT_FIELDS);
+    for (const answer of [got, confirmed]) {
+      expect(JSON.stringify(answer.body)).not.toMatch(/merchant-only|epk_|c@example\.com|_secret_/);
+    }
+  });
+
+  it('every answer is no-store, nosniff and no-referrer: JSON, refusals, unknown routes and pages', async () => {
+    const p = await create({ payment_link: true });
+    const answers = [
+      await stack.api('GET', `/payments/${p.payment_id}?client_secret=${p.client_secret}`, undefined, pk),
+      await stack.api('GET', `/payments/${p.payment_id}`, undefined, key),
+      await stack.api('POST', '/payments', { amount: 1, currency: 'EUR' }, key),
+      await stack.api('GET', '/payments/list', undefined, 'bad key'),
+      await stack.api('GET', '/no/such/route'),
+      await stack.api('GET', '/health'),
+      await stack.api('GET', new URL(p.payment_link.link).pathname),
+    ];
+    for (const r of answers) {
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 401, 404, 200, 200]);
+  });
 });

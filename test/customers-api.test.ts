@@ -114,7 +114,7 @@ describe('customers API', () => {
   it('list: bad query values -> 400 naming the parameter; unknown parameter -> IR_07', async () => {
     for (const [query, param, code] of [
       ['limit=0', 'limit', 'IR_05'], ['limit=101', 'limit', 'IR_05'], ['limit=abc', 'limit', 'IR_05'], ['limit=2.5', 'limit', 'IR_05'],
-      ['offset=-1', 'offset', 'IR_05'], ['offset=x', 'offset', 'IR_05'], ['limit=1&limit=2', 'limit', 'IR_05'], ['customer_id=cus_api_1', 'customer_id', 'IR_07'],
+      ['offset=-1', 'offset', 'IR_05'], ['offset=x', 'offset', 'IR_05'], ['offset=10001', 'offset', 'IR_05'], ['limit=1&limit=2', 'limit', 'IR_05'], ['customer_id=cus_api_1', 'customer_id', 'IR_07'],
     ]) {
       const r = await stack.api('GET', `/customers/list?${query}`, undefined, key);
       expect(r.status, query).toBe(400);

@@ -3,13 +3,11 @@
 // walks every route of the gateway; a guard reads the route declarations in gateway/app.ts and gateway/routes/*.ts
 // so that a new route cannot be added without appearing here (walked, or excluded with its reason).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routesOfApp } from './support/routes.ts';
 import { sleep, Stack } from './support/stack.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 let stack: Stack;
 let admin: string;
@@ -151,6 +149,14 @@ function walkTable(): Row[] {
       calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/confirm`, body: {} }]),
     },
     {
+      route: 'POST /payment_link/s/:merchant_id/:payment_id/confirm',
+      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/confirm`, body: {}, headers: { 'sec-fetch-site': 'same-origin' } }]),
+    },
+    {
+      route: 'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
+      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } }, headers: { 'sec-fetch-site': 'same-origin' } }]),
+    },
+    {
       route: 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
       calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } } }]),
     },
@@ -208,30 +214,6 @@ const EXCLUDED: Record<string, string> = {
   'GET /account/:merchant_id/business_profile': 'A\'s own profiles (checked: none of B\'s)',
 };
 
-/** Every route declared in gateway/app.ts and gateway/routes/*.ts, as "METHOD /path" with Express parameters. */
-function routesInSource(): string[] {
-  const files = ['gateway/app.ts', ...readdirSync(`${root}gateway/routes`).filter((f) => f.endsWith('.ts')).map((f) => `gateway/routes/${f}`)];
-  const routes: string[] = [];
-  for (const file of files) {
-    const src = readFileSync(`${root}${file}`, 'utf8');
-    // `const base = '/account/:merchant_id/connectors'` and the OPERATIONS table (['capture', 'CAPTURE', ...]).
-    const base = /const base = '([^']+)'/.exec(src)?.[1];
-    const operations = [...src.matchAll(/\[\s*'(\w+)',\s*'[A-Z_]+',/g)].map((m) => m[1]);
-    for (const m of src.matchAll(/\b(?:r|app|router)\.(get|post|put|patch|delete|all)\(\s*([^,]+?)\s*,/g)) {
-      let path = m[2];
-      if (path === 'base' && base) path = base;
-      else if (/^(['`]).*\1$/.test(path)) path = path.slice(1, -1).replace('${base}', base ?? '${base}');
-      else throw new Error(`${file}: cannot read the path of ${m[0]}`);
-      const paths = path.includes('${path}') ? operations.map((o) => path.replace('${path}', o)) : [path];
-      for (const p of paths) {
-        if (p.includes('${')) throw new Error(`${file}: cannot expand the path ${p}`);
-        routes.push(`${m[1].toUpperCase()} ${p}`);
-      }
-    }
-  }
-  return routes;
-}
-
 /**
  * Count and hash of every document of every collection. An empty collection is left out: the Idempotency-Key
  * middleware claims a key (creating `idempotency_keys` on first use) and releases it on a refusal, so a walk of
@@ -261,7 +243,7 @@ async function settledFingerprint(db: Db): Promise<Record<string, string>> {
 
 describe('isolation between merchants', () => {
   it('the table covers every route declared in the gateway (or excludes it with a reason)', () => {
-    const declared = routesInSource();
+    const declared = routesOfApp();
     expect(declared.length).toBeGreaterThan(30);
     const walked = walkTable().map((r) => r.route);
     expect(new Set(walked).size, 'a route appears twice in the table').toBe(walked.length);

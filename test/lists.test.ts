@@ -90,11 +90,20 @@ describe('POST /payments/list', () => {
   });
 
   it.each([
-    ['status.0', { status: ['bogus'] }], ['limit', { limit: 0 }], ['offset', { offset: -1 }],
+    ['status.0', { status: ['bogus'] }], ['limit', { limit: 0 }], ['offset', { offset: -1 }], ['offset', { offset: 10_001 }],
     ['amount_filter.start_amount', { amount_filter: { start_amount: -5 } }], ['start_time', { start_time: 'soon' }], ['sort', { sort: 'asc' }],
   ])('bad %s -> 400 naming it', async (param, body) => {
     const r = await stack.api('POST', '/payments/list', body, key);
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe(param);
+  });
+});
+
+describe('list indexes on the server', () => {
+  it('the payments and customers collections carry the merchant-leading list indexes', async () => {
+    const db = await stack.db();
+    const names = async (c: string) => (await db.collection(c).listIndexes().toArray()).map((i) => i.name);
+    expect(await names('payments')).toEqual(expect.arrayContaining(['list_by_merchant', 'list_by_customer', 'list_by_profile']));
+    expect(await names('customers')).toEqual(expect.arrayContaining(['customers_list']));
   });
 });

@@ -33,7 +33,8 @@ describe('payment links', () => {
     expect(p.payment_link).toEqual({
       payment_link_id: expect.stringMatching(/^plink_[A-Za-z0-9]{20}$/),
       link: `${stack.gatewayUrl.replace('127.0.0.1', 'localhost')}/payment_link/${merchantId}/${p.payment_id}`,
-      secure_link: `${stack.gatewayUrl.replace('127.0.0.1', 'localhost')}/payment_link/s/${merchantId}/${p.payment_id}`,
+      // No allowed_domains: the payment has no secure link.
+      secure_link: null,
     });
     const r = await stack.api('GET', `/payment_link/${p.payment_link.payment_link_id}`, undefined, key);
     expect(r.status).toBe(200);
@@ -115,13 +116,79 @@ describe('payment links', () => {
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body.status).toBe('requires_confirmation');
   });
 
-  it('the secure link opens only framed by the merchant\'s site', async () => {
+  it('the checkout pages carry a CSP with a nonce, no framing for the open link, no referrer, nosniff', async () => {
+    const { body: p } = await create();
+    const res = await page(p.payment_link.link);
+    const csp = res.headers.get('content-security-policy')!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const html = await res.text();
+    // Every script carries the nonce; none runs from an attribute.
+    expect(html.match(/<script[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
+    expect(html).not.toMatch(/ on[a-z]+=|style="/);
+    // A fresh nonce per page.
+    expect((await page(p.payment_link.link)).headers.get('content-security-policy')).not.toBe(csp);
+  });
+
+  it('return_url and payment_link_config.allowed_domains take only http(s); a refused request creates nothing', async () => {
+    for (const bad of ['javascript:alert(document.domain)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'ftp://shop.example/x', '//shop.example/x']) {
+      const r = await create({ return_url: bad, description: `bad ${bad}` });
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error.param).toBe('return_url');
+    }
+    for (const bad of ['javascript:alert(1)', 'https://shop.example/checkout', 'https://shop.example?x=1']) {
+      const r = await create({ payment_link_config: { allowed_domains: [bad] }, description: `bad ${bad}` });
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error.param).toBe('payment_link_config.allowed_domains.0');
+    }
+    const list = await stack.api('GET', '/payments/list?limit=100', undefined, key);
+    expect(JSON.stringify(list.body)).not.toContain('bad ');
+    const { body: p } = await create();
+    const upd = await stack.api('POST', `/payments/${p.payment_id}`, { return_url: 'javascript:alert(1)' }, key);
+    expect(upd.body.error.param).toBe('return_url');
+    const conf = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { return_url: 'data:text/html,x', payment_method: 'pay_later' }, key);
+    expect(conf.body.error.param).toBe('return_url');
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({ status: 'requires_confirmation', return_url: null });
+  });
+
+  it('a javascript: return_url stored before the rule is never answered as a redirect', async () => {
     const { body: p } = await create({ return_url: 'https://shop.example/done' });
-    expect((await page(p.payment_link.secure_link)).status).toBe(403);
-    const framed = await page(p.payment_link.secure_link, { 'sec-fetch-dest': 'iframe' });
+    await (await stack.db()).collection('payments').updateOne({ payment_id: p.payment_id }, { $set: { return_url: 'javascript:alert(document.domain)' } });
+    const paid = await (await fetch(`${p.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+    expect(paid).toEqual({ payment_id: p.payment_id, status: 'succeeded', three_ds_invoke: false, redirect_to_url: null });
+  });
+
+  it('a secure link (allowed_domains): framed only by those sites, paid only from its own page, never at the open link', async () => {
+    const { body: p } = await create({ payment_link_config: { allowed_domains: ['https://shop.example', 'http://localhost:8080/'], theme: '#000' } });
+    const secure = p.payment_link.secure_link;
+    expect(secure).toBe(`${stack.gatewayUrl.replace('127.0.0.1', 'localhost')}/payment_link/s/${merchantId}/${p.payment_id}`);
+    expect((await stack.api('GET', `/payment_link/${p.payment_link.payment_link_id}`, undefined, key)).body.secure_link).toBe(secure);
+    expect((await page(secure)).status).toBe(403);
+    const framed = await page(secure, { 'sec-fetch-dest': 'iframe' });
     expect(framed.status).toBe(200);
-    expect(framed.headers.get('content-security-policy')).toBe('frame-ancestors https://shop.example');
-    const { body: noSite } = await create();
-    expect((await page(noSite.payment_link.secure_link, { 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    expect(framed.headers.get('content-security-policy')).toMatch(/; frame-ancestors https:\/\/shop.example http:\/\/localhost:8080$/);
+    expect(framed.headers.get('x-frame-options')).toBeNull();
+    // The open link refuses it, page and calls.
+    expect((await page(p.payment_link.link)).status).toBe(403);
+    const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    expect((await post(`${p.payment_link.link}/confirm`)).status).toBe(403);
+    // Only the secure page's own calls (same-origin, which the browser sets) pay.
+    expect((await post(`${secure}/confirm`)).status).toBe(403);
+    expect((await post(`${secure}/confirm`, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body.status).toBe('requires_confirmation');
+    const paid = await post(`${secure}/confirm`, { 'sec-fetch-site': 'same-origin' });
+    expect(await paid.json()).toMatchObject({ payment_id: p.payment_id, status: 'succeeded' });
+    // A payment without allowed_domains has no secure link, even with a return_url.
+    const { body: open } = await create({ return_url: 'https://shop.example/done' });
+    expect(open.payment_link.secure_link).toBeNull();
+    const securePath = `${open.payment_link.link.replace('/payment_link/', '/payment_link/s/')}`;
+    expect((await page(securePath, { 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    expect((await post(`${securePath}/confirm`, { 'sec-fetch-site': 'same-origin' })).status).toBe(403);
   });
 });

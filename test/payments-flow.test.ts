@@ -289,7 +289,9 @@ describe('field rules that hold', () => {
     const order_details = [{ product_name: 'Chair', quantity: 2, amount: 6_000 }, { product_name: 'Shipping', quantity: 1, amount: 4_000, category: 'shipping_costs' }];
     const r = await create({ order_details, statement_descriptor_name: 'Shop GmbH', statement_descriptor_suffix: 'Order 42' });
     expect(r.status).toBe(200);
-    expect(r.body.order_details).toEqual(order_details);
+    expect(r.body.order_details).toMatchObject(order_details);
+    // Spec 2.4: the optional line fields not supplied come back as null.
+    expect(r.body.order_details[0]).toMatchObject({ category: null, brand: null, tax_amount: null, requires_shipping: null });
     expect(r.body.statement_descriptor_name).toBe('Shop GmbH');
   });
 

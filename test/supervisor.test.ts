@@ -2,10 +2,13 @@
 // worker finish the job it is running.
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { freePort, sleep } from './support/stack.ts';
+import { HEALTHY_RUN_MS, nextRestart } from '../scripts/restart-policy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,6 +22,24 @@ function childrenOf(pid: number): { pid: number; cmd: string }[] {
 }
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
+describe('restart back-off', () => {
+  const crashLoop = (ranMs: number[]) => ranMs.reduce<{ crashesInARow: number; delays: number[] }>((acc, ran) => {
+    const next = nextRestart(acc.crashesInARow, ran);
+    return { crashesInARow: next.crashesInARow, delays: [...acc.delays, next.delayMs] };
+  }, { crashesInARow: 0, delays: [] });
+
+  it('doubles over crashes in a row, up to 30 s', () => {
+    expect(crashLoop(Array(8).fill(100)).delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+  });
+
+  it('starts again from the first delay after a healthy stretch of running', () => {
+    const { crashesInARow, delays } = crashLoop([...Array(7).fill(100), HEALTHY_RUN_MS, 100, 100]);
+    expect(delays.slice(6)).toEqual([30000, 1000, 2000, 4000]);
+    expect(crashesInARow).toBe(3);
+    expect(nextRestart(50, HEALTHY_RUN_MS - 1).delayMs).toBe(30000);
+  });
+});
+
 describe('npm start supervisor', () => {
   it('runs every part, restarts a crashed one, and on SIGINT stops all after the worker finishes its job', async () => {
     const id = randomBytes(4).toString('hex');
@@ -29,7 +50,7 @@ describe('npm start supervisor', () => {
       ...process.env, MONGODB_URL: base.toString(), REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
       REDIS_PREFIX: `bnpl-test-${id}`, PORT: String(port), PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`, SANDBOX_PORT: String(sb),
       SANDBOX_URL: `http://127.0.0.1:${sb}`, ADMIN_API_KEY: `admin_${id}`, KEY_HASH_SECRET: randomBytes(16).toString('hex'),
-      CONFIRM_WAIT_MS: '500', SANDBOX_SLOW_MS: '3000',
+      CONFIRM_WAIT_MS: '500', SANDBOX_SLOW_MS: '3000', START_STATE_DIR: mkdtempSync(`${tmpdir()}/bnpl-sup-`),
     };
     const sup = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -37,7 +58,8 @@ describe('npm start supervisor', () => {
     sup.stderr!.on('data', (d) => (out += d));
     try {
       for (let t = 0; t < 300 && !out.includes('is up'); t++) await sleep(100);
-      expect(out).toContain(`admin api-key: admin_${id}`);
+      expect(out).toContain('admin api-key: the one in ADMIN_API_KEY');
+      expect(out).not.toContain(`admin_${id}`);
       const kids = childrenOf(sup.pid!);
       expect(kids.map((k) => k.cmd.split(' ').slice(1).join(' ').replace(root, '')).sort()).toEqual([
         'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector service_test',
@@ -71,6 +93,7 @@ describe('npm start supervisor', () => {
       expect(out).toMatch(/"msg":"operation reported".*"outcome":"CAPTURED"/);
     } finally {
       if (sup.exitCode === null) sup.kill('SIGKILL');
+      rmSync(env.START_STATE_DIR, { recursive: true, force: true });
       const mongo = await MongoClient.connect(base.toString());
       await mongo.db().dropDatabase().catch(() => undefined);
       await mongo.close();

@@ -1,54 +1,63 @@
-// A connector worker: `node workers/main.ts --connector service_test`. SREs run as many as a provider needs,
-// each with its own concurrency (WORKER_CONCURRENCY) and its queue's retry policy.
+// A connector worker: `node workers/main.ts --connector service_test` (any connector with a manifest,
+// workers/connectors/manifests.ts). SREs run as many as a provider needs; the manifest's queue policy sets the
+// concurrency (else WORKER_CONCURRENCY) and the provider's rate limit (BullMQ limiter).
 import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
+import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { queueName, telemetry } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
-import { Connector as ConnectorEnum } from '../lib/schemas/common.ts';
-import { CONNECTORS } from './connectors/index.ts';
+import { loadConnector } from './connectors/index.ts';
+import { IMPLEMENTED } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
-const name = ConnectorEnum.safeParse(values.connector ?? process.env.CONNECTOR);
-const connector = name.success ? CONNECTORS[name.data] : undefined;
-if (!name.success || !connector) {
-  console.error(`usage: node workers/main.ts --connector <${Object.keys(CONNECTORS).join('|')}>`);
+const name = IMPLEMENTED.find((c) => c === (values.connector ?? process.env.CONNECTOR));
+if (!name) {
+  console.error(`usage: node workers/main.ts --connector <${IMPLEMENTED.join('|')}>`);
   process.exit(2);
 }
-initTelemetry(`worker-${connector.name}`);
+const connector = await loadConnector(name);
+const { name: connectorName, queue: policy } = connector.manifest;
+const concurrency = policy.concurrency ?? config.workerConcurrency;
+initTelemetry(`worker-${connectorName}`);
 
 const client = paymentStateClient(config.paymentStateAddr);
 const connection = redisConnection();
 const { client: mongo, db } = await connectMongo();
-const credentialsOf = credentialsCache(new MerchantStore(db), config.credentialsTtlMs);
-const worker = new Worker(queueName(connector.name), processor(connector, client, credentialsOf), {
+const setup = new MerchantStore(db);
+const credentialsOf = credentialsCache(setup, config.credentialsTtlMs);
+const merchantExists = async (merchantId: string) => !!(await setup.merchant(merchantId));
+const worker: Worker = new Worker(queueName(connectorName), processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms)), {
   connection,
   prefix: config.redisPrefix,
-  concurrency: config.workerConcurrency,
+  concurrency,
+  ...(policy.limiter ? { limiter: policy.limiter } : {}),
   lockDuration: config.jobLockMs,
   stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
   maxStalledCount: 10,
   telemetry: telemetry(),
 });
-worker.on('failed', (job, err) => log.warn('job failed', { operation_id: job?.id, attempts: job?.attemptsMade, err: err.message }));
-worker.on('error', (err) => log.error('worker error', { err: err.message }));
+worker.on('failed', (job, err) => log.warn('job failed', { operation_id: job?.id, attempts: job?.attemptsMade, err }));
+worker.on('error', (err) => log.error('worker error', { err }));
 await worker.waitUntilReady();
-log.info('worker ready', { connector: connector.name, queue: queueName(connector.name), concurrency: config.workerConcurrency });
+log.info('worker ready', { connector: connectorName, queue: queueName(connectorName), concurrency });
 
-async function shutdown(signal: string) {
-  log.info('worker stopping: finishing active jobs', { signal });
-  await worker.close();
-  connection.disconnect();
-  client.close();
-  await mongo.close();
-  await shutdownTelemetry();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+onShutdown({
+  name: 'worker',
+  note: 'finishing active jobs',
+  // An active job may wait for its provider call: give it the provider timeout before exiting anyway.
+  forceExitMs: Math.max(60_000, config.providerTimeoutMs + 30_000),
+  steps: [
+    ['worker', () => worker.close()],
+    ['redis', () => connection.disconnect()],
+    ['grpc', () => client.close()],
+    ['mongo', () => mongo.close()],
+    ['telemetry', () => shutdownTelemetry()],
+  ],
+});

@@ -4,6 +4,14 @@ import { withSpan, injectContext, SpanKind } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
 
 export class ProviderUnavailable extends Error {}
+/** A 429: the provider's rate limit, with its Retry-After in ms when it sent one. */
+export class ProviderRateLimited extends ProviderUnavailable {
+  readonly retryAfterMs: number | null;
+  constructor(message: string, retryAfterMs: number | null) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 export interface ProviderRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -36,6 +44,10 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     }
     span.setAttribute('http.response.status_code', res.status);
     const text = await res.text();
+    if (res.status === 429) {
+      const seconds = Number(res.headers.get('retry-after'));
+      throw new ProviderRateLimited(`${connector}: HTTP 429`, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null);
+    }
     if (res.status >= 500 || res.status === 409 || res.status === 429) {
       throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
     }

@@ -1,16 +1,17 @@
 // Runs one connector job: call the provider (with the operation id as idempotency key), report the outcome to
 // payment-state, and, while the provider has not decided, come back later to ask (status sync).
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
-import { config } from '../lib/config.ts';
+import { config, connectorSetting } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
-import type { ConnectorJob } from '../lib/queue.ts';
-import type { Outcome } from '../services/payment-state/state-machine.ts';
+import type { ConnectorJob } from '../domain/job.ts';
+import type { Outcome } from '../domain/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
-import type { Connector, ProviderMapping } from './connectors/connector.ts';
+import type { ProviderMapping } from './connectors/connector.ts';
+import { flowFor, type Connector } from './connectors/types.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
-import { providerCall } from './provider-http.ts';
+import { providerCall, ProviderRateLimited, type ProviderRequest, type ProviderResponse } from './provider-http.ts';
 import type { MerchantStore } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
@@ -50,16 +51,69 @@ export function credentialsCache(setup: MerchantStore, ttlMs = 30_000) {
   };
 }
 
-export function processor(connector: Connector, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<ConnectorAccountDetailsValue | null>) {
+/** Operations that move money or start a customer's flow: never started for a deleted merchant. A void only releases funds. */
+const STARTS = new Set<ConnectorJob['kind']>(['authorize', 'capture', 'incremental_authorization', 'authenticate']);
+
+/**
+ * A job of a deleted merchant that has certainly not reached the provider: a first execution, never retried or
+ * stalled. Anything else may have been sent, and is run on (the provider dedupes by operation id, and a status sync
+ * starts nothing) so that we learn how the charge ended.
+ */
+const notYetSent = (job: Job<ConnectorJob>) => job.data.mode === 'execute' && STARTS.has(job.data.kind) && job.attemptsMade === 0 && !job.stalledCounter;
+
+export const MERCHANT_DELETED: Outcome = {
+  kind: 'FAILED', error_code: 'merchant_deleted', error_message: 'The merchant account was deleted before this operation was sent to the provider',
+};
+
+/** What one job sends where, and how its answer is read. */
+interface Call { name: string; baseUrl: string; request: ProviderRequest; outcome: (res: ProviderResponse) => Outcome }
+
+/** The call a job makes: an authentication goes to the 3DS server, whatever the payment's connector; everything else
+ * to the connector's flow, with the account's credentials parsed by the manifest's schema (the sandbox key without one). */
+export function callFor(connector: Connector<any>, job: ConnectorJob, account: ConnectorAccountDetailsValue | null): Call {
+  if (job.kind === 'authenticate') {
+    const t: ProviderMapping = threeDsServer;
+    return { name: t.name, baseUrl: t.baseUrl(), request: t.request(job, account), outcome: (res) => t.outcome(job, res) };
+  }
+  const m = connector.manifest;
+  const name = flowFor(job);
+  const flow = connector[name];
+  if (!flow) throw new UnrecoverableError(`${m.name} has no ${name} flow (its manifest lists ${m.flows.join(', ')})`);
+  const given = account ?? { auth_type: m.auth_type, api_key: connectorSetting(m.settings.default_api_key) };
+  const credentials = m.credentials.safeParse(given);
+  if (!credentials.success) throw new UnrecoverableError(`${m.name}: the connector account's credentials do not fit ${m.auth_type}`);
+  return { name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials.data), outcome: (res) => flow.response(res, job) };
+}
+
+export function processor(
+  connector: Connector<any>, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<ConnectorAccountDetailsValue | null>,
+  merchantExists: (merchantId: string) => Promise<boolean>,
+  /** Pauses the queue after a provider's 429 (worker.rateLimit); the job waits without spending an attempt. */
+  rateLimit?: (ms: number) => Promise<void>,
+) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
+    // Read on every such job, uncached: with no connector account the sandbox default would otherwise pay on its behalf.
+    if (notYetSent(job) && !(await merchantExists(data.merchant_id))) {
+      const reply = await report(client, data, MERCHANT_DELETED);
+      log.warn('operation refused: merchant deleted', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      return { status: reply.status };
+    }
     const credentials = await credentialsOf(data);
     // A deleted connector account: the provider cannot be called on its behalf any more.
     if (data.merchant_connector_id && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
-    // An authentication goes to the 3DS server, whatever the payment's connector; everything else to the provider.
-    const target: ProviderMapping = data.kind === 'authenticate' ? threeDsServer : connector;
-    const res = await providerCall(target.baseUrl(), target.request(data, credentials), target.name);
-    const outcome = target.outcome(data, res);
+    const target = callFor(connector, data, credentials);
+    let res: ProviderResponse;
+    try {
+      res = await providerCall(target.baseUrl, target.request, target.name);
+    } catch (err) {
+      if (!(err instanceof ProviderRateLimited) || !rateLimit) throw err;
+      const ms = err.retryAfterMs ?? connector.manifest.queue.rate_limited_ms;
+      log.warn('provider rate limit: pausing the queue', { operation_id: data.operation_id, connector: connector.manifest.name, ms });
+      await rateLimit(ms);
+      throw Worker.RateLimitError();
+    }
+    const outcome = target.outcome(res);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {

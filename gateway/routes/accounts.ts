@@ -1,14 +1,15 @@
 // Merchant accounts and their API keys (admin key), shaped like the leading switch's admin API.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Db } from 'mongodb';
 import { errors, found } from '../../lib/errors.ts';
-import { ids, randomAlnum } from '../../lib/ids.ts';
+import { canExist, ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
 import { CreateApiKeyRequest, CreateMerchantAccountRequest, UpdateApiKeyRequest, UpdateMerchantAccountRequest } from '../../lib/schemas/merchant.ts';
 import { adminAuth, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
+import { scopedRouter } from '../scope.ts';
 import { connectorAccountsRouter } from './connector-accounts.ts';
 import { newProfile, profilesRouter } from './profiles.ts';
 
@@ -33,7 +34,7 @@ export type SetupChanged = (merchantId: string) => Promise<void>;
 
 export function accountsRouter(db: Db, changed: SetupChanged): Router {
   const setup = new MerchantStore(db);
-  const r = Router();
+  const r = scopedRouter();
   r.use(['/accounts', '/account', '/api_keys'], adminAuth(), idempotency(db));
 
   const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
@@ -73,13 +74,14 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     res.json(merchantView({ ...m, ...set }));
   });
 
-  // Deleting a merchant account ends it at once: its keys stop working and its setup is removed. Its payments
-  // stay, as the record of what happened.
+  // Deleting a merchant account ends it at once: its keys stop working, its links close, and its setup is removed;
+  // workers start no new provider operation for it. Its payments stay, as the record of what happened, and its
+  // connector accounts' credentials are retired, not destroyed, so operations already at a provider still settle.
   r.delete('/accounts/:merchant_id', async (req, res) => {
     const m = await merchantOr404(req.params.merchant_id);
     await setup.apiKeys.deleteMany({ merchant_id: m.merchant_id });
     await setup.merchants.deleteOne({ merchant_id: m.merchant_id });
-    await Promise.all([setup.profiles.deleteMany({ merchant_id: m.merchant_id }), setup.connectorAccounts.deleteMany({ merchant_id: m.merchant_id })]);
+    await Promise.all([setup.profiles.deleteMany({ merchant_id: m.merchant_id }), setup.retireConnectorAccounts(m.merchant_id)]);
     await changed(m.merchant_id);
     res.json({ merchant_id: m.merchant_id, deleted: true });
   });
@@ -104,7 +106,8 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     res.json(keys.map(keyView));
   });
 
-  const keyOr404 = async (merchantId: string, keyId: string) => found(await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }), 'API key');
+  const keyOr404 = async (merchantId: string, keyId: string) =>
+    found(canExist('keyId', keyId) && canExist('merchant', merchantId) ? await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }) : null, 'API key');
 
   r.get('/api_keys/:merchant_id/:key_id', async (req, res) => res.json(keyView(await keyOr404(req.params.merchant_id, req.params.key_id))));
 

@@ -1,12 +1,13 @@
 // Merchant connector accounts (admin key): a merchant's account at a provider, with its credentials (sealed at
 // rest, answered masked), the payment methods it takes, and whether it is in use.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import type { ConnectorAccountDoc, MerchantStore } from '../../lib/merchant-store.ts';
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 import { mask, open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
+import { scopedRouter } from '../scope.ts';
 import type { SetupChanged } from './accounts.ts';
 
 function maskedDetails(a: ConnectorAccountDoc) {
@@ -22,7 +23,7 @@ export const connectorAccountView = (a: ConnectorAccountDoc) => ({
 });
 
 export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChanged): Router {
-  const r = Router();
+  const r = scopedRouter();
   const base = '/account/:merchant_id/connectors';
 
   const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
@@ -71,7 +72,7 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
 
   r.delete(`${base}/:merchant_connector_id`, async (req, res) => {
     const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
-    await setup.connectorAccounts.deleteOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id });
+    await setup.retireConnectorAccounts(a.merchant_id, a.merchant_connector_id);
     await changed(a.merchant_id);
     res.json({ merchant_id: a.merchant_id, merchant_connector_id: a.merchant_connector_id, deleted: true });
   });

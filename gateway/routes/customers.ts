@@ -1,18 +1,19 @@
 // Customers API (spec area "customers", shaped like the leading switch's v1 customers): create, retrieve, list,
 // update, delete a merchant's customers with its secret key. keyAuth (secret key only) and the Idempotency-Key
 // middleware are mounted on /customers in app.ts.
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { errors } from '../../lib/errors.ts';
 import {
   CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type CustomerDeletedResource,
 } from '../../lib/schemas/customer.ts';
 import { customerView, type Customers } from '../customers.ts';
 import { validate } from '../validate.ts';
+import { scopedRouter } from '../scope.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
 const pathId = (req: Request) => req.params.customer_id as string;
 export function customersRouter(customers: Customers): Router {
-  const r = Router();
+  const r = scopedRouter();
   // Only a merchant's secret key reaches these routes (keyAuth without `publishable`); refuse anything else here too,
   // so a mounting mistake cannot open them.
   r.use('/customers', (req, _res, next) => {

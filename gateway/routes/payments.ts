@@ -1,35 +1,49 @@
 // Payments: create (4.1), confirm (4.2), capture (4.3), cancel (4.4), incremental authorization (4.5), external 3DS
 // authentication (4.6), retrieve, update, lists.
-import { Router, type Request } from 'express';
+import type { Request, Response, Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { ids, randomAlnum } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
-  ListPaymentsFilter, ListPaymentsQuery, ReviewDecisionRequest, ThreeDsAuthenticationRequest, UpdatePaymentRequest,
+  ListPaymentsFilter, ListPaymentsQuery, Payment, ReviewDecisionRequest, ThreeDsAuthenticationRequest, UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
 import { config } from '../../lib/config.ts';
-import { jobFor } from '../../services/payment-state/jobs.ts';
-import { createIntent, toResource } from '../../services/payment-state/intent.ts';
-import { authenticationAnswer, type StoredPayment } from '../../services/payment-state/state-machine.ts';
+import { jobFor } from '../../domain/job.ts';
+import { createIntent, toResource } from '../../domain/intent.ts';
+import type { StoredPayment } from '../../domain/payment.ts';
+import { authenticationAnswer } from '../../domain/three-ds.ts';
 import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
+import { publishableKey, scopedRouter } from '../scope.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
 const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional(), client_secret: z.string().max(255).optional() });
 
 /**
- * The only payments calls the publishable key may make (with the payment's client_secret): retrieve, confirm and
- * the 3DS authentication.
+ * What the customer's browser is answered (publishable key + client_secret): enough to show the payment and take
+ * its next step (next_action, the 3DS authentication's state); never the merchant's data (metadata, connector,
+ * customer record, profile, link) nor the ephemeral key or the client_secret itself.
  */
-function publishableAllowed(req: Request): boolean {
-  const m = /^\/payments\/([^/]+)(\/confirm|\/3ds\/authentication)?\/?$/.exec(req.path);
-  if (!m || m[1] === 'list') return false;
-  return req.method === 'GET' ? !m[2] : req.method === 'POST' && !!m[2];
+const ClientPayment = Payment.pick({
+  payment_id: true, status: true, amount: true, net_amount: true, currency: true, capture_method: true,
+  authentication_type: true, external_3ds_authentication_attempted: true, external_authentication_details: true,
+  payment_method: true, payment_method_type: true, payment_experience: true, allowed_payment_method_types: true,
+  description: true, return_url: true, next_action: true, created: true, expires_on: true,
+  error_code: true, error_message: true, unified_code: true, unified_message: true,
+});
+export const CLIENT_PAYMENT_FIELDS = Object.keys(ClientPayment.shape) as (keyof z.infer<typeof ClientPayment>)[];
+
+/** The payment as the caller may see it: whole for the secret key, the client fields for the publishable key. */
+function answer(req: Request, res: Response, p: StoredPayment) {
+  const full = toResource(p);
+  if (req.caller?.kind !== 'publishable') return res.json(full);
+  res.json(Object.fromEntries(CLIENT_PAYMENT_FIELDS.map((k) => [k, full[k] ?? null])));
 }
+
 const pathId = (req: Request) => req.params.payment_id as string;
 
 export function paymentsRouter(deps: Deps): Router {
@@ -42,11 +56,8 @@ export function paymentsRouter(deps: Deps): Router {
     return prepareConfirm(deps, payment, body);
   }
 
-  const r = Router();
-  r.use((req, _res, next) => {
-    if (req.caller?.kind === 'publishable' && !publishableAllowed(req)) return next(errors.forbidden('This endpoint needs the secret key; the publishable key cannot call it'));
-    next();
-  });
+  // Secret key only, unless a route starts with `publishableKey` (scope.ts).
+  const r = scopedRouter();
 
   r.post('/payments', async (req, res) => {
     const merchantId = merchantOf(req);
@@ -142,23 +153,23 @@ export function paymentsRouter(deps: Deps): Router {
         $lte: new Date(f.end_time ?? Date.now()).toISOString(),
       };
     }
-    const { data, total } = await deps.store.list(merchantOf(req), filter as Filter<StoredPayment>, { limit: f.limit ?? 10, skip: f.offset ?? 0 });
+    const { data, total } = await deps.store.list(merchantOf(req), filter as Filter<StoredPayment>, { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true });
     res.json({ count: data.length, total_count: total, data: data.map(toResource) });
   });
 
-  r.get('/payments/:payment_id', async (req, res) => {
+  r.get('/payments/:payment_id', publishableKey, async (req, res) => {
     const { force_sync, client_secret } = validate(RetrieveQuery, req.query);
     const payment = await deps.store.find(merchantOf(req), pathId(req));
     if (!payment) throw errors.notFound('Payment');
     checkClientSecret(req, payment, client_secret);
     const open = payment.operations.filter((o) => o.open);
-    if (force_sync !== 'true' || open.length === 0) return res.json(toResource(payment));
+    if (force_sync !== 'true' || open.length === 0) return answer(req, res, payment);
     // Ask the provider now about every operation in flight, and answer with what it says (within the usual wait).
     const answers = open.map((op) => deps.waiter.wait(op.operation_id, config.confirmWaitMs).done);
     await Promise.all(open.map((op) => deps.queues.enqueueSync(jobFor(payment, op, 'sync'))));
     const events = await Promise.all(answers);
     const newest = events.reduce<StoredPayment | null>((best, e) => (e && (!best || e.payment.seq > best.seq) ? e.payment : best), null);
-    res.json(toResource(newest ?? (await deps.store.find(merchantOf(req), pathId(req))) ?? payment));
+    answer(req, res, newest ?? (await deps.store.find(merchantOf(req), pathId(req))) ?? payment);
   });
 
   r.post('/payments/:payment_id', async (req, res) => {
@@ -171,7 +182,7 @@ export function paymentsRouter(deps: Deps): Router {
 
   // External 3DS authentication (spec 4.6), from the customer's device (publishable key + client_secret) or the
   // merchant's server. Answers the 3DS server's result; the payment goes on to the provider on Y or A.
-  r.post('/payments/:payment_id/3ds/authentication', async (req, res) => {
+  r.post('/payments/:payment_id/3ds/authentication', publishableKey, async (req, res) => {
     const { client_secret, ...params } = validate(ThreeDsAuthenticationRequest, req.body);
     checkClientSecret(req, found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment'), client_secret);
     res.json(authenticationAnswer(await runOperation(deps, merchantOf(req), pathId(req), 'AUTHENTICATE', params)));
@@ -187,13 +198,16 @@ export function paymentsRouter(deps: Deps): Router {
     ['reject', 'REJECT', ReviewDecisionRequest],
   ] as const;
   for (const [path, action, schema] of OPERATIONS) {
-    r.post(`/payments/:payment_id/${path}`, async (req, res) => {
+    const handler = async (req: Request, res: Response) => {
       const body = validate(schema, req.body);
       const prepared = action === 'CONFIRM' ? await checkClientConfirm(req, body as ConfirmPaymentBody) : undefined;
       const payment = await runOperation(deps, merchantOf(req), pathId(req), action, body, prepared);
       if (action === 'CONFIRM') await deps.customers.saveFrom(payment);
-      res.json(toResource(payment));
-    });
+      answer(req, res, payment);
+    };
+    // Of the operations, only the confirm is the customer's.
+    if (action === 'CONFIRM') r.post(`/payments/:payment_id/${path}`, publishableKey, handler);
+    else r.post(`/payments/:payment_id/${path}`, handler);
   }
 
   return r;

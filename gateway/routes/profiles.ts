@@ -1,6 +1,6 @@
 // Business profiles (admin key): a merchant's lines of business, each with its return URL, webhook URL, the hash
 // key that signs its webhooks, and the default routing of its payments.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
@@ -8,6 +8,7 @@ import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
 import { CreateProfileRequest, UpdateProfileRequest, type RoutingAlgorithm } from '../../lib/schemas/merchant.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
+import { scopedRouter } from '../scope.ts';
 import type { SetupChanged } from './accounts.ts';
 import type { z } from 'zod';
 
@@ -42,7 +43,7 @@ export async function checkRouting(setup: MerchantStore, merchantId: string, rou
 }
 
 export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Router {
-  const r = Router();
+  const r = scopedRouter();
   const base = '/account/:merchant_id/business_profile';
 
   const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');

@@ -23,9 +23,75 @@ export const PAYMENT_EXPERIENCES = [
   'redirect_to_url', 'invoke_sdk_client', 'display_qr_code', 'one_click', 'link_wallet', 'invoke_payment_app', 'display_wait_screen', 'collect_otp',
 ] as const;
 
+/** ISO 3166-1 alpha-2, the officially assigned codes (spec 2.1: AF ... ZW). */
+export const COUNTRIES = [
+  'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ', 'BA', 'BB', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI',
+  'BJ', 'BL', 'BM', 'BN', 'BO', 'BQ', 'BR', 'BS', 'BT', 'BV', 'BW', 'BY', 'BZ', 'CA', 'CC', 'CD', 'CF', 'CG', 'CH', 'CI', 'CK', 'CL', 'CM', 'CN',
+  'CO', 'CR', 'CU', 'CV', 'CW', 'CX', 'CY', 'CZ', 'DE', 'DJ', 'DK', 'DM', 'DO', 'DZ', 'EC', 'EE', 'EG', 'EH', 'ER', 'ES', 'ET', 'FI', 'FJ', 'FK',
+  'FM', 'FO', 'FR', 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GS', 'GT', 'GU', 'GW', 'GY', 'HK', 'HM',
+  'HN', 'HR', 'HT', 'HU', 'ID', 'IE', 'IL', 'IM', 'IN', 'IO', 'IQ', 'IR', 'IS', 'IT', 'JE', 'JM', 'JO', 'JP', 'KE', 'KG', 'KH', 'KI', 'KM', 'KN',
+  'KP', 'KR', 'KW', 'KY', 'KZ', 'LA', 'LB', 'LC', 'LI', 'LK', 'LR', 'LS', 'LT', 'LU', 'LV', 'LY', 'MA', 'MC', 'MD', 'ME', 'MF', 'MG', 'MH', 'MK',
+  'ML', 'MM', 'MN', 'MO', 'MP', 'MQ', 'MR', 'MS', 'MT', 'MU', 'MV', 'MW', 'MX', 'MY', 'MZ', 'NA', 'NC', 'NE', 'NF', 'NG', 'NI', 'NL', 'NO', 'NP',
+  'NR', 'NU', 'NZ', 'OM', 'PA', 'PE', 'PF', 'PG', 'PH', 'PK', 'PL', 'PM', 'PN', 'PR', 'PS', 'PT', 'PW', 'PY', 'QA', 'RE', 'RO', 'RS', 'RU', 'RW',
+  'SA', 'SB', 'SC', 'SD', 'SE', 'SG', 'SH', 'SI', 'SJ', 'SK', 'SL', 'SM', 'SN', 'SO', 'SR', 'SS', 'ST', 'SV', 'SX', 'SY', 'SZ', 'TC', 'TD', 'TF',
+  'TG', 'TH', 'TJ', 'TK', 'TL', 'TM', 'TN', 'TO', 'TR', 'TT', 'TV', 'TW', 'TZ', 'UA', 'UG', 'UM', 'US', 'UY', 'UZ', 'VA', 'VC', 'VE', 'VG', 'VI',
+  'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
+] as const;
+
+const NO_NUL = /^[^\u0000]*$/;
+/** Every request string: the database cannot store NUL, so it is refused here, naming the field. */
+export const str = (max?: number) => (max ? z.string().max(max) : z.string()).regex(NO_NUL, 'must not contain NUL characters');
+
+/**
+ * Why a free-form JSON value (metadata and other objects kept as given) cannot be stored, or null: NUL in a string or
+ * key, and (with `keyRules`) keys MongoDB refuses: $-prefixed or containing a dot.
+ */
+export function unstorable(value: unknown, keyRules = true, path: PropertyKey[] = []): { path: PropertyKey[]; message: string } | null {
+  if (typeof value === 'string') return NO_NUL.test(value) ? null : { path, message: 'must not contain NUL characters' };
+  if (value === null || typeof value !== 'object') return null;
+  const array = Array.isArray(value);
+  for (const [k, v] of Object.entries(value)) {
+    const bad = array ? null : keyProblem(k, keyRules);
+    if (bad) return { path: [...path, k], message: bad };
+    const inner = unstorable(v, keyRules, [...path, array ? Number(k) : k]);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+function keyProblem(k: string, keyRules = true): string | null {
+  if (!NO_NUL.test(k)) return 'key names must not contain NUL characters';
+  if (keyRules && k.startsWith('$')) return 'key names must not start with $';
+  if (keyRules && k.includes('.')) return 'key names must not contain a dot';
+  return null;
+}
+
+/** A key of a free-form object. */
+export const Key = (max = 255, message?: string) => z.string().max(max, message).superRefine((k, ctx) => {
+  const bad = keyProblem(k);
+  if (bad) ctx.addIssue({ code: 'custom', message: bad });
+});
+
+/** `schema`, refusing what the database cannot store (for objects that keep keys they do not declare). */
+export const storable = <T extends z.ZodType>(schema: T) => schema.superRefine((v, ctx) => {
+  const bad = unstorable(v);
+  if (bad) ctx.addIssue({ code: 'custom', path: bad.path, message: bad.message });
+});
+
+/** A free-form JSON value that the database can store. */
+export const Json = storable(z.unknown());
+
+/** A free-form object kept as given. */
+export const FreeObject = z.record(Key(), Json);
+
+/** payment_id: merchant-chosen or generated (pay_ + 26), exactly 30 characters (spec 8). */
+export const PaymentId = str().length(30, 'payment_id must be exactly 30 characters');
+/** customer_id: 1 to 64 characters (spec 8). */
+export const CustomerId = str(64).min(1);
+
 export const Amount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const Currency = z.enum(CURRENCIES);
-export const Country = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter uppercase ISO 3166-1 alpha-2 code');
+export const Country = z.enum(COUNTRIES, { error: 'must be an uppercase ISO 3166-1 alpha-2 country code that exists (e.g. DE, US)' });
 export const Connector = z.enum(CONNECTORS);
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export const CaptureMethod = z.enum(CAPTURE_METHODS);
@@ -33,8 +99,19 @@ export const PaymentMethodType = z.enum(PAYMENT_METHOD_TYPES);
 export const PaymentExperience = z.enum(PAYMENT_EXPERIENCES);
 export const Timestamp = z.iso.datetime({ offset: true });
 
+const HTTP_URL_MESSAGE = 'must be an http or https URL';
+/**
+ * Every URL we accept (return_url, webhook_url…): http(s) only. A browser sent to a javascript:, data: or vbscript:
+ * URL would run script on our checkout origin.
+ */
+export const httpUrl = (max = 2048) => z.url({ protocol: /^https?$/, error: HTTP_URL_MESSAGE }).max(max).regex(NO_NUL, 'must not contain NUL characters');
+/** Every email we accept. */
+export const Email = z.email().max(255).regex(NO_NUL, 'must not contain NUL characters');
+/** Checked again before any redirect: a URL stored before this rule, or answered by a provider, may be anything. */
+export const isHttpUrl = (s: unknown): s is string => httpUrl().safeParse(s).success;
+
 /** Generic metadata (spec 2.1): up to 50 keys, key names up to 40 characters, values up to 500 characters. */
-export const Metadata = z.record(z.string().max(40, 'metadata key names are at most 40 characters'), z.unknown())
+export const Metadata = z.record(Key(40, 'metadata key names are at most 40 characters'), Json)
   .superRefine((obj, ctx) => {
     const keys = Object.keys(obj);
     if (keys.length > 50) ctx.addIssue({ code: 'custom', message: 'metadata has at most 50 keys' });

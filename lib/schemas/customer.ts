@@ -1,10 +1,10 @@
 // Customers API (spec area "customers", shaped like the leading switch's v1 customers): request bodies and the
 // Customer resource. A customer belongs to one merchant; customer_id is unique per merchant.
 import { z } from 'zod';
-import { Metadata, Timestamp } from './common.ts';
+import { CustomerId, Email, Metadata, Timestamp, str } from './common.ts';
+import { MAX_LIST_OFFSET } from './list-limits.ts';
 import { Address } from './payment.ts';
 
-const str = (max: number) => z.string().max(max);
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
 
 /** The customer's address: the same details as a payment's billing/shipping `address` (city, country, line1…). */
@@ -12,7 +12,7 @@ export const CustomerAddress = Address.shape.address.unwrap().unwrap();
 
 const customerFields = {
   name: opt(str(255)),
-  email: opt(z.email().max(255)),
+  email: opt(Email),
   phone: opt(str(255)),
   phone_country_code: opt(str(8)),
   description: opt(str(255)),
@@ -22,7 +22,7 @@ const customerFields = {
 
 /** POST /customers. Without customer_id the service generates one (`cus_` + 20). */
 export const CreateCustomerRequest = z.strictObject({
-  customer_id: opt(z.string().min(1).max(64)),
+  customer_id: opt(CustomerId),
   ...customerFields,
 });
 
@@ -32,7 +32,7 @@ export const UpdateCustomerRequest = z.strictObject(customerFields);
 /** GET /customers/list query: newest first, offset pagination. */
 export const ListCustomersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(10),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
 });
 
 const n = <T extends z.ZodType>(t: T) => t.nullable();

@@ -1,6 +1,6 @@
 // Merchant setup (admin key): merchant accounts, business profiles, API keys, merchant connector accounts.
 import { z } from 'zod';
-import { Amount, Connector, Country, Currency, Metadata, PaymentMethodType, Timestamp } from './common.ts';
+import { Amount, Connector, Country, Currency, httpUrl, Metadata, PaymentMethodType, Timestamp, str } from './common.ts';
 import { Routing, type RoutingAlgorithm } from './payment.ts';
 
 export type { RoutingAlgorithm };
@@ -11,29 +11,29 @@ export const ManualReview = z.strictObject({ amount_at_least: Amount });
 
 export const CreateMerchantAccountRequest = z.strictObject({
   merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
-  merchant_name: opt(z.string().max(255)),
+  merchant_name: opt(str(255)),
   metadata: opt(Metadata),
   /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
   manual_review: opt(ManualReview),
 });
 
 export const UpdateMerchantAccountRequest = z.strictObject({
-  merchant_name: opt(z.string().max(255)),
+  merchant_name: opt(str(255)),
   metadata: opt(Metadata),
   manual_review: opt(ManualReview),
   /** The profile payments use when they name none (must be one of the merchant's). */
-  default_profile: opt(z.string().max(64)),
+  default_profile: opt(str(64)),
 });
 
-export const WebhookDetails = z.strictObject({ webhook_url: opt(z.url().max(2048)) });
+export const WebhookDetails = z.strictObject({ webhook_url: opt(httpUrl()) });
 
 /** Create and update take the same fields, all optional (a new profile without a name gets one). */
 const ProfileRequest = z.strictObject({
-  profile_name: z.string().min(1).max(64).optional(),
-  return_url: opt(z.url().max(2048)),
+  profile_name: str(64).min(1).optional(),
+  return_url: opt(httpUrl()),
   webhook_details: opt(WebhookDetails),
   /** Signs outgoing webhooks (HMAC-SHA512); generated when not given. */
-  payment_response_hash_key: opt(z.string().min(16).max(255)),
+  payment_response_hash_key: opt(str(255).min(16)),
   /** The default routing of payments that name no connector. */
   routing_algorithm: opt(Routing),
   metadata: opt(Metadata),
@@ -43,23 +43,23 @@ export const UpdateProfileRequest = ProfileRequest;
 
 export const Expiration = z.union([z.literal('never'), Timestamp]);
 export const CreateApiKeyRequest = z.strictObject({
-  name: z.string().min(1).max(64),
-  description: opt(z.string().max(256)),
+  name: str(64).min(1),
+  description: opt(str(256)),
   expiration: Expiration,
 });
 export const UpdateApiKeyRequest = z.strictObject({
-  name: z.string().min(1).max(64).optional(),
-  description: opt(z.string().max(256)),
+  name: str(64).min(1).optional(),
+  description: opt(str(256)),
   expiration: Expiration.optional(),
 });
 
 /** Provider credentials (the leading switch's auth types); stored encrypted, answered masked. */
 export const ConnectorAccountDetails = z.strictObject({
   auth_type: z.enum(['HeaderKey', 'BodyKey', 'SignatureKey', 'MultiAuthKey']),
-  api_key: z.string().min(1).max(1024),
-  key1: opt(z.string().min(1).max(1024)),
-  api_secret: opt(z.string().min(1).max(1024)),
-  key2: opt(z.string().min(1).max(1024)),
+  api_key: str(1024).min(1),
+  key1: opt(str(1024).min(1)),
+  api_secret: opt(str(1024).min(1)),
+  key2: opt(str(1024).min(1)),
 });
 
 /** The leading switch's filter shape: only these, or all but these. */
@@ -81,18 +81,18 @@ export const PaymentMethodsEnabled = z.array(z.strictObject({
 export const CreateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),
   connector_name: Connector,
-  connector_label: opt(z.string().min(1).max(64)),
+  connector_label: opt(str(64).min(1)),
   connector_account_details: ConnectorAccountDetails,
   payment_methods_enabled: opt(PaymentMethodsEnabled),
   test_mode: opt(z.boolean()),
   disabled: opt(z.boolean()),
   /** The profile it serves; the merchant's default profile when not given. */
-  profile_id: opt(z.string().max(64)),
+  profile_id: opt(str(64)),
   metadata: opt(Metadata),
 });
 export const UpdateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),
-  connector_label: opt(z.string().min(1).max(64)),
+  connector_label: opt(str(64).min(1)),
   connector_account_details: opt(ConnectorAccountDetails),
   payment_methods_enabled: opt(PaymentMethodsEnabled),
   test_mode: opt(z.boolean()),

@@ -1,10 +1,12 @@
 // Payments: request bodies (spec 4.1-4.3) and the Payment resource (spec 2.2-2.13).
 import { z } from 'zod';
 import {
-  Amount, CaptureMethod, Connector, Country, Currency, Metadata, PaymentExperience, PaymentMethodType, PaymentStatus, Timestamp,
+  Amount, CaptureMethod, Connector, Country, Currency, CustomerId, Email, FreeObject, httpUrl, Key, Metadata, PaymentExperience, PaymentId,
+  PaymentMethodType, PaymentStatus, Timestamp, str,
 } from './common.ts';
+import { MAX_LIST_OFFSET } from './list-limits.ts';
+import { PaymentLinkConfig } from './payment-link.ts';
 
-const str = (max?: number) => (max ? z.string().max(max) : z.string());
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
 const n = <T extends z.ZodType>(t: T) => t.nullable();
 
@@ -14,7 +16,7 @@ export const Address = z.strictObject({
     zip: opt(str(64)), state: opt(str(255)), first_name: opt(str(255)), last_name: opt(str(255)),
   })),
   phone: opt(z.strictObject({ number: opt(str(64)), country_code: opt(str(8)) })),
-  email: opt(z.email().max(255)),
+  email: opt(Email),
 });
 
 export const OrderLine = z.strictObject({
@@ -36,9 +38,9 @@ export const OrderLine = z.strictObject({
 });
 
 export const CustomerDetails = z.strictObject({
-  id: opt(str(64).min(1)),
+  id: opt(CustomerId),
   name: opt(str(255)),
-  email: opt(z.email().max(255)),
+  email: opt(Email),
   phone: opt(str(255)),
   phone_country_code: opt(str(8)),
   birth_date: opt(str(10)),
@@ -72,7 +74,7 @@ export const MandateData = z.strictObject({
 export const SurchargeDetails = z.strictObject({ surcharge_amount: Amount, tax_amount: opt(Amount) });
 
 export const PaymentMethodData = z.strictObject({
-  pay_later: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  pay_later: z.record(Key(), FreeObject).optional(),
   billing: opt(Address),
 });
 
@@ -92,7 +94,7 @@ export const Routing = z.discriminatedUnion('type', [
 
 /** Capture straight between merchant and customer, or through the connector (spec 4.1 "capture type"). */
 const CaptureType = z.enum(['direct', 'connector']);
-const MerchantConnectorDetails = z.record(z.string(), z.unknown());
+const MerchantConnectorDetails = FreeObject;
 
 /** Create fields that are kept with the payment but not acted on yet (not part of the Payment resource). */
 export const REQUEST_EXTRAS = ['payment_link_config', 'recurring_details', 'skip_external_tax_calculation', 'capture_type', 'retry_action', 'psd2_sca_exemption_type', 'payment_type'] as const;
@@ -103,7 +105,7 @@ const paymentFields = {
   currency: Currency,
   order_tax_amount: opt(Amount),
   amount_to_capture: opt(Amount),
-  payment_id: opt(z.string().length(30, 'payment_id must be exactly 30 characters')),
+  payment_id: opt(PaymentId),
   routing: opt(Routing),
   connector: opt(z.array(Connector).min(1)),
   capture_method: opt(CaptureMethod),
@@ -112,14 +114,14 @@ const paymentFields = {
   shipping: opt(Address),
   confirm: opt(z.boolean()),
   customer: opt(CustomerDetails),
-  customer_id: opt(str(64).min(1)),
-  email: opt(z.email().max(255)),
+  customer_id: opt(CustomerId),
+  email: opt(Email),
   name: opt(str(255)),
   phone: opt(str(255)),
   phone_country_code: opt(str(8)),
   off_session: opt(z.boolean()),
   description: opt(str(4096)),
-  return_url: opt(z.url()),
+  return_url: opt(httpUrl()),
   setup_future_usage: opt(z.enum(['off_session', 'on_session'])),
   payment_method_data: opt(PaymentMethodData),
   payment_method: opt(z.enum(['pay_later'])),
@@ -145,19 +147,19 @@ const paymentFields = {
   retry_action: opt(z.enum(['manual_retry', 'requeue'])),
   allowed_payment_method_types: opt(z.array(PaymentMethodType)),
   surcharge_details: opt(SurchargeDetails),
-  split_payments: opt(z.record(z.string(), z.unknown())),
+  split_payments: opt(FreeObject),
   psd2_sca_exemption_type: opt(z.enum(['low_value', 'transaction_risk_analysis'])),
   request_incremental_authorization: opt(z.boolean()),
   // Accepted and kept with the payment, not acted on yet (ARCHITECTURE.md: accept, store).
-  payment_link_config: opt(z.record(z.string(), z.unknown())),
-  recurring_details: opt(z.record(z.string(), z.unknown())),
+  payment_link_config: opt(PaymentLinkConfig),
+  recurring_details: opt(FreeObject),
   skip_external_tax_calculation: opt(z.boolean()),
   capture_type: opt(CaptureType),
   // Accepted for compatibility and never stored: it would hold provider credentials in clear.
   merchant_connector_details: opt(MerchantConnectorDetails),
-  connector_metadata: opt(z.record(z.string(), z.unknown())),
-  feature_metadata: opt(z.record(z.string(), z.unknown())),
-  frm_metadata: opt(z.record(z.string(), z.unknown())),
+  connector_metadata: opt(FreeObject),
+  feature_metadata: opt(FreeObject),
+  frm_metadata: opt(FreeObject),
 };
 
 type DescriptorFields = { statement_descriptor_name?: string | null; statement_descriptor_suffix?: string | null };
@@ -210,12 +212,12 @@ export const ConfirmPaymentRequest = z.strictObject({
   amount: Amount.optional(),
   currency: Currency.optional(),
   client_secret: opt(str(255)),
-  customer_acceptance: opt(z.record(z.string(), z.unknown())),
+  customer_acceptance: opt(FreeObject),
 }).superRefine(checkShared);
 
 export const CapturePaymentRequest = z.strictObject({
   amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
-  capture_id: opt(z.string().length(30, 'capture_id must be exactly 30 characters')),
+  capture_id: opt(str().length(30, 'capture_id must be exactly 30 characters')),
   capture_metadata: opt(z.strictObject({
     invoice_data: opt(z.strictObject({
       delivery_date: opt(str(64)), due_date: opt(str(64)), invoice_date: opt(str(64)), merchant_invoice_ref: opt(str(255)),
@@ -256,7 +258,7 @@ export const IncrementalAuthorizationRequest = z.strictObject({
 export const SdkInformation = z.strictObject({
   sdk_app_id: str(64).min(1),
   sdk_enc_data: str(64_000).min(1),
-  sdk_ephem_pub_key: z.record(z.string().max(64), z.string().max(1024)),
+  sdk_ephem_pub_key: z.record(Key(64), str(1024)),
   sdk_trans_id: str(64).min(1),
   sdk_reference_number: str(64).min(1),
   /** Minutes the SDK waits for the challenge; EMV 3DS says at least 05 (two digits). */
@@ -329,7 +331,7 @@ export const ListPaymentsFilter = z.strictObject({
   start_time: opt(Timestamp),
   end_time: opt(Timestamp),
   limit: opt(z.number().int().min(1).max(100)),
-  offset: opt(z.number().int().min(0).max(1_000_000)),
+  offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
 });
 
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
@@ -356,6 +358,11 @@ export const Attempt = z.object({
   /** Why routing chose this attempt's connector (ARCHITECTURE.md: recorded on the attempt). */
   routing_reason: n(z.string()).optional(),
 });
+
+/** An order line as answered (spec 2.4): the optional fields a request left out are null. */
+export const OrderLineResource = z.object(Object.fromEntries(Object.entries(OrderLine.shape)
+  .map(([k, t]) => [k, t instanceof z.ZodOptional ? t.unwrap() : t])) as unknown as Record<keyof typeof OrderLine.shape, z.ZodType>);
+export const ORDER_LINE_FIELDS = Object.keys(OrderLine.shape) as (keyof typeof OrderLine.shape)[];
 
 export const Capture = z.object({
   capture_id: z.string(), status: z.enum(['started', 'charged', 'pending', 'failed']), amount: Amount, connector: n(Connector),
@@ -440,7 +447,7 @@ export const Payment = z.object({
   statement_descriptor_suffix: n(z.string()),
   billing: n(z.unknown()),
   shipping: n(z.unknown()),
-  order_details: n(z.array(z.unknown())),
+  order_details: n(z.array(OrderLineResource)),
   metadata: n(z.record(z.string(), z.unknown())),
   merchant_order_reference_id: n(z.string()),
   refunds: n(z.array(z.unknown())),

@@ -4,6 +4,7 @@ import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
 initTelemetry('payment-state');
 import { config } from '../../lib/config.ts';
 import { grpc, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
+import { onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../lib/payment-store.ts';
@@ -20,7 +21,7 @@ const service = new PaymentStateService(new PaymentStore(db), redis, queues);
 const proto = loadPaymentStateProto();
 const server = new grpc.Server();
 server.addService(proto.bnpl.paymentstate.v1.PaymentState.service, {
-  Begin: unary('Begin', (req) => service.begin(req as never)),
+  Begin: unary('Begin', (req, deadline) => service.begin(req as never, deadline)),
   Complete: unary('Complete', (req) => service.complete(req as never)),
 });
 const health = new HealthImplementation({ '': 'SERVING', 'bnpl.paymentstate.v1.PaymentState': 'SERVING' });
@@ -30,23 +31,29 @@ await new Promise<void>((resolve, reject) =>
   server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
 log.info('payment-state listening', { addr: config.paymentStateAddr });
 
-let sweeping = false;
-const sweeper = setInterval(() => {
-  if (sweeping) return;
-  sweeping = true;
-  service.sweep().catch((err) => log.error('sweep failed', { err })).finally(() => { sweeping = false; });
-}, config.sweepIntervalMs);
-
-async function shutdown(signal: string) {
-  log.info('payment-state stopping', { signal });
-  clearInterval(sweeper);
-  health.setStatus('', 'NOT_SERVING');
-  await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-  await queues.close();
-  redis.disconnect();
-  await mongo.close();
-  await shutdownTelemetry();
-  process.exit(0);
+/** Runs `task` every `ms`, never two at once: a pass that outlasts the interval makes the next one wait. */
+function every(ms: number, name: string, task: () => Promise<unknown>): NodeJS.Timeout {
+  let running = false;
+  return setInterval(() => {
+    if (running) return;
+    running = true;
+    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
+  }, ms);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+
+const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());
+const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp());
+
+onShutdown({
+  name: 'payment-state',
+  steps: [
+    ['sweeper and pick-up', () => { clearInterval(sweeper); clearInterval(pickup); }],
+    ['health', () => health.setStatus('', 'NOT_SERVING')],
+    // Stop taking calls; let the calls in flight finish.
+    ['grpc server', () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()))],
+    ['queues', () => queues.close()],
+    ['redis', () => redis.disconnect()],
+    ['mongo', () => mongo.close()],
+    ['telemetry', () => shutdownTelemetry()],
+  ],
+});

@@ -6,10 +6,11 @@ import { ids } from '../../lib/ids.ts';
 import { log } from '../../lib/log.ts';
 import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
-import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../lib/connectors.ts';
+import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
 import type { ConnectorQueues } from '../../lib/queue.ts';
-import { jobFor } from './jobs.ts';
+import { jobFor } from '../../domain/job.ts';
+import { paramsOfBegin, toJobMessage } from '../../lib/begin-params.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, ThreeDsAuthenticationRequest,
   THREE_DS_TRANS_STATUSES, UpdatePaymentRequest,
@@ -20,12 +21,13 @@ import { Connector } from '../../lib/schemas/common.ts';
 import type { BeginReply } from '../../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { CompleteRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/CompleteRequest.ts';
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
-import {
-  applyOutcome, beginApprove, beginAuthenticate, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate,
-  NO_POLICY, type AuthenticationResult, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment,
-} from './state-machine.ts';
+import { beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate } from '../../domain/begin.ts';
+import { applyOutcome } from '../../domain/outcomes.ts';
+import { NO_POLICY, SWEEP_KEY, type AuthenticationResult, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment } from '../../domain/payment.ts';
+import { beginAuthenticate } from '../../domain/three-ds.ts';
 
 const MAX_RACES = 25;
+const OPERATION_ID = /^op_[A-Za-z0-9]{26}$/;
 
 /**
  * The payments this process wrote last, by payment. Deciding on a cached snapshot is safe: an applied decision is
@@ -60,31 +62,67 @@ export class PaymentStateService {
     this.queues = queues;
   }
 
-  async begin(req: BeginRequest__Output): Promise<BeginReply> {
+  /**
+   * The Begin is recorded only while BEGIN_APPEND_MARGIN_MS is left before the call's deadline and the caller's
+   * not_after_ms, so a caller whose every attempt has passed them can read the store and trust what it finds.
+   */
+  async begin(req: BeginRequest__Output, callDeadline = Infinity): Promise<BeginReply> {
     const now = new Date().toISOString();
-    const operationId = ids.operation();
+    const deadline = Math.min(callDeadline, Number(req.not_after_ms) || Infinity);
+    if (req.operation_id && !OPERATION_ID.test(req.operation_id)) throw new RpcError(grpc.status.INVALID_ARGUMENT, 'operation_id must be "op_" and 26 letters or digits');
+    const operationId = req.operation_id || ids.operation();
+    // A Begin sent again because its answer was lost: the first may have been recorded, and the payment may have
+    // moved on since (its outcome applied), so the answer is what this operation id recorded, not a new decision.
+    const again = req.repeat && req.operation_id ? () => this.recordedBegin(req.merchant_id, req.payment_id, operationId) : null;
+    const before = await again?.();
+    if (before) return before;
     let params: unknown;
     try {
-      params = JSON.parse(req.params_json || '{}');
-    } catch {
-      throw new RpcError(grpc.status.INVALID_ARGUMENT, 'params_json is not JSON');
+      params = paramsOfBegin(req);
+    } catch (err) {
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, `params: ${(err as Error).message}`);
     }
     const begin = BEGIN[req.action as keyof typeof BEGIN];
     if (!begin) throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
     const policy = req.policy ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) } : NO_POLICY;
     const route = req.route?.connector ? req.route : null;
     const decide = begin({ now, operationId, policy, route }, params);
-    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide);
+    let recorded: { decision: Decision; payment: StoredPayment };
+    try {
+      recorded = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide, deadline - config.beginAppendMarginMs);
+    } catch (err) {
+      // Refused because the first attempt, still running when this one looked, has been recorded since.
+      const first = err instanceof RpcError && err.grpcCode === grpc.status.FAILED_PRECONDITION ? await again?.() : null;
+      if (first) return first;
+      throw err;
+    }
+    if (Date.now() > deadline) log.error('a Begin was recorded after its deadline', { operation_id: operationId, payment_id: req.payment_id });
+    const { decision, payment } = recorded;
     const op = decision.kind === 'replay' ? decision.operation : decision.kind === 'apply' ? decision.operation : undefined;
     // Applied with no operation: decided by payment-state alone (an update, a cancel before confirmation).
-    if (!op) return { operation_id: '', needs_connector: false, job_json: '', replayed: false, status: payment.status };
+    if (!op) return { operation_id: '', needs_connector: false, job: null, replayed: false, status: payment.status };
     const needsConnector = decision.kind === 'apply' ? decision.needsConnector : op.open;
     return {
       operation_id: op.operation_id,
       needs_connector: needsConnector,
-      job_json: needsConnector ? JSON.stringify(jobFor(payment, op)) : '',
+      job: needsConnector ? toJobMessage(jobFor(payment, op)) : null,
       replayed: decision.kind === 'replay',
       status: payment.status,
+    };
+  }
+
+  /** What a Begin with this operation id recorded, as a replay of it on the newest state; null if nothing. */
+  private async recordedBegin(merchantId: string, paymentId: string, operationId: string): Promise<BeginReply | null> {
+    const found = await this.store.transitions.findOne({ payment_id: paymentId, merchant_id: merchantId, operation_id: operationId }, { projection: { seq: 1 } });
+    if (!found) return null;
+    const latest = (await this.store.latest(merchantId, paymentId))!;
+    this.cache.set(`${merchantId}:${paymentId}`, latest);
+    // The first attempt's process may have died between its append and its projection: the caller reads the latter.
+    const shown = await this.store.find(merchantId, paymentId);
+    if (!shown || shown.seq < latest.seq) await this.store.project(latest);
+    const op = latest.operations.find((o) => o.operation_id === operationId);
+    return {
+      operation_id: operationId, needs_connector: !!op?.open, job: op?.open ? toJobMessage(jobFor(latest, op)) : null, replayed: true, status: latest.status,
     };
   }
 
@@ -119,13 +157,15 @@ export class PaymentStateService {
    * read the newer state and decide again. Publishes the applied transition for waiting gateways.
    */
   private async record(
-    merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision,
+    merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision, appendBy = Infinity,
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
     // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
     const key = `${merchantId}:${paymentId}`;
     let current = this.cache.get(key) ?? await this.store.find(merchantId, paymentId);
     let newest = false;
+    // Decided on a transition newer than what we first read: its writer may have died before projecting it.
+    let ahead = false;
     for (let i = 0; i < MAX_RACES; i++) {
       if (!current) throw new RpcError(grpc.status.NOT_FOUND, 'Payment does not exist in our records', 'HE_02');
       const decision = decide(current);
@@ -135,6 +175,7 @@ export class PaymentStateService {
         if (latest && latest.seq !== current.seq) {
           this.cache.set(key, latest);
           current = latest;
+          ahead = true;
           continue;
         }
       }
@@ -143,10 +184,14 @@ export class PaymentStateService {
         throw new RpcError(status, decision.message, decision.code, decision.param);
       }
       if (decision.kind !== 'apply') {
+        // A repeated report whose first delivery was recorded by a process that died before writing the projection:
+        // the projection is what merchants read, so bring it up now rather than at the sweep.
+        if (ahead) await this.store.project(current);
         // A report that changed nothing still answers whoever waits for it (a forced status sync).
         if (decision.kind === 'noop') await this.publish({ action: `${action}:unchanged`, operation_id: operationId, payment: current });
         return { decision, payment: current };
       }
+      if (Date.now() > appendBy) throw new RpcError(grpc.status.DEADLINE_EXCEEDED, 'Too close to its deadline to be recorded; send it again');
       const next: StoredPayment = { ...decision.payment, seq: current.seq + 1 };
       const opId = decision.operation?.operation_id ?? operationId;
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
@@ -158,6 +203,7 @@ export class PaymentStateService {
       current = await this.store.latest(merchantId, paymentId);
       if (current) this.cache.set(key, current);
       newest = true;
+      ahead = true;
     }
     throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');
   }
@@ -169,6 +215,30 @@ export class PaymentStateService {
       status: e.payment.status, seq: e.payment.seq, payment: e.payment,
     };
     await this.redis.publish(paymentEventsChannel(), JSON.stringify(event)).catch((err) => log.warn('payment event not published', { err, payment_seq: e.payment.seq }));
+  }
+
+  /**
+   * Enqueue operations begun PICKUP_AFTER_MS ago or more that have no job yet (a crash between Begin and enqueue),
+   * in seconds rather than at the sweep; older ones are the sweeper's.
+   */
+  async pickUp(): Promise<number> {
+    const now = Date.now();
+    const [from, to] = [new Date(now - config.sweepAfterMs).toISOString(), new Date(now - config.pickupAfterMs).toISOString()];
+    const recent = await this.store.payments.find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0, merchant_id: 1, payment_id: 1, in_flight_since: 1, operations: 1 } }).toArray();
+    let enqueued = 0;
+    for (const p of recent) {
+      if (!p.in_flight_since || p.in_flight_since < from || p.in_flight_since > to) continue;
+      for (const op of p.operations.filter((o) => o.open && !o.last_outcome)) {
+        if (await this.queues.get(op.connector).getJob(op.operation_id)) continue;
+        const full = await this.store.latest(p.merchant_id, p.payment_id);
+        const current = full?.operations.find((o) => o.operation_id === op.operation_id);
+        if (!full || !current?.open) continue;
+        await this.queues.enqueue(jobFor(full, current));
+        enqueued++;
+      }
+    }
+    if (enqueued) log.warn('enqueued operations begun without a job', { count: enqueued });
+    return enqueued;
   }
 
   /** Re-enqueue operations whose job was lost (Redis emptied) or gave up (retries exhausted). */

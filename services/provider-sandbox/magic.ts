@@ -2,7 +2,7 @@
 // ("jane+decline@example.com"). Several tags combine ("jane+slow+decline@..."). See README.md for the table.
 export const MAGIC_TAGS = [
   'decline', 'redirect', 'review', 'slow', 'flaky',
-  // The 3DS server's answer (three_ds_server.ts): a challenge, a decoupled authentication, or trans_status A, N, R, U.
+  // The 3DS server's answer (providers/three_ds_server/imitation.ts): a challenge, a decoupled authentication, or trans_status A, N, R, U.
   '3ds_challenge', '3ds_decoupled', '3ds_attempted', '3ds_fail', '3ds_reject', '3ds_unavailable',
 ] as const;
 export type MagicTag = (typeof MAGIC_TAGS)[number];

@@ -1,20 +1,26 @@
-// The provider sandbox: imitates the providers' HTTP APIs (service_test for now, and a 3DS server) with magic values that force
-// outcomes, records every call it receives, and exposes that record to tests under /__sandbox.
+// The provider sandbox: imitates the providers' HTTP APIs (one folder each in providers/: service_test for now, and a
+// 3DS server) with magic values that force outcomes (magic.ts), records every call it receives (recorder.ts), and
+// exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>.
 import express from 'express';
+import { readdirSync } from 'node:fs';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
 initTelemetry('provider-sandbox');
 import { config } from '../../lib/config.ts';
 import { tracingMiddleware } from '../../lib/http-tracing.ts';
+import { onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { IdempotencyStore, Recorder } from './recorder.ts';
-import { serviceTestRouter } from './service_test.ts';
-import { threeDsServerRouter } from './three_ds_server.ts';
+import type { Imitation, SandboxProvider } from './provider.ts';
 
 const recorder = new Recorder();
 const idem = new IdempotencyStore();
 const publicUrl = () => process.env.SANDBOX_PUBLIC_URL || config.sandboxUrl;
-const serviceTest = serviceTestRouter(idem, publicUrl);
-const threeDsServer = threeDsServerRouter(idem, publicUrl);
+const providersDir = new URL('./providers/', import.meta.url);
+const providers = new Map<string, SandboxProvider>();
+for (const dir of readdirSync(providersDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+  const { imitation } = (await import(new URL(`${dir}/imitation.ts`, providersDir).href)) as { imitation: Imitation };
+  providers.set(dir, imitation(idem, publicUrl));
+}
 
 const app = express();
 app.disable('x-powered-by');
@@ -36,24 +42,20 @@ app.use((req, res, next) => {
 });
 
 app.get('/health', (_req, res) => res.json({ status: 'ok' }));
-app.use('/service_test', serviceTest.router);
-app.use('/three_ds_server', threeDsServer.router);
+for (const [name, p] of providers) app.use(`/${name}`, p.router);
 
 app.get('/__sandbox/calls', (req, res) => {
   const { idempotency_key, provider, path } = req.query;
   res.json(recorder.calls.filter((c) =>
     (!idempotency_key || c.idempotency_key === idempotency_key) && (!provider || c.provider === provider) && (!path || c.path === path)));
 });
-app.get('/__sandbox/service_test/payments', (req, res) => {
-  const key = req.query.idempotency_key;
-  res.json([...serviceTest.payments.values()].filter((p) => !key || p.idempotency_key === key));
-});
-app.get('/__sandbox/three_ds_server/transactions', (_req, res) => res.json([...threeDsServer.transactions.values()]));
+for (const [name, p] of providers) {
+  for (const [view, read] of Object.entries(p.views)) app.get(`/__sandbox/${name}/${view}`, (req, res) => res.json(read(req.query)));
+}
 app.post('/__sandbox/reset', (_req, res) => {
   recorder.reset();
   idem.reset();
-  serviceTest.reset();
-  threeDsServer.reset();
+  for (const p of providers.values()) p.reset();
   res.json({ status: 'reset' });
 });
 
@@ -63,11 +65,10 @@ app.use((err: Error, _req: express.Request, res: express.Response, _next: expres
 });
 
 const server = app.listen(config.sandboxPort, config.sandboxHost, () => log.info('provider sandbox listening', { port: config.sandboxPort }));
-async function shutdown() {
-  server.close();
-  server.closeAllConnections();
-  await shutdownTelemetry();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void shutdown());
-process.once('SIGINT', () => void shutdown());
+onShutdown({
+  name: 'provider sandbox',
+  steps: [
+    ['http server', () => { server.close(); server.closeAllConnections(); }],
+    ['telemetry', () => shutdownTelemetry()],
+  ],
+});

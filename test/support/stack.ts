@@ -1,4 +1,5 @@
-// Starts the real stack for a test file: payment-state, provider sandbox, a service_test worker and the gateway as
+// Starts the real stack for a test file: payment-state, provider sandbox, a worker per implemented connector (from
+// the connectors' manifests: 'worker' is the default connector's, `worker-<name>` every other's) and the gateway as
 // separate processes, against the test MongoDB server (FerretDB unless MONGODB_URL names another) in a database
 // of their own, and Redis under a key prefix of their own. Any process can be killed and started again.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,16 +8,23 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
+import { DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
+import { IMPLEMENTED } from '../../workers/connectors/manifests.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'gateway';
-const FILES: Record<PartName, string[]> = {
+/** The other implemented connectors' workers, beside 'worker' (the default connector's). */
+const OTHER_WORKERS = IMPLEMENTED.filter((c) => c !== DEFAULT_CONNECTOR).map((c) => `worker-${c}` as const);
+export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'gateway' | (typeof OTHER_WORKERS)[number];
+const FILES: Record<string, string[]> = {
   'payment-state': ['services/payment-state/main.ts'],
   'provider-sandbox': ['services/provider-sandbox/main.ts'],
-  worker: ['workers/main.ts', '--connector', 'service_test'],
+  worker: ['workers/main.ts', '--connector', DEFAULT_CONNECTOR],
+  ...Object.fromEntries(OTHER_WORKERS.map((w) => [w, ['workers/main.ts', '--connector', w.slice('worker-'.length)]])),
   gateway: ['gateway/main.ts'],
 };
+const READY: Record<string, string> = { 'payment-state': 'payment-state listening', 'provider-sandbox': 'provider sandbox listening', gateway: 'gateway listening' };
+const isWorker = (name: PartName) => name === 'worker' || name.startsWith('worker-');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,7 +46,7 @@ export class Stack {
   readonly adminKey: string;
   readonly dbName: string;
   private readonly procs = new Map<PartName, ChildProcess>();
-  readonly logs: Record<PartName, string[]> = { 'payment-state': [], 'provider-sandbox': [], worker: [], gateway: [] };
+  readonly logs = Object.fromEntries(Object.keys(FILES).map((n) => [n, []])) as unknown as Record<PartName, string[]>;
   private mongo?: MongoClient;
 
   private constructor(env: Record<string, string>, dbName: string) {
@@ -68,6 +76,7 @@ export class Stack {
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),
       // Tests that are not about the rate limit must not meet it (test/rate-limit.test.ts sets its own).
       RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_PER_ADDRESS_PER_SECOND: '0',
       CHECKOUT_RATE_LIMIT_PER_SECOND: '0',
       CONFIRM_WAIT_MS: '5000',
       SANDBOX_SLOW_MS: '4000',
@@ -85,6 +94,7 @@ export class Stack {
       await stack.startPart('payment-state');
       await stack.startPart('provider-sandbox');
       await stack.startPart('worker');
+      for (const w of OTHER_WORKERS) await stack.startPart(w);
       await stack.startPart('gateway');
       await stack.waitHealthy();
     } catch (err) {
@@ -107,11 +117,9 @@ export class Stack {
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
     this.procs.set(name, child);
-    const ready: Record<PartName, string> = {
-      'payment-state': 'payment-state listening', 'provider-sandbox': 'provider sandbox listening', worker: 'worker ready', gateway: 'gateway listening',
-    };
+    const ready = isWorker(name) ? 'worker ready' : READY[name] ?? `${name} listening`;
     const deadline = Date.now() + 30_000;
-    while (!lines.some((l) => l.includes(ready[name]))) {
+    while (!lines.some((l) => l.includes(ready))) {
       if (child.exitCode !== null) throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
       if (Date.now() > deadline) throw new Error(`${name} did not start: ${lines.slice(-20).join('\n')}`);
       await sleep(50);
@@ -137,9 +145,9 @@ export class Stack {
   async waitHealthy(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const ok = await fetch(`${this.gatewayUrl}/health`).then((r) => r.ok, () => false);
-      if (ok) return;
-      if (Date.now() > deadline) throw new Error('stack did not become healthy');
+      const last = await fetch(`${this.gatewayUrl}/health`).then(async (r) => ({ ok: r.ok, body: await r.text() }), (err) => ({ ok: false, body: String(err) }));
+      if (last.ok) return;
+      if (Date.now() > deadline) throw new Error(`stack did not become healthy: ${last.body}`);
       await sleep(100);
     }
   }
@@ -194,7 +202,7 @@ export class Stack {
 
   /** Stops every process and removes what the stack stored: its database and its Redis keys. */
   async stop(): Promise<void> {
-    await Promise.all((['gateway', 'worker', 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
+    await Promise.all((['gateway', 'worker', ...OTHER_WORKERS, 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
     const db = await this.db().catch(() => undefined);
     await db?.dropDatabase().catch(() => undefined);
     await this.mongo?.close();

@@ -1,8 +1,7 @@
-// The small surface every connector has: map our operation to the provider's request, map the provider's
-// answer and errors back to a connector-independent outcome.
-import type { ConnectorJob } from '../../lib/queue.ts';
-import type { ConnectorName } from '../../lib/schemas/common.ts';
-import type { Outcome } from '../../services/payment-state/state-machine.ts';
+// A provider HTTP API with one request and one answer mapping: the 3DS server (workers/authentication/). Payment
+// connectors have flows (workers/connectors/types.ts).
+import type { ConnectorJob } from '../../domain/job.ts';
+import type { Outcome } from '../../domain/payment.ts';
 import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
 import type { ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 
@@ -18,9 +17,4 @@ export interface ProviderMapping {
   request(job: ConnectorJob, credentials: ConnectorAccountDetailsValue | null): ProviderRequest;
   /** What the provider's answer means for the operation. */
   outcome(job: ConnectorJob, res: ProviderResponse): Outcome;
-}
-
-/** A payment connector (one BullMQ queue each). */
-export interface Connector extends ProviderMapping {
-  name: ConnectorName;
 }

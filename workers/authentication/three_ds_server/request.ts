@@ -1,7 +1,7 @@
-// Our authenticate operation as an EMV 3DS AReq to the 3DS server (see services/provider-sandbox/three_ds_server.ts).
+// Our authenticate operation as an EMV 3DS AReq to the 3DS server (see services/provider-sandbox/providers/three_ds_server/imitation.ts).
 import { config } from '../../../lib/config.ts';
 import { exponentOf } from '../../../lib/money.ts';
-import type { ConnectorJob } from '../../../lib/queue.ts';
+import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 import type { z } from 'zod';

@@ -1,15 +1,18 @@
-// service_test: our own test connector, speaking to the provider sandbox's service_test API.
-import { config } from '../../../lib/config.ts';
-import type { Connector } from '../connector.ts';
-import { toRequest } from './request.ts';
-import { toOutcome } from './response.ts';
+// service_test: our own test connector, speaking to the provider sandbox's service_test API. Refunds, refund syncs
+// and notifications are absent (the provider has none; the manifest lists the flows it has).
+import type { Connector } from '../types.ts';
+import { manifest, type serviceTestCredentials } from './manifest.ts';
+import { authorizeRequest, captureRequest, incrementRequest, syncRequest, voidRequest } from './request.ts';
+import { captureOutcome, incrementOutcome, paymentOutcome, voidOutcome } from './response.ts';
+import type { z } from 'zod';
 
-/** The sandbox's key, for merchants that have no connector account yet. */
-const defaultApiKey = () => process.env.SERVICE_TEST_API_KEY || 'sk_sandbox_service_test';
+type Credentials = z.infer<typeof serviceTestCredentials>;
 
-export const serviceTest: Connector = {
-  name: 'service_test',
-  baseUrl: () => process.env.SERVICE_TEST_BASE_URL || config.sandboxUrl,
-  request: (job, credentials) => toRequest(job, credentials?.api_key ?? defaultApiKey()),
-  outcome: toOutcome,
+export const connector: Connector<Credentials> = {
+  manifest,
+  authorize: { request: (job, c) => authorizeRequest(job, c.api_key), response: paymentOutcome },
+  sync: { request: (job, c) => syncRequest(job, c.api_key), response: paymentOutcome },
+  capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
+  void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },
+  incrementalAuthorization: { request: (job, c) => incrementRequest(job, c.api_key), response: incrementOutcome },
 };

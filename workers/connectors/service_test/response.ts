@@ -1,45 +1,67 @@
-// service_test's answers -> outcomes.
-import type { ConnectorJob } from '../../../lib/queue.ts';
-import type { Outcome, OutcomeKind } from '../../../services/payment-state/state-machine.ts';
+// service_test's answers -> outcomes, parsed with the provider's own shapes.
+import { z } from 'zod';
+import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../../provider-http.ts';
+import { UnexpectedAnswer } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 
-interface ServiceTestPayment {
-  id: string;
-  status: 'authorized' | 'captured' | 'declined' | 'requires_action' | 'pending' | 'voided';
-  reference?: string;
-  redirect_url?: string;
-  decline?: { code: string; message: string };
-}
-interface ServiceTestCapture { id: string; status: 'succeeded' | 'pending' | 'failed' }
-interface ServiceTestError { error: { code: string; message: string } }
+const PaymentStatus = z.enum(['authorized', 'captured', 'declined', 'requires_action', 'pending', 'voided']);
+export const ServiceTestPayment = z.object({
+  id: z.string(),
+  status: PaymentStatus,
+  reference: z.string().nullish(),
+  redirect_url: z.string().optional(),
+  decline: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export const ServiceTestCapture = z.object({ id: z.string(), status: z.enum(['succeeded', 'pending', 'failed']) });
+/** A void's answer: the payment; any status but voided means it was not released. */
+export const ServiceTestVoid = z.object({ status: z.string() });
+export const ServiceTestIncrement = z.object({ id: z.string() });
+export const ServiceTestError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-const PAYMENT_STATUS: Record<ServiceTestPayment['status'], OutcomeKind> = {
+const PAYMENT_STATUS: Record<z.infer<typeof PaymentStatus>, OutcomeKind> = {
   authorized: 'AUTHORIZED', captured: 'CAPTURED', declined: 'DECLINED', requires_action: 'CUSTOMER_ACTION', pending: 'PENDING', voided: 'VOIDED',
 };
-const CAPTURE_STATUS: Record<ServiceTestCapture['status'], OutcomeKind> = { succeeded: 'CAPTURED', pending: 'PENDING', failed: 'FAILED' };
+const CAPTURE_STATUS: Record<z.infer<typeof ServiceTestCapture>['status'], OutcomeKind> = { succeeded: 'CAPTURED', pending: 'PENDING', failed: 'FAILED' };
 
-export function toOutcome(job: ConnectorJob, res: ProviderResponse): Outcome {
-  if (res.status >= 400) {
-    const err = (res.body as ServiceTestError | null)?.error ?? { code: `http_${res.status}`, message: `HTTP ${res.status}` };
-    const declined = job.kind === 'authorize' || job.kind === 'incremental_authorization';
-    return { kind: declined ? 'DECLINED' : 'FAILED', error_code: err.code, error_message: err.message, ...unifiedFor(err.code) };
-  }
-  if (job.kind === 'incremental_authorization') return { kind: 'AUTHORIZED', connector_transaction_id: (res.body as ServiceTestPayment).id };
-  if (job.kind === 'authorize') {
-    const p = res.body as ServiceTestPayment;
-    const kind = PAYMENT_STATUS[p.status];
-    return {
-      kind,
-      connector_transaction_id: p.id,
-      connector_reference_id: p.reference,
-      redirect_url: p.redirect_url,
-      ...(p.decline ? { error_code: p.decline.code, error_message: p.decline.message, ...unifiedFor(p.decline.code) } : {}),
-    };
-  }
-  if (job.kind === 'capture') {
-    const c = res.body as ServiceTestCapture;
-    return { kind: CAPTURE_STATUS[c.status], connector_transaction_id: c.id };
-  }
-  return { kind: (res.body as ServiceTestPayment).status === 'voided' ? 'VOIDED' : 'FAILED' };
+function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
+  const r = schema.safeParse(res.body);
+  if (!r.success) throw new UnexpectedAnswer(`service_test: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+/** An error answer: a decline for what asks for credit (authorize, increment), a failure otherwise. */
+function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome {
+  const parsed = ServiceTestError.safeParse(res.body);
+  const err = parsed.success ? parsed.data.error : { code: `http_${res.status}`, message: `HTTP ${res.status}` };
+  return { kind, error_code: err.code, error_message: err.message, ...unifiedFor(err.code) };
+}
+
+/** authorize and sync: the payment. */
+export function paymentOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'DECLINED');
+  const p = parse(ServiceTestPayment, res);
+  return {
+    kind: PAYMENT_STATUS[p.status],
+    connector_transaction_id: p.id,
+    connector_reference_id: p.reference ?? undefined,
+    redirect_url: p.redirect_url,
+    ...(p.decline ? { error_code: p.decline.code, error_message: p.decline.message, ...unifiedFor(p.decline.code) } : {}),
+  };
+}
+
+export function captureOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'FAILED');
+  const c = parse(ServiceTestCapture, res);
+  return { kind: CAPTURE_STATUS[c.status], connector_transaction_id: c.id };
+}
+
+export function voidOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'FAILED');
+  return { kind: parse(ServiceTestVoid, res).status === 'voided' ? 'VOIDED' : 'FAILED' };
+}
+
+export function incrementOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'DECLINED');
+  return { kind: 'AUTHORIZED', connector_transaction_id: parse(ServiceTestIncrement, res).id };
 }

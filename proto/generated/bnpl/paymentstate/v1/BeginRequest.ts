@@ -3,21 +3,51 @@
 import type { Action as _bnpl_paymentstate_v1_Action, Action__Output as _bnpl_paymentstate_v1_Action__Output } from '../../../bnpl/paymentstate/v1/Action.ts';
 import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from '../../../bnpl/paymentstate/v1/MerchantPolicy.ts';
 import type { RoutedConnector as _bnpl_paymentstate_v1_RoutedConnector, RoutedConnector__Output as _bnpl_paymentstate_v1_RoutedConnector__Output } from '../../../bnpl/paymentstate/v1/RoutedConnector.ts';
+import type { UpdateParams as _bnpl_paymentstate_v1_UpdateParams, UpdateParams__Output as _bnpl_paymentstate_v1_UpdateParams__Output } from '../../../bnpl/paymentstate/v1/UpdateParams.ts';
+import type { ConfirmParams as _bnpl_paymentstate_v1_ConfirmParams, ConfirmParams__Output as _bnpl_paymentstate_v1_ConfirmParams__Output } from '../../../bnpl/paymentstate/v1/ConfirmParams.ts';
+import type { CaptureParams as _bnpl_paymentstate_v1_CaptureParams, CaptureParams__Output as _bnpl_paymentstate_v1_CaptureParams__Output } from '../../../bnpl/paymentstate/v1/CaptureParams.ts';
+import type { CancelParams as _bnpl_paymentstate_v1_CancelParams, CancelParams__Output as _bnpl_paymentstate_v1_CancelParams__Output } from '../../../bnpl/paymentstate/v1/CancelParams.ts';
+import type { IncrementalAuthorizationParams as _bnpl_paymentstate_v1_IncrementalAuthorizationParams, IncrementalAuthorizationParams__Output as _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output } from '../../../bnpl/paymentstate/v1/IncrementalAuthorizationParams.ts';
+import type { ReviewDecisionParams as _bnpl_paymentstate_v1_ReviewDecisionParams, ReviewDecisionParams__Output as _bnpl_paymentstate_v1_ReviewDecisionParams__Output } from '../../../bnpl/paymentstate/v1/ReviewDecisionParams.ts';
+import type { AuthenticateParams as _bnpl_paymentstate_v1_AuthenticateParams, AuthenticateParams__Output as _bnpl_paymentstate_v1_AuthenticateParams__Output } from '../../../bnpl/paymentstate/v1/AuthenticateParams.ts';
+import type { Long } from '@grpc/proto-loader';
 
 export interface BeginRequest {
   'merchant_id'?: (string);
   'payment_id'?: (string);
   'action'?: (_bnpl_paymentstate_v1_Action);
-  'params_json'?: (string);
   'policy'?: (_bnpl_paymentstate_v1_MerchantPolicy | null);
   'route'?: (_bnpl_paymentstate_v1_RoutedConnector | null);
+  'operation_id'?: (string);
+  'repeat'?: (boolean);
+  'not_after_ms'?: (number | string | Long);
+  'update'?: (_bnpl_paymentstate_v1_UpdateParams | null);
+  'confirm'?: (_bnpl_paymentstate_v1_ConfirmParams | null);
+  'capture'?: (_bnpl_paymentstate_v1_CaptureParams | null);
+  'cancel'?: (_bnpl_paymentstate_v1_CancelParams | null);
+  'incremental_authorization'?: (_bnpl_paymentstate_v1_IncrementalAuthorizationParams | null);
+  'approve'?: (_bnpl_paymentstate_v1_ReviewDecisionParams | null);
+  'reject'?: (_bnpl_paymentstate_v1_ReviewDecisionParams | null);
+  'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams | null);
+  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate";
 }
 
 export interface BeginRequest__Output {
   'merchant_id': (string);
   'payment_id': (string);
   'action': (_bnpl_paymentstate_v1_Action__Output);
-  'params_json': (string);
   'policy': (_bnpl_paymentstate_v1_MerchantPolicy__Output | null);
   'route': (_bnpl_paymentstate_v1_RoutedConnector__Output | null);
+  'operation_id': (string);
+  'repeat': (boolean);
+  'not_after_ms': (number);
+  'update'?: (_bnpl_paymentstate_v1_UpdateParams__Output | null);
+  'confirm'?: (_bnpl_paymentstate_v1_ConfirmParams__Output | null);
+  'capture'?: (_bnpl_paymentstate_v1_CaptureParams__Output | null);
+  'cancel'?: (_bnpl_paymentstate_v1_CancelParams__Output | null);
+  'incremental_authorization'?: (_bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output | null);
+  'approve'?: (_bnpl_paymentstate_v1_ReviewDecisionParams__Output | null);
+  'reject'?: (_bnpl_paymentstate_v1_ReviewDecisionParams__Output | null);
+  'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams__Output | null);
+  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate";
 }

@@ -7,9 +7,10 @@
 // Auth: "Authorization: Bearer <THREE_DS_SERVER_API_KEY>". Errors: {"error": {code, message}}.
 import express, { type Router } from 'express';
 import { randomUUID } from 'node:crypto';
-import { config } from '../../lib/config.ts';
-import { magicTags, type MagicTag } from './magic.ts';
-import { failWith, idempotent, type IdempotencyStore } from './recorder.ts';
+import { config } from '../../../../lib/config.ts';
+import { magicTags, type MagicTag } from '../../magic.ts';
+import { failWith, idempotent, type IdempotencyStore } from '../../recorder.ts';
+import type { Imitation } from '../../provider.ts';
 
 type TransStatus = 'Y' | 'N' | 'U' | 'A' | 'R' | 'C' | 'D' | 'I';
 interface Transaction {
@@ -139,3 +140,8 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
 
   return { router, transactions, reset: () => { transactions.clear(); byAcsId.clear(); } };
 }
+
+export const imitation: Imitation = (idem, publicUrl) => {
+  const s = threeDsServerRouter(idem, publicUrl);
+  return { router: s.router, reset: s.reset, views: { transactions: () => [...s.transactions.values()] } };
+};

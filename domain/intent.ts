@@ -1,7 +1,10 @@
 // A new payment intent (spec 4.1, status requires_confirmation), built from a validated create body. Pure.
 import { createHash } from 'node:crypto';
-import { PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../../lib/schemas/payment.ts';
-import { customerFields, netAmount, requestExtras, type CustomerView, type StoredPayment } from './state-machine.ts';
+import { isHttpUrl } from '../lib/schemas/common.ts';
+import { ORDER_LINE_FIELDS, PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../lib/schemas/payment.ts';
+import { customerFields, type CustomerView } from './customer.ts';
+import { netAmount, type StoredPayment } from './payment.ts';
+import { requestExtras } from './request-fields.ts';
 
 export const DEFAULT_SESSION_EXPIRY_S = 900;
 const EPHEMERAL_KEY_TTL_S = 3600;
@@ -90,8 +93,27 @@ export function paymentLinkOf(merchantId: string, paymentId: string, link: { id:
 }
 
 /** The API resource of a stored payment: every field of spec 2.2, null where unset, nothing internal. */
+/**
+ * The sites allowed to frame the payment's secure link (payment_link_config.allowed_domains, stored as origins), or
+ * null: the payment has an open link only.
+ */
+export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string[] | null {
+  const config = p.request_extras?.payment_link_config as { allowed_domains?: unknown } | undefined;
+  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.filter(isHttpUrl).map((u) => new URL(u).origin) : [];
+  return list.length ? list : null;
+}
+
 export function toResource(p: StoredPayment): PaymentResource {
   const out: Record<string, unknown> = {};
   for (const k of PAYMENT_FIELDS) out[k] = p[k] ?? null;
+  out.order_details = p.order_details?.map(orderLineView) ?? null;
+  // A secure link exists only for a payment with allowed_domains (an update may add them after the create).
+  if (p.payment_link && !framingOrigins(p)) out.payment_link = { ...p.payment_link, secure_link: null };
   return out as PaymentResource;
+}
+
+/** Spec 2.4: every field of an order line, null where the request left it out. */
+function orderLineView(line: unknown): Record<string, unknown> {
+  const l = (line ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(ORDER_LINE_FIELDS.map((k) => [k, l[k] ?? null]));
 }

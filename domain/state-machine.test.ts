@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES } from '../lib/schemas/common.ts';
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
-import { createIntent } from '../services/payment-state/intent.ts';
-import { jobFor } from '../services/payment-state/jobs.ts';
-import {
-  ACTIONS, ACTION_RULES, applyOutcome, authenticationAnswer, beginApprove, beginAuthenticate, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, canStart,
-  type Action, type AuthenticationResult, type OutcomeKind, type StoredPayment,
-} from '../services/payment-state/state-machine.ts';
+import { createIntent } from './intent.ts';
+import { jobFor } from './job.ts';
+import { beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject } from './begin.ts';
+import { applyOutcome } from './outcomes.ts';
+import type { AuthenticationResult, OutcomeKind, StoredPayment } from './payment.ts';
+import { authenticationAnswer, beginAuthenticate } from './three-ds.ts';
+import { ACTIONS, ACTION_RULES, canStart, type Action } from './transitions.ts';
 
 const now = '2026-11-22T10:00:00.000Z';
 let n = 0;

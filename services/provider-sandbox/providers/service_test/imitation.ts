@@ -1,4 +1,4 @@
-// The service_test provider's API, as the sandbox imitates it:
+// The service_test provider's API, as the sandbox imitates it (the worker's side: workers/connectors/service_test/):
 //   POST /service_test/v1/payments                 create (authorize, or authorize+capture) — Idempotency-Key required
 //   GET  /service_test/v1/payments/:id             read the payment (status sync)
 //   POST /service_test/v1/payments/:id/captures    capture (partial allowed, several allowed) — Idempotency-Key required
@@ -8,9 +8,10 @@
 // Auth: "Authorization: Bearer <SERVICE_TEST_API_KEY>". Amounts in minor units. Errors: {"error": {code, message}}.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
-import { config } from '../../lib/config.ts';
-import { magicTags } from './magic.ts';
-import { failWith as fail, idempotent as runIdempotent, type IdempotencyStore } from './recorder.ts';
+import { config } from '../../../../lib/config.ts';
+import { magicTags } from '../../magic.ts';
+import { failWith as fail, idempotent as runIdempotent, type IdempotencyStore } from '../../recorder.ts';
+import type { Imitation } from '../../provider.ts';
 
 type Status = 'authorized' | 'captured' | 'declined' | 'requires_action' | 'pending' | 'voided';
 interface SandboxPayment {
@@ -159,3 +160,12 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
 
   return { router, payments, reset: () => payments.clear() };
 }
+
+export const imitation: Imitation = (idem, publicUrl) => {
+  const st = serviceTestRouter(idem, publicUrl);
+  return {
+    router: st.router,
+    reset: st.reset,
+    views: { payments: (q) => [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key) },
+  };
+};

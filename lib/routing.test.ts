@@ -1,7 +1,7 @@
 // lib/routing.ts, pure: the order of ARCHITECTURE.md (forced connector, request routing, profile default, first
 // enabled account that takes the payment, default connector) and each algorithm.
 import { describe, expect, it } from 'vitest';
-import { chooseRoute, type RoutableAccount, type RouteInput } from '../lib/routing.ts';
+import { chooseRoute, type RoutableAccount, type RouteInput } from './routing.ts';
 
 const account = (id: string, extra: Partial<RoutableAccount> = {}): RoutableAccount => ({
   merchant_connector_id: id, connector_name: 'service_test', connector_label: id, disabled: false, payment_methods_enabled: null, ...extra,

@@ -1,8 +1,8 @@
 // Exact conversion between minor units and decimal strings, per currency exponent.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exponentOf, fromDecimalString, toDecimalString } from '../lib/money.ts';
-import { CURRENCIES } from '../lib/schemas/common.ts';
+import { exponentOf, fromDecimalString, toDecimalString } from './money.ts';
+import { CURRENCIES } from './schemas/common.ts';
 
 describe('money', () => {
   it('uses the ISO 4217 exponent: JPY 0, EUR 2, BHD 3', () => {

@@ -1,0 +1,62 @@
+// The connector job for an operation: what a worker needs to call the provider. Pure; lib/queue.ts carries it.
+import type { ConnectorName } from '../lib/schemas/common.ts';
+import type { Operation, OperationKind, StoredPayment, ThreeDsRecord } from './payment.ts';
+
+export interface ConnectorJob {
+  merchant_id: string;
+  payment_id: string;
+  operation_id: string;
+  kind: OperationKind;
+  connector: ConnectorName;
+  /** The merchant's connector account whose credentials the call uses; null: the sandbox default. */
+  merchant_connector_id?: string | null;
+  amount: number;
+  currency: string;
+  capture_method: string;
+  /** The reference the provider knows the payment by (set after authorization). */
+  connector_transaction_id: string | null;
+  /** Where the sandbox reads magic values: customer.email, else email, else billing.email. */
+  customer_email: string | null;
+  return_url: string | null;
+  merchant_order_reference_id: string | null;
+  /** 'execute' calls the provider's operation; 'sync' asks the provider how an earlier call ended. */
+  mode: 'execute' | 'sync';
+  sync_round: number;
+  /** A one-off status sync (force_sync): report what the provider says and stop, whatever it says. */
+  once?: boolean;
+  /**
+   * For an authenticate operation: what the customer's device sent for the 3DS server. The 3DS server's
+   * transaction id, once known, is the job's connector_transaction_id (for status syncs).
+   */
+  authentication?: ThreeDsRecord['request'] & { authentication_id: string };
+}
+
+export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
+  return {
+    merchant_id: p.merchant_id,
+    payment_id: p.payment_id,
+    operation_id: op.operation_id,
+    kind: op.kind,
+    connector: op.connector,
+    merchant_connector_id: p.merchant_connector_id ?? null,
+    amount: op.amount,
+    currency: p.currency,
+    // A payment held for our manual review is only authorized; the capture follows the merchant's approval.
+    capture_method: p.review_hold ? 'manual' : p.capture_method ?? 'automatic',
+    connector_transaction_id: p.connector_transaction_id,
+    customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
+    return_url: p.return_url,
+    merchant_order_reference_id: p.merchant_order_reference_id,
+    mode,
+    sync_round: 0,
+    ...(op.kind === 'authenticate' && p.three_ds ? authenticationJob(p, p.three_ds) : {}),
+  };
+}
+
+/** The 3DS server needs the device's data, and the customer's browser for the BRW channel. */
+function authenticationJob(p: StoredPayment, t: ThreeDsRecord): Pick<ConnectorJob, 'authentication' | 'connector_transaction_id'> {
+  return {
+    connector_transaction_id: t.result?.three_dsserver_trans_id ?? null,
+    authentication: { authentication_id: t.authentication_id, ...t.request, browser_info: t.request.browser_info ?? (p.browser_info as ThreeDsRecord['request']['browser_info']) ?? null },
+  };
+}

@@ -1,0 +1,105 @@
+// The payment model: the stored payment, its operations, connector outcomes and the decisions the state machine
+// returns. Types and small pure helpers only; no I/O. Every process may import this.
+import type { ConnectorName, PaymentStatusName } from '../lib/schemas/common.ts';
+import type { PaymentResource, RoutingAlgorithm, ThreeDsAuthenticationBody, THREE_DS_TRANS_STATUSES } from '../lib/schemas/payment.ts';
+
+export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED' | 'AUTHENTICATED';
+
+/** What a 3DS server answered for an authenticate operation (proto Authentication); null where it said nothing. */
+export interface AuthenticationResult {
+  trans_status: (typeof THREE_DS_TRANS_STATUSES)[number] | null;
+  trans_status_reason: string | null;
+  three_dsserver_trans_id: string | null;
+  acs_trans_id: string | null;
+  acs_reference_number: string | null;
+  acs_url: string | null;
+  challenge_request: string | null;
+  acs_signed_content: string | null;
+  three_ds_requestor_url: string | null;
+  ds_trans_id: string | null;
+  eci: string | null;
+  message_version: string | null;
+}
+
+export interface Outcome {
+  kind: OutcomeKind;
+  connector_transaction_id?: string;
+  connector_reference_id?: string;
+  redirect_url?: string;
+  error_code?: string;
+  error_message?: string;
+  unified_code?: string;
+  unified_message?: string;
+  /** For an authenticate operation: the 3DS server's answer. */
+  authentication?: AuthenticationResult;
+}
+
+export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization' | 'authenticate';
+export interface Operation {
+  operation_id: string;
+  kind: OperationKind;
+  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization, authentication_id for authenticate. */
+  ref: string;
+  amount: number;
+  connector: ConnectorName;
+  open: boolean;
+  /** Where a failed capture or void returns the payment. */
+  status_before: PaymentStatusName;
+  last_outcome: OutcomeKind | null;
+  created_at: string;
+}
+
+/** The stored payment: the API resource plus what payment-state keeps to decide the next transition. */
+export type StoredPayment = PaymentResource & {
+  /** Request fields kept for later operations that the resource does not show. */
+  amount_to_capture: number | null;
+  routing: RoutingAlgorithm | null;
+  request_incremental_authorization: boolean | null;
+  /** Request fields kept with the payment that nothing acts on yet (REQUEST_EXTRAS). */
+  request_extras?: Record<string, unknown>;
+  /** Our own manual review applies: authorize only, then wait in requires_merchant_action for the merchant. */
+  review_hold?: boolean;
+  /** The external 3DS authentication of the current attempt: what the customer's device sent, what the 3DS server answered. */
+  three_ds?: ThreeDsRecord | null;
+  seq: number;
+  request_hash: string;
+  operations: Operation[];
+  in_flight: boolean;
+  in_flight_since: string | null;
+  sweep_key?: typeof SWEEP_KEY;
+};
+
+export interface ThreeDsRecord {
+  authentication_id: string;
+  request: Omit<ThreeDsAuthenticationBody, 'client_secret'>;
+  result: AuthenticationResult | null;
+  /** The 3DS server asked for a challenge at some point (authentication_flow challenge, not frictionless). */
+  challenged: boolean;
+}
+
+
+export type Refusal = { kind: 'refused'; code: string; message: string; param?: string };
+export type Decision =
+  | Refusal
+  | { kind: 'replay'; operation: Operation }
+  | { kind: 'noop' }
+  | {
+    kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean;
+    /** An operation this outcome started (authorization after a successful 3DS authentication): enqueue its job. */
+    followUp?: Operation;
+  };
+
+
+/** The merchant's settings a confirm consults (proto MerchantPolicy). */
+export interface MerchantPolicy {
+  manual_review: boolean;
+  manual_review_amount_at_least: number;
+}
+export const NO_POLICY: MerchantPolicy = { manual_review: false, manual_review_amount_at_least: 0 };
+
+/** The value of `sweep_key`, a field only payments with an operation in flight carry (indexed for the sweeper). */
+export const SWEEP_KEY = 'in_flight';
+
+export function netAmount(p: Pick<PaymentResource, 'amount' | 'order_tax_amount' | 'surcharge_details'>): number {
+  return p.amount + (p.surcharge_details?.surcharge_amount ?? 0) + (p.surcharge_details?.tax_amount ?? 0) + (p.order_tax_amount ?? 0);
+}

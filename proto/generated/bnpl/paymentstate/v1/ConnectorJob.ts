@@ -1,0 +1,56 @@
+// Original file: proto/payment_state.proto
+
+import type { JobAuthentication as _bnpl_paymentstate_v1_JobAuthentication, JobAuthentication__Output as _bnpl_paymentstate_v1_JobAuthentication__Output } from '../../../bnpl/paymentstate/v1/JobAuthentication.ts';
+import type { Long } from '@grpc/proto-loader';
+
+export interface ConnectorJob {
+  'merchant_id'?: (string);
+  'payment_id'?: (string);
+  'operation_id'?: (string);
+  'kind'?: (string);
+  'connector'?: (string);
+  'merchant_connector_id'?: (string);
+  'amount'?: (number | string | Long);
+  'currency'?: (string);
+  'capture_method'?: (string);
+  'connector_transaction_id'?: (string);
+  'customer_email'?: (string);
+  'return_url'?: (string);
+  'merchant_order_reference_id'?: (string);
+  'mode'?: (string);
+  'sync_round'?: (number);
+  'once'?: (boolean);
+  'authentication'?: (_bnpl_paymentstate_v1_JobAuthentication | null);
+  '_merchant_connector_id'?: "merchant_connector_id";
+  '_connector_transaction_id'?: "connector_transaction_id";
+  '_customer_email'?: "customer_email";
+  '_return_url'?: "return_url";
+  '_merchant_order_reference_id'?: "merchant_order_reference_id";
+  '_once'?: "once";
+}
+
+export interface ConnectorJob__Output {
+  'merchant_id': (string);
+  'payment_id': (string);
+  'operation_id': (string);
+  'kind': (string);
+  'connector': (string);
+  'merchant_connector_id'?: (string);
+  'amount': (number);
+  'currency': (string);
+  'capture_method': (string);
+  'connector_transaction_id'?: (string);
+  'customer_email'?: (string);
+  'return_url'?: (string);
+  'merchant_order_reference_id'?: (string);
+  'mode': (string);
+  'sync_round': (number);
+  'once'?: (boolean);
+  'authentication': (_bnpl_paymentstate_v1_JobAuthentication__Output | null);
+  '_merchant_connector_id'?: "merchant_connector_id";
+  '_connector_transaction_id'?: "connector_transaction_id";
+  '_customer_email'?: "customer_email";
+  '_return_url'?: "return_url";
+  '_merchant_order_reference_id'?: "merchant_order_reference_id";
+  '_once'?: "once";
+}

@@ -1,0 +1,8 @@
+// Original file: proto/payment_state.proto
+
+
+export interface ReviewDecisionParams {
+}
+
+export interface ReviewDecisionParams__Output {
+}

@@ -1,0 +1,14 @@
+// What an imitated provider gives the sandbox (services/provider-sandbox/providers/<name>/imitation.ts): its HTTP API,
+// mounted under /<name>, a reset for tests, and views of its state under /__sandbox/<name>/<view>.
+import type { Router } from 'express';
+import type { IdempotencyStore } from './recorder.ts';
+
+export interface SandboxProvider {
+  router: Router;
+  reset(): void;
+  /** GET /__sandbox/<name>/<view>?<query>: what the provider holds, for tests. */
+  views: Record<string, (query: Record<string, unknown>) => unknown>;
+}
+
+/** Each providers/<name>/imitation.ts exports `imitation`; the sandbox mounts every folder it finds. */
+export type Imitation = (idem: IdempotencyStore, publicUrl: () => string) => SandboxProvider;

@@ -1,0 +1,49 @@
+// What a connector is, as data: its flows, capabilities, credentials, settings and queue policy. A manifest is pure
+// data (it imports only lib/schemas/, zod and other manifest files), so every process may read it: domain/ derives
+// the capabilities from it, lib/queue.ts the retry policy, scripts/start.ts and the test stack the worker processes.
+import type { z } from 'zod';
+import type { CAPTURE_METHODS, ConnectorName, COUNTRIES, CURRENCIES } from '../../lib/schemas/common.ts';
+
+/** Every flow a connector may have (workers/connectors/types.ts); a manifest lists those its connector implements. */
+export const FLOWS = ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync', 'notification'] as const;
+export type FlowName = (typeof FLOWS)[number];
+
+export interface QueuePolicy {
+  /** Jobs one worker process runs at once; null: the service default (WORKER_CONCURRENCY). */
+  concurrency: number | null;
+  /** BullMQ's `limiter` for the provider's rate limit (at most `max` jobs per `duration` ms per queue), or null. */
+  limiter: { max: number; duration: number } | null;
+  /** Attempts of a job; null: the service default (JOB_ATTEMPTS). */
+  attempts: number | null;
+  /** First exponential backoff delay in ms; null: the service default (JOB_BACKOFF_MS). */
+  backoff_ms: number | null;
+  /** How long a worker pauses its queue after a provider's 429 without Retry-After. */
+  rate_limited_ms: number;
+}
+
+export interface Manifest<Credentials = unknown> {
+  name: ConnectorName;
+  /** The flows the connector implements; every other flow of FLOWS is absent. */
+  flows: readonly FlowName[];
+  capture_methods: readonly (typeof CAPTURE_METHODS)[number][];
+  partial_capture: boolean;
+  multiple_capture: boolean;
+  /** Where the provider lends: ISO 3166-1 alpha-2 codes, or 'any'. */
+  countries: readonly (typeof COUNTRIES)[number][] | 'any';
+  /** The currencies it takes, or 'any'. */
+  currencies: readonly (typeof CURRENCIES)[number][] | 'any';
+  customers: readonly ('B2B' | 'B2C')[];
+  /** Payment fields the provider needs beyond amount and currency (dotted paths of the payment). */
+  required_fields: readonly string[];
+  /** The connector account's auth_type, and what its credentials must hold (parsed by the worker). */
+  auth_type: 'HeaderKey' | 'BodyKey' | 'SignatureKey' | 'MultiAuthKey';
+  credentials: z.ZodType<Credentials>;
+  /**
+   * Settings read from the environment at start (names of environment variables, and what applies when one is
+   * unset): 'sandbox' is the provider sandbox's address (lib/config.ts sandboxUrl).
+   */
+  settings: { base_url: { env: string; default: 'sandbox' | string }; default_api_key: { env: string; default: string } };
+  /** The unit of the amounts the provider's API takes: minor (cents) or major (euros, as a decimal). */
+  amount_unit: 'minor' | 'major';
+  queue: QueuePolicy;
+}

@@ -1,0 +1,25 @@
+// service_test: our own test connector, imitated by services/provider-sandbox/providers/service_test/.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+export const serviceTestCredentials = z.object({ api_key: z.string().min(1) });
+
+export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
+  name: 'service_test',
+  flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization'],
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  partial_capture: true,
+  multiple_capture: true,
+  countries: 'any',
+  currencies: 'any',
+  customers: ['B2B', 'B2C'],
+  required_fields: [],
+  auth_type: 'HeaderKey',
+  credentials: serviceTestCredentials,
+  settings: {
+    base_url: { env: 'SERVICE_TEST_BASE_URL', default: 'sandbox' },
+    default_api_key: { env: 'SERVICE_TEST_API_KEY', default: 'sk_sandbox_service_test' },
+  },
+  amount_unit: 'minor',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};

@@ -1,0 +1,88 @@
+// service_test's flows, pure: our jobs -> the provider's requests, and recorded provider answers
+// (fixtures/answers.json) -> outcomes. No stack.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ConnectorJob } from '../../../domain/job.ts';
+import { FLOWS } from '../manifest.ts';
+import { flowFor, UnexpectedAnswer } from '../types.ts';
+import { connector as serviceTest } from './index.ts';
+
+const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
+const creds = { api_key: 'sk_test' };
+const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
+  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'service_test',
+  amount: 10000, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@example.com',
+  return_url: 'https://shop.example/return', merchant_order_reference_id: 'order-1', mode: 'execute', sync_round: 0, ...over,
+});
+const { authorize, sync, capture, void: voidFlow, incrementalAuthorization } = serviceTest;
+const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+
+describe('service_test manifest', () => {
+  it('lists exactly the flows the connector implements', () => {
+    const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
+    expect(present).toEqual([...serviceTest.manifest.flows]);
+    expect(serviceTest.refund ?? serviceTest.refundSync ?? serviceTest.notification).toBeUndefined();
+  });
+  it('takes the HeaderKey credentials of a connector account', () => {
+    expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
+    expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey' }).success).toBe(false);
+  });
+});
+
+describe('service_test requests', () => {
+  it('authorize: POST /v1/payments with the operation id as idempotency key, manual capture for manual and manual_multiple', () => {
+    expect(flow(authorize).request(job(), creds)).toEqual({
+      method: 'POST', path: '/service_test/v1/payments', idempotencyKey: 'op_1', headers: { authorization: 'Bearer sk_test' },
+      body: { amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return' },
+    });
+    expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds).body as { capture: string }).capture).toBe('manual');
+    expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds).body as object))
+      .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });
+  });
+  it('a status sync of an authorization reads the payment; of anything else repeats it with the same key', () => {
+    const synced = job({ mode: 'sync', connector_transaction_id: 'stp_1' });
+    expect(flowFor(synced)).toBe('sync');
+    expect(flow(sync).request(synced, creds)).toEqual({ method: 'GET', path: '/service_test/v1/payments/stp_1', headers: { authorization: 'Bearer sk_test' } });
+    expect(flowFor(job({ mode: 'sync' }))).toBe('authorize');
+    expect(flowFor(job({ kind: 'capture', mode: 'sync', connector_transaction_id: 'stp_1' }))).toBe('capture');
+  });
+  it('capture, void and increment go to the payment', () => {
+    const j = job({ connector_transaction_id: 'stp_1', amount: 4000, operation_id: 'op_2' });
+    expect(flow(capture).request({ ...j, kind: 'capture' }, creds)).toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/captures', idempotencyKey: 'op_2', body: { amount: 4000 } });
+    expect(flow(voidFlow).request({ ...j, kind: 'void' }, creds)).toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/void', idempotencyKey: 'op_2', body: {} });
+    expect(flow(incrementalAuthorization).request({ ...j, kind: 'incremental_authorization' }, creds))
+      .toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/increments', idempotencyKey: 'op_2', body: { amount: 4000 } });
+  });
+});
+
+describe('service_test answers -> outcomes', () => {
+  const a = (name: string) => answers[name]!;
+  it('authorize and sync: each payment status', () => {
+    const read = (name: string) => flow(authorize).response(a(name), job());
+    expect(read('authorized')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7', connector_reference_id: 'order-1', redirect_url: undefined });
+    expect(read('captured')).toMatchObject({ kind: 'CAPTURED', connector_reference_id: undefined });
+    expect(read('declined')).toMatchObject({ kind: 'DECLINED', error_code: 'credit_declined', error_message: 'The customer did not pass the credit check', unified_code: 'UE_1000' });
+    expect(read('requires_action')).toMatchObject({ kind: 'CUSTOMER_ACTION', redirect_url: 'http://127.0.0.1:8090/service_test/checkout/stp_1a2b3c4d5e6f7a8b9c0d1e2f' });
+    expect(flow(sync).response(a('pending'), job())).toMatchObject({ kind: 'PENDING', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a' });
+  });
+  it('errors: a decline for authorize and increments, a failure for capture and void, with unified codes', () => {
+    expect(flow(authorize).response(a('invalid_currency'), job())).toEqual({ kind: 'DECLINED', error_code: 'invalid_request', error_message: 'currency is invalid', unified_code: 'UE_2000', unified_message: 'The provider rejected the request data' });
+    expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_4000' });
+    expect(flow(incrementalAuthorization).response(a('increment_over_limit'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'credit_limit_exceeded', unified_code: 'UE_1000' });
+    expect(flow(capture).response(a('capture_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'amount_exceeds_authorization', unified_code: 'UE_2000' });
+    expect(flow(voidFlow).response(a('void_not_capturable'), job())).toMatchObject({ kind: 'FAILED', error_code: 'not_capturable', unified_code: 'UE_3000' });
+    expect(flow(sync).response(a('not_found'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'not_found' });
+    // An error body that is not the provider's shape still names the HTTP status.
+    expect(flow(capture).response({ status: 400, body: 'nope' }, job())).toMatchObject({ kind: 'FAILED', error_code: 'http_400', unified_code: 'UE_9000' });
+  });
+  it('capture, void, increment', () => {
+    expect(flow(capture).response(a('capture_succeeded'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'stc_3c4d5e6f7a8b9c0d1e2f3a4b' });
+    expect(flow(voidFlow).response(a('voided'), job())).toEqual({ kind: 'VOIDED' });
+    expect(flow(voidFlow).response({ status: 200, body: { ...(a('voided').body as object), status: 'authorized' } }, job())).toEqual({ kind: 'FAILED' });
+    expect(flow(incrementalAuthorization).response(a('incremented'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7' });
+  });
+  it('an answer that is not the provider\'s shape is refused, never cast', () => {
+    expect(() => flow(authorize).response({ status: 201, body: { id: 'stp_1', status: 'approved' } }, job())).toThrow(UnexpectedAnswer);
+    expect(() => flow(capture).response({ status: 201, body: null }, job())).toThrow(UnexpectedAnswer);
+  });
+});
