@@ -1,5 +1,7 @@
 // A new payment intent (spec 4.1, status requires_confirmation), built from a validated create body. Pure.
 import { createHash } from 'node:crypto';
+import { refundView } from './refunds.ts';
+import { paymentDisputeView } from './disputes.ts';
 import { isHttpUrl } from '../lib/schemas/common.ts';
 import { ORDER_LINE_FIELDS, PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../lib/schemas/payment.ts';
 import { customerFields, type CustomerView } from './customer.ts';
@@ -107,6 +109,8 @@ export function toResource(p: StoredPayment): PaymentResource {
   const out: Record<string, unknown> = {};
   for (const k of PAYMENT_FIELDS) out[k] = p[k] ?? null;
   out.order_details = p.order_details?.map(orderLineView) ?? null;
+  out.refunds = p.refunds?.map(refundView) ?? [];
+  out.disputes = p.disputes?.map(paymentDisputeView) ?? [];
   // A secure link exists only for a payment with allowed_domains (an update may add them after the create).
   if (p.payment_link && !framingOrigins(p)) out.payment_link = { ...p.payment_link, secure_link: null };
   return out as PaymentResource;

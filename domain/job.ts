@@ -29,6 +29,11 @@ export interface ConnectorJob {
    * transaction id, once known, is the job's connector_transaction_id (for status syncs).
    */
   authentication?: ThreeDsRecord['request'] & { authentication_id: string };
+  /** For a refund: our refund id, the provider's once known (status syncs), the reason, the capture refunded within. */
+  refund_id?: string;
+  connector_refund_id?: string;
+  reason?: string;
+  capture_id?: string;
 }
 
 export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
@@ -50,6 +55,17 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     mode,
     sync_round: 0,
     ...(op.kind === 'authenticate' && p.three_ds ? authenticationJob(p, p.three_ds) : {}),
+    ...(op.kind === 'refund' ? refundJob(p, op) : {}),
+  };
+}
+
+function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id'> {
+  const r = p.refunds?.find((x) => x.refund_id === op.ref);
+  return {
+    refund_id: op.ref,
+    ...(r?.connector_refund_id ? { connector_refund_id: r.connector_refund_id } : {}),
+    ...(r?.reason ? { reason: r.reason } : {}),
+    ...(r?.capture_id ? { capture_id: r.capture_id } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { netAmount, type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment } from './payment.ts';
 import { authenticateOutcome } from './three-ds.ts';
+import { refundOutcome } from './refunds.ts';
 import { errorFields, incrementable, OUTCOMES_OF, refuse, withFlight } from './transitions.ts';
 
 /** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
@@ -18,6 +19,7 @@ export function applyOutcome(p: StoredPayment, operationId: string, outcome: Out
     const { payment, followUp } = authenticateOutcome(base, op, outcome, now);
     return { kind: 'apply', payment: withFlight(payment, now), needsConnector: false, ...(followUp ? { followUp } : {}) };
   }
+  if (op.kind === 'refund') return { kind: 'apply', payment: withFlight(refundOutcome(base, op, outcome, now), now), needsConnector: false };
   const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
     : op.kind === 'capture' ? captureOutcome(base, op, outcome)
     : op.kind === 'void' ? voidOutcome(base, op, outcome)
@@ -35,6 +37,7 @@ const AUTHORIZE_OUTCOMES: Record<OutcomeKind, { attempt: string; status: (p: Sto
   PENDING: { attempt: 'pending', status: () => 'processing' },
   VOIDED: { attempt: 'voided', status: () => 'cancelled' },
   AUTHENTICATED: { attempt: 'authentication_successful', status: () => 'processing' },
+  REFUNDED: { attempt: 'failure', status: () => 'failed' }, // never reported for an authorization (OUTCOMES_OF)
 };
 
 /** Statuses in which the authorized amount is still on hold and capturable. */

@@ -2,8 +2,10 @@
 // returns. Types and small pure helpers only; no I/O. Every process may import this.
 import type { ConnectorName, PaymentStatusName } from '../lib/schemas/common.ts';
 import type { PaymentResource, RoutingAlgorithm, ThreeDsAuthenticationBody, THREE_DS_TRANS_STATUSES } from '../lib/schemas/payment.ts';
+import type { RefundResource } from '../lib/schemas/refund.ts';
+import type { DisputeResource } from '../lib/schemas/dispute.ts';
 
-export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED' | 'AUTHENTICATED';
+export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED' | 'AUTHENTICATED' | 'REFUNDED';
 
 /** What a 3DS server answered for an authenticate operation (proto Authentication); null where it said nothing. */
 export interface AuthenticationResult {
@@ -34,11 +36,11 @@ export interface Outcome {
   authentication?: AuthenticationResult;
 }
 
-export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization' | 'authenticate';
+export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization' | 'authenticate' | 'refund';
 export interface Operation {
   operation_id: string;
   kind: OperationKind;
-  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization, authentication_id for authenticate. */
+  /** attempt_id for authorize and void, capture_id for capture, authorization_id for incremental authorization, authentication_id for authenticate, refund_id for refund. */
   ref: string;
   amount: number;
   connector: ConnectorName;
@@ -49,8 +51,21 @@ export interface Operation {
   created_at: string;
 }
 
+/** A refund as the payment keeps it: the resource, and what only we need. */
+export type RefundRow = RefundResource & {
+  /** The provider's id of the refund, once it answered (status syncs read it). */
+  connector_refund_id: string | null;
+  /** The create request's canonical hash: the same refund_id with another body is a conflict. */
+  request_hash: string;
+};
+
+/** A dispute as the payment keeps it (the whole resource; the payment shows spec 2.10's subset). */
+export type DisputeRow = DisputeResource;
+
 /** The stored payment: the API resource plus what payment-state keeps to decide the next transition. */
-export type StoredPayment = PaymentResource & {
+export type StoredPayment = Omit<PaymentResource, 'refunds' | 'disputes'> & {
+  refunds: RefundRow[] | null;
+  disputes: DisputeRow[] | null;
   /** Request fields kept for later operations that the resource does not show. */
   amount_to_capture: number | null;
   routing: RoutingAlgorithm | null;

@@ -19,7 +19,8 @@ export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; 
   // partial captures releases the rest (-> partially_captured), as the leading switch allows.
   cancel: { from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'], refusedWith: 'IR_16' },
   incremental_authorization: { from: ['requires_capture'], refusedWith: 'IR_16' },
-  refund: { from: ['succeeded', 'partially_captured'], refusedWith: 'IR_14' },
+  // And while a capture of such a payment is in flight (see refundableStatus in refunds.ts).
+  refund: { from: ['succeeded', 'partially_captured', 'partially_captured_and_capturable'], refusedWith: 'IR_14' },
   approve: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
   reject: { from: ['requires_merchant_action'], refusedWith: 'IR_16' },
   // POST /payments/{id}: only before the payment is confirmed.
@@ -37,6 +38,7 @@ export const OUTCOMES_OF: Record<OperationKind, readonly OutcomeKind[]> = {
   void: ['VOIDED', 'PENDING', 'DECLINED', 'FAILED'],
   incremental_authorization: ['AUTHORIZED', 'PENDING', 'DECLINED', 'FAILED'],
   authenticate: ['AUTHENTICATED', 'CUSTOMER_ACTION', 'PENDING', 'DECLINED', 'FAILED'],
+  refund: ['REFUNDED', 'PENDING', 'DECLINED', 'FAILED'],
 };
 
 export const refuse = (code: string, message: string, param?: string): Refusal => ({ kind: 'refused', code, message, param });

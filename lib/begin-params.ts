@@ -12,7 +12,7 @@ const JSON_SUFFIX = '_json';
 /** The oneof member of BeginRequest that carries an action's params: the action's name in lower case. */
 export type ParamsField = NonNullable<BeginRequest['params']>;
 const PARAMS_FIELDS: ReadonlySet<string> = new Set<ParamsField>(
-  ['update', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'authenticate'],
+  ['update', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'authenticate', 'refund', 'update_refund'],
 );
 const paramsFieldOf = (action: string): ParamsField | null => {
   const field = action.toLowerCase();

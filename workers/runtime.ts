@@ -119,10 +119,11 @@ export function processor(
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {
       const round = data.sync_round;
       if (round >= config.syncDelaysMs.length) throw new Error(`provider left ${data.operation_id} undecided after ${round} status syncs`);
-      await job.updateData({
-        ...data, mode: 'sync', sync_round: round + 1,
-        connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id,
-      });
+      // The provider's id of what is pending: the refund's for a refund, the payment's otherwise.
+      const known = data.kind === 'refund'
+        ? { connector_refund_id: outcome.connector_transaction_id ?? data.connector_refund_id }
+        : { connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id };
+      await job.updateData({ ...data, mode: 'sync', sync_round: round + 1, ...known });
       await job.moveToDelayed(Date.now() + config.syncDelaysMs[round], token);
       throw new DelayedError();
     }

@@ -6,6 +6,11 @@ import {
 } from './common.ts';
 import { MAX_LIST_OFFSET } from './list-limits.ts';
 import { PaymentLinkConfig } from './payment-link.ts';
+import { OrderLine, OrderLineResource } from './order-line.ts';
+import { Refund } from './refund.ts';
+import { PaymentDispute } from './dispute.ts';
+
+export { OrderLine, OrderLineResource, ORDER_LINE_FIELDS } from './order-line.ts';
 
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
 const n = <T extends z.ZodType>(t: T) => t.nullable();
@@ -19,23 +24,6 @@ export const Address = z.strictObject({
   email: opt(Email),
 });
 
-export const OrderLine = z.strictObject({
-  product_name: str(255),
-  quantity: z.number().int().min(1),
-  amount: Amount,
-  requires_shipping: opt(z.boolean()),
-  product_img_link: opt(str(2048)),
-  product_link: opt(str(2048)),
-  product_id: opt(str(255)),
-  category: opt(str(255)),
-  sub_category: opt(str(255)),
-  brand: opt(str(255)),
-  product_type: opt(str(255)),
-  tax_percentage: opt(z.number().min(0)),
-  product_tax_code: opt(str(255)),
-  tax_amount: opt(Amount),
-  total_tax_amount: opt(Amount),
-});
 
 export const CustomerDetails = z.strictObject({
   id: opt(CustomerId),
@@ -359,10 +347,6 @@ export const Attempt = z.object({
   routing_reason: n(z.string()).optional(),
 });
 
-/** An order line as answered (spec 2.4): the optional fields a request left out are null. */
-export const OrderLineResource = z.object(Object.fromEntries(Object.entries(OrderLine.shape)
-  .map(([k, t]) => [k, t instanceof z.ZodOptional ? t.unwrap() : t])) as unknown as Record<keyof typeof OrderLine.shape, z.ZodType>);
-export const ORDER_LINE_FIELDS = Object.keys(OrderLine.shape) as (keyof typeof OrderLine.shape)[];
 
 export const Capture = z.object({
   capture_id: z.string(), status: z.enum(['started', 'charged', 'pending', 'failed']), amount: Amount, connector: n(Connector),
@@ -450,8 +434,8 @@ export const Payment = z.object({
   order_details: n(z.array(OrderLineResource)),
   metadata: n(z.record(z.string(), z.unknown())),
   merchant_order_reference_id: n(z.string()),
-  refunds: n(z.array(z.unknown())),
-  disputes: n(z.array(z.unknown())),
+  refunds: n(z.array(Refund)),
+  disputes: n(z.array(PaymentDispute)),
   attempts: n(z.array(Attempt)),
   captures: n(z.array(Capture)),
   mandate_id: n(z.string()),

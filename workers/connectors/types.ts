@@ -33,12 +33,14 @@ export interface Connector<Credentials = never> {
 
 /** The flow a job runs: a status sync of an authorization asks for the payment; any other sync repeats the operation
  * with the same idempotency key (the provider answers with the first result). */
-export function flowFor(job: ConnectorJob): Exclude<FlowName, 'notification' | 'refund' | 'refundSync'> {
+export function flowFor(job: ConnectorJob): Exclude<FlowName, 'notification'> {
   switch (job.kind) {
     case 'authorize': return job.mode === 'sync' && job.connector_transaction_id ? 'sync' : 'authorize';
     case 'capture': return 'capture';
     case 'void': return 'void';
     case 'incremental_authorization': return 'incrementalAuthorization';
+    // A refund the provider has not named yet is asked again with the same idempotency key.
+    case 'refund': return job.mode === 'sync' && job.connector_refund_id ? 'refundSync' : 'refund';
     case 'authenticate': throw new Error('authentications go to the 3DS server (workers/authentication), not to the provider');
   }
 }

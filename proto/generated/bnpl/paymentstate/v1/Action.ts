@@ -11,6 +11,7 @@ export const Action = {
   REJECT: 'REJECT',
   UPDATE: 'UPDATE',
   AUTHENTICATE: 'AUTHENTICATE',
+  UPDATE_REFUND: 'UPDATE_REFUND',
 } as const;
 
 export type Action =
@@ -34,5 +35,7 @@ export type Action =
   | 8
   | 'AUTHENTICATE'
   | 9
+  | 'UPDATE_REFUND'
+  | 10
 
 export type Action__Output = typeof Action[keyof typeof Action]

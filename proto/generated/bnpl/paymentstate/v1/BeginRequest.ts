@@ -10,6 +10,8 @@ import type { CancelParams as _bnpl_paymentstate_v1_CancelParams, CancelParams__
 import type { IncrementalAuthorizationParams as _bnpl_paymentstate_v1_IncrementalAuthorizationParams, IncrementalAuthorizationParams__Output as _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output } from '../../../bnpl/paymentstate/v1/IncrementalAuthorizationParams.ts';
 import type { ReviewDecisionParams as _bnpl_paymentstate_v1_ReviewDecisionParams, ReviewDecisionParams__Output as _bnpl_paymentstate_v1_ReviewDecisionParams__Output } from '../../../bnpl/paymentstate/v1/ReviewDecisionParams.ts';
 import type { AuthenticateParams as _bnpl_paymentstate_v1_AuthenticateParams, AuthenticateParams__Output as _bnpl_paymentstate_v1_AuthenticateParams__Output } from '../../../bnpl/paymentstate/v1/AuthenticateParams.ts';
+import type { RefundParams as _bnpl_paymentstate_v1_RefundParams, RefundParams__Output as _bnpl_paymentstate_v1_RefundParams__Output } from '../../../bnpl/paymentstate/v1/RefundParams.ts';
+import type { UpdateRefundParams as _bnpl_paymentstate_v1_UpdateRefundParams, UpdateRefundParams__Output as _bnpl_paymentstate_v1_UpdateRefundParams__Output } from '../../../bnpl/paymentstate/v1/UpdateRefundParams.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface BeginRequest {
@@ -29,7 +31,9 @@ export interface BeginRequest {
   'approve'?: (_bnpl_paymentstate_v1_ReviewDecisionParams | null);
   'reject'?: (_bnpl_paymentstate_v1_ReviewDecisionParams | null);
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams | null);
-  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate";
+  'refund'?: (_bnpl_paymentstate_v1_RefundParams | null);
+  'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams | null);
+  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }
 
 export interface BeginRequest__Output {
@@ -49,5 +53,7 @@ export interface BeginRequest__Output {
   'approve'?: (_bnpl_paymentstate_v1_ReviewDecisionParams__Output | null);
   'reject'?: (_bnpl_paymentstate_v1_ReviewDecisionParams__Output | null);
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams__Output | null);
-  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate";
+  'refund'?: (_bnpl_paymentstate_v1_RefundParams__Output | null);
+  'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams__Output | null);
+  'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }

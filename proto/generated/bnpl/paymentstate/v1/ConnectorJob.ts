@@ -21,12 +21,20 @@ export interface ConnectorJob {
   'sync_round'?: (number);
   'once'?: (boolean);
   'authentication'?: (_bnpl_paymentstate_v1_JobAuthentication | null);
+  'refund_id'?: (string);
+  'connector_refund_id'?: (string);
+  'reason'?: (string);
+  'capture_id'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
   '_return_url'?: "return_url";
   '_merchant_order_reference_id'?: "merchant_order_reference_id";
   '_once'?: "once";
+  '_refund_id'?: "refund_id";
+  '_connector_refund_id'?: "connector_refund_id";
+  '_reason'?: "reason";
+  '_capture_id'?: "capture_id";
 }
 
 export interface ConnectorJob__Output {
@@ -47,10 +55,18 @@ export interface ConnectorJob__Output {
   'sync_round': (number);
   'once'?: (boolean);
   'authentication': (_bnpl_paymentstate_v1_JobAuthentication__Output | null);
+  'refund_id'?: (string);
+  'connector_refund_id'?: (string);
+  'reason'?: (string);
+  'capture_id'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
   '_return_url'?: "return_url";
   '_merchant_order_reference_id'?: "merchant_order_reference_id";
   '_once'?: "once";
+  '_refund_id'?: "refund_id";
+  '_connector_refund_id'?: "connector_refund_id";
+  '_reason'?: "reason";
+  '_capture_id'?: "capture_id";
 }

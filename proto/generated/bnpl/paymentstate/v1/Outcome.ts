@@ -14,6 +14,7 @@ export const _bnpl_paymentstate_v1_Outcome_Kind = {
   VOIDED: 'VOIDED',
   FAILED: 'FAILED',
   AUTHENTICATED: 'AUTHENTICATED',
+  REFUNDED: 'REFUNDED',
 } as const;
 
 export type _bnpl_paymentstate_v1_Outcome_Kind =
@@ -35,6 +36,8 @@ export type _bnpl_paymentstate_v1_Outcome_Kind =
   | 7
   | 'AUTHENTICATED'
   | 8
+  | 'REFUNDED'
+  | 9
 
 export type _bnpl_paymentstate_v1_Outcome_Kind__Output = typeof _bnpl_paymentstate_v1_Outcome_Kind[keyof typeof _bnpl_paymentstate_v1_Outcome_Kind]
 
