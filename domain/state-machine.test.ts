@@ -34,7 +34,7 @@ const EXPECTED: Record<Action, { allowed: PaymentStatusName[]; code: string }> =
   // Section 3's four, plus partially_captured_and_capturable as ARCHITECTURE.md decides (the rest is released).
   cancel: { allowed: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'], code: 'IR_16' },
   incremental_authorization: { allowed: ['requires_capture'], code: 'IR_16' },
-  refund: { allowed: ['succeeded', 'partially_captured'], code: 'IR_14' },
+  refund: { allowed: ['succeeded', 'partially_captured', 'partially_captured_and_capturable'], code: 'IR_14' },
   approve: { allowed: ['requires_merchant_action'], code: 'IR_16' },
   reject: { allowed: ['requires_merchant_action'], code: 'IR_16' },
   update: { allowed: ['requires_confirmation', 'requires_payment_method'], code: 'IR_16' },

@@ -7,6 +7,7 @@ import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../lib/payment-store.ts';
+import { RefundStore } from '../lib/refund-store.ts';
 import { ConnectorQueues } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import { CAPABILITIES } from '../domain/connectors.ts';
@@ -27,6 +28,8 @@ const queues = new ConnectorQueues(redis);
 const waiter = await OutcomeWaiter.start(redisConnection());
 const paymentState = paymentStateClient(config.paymentStateAddr);
 const store = new PaymentStore(db);
+const refunds = new RefundStore(db);
+store.rowProjections.push((p) => refunds.project(p));
 const setupEvents = redisConnection();
 const setup = new MerchantSetup(db, { pub: redis });
 await setup.listen(setupEvents);
@@ -55,7 +58,7 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup }, health);
+const app = buildApp(db, { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup }, health);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 answerNodeRefusals(server);

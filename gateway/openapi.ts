@@ -5,6 +5,7 @@ import {
   ListPaymentsQuery, Payment, ReviewDecisionRequest, ThreeDsAuthenticationRequest, ThreeDsAuthenticationResponse, UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
+import { CreateRefundRequest, ListRefundsFilter, Refund, UpdateRefundRequest } from '../lib/schemas/refund.ts';
 import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
 import {
   CreateApiKeyRequest, CreateConnectorAccountRequest, CreateMerchantAccountRequest, CreateProfileRequest, UpdateApiKeyRequest,
@@ -44,6 +45,22 @@ export function openApiDocument() {
           requestBody: json(ThreeDsAuthenticationRequest),
           responses: { 200: { description: 'Authentication', ...json(ThreeDsAuthenticationResponse) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } },
         },
+      },
+      '/refunds': {
+        post: {
+          summary: 'Create a refund (a provider decline is a failed refund, not an error)', requestBody: json(CreateRefundRequest),
+          responses: { ...ok('Refund'), 200: { description: 'Refund', ...json(Refund) }, 409: { description: 'refund_id exists with another body', ...json(ErrorBody) } },
+        },
+      },
+      '/refunds/list': {
+        post: { summary: 'List refunds, newest first', requestBody: json(ListRefundsFilter), responses: { ...ok('{count, total_count, data}'), 200: { description: '{count, total_count, data: Refund[]}' } } },
+      },
+      '/refunds/{refund_id}': {
+        get: {
+          summary: 'Retrieve a refund (force_sync=true asks the provider now)', parameters: [pathParam('refund_id'), { name: 'force_sync', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } }],
+          responses: { ...ok('Refund'), 200: { description: 'Refund', ...json(Refund) } },
+        },
+        post: { summary: 'Update a refund\'s reason and metadata', parameters: [pathParam('refund_id')], requestBody: json(UpdateRefundRequest), responses: { ...ok('Refund'), 200: { description: 'Refund', ...json(Refund) } } },
       },
       '/payment_link/{payment_link_id}': {
         get: {

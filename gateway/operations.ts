@@ -7,6 +7,7 @@ import { jobFor } from '../domain/job.ts';
 import { ApiError, errors } from '../lib/errors.ts';
 import { config } from '../lib/config.ts';
 import type { PaymentStore } from '../lib/payment-store.ts';
+import type { RefundStore } from '../lib/refund-store.ts';
 import type { ConnectorQueues } from '../lib/queue.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import type { MerchantPolicy, StoredPayment } from '../domain/payment.ts';
@@ -24,6 +25,7 @@ import type { MerchantSetup } from './merchant-setup.ts';
 
 export interface Deps {
   store: PaymentStore;
+  refunds: RefundStore;
   paymentState: PaymentStateClient;
   queues: ConnectorQueues;
   waiter: OutcomeWaiter;
@@ -44,7 +46,9 @@ export function fromRpcError(err: unknown): ApiError {
     case grpc.status.INVALID_ARGUMENT:
       return new ApiError(400, code ?? 'IR_05', e.details, param);
     case grpc.status.NOT_FOUND:
-      return errors.notFound('Payment');
+      return code === 'HE_02' && /^Refund/.test(e.details) ? errors.notFound('Refund') : errors.notFound('Payment');
+    case grpc.status.ALREADY_EXISTS:
+      return errors.duplicate(e.details, param);
     case grpc.status.ABORTED:
       return errors.busy('The payment is being changed by another request; retry');
     case grpc.status.UNIMPLEMENTED:
@@ -115,6 +119,11 @@ async function begin(deps: Deps, merchantId: string, paymentId: string, request:
         config.beginAttemptMs, { waitForReady: true });
       return { reply: { ...reply, job: reply.job ? fromJobMessage(reply.job) : null }, fromStore: false };
     } catch (err) {
+      // Refunds of one payment are accepted or refused on the amount alone, never because the payment is busy.
+      if ((err as grpc.ServiceError).code === grpc.status.ABORTED && request.action === 'REFUND' && Date.now() < giveUpAt) {
+        await sleep(Math.random() * 50);
+        continue;
+      }
       if (!outcomeUnknown(err)) throw fromRpcError(err);
       const pause = Math.min(100 * 2 ** attempt, 1_000);
       if (Date.now() + pause >= giveUpAt) break;

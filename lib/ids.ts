@@ -17,6 +17,7 @@ export function randomAlnum(n: number): string {
 export const ids = {
   payment: () => `pay_${randomAlnum(26)}`,
   capture: () => `cap_${randomAlnum(26)}`,
+  refund: () => `ref_${randomAlnum(26)}`,
   paymentLink: () => `plink_${randomAlnum(20)}`,
   profile: () => `pro_${randomAlnum(20)}`,
   connectorAccount: () => `mca_${randomAlnum(20)}`,

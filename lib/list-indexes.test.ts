@@ -13,6 +13,9 @@ const SHAPES: ListShape[] = [
   { name: 'POST /payments/list {customer_id}', collection: 'payments', equal: ['merchant_id', 'customer_id'], sort: PAYMENT_SORT },
   { name: 'POST /payments/list {profile_id}', collection: 'payments', equal: ['merchant_id', 'profile_id'], sort: PAYMENT_SORT },
   { name: 'GET /customers/list', collection: 'customers', equal: ['merchant_id'], sort: { created_at: -1, customer_id: -1 } },
+  { name: 'POST /refunds/list', collection: 'refunds', equal: ['merchant_id'], sort: { created_at: -1, refund_id: -1 } },
+  { name: 'POST /refunds/list {payment_id}', collection: 'refunds', equal: ['merchant_id', 'payment_id'], sort: { created_at: -1, refund_id: -1 } },
+  { name: 'POST /refunds/list {profile_id}', collection: 'refunds', equal: ['merchant_id', 'profile_id'], sort: { created_at: -1, refund_id: -1 } },
 ];
 
 /** The index serves the list when its keys are the equality fields (any order) and then the sort, all or none reversed. */

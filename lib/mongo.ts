@@ -37,6 +37,11 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'connector_accounts', keys: { merchant_id: 1 }, name: 'mca_by_merchant' },
   { collection: 'retired_connector_accounts', keys: { merchant_connector_id: 1, merchant_id: 1 }, name: 'retired_mca_merchant', unique: true },
   { collection: 'customers', keys: { customer_id: 1, merchant_id: 1 }, name: 'customer_merchant', unique: true },
+  // One refund_id names one refund of a merchant (the gateway's claim); the lists of POST /refunds/list.
+  { collection: 'refunds', keys: { refund_id: 1, merchant_id: 1 }, name: 'refund_merchant', unique: true },
+  { collection: 'refunds', keys: { merchant_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_list' },
+  { collection: 'refunds', keys: { merchant_id: 1, payment_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_by_payment' },
+  { collection: 'refunds', keys: { merchant_id: 1, profile_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_by_profile' },
   { collection: 'customers', keys: { merchant_id: 1, created_at: -1, customer_id: -1 }, name: 'customers_list' },
 ];
 

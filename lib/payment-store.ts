@@ -35,6 +35,8 @@ export interface PaymentEvent {
 export class PaymentStore {
   readonly transitions: Collection<Transition>;
   readonly payments: Collection<StoredPayment>;
+  /** Projections of a payment's rows (refunds, disputes), written after the payment's own each time it moves. */
+  readonly rowProjections: ((p: StoredPayment) => Promise<void>)[] = [];
 
   constructor(db: Db) {
     this.transitions = db.collection<Transition>('transitions');
@@ -90,6 +92,11 @@ export class PaymentStore {
    * newest transition.
    */
   async project(p: StoredPayment): Promise<void> {
+    await this.projectPayment(p);
+    await Promise.all(this.rowProjections.map((f) => f(p)));
+  }
+
+  private async projectPayment(p: StoredPayment): Promise<void> {
     if (p.seq === 0) return this.insertProjection(p);
     for (let i = 0; i < 4; i++) {
       const r = await this.span('replace', 'payments', () =>
@@ -97,7 +104,8 @@ export class PaymentStore {
       if (r.matchedCount === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** i));
     }
-    await this.repair(p.merchant_id, p.payment_id);
+    const newest = await this.repair(p.merchant_id, p.payment_id);
+    if (newest && newest.seq > p.seq) await Promise.all(this.rowProjections.map((f) => f(newest)));
   }
 
   /** Bring the projection to the newest transition. */

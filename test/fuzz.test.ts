@@ -44,7 +44,7 @@ afterAll(async () => stack?.stop());
 /** Everything stored that a request could change (transitions and idempotency keys only grow: counted). */
 async function fingerprint(): Promise<string> {
   const db = await stack.db();
-  const whole = ['merchants', 'api_keys', 'business_profiles', 'connector_accounts', 'customers', 'payment_links'];
+  const whole = ['merchants', 'api_keys', 'business_profiles', 'connector_accounts', 'customers', 'payment_links', 'refunds'];
   const [counts, docs, payments] = await Promise.all([
     Promise.all(['transitions', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({}))),
     Promise.all(whole.map((c) => db.collection(c).find({}, { projection: { _id: 0 } }).toArray())),
@@ -66,7 +66,8 @@ const value = fc.oneof(
 );
 const FIELDS = [...Object.keys(CreatePaymentRequest.shape), 'amount_to_capture', 'capture_id', 'capture_metadata', 'amount_to_cancel',
   'cancellation_reason', 'client_secret', 'device_channel', 'threeds_method_comp_ind', 'sdk_information', 'merchant_name', 'manual_review',
-  'profile_name', 'name', 'expiration', 'connector_name', 'connector_account_details', 'customer_id', '__proto__', 'constructor', ''];
+  'profile_name', 'name', 'expiration', 'connector_name', 'connector_account_details', 'customer_id', 'refund_id', 'reason', 'refund_status',
+  'amount_filter', 'split_refunds', '__proto__', 'constructor', ''];
 const valid = { amount: 100, currency: 'EUR' };
 const body = fc.oneof(
   fc.anything({ maxDepth: 4 }),
@@ -100,6 +101,7 @@ const ROUTES: [string, string][] = [
   ['POST', '/payments'], ['POST', '/payments/{id}'], ['GET', '/payments/{id}'], ['GET', '/payments/list'], ['POST', '/payments/list'],
   ...['confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', '3ds/authentication']
     .map((op): [string, string] => ['POST', `/payments/{id}/${op}`]),
+  ['POST', '/refunds'], ['POST', '/refunds/list'], ['GET', '/refunds/{id}'], ['POST', '/refunds/{id}'],
   ['POST', '/customers'], ['GET', '/customers/list'], ['GET', '/customers/{id}'], ['POST', '/customers/{id}'], ['DELETE', '/customers/{id}'],
   ['GET', '/payment_link/{link}'], ['GET', '/payment_link/{merchant}/{id}'], ['GET', '/payment_link/s/{merchant}/{id}'],
   ['POST', '/payment_link/{merchant}/{id}/confirm'], ['POST', '/payment_link/{merchant}/{id}/3ds/authentication'],

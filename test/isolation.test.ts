@@ -15,7 +15,7 @@ let admin: string;
 interface Merchant { merchant_id: string; api_key: string; pk: string }
 let A: Merchant;
 let B: Merchant & {
-  secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[];
+  secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[]; refunds: string[];
   payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded' | 'threeDs', any>;
 };
 
@@ -63,6 +63,8 @@ beforeAll(async () => {
   expect(threeDs).toMatchObject({ status: 'requires_customer_action', next_action: { type: 'three_ds_invoke' } });
   for (const p of [authorized, succeeded, review]) expect(p.merchant_connector_id).toBe(mca);
 
+  const refund = await ok(stack.api('POST', '/refunds', { payment_id: succeeded.payment_id, amount: 1_000, refund_id: 'ref_b_isolation' }, b.api_key), 'B refund');
+  expect(refund).toMatchObject({ refund_id: 'ref_b_isolation', payment_id: succeeded.payment_id });
   const secondKey = (await ok(stack.api('POST', `/api_keys/${b.merchant_id}`, { name: 'second', expiration: 'never' }, admin), 'B second key')).api_key as string;
   const keyIds = (await ok(stack.api('GET', `/api_keys/${b.merchant_id}/list`, undefined, admin), 'B keys')).map((k: any) => k.key_id as string);
   await ok(stack.api('POST', `/account/${b.merchant_id}/business_profile`, { profile_name: 'b_second' }, admin), 'B second profile');
@@ -71,7 +73,7 @@ beforeAll(async () => {
   expect(profiles).toHaveLength(2);
 
   B = {
-    ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'],
+    ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'], refunds: [refund.refund_id],
     payments: { pending, authorized, linked, review, succeeded, threeDs },
   };
 });
@@ -161,6 +163,14 @@ function walkTable(): Row[] {
       calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } } }]),
     },
 
+    // Refunds (A's secret key): B's refund ids, and a refund of B's payment.
+    { route: 'GET /refunds/:refund_id', calls: B.refunds.flatMap((id) => [{ method: 'GET', path: `/refunds/${id}`, key: sk }, { method: 'GET', path: `/refunds/${id}?force_sync=true`, key: sk }]) },
+    { route: 'POST /refunds/:refund_id', calls: B.refunds.map((id) => ({ method: 'POST', path: `/refunds/${id}`, body: { reason: 'changed by another merchant', metadata: { k: 'v' } }, key: sk })) },
+    {
+      route: 'POST /refunds',
+      calls: [B.payments.succeeded, B.payments.authorized].map((p) => ({ method: 'POST', path: '/refunds', body: { payment_id: p.payment_id, amount: 100 }, key: sk })),
+    },
+
     // Customers (A's secret key).
     { route: 'GET /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}`, key: sk })) },
     { route: 'POST /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'POST', path: `/customers/${c}`, body: { name: 'Mallory', email: 'mallory@a.example' }, key: sk })) },
@@ -199,6 +209,7 @@ const EXCLUDED: Record<string, string> = {
   'GET /payments/list': 'A\'s own list (checked: none of B\'s payments)',
   'POST /payments/list': 'A\'s own list (checked: none of B\'s payments)',
   'POST /customers': 'creates A\'s own customer',
+  'POST /refunds/list': 'A\'s own list (checked: none of B\'s refunds)',
   'GET /customers/list': 'A\'s own list (checked: none of B\'s customers)',
   // The merchant account itself is the resource: the admin key manages every merchant by design.
   'POST /accounts': 'creates a merchant account (admin)',
@@ -292,6 +303,9 @@ describe('isolation between merchants', () => {
       expect((await ok(stack.api('GET', `/payments/list?customer_id=${c}`, undefined, A.api_key), 'list by customer')).size).toBe(0);
       expect((await ok(stack.api('POST', '/payments/list', { customer_id: c }, A.api_key), 'list by customer')).count).toBe(0);
     }
+    const refunds = await ok(stack.api('POST', '/refunds/list', { limit: 100 }, A.api_key), 'POST /refunds/list');
+    expect(refunds).toMatchObject({ count: 0, total_count: 0, data: [] });
+    for (const id of bPayments) expect((await ok(stack.api('POST', '/refunds/list', { payment_id: id }, A.api_key), 'refunds by payment')).count).toBe(0);
     const customers = await ok(stack.api('GET', '/customers/list?limit=100', undefined, A.api_key), 'GET /customers/list');
     expect(customers.map((c: any) => c.customer_id)).toEqual(['cus_a_isolation']);
 

@@ -16,6 +16,7 @@ let B: Merchant;
 /** A's payment (with a link), customer; C: the merchant the admin routes are walked on. */
 let pay: { payment_id: string; client_secret: string; payment_link: { payment_link_id: string } };
 let customerId: string;
+let refundId: string;
 let C: { merchant_id: string; key_id: string; mca: string; profile_id: string };
 
 async function ok(r: Promise<ApiResponse>, what: string) {
@@ -37,6 +38,8 @@ beforeAll(async () => {
     metadata: { internal_ref: 'merchant-only' }, customer: { id: 'cus_scope', email: 'scope@a.example', name: 'Scope A' },
   }, A.api_key), 'A payment');
   customerId = 'cus_scope';
+  const paid = await ok(stack.api('POST', '/payments', { amount: 3_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' }, A.api_key), 'A paid');
+  refundId = (await ok(stack.api('POST', '/refunds', { payment_id: paid.payment_id, amount: 100, metadata: { internal_ref: 'merchant-only' } }, A.api_key), 'A refund')).refund_id;
   const c = await stack.merchant();
   const admin = stack.adminKey;
   const keys = await ok(stack.api('GET', `/api_keys/${c.merchant_id}/list`, undefined, admin), 'C keys');
@@ -72,7 +75,7 @@ function routeKind(route: string): RouteKind {
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
-  if (/^\/(payments|customers)(\/|$)/.test(path)) return 'merchant';
+  if (/^\/(payments|customers|refunds)(\/|$)/.test(path)) return 'merchant';
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
 
@@ -85,7 +88,7 @@ function callFor(route: string, key: KeyKind): Call {
   const merchantId = kind === 'admin' ? C.merchant_id : A.merchant_id;
   const path = template
     .replace(':merchant_id', merchantId).replace(':payment_id', pay.payment_id).replace(':payment_link_id', pay.payment_link.payment_link_id)
-    .replace(':customer_id', customerId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
+    .replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
   const clientSecret = kind === 'client' && key.endsWith('publishable') ? pay.client_secret : undefined;
   const query = method === 'GET' && clientSecret ? `?client_secret=${clientSecret}` : route === 'GET /payments/list' ? '?limit=100' : '';
   let body: Record<string, unknown> | undefined;

@@ -25,6 +25,9 @@ import { beginApprove, beginCancel, beginCapture, beginConfirm, beginIncremental
 import { applyOutcome } from '../../domain/outcomes.ts';
 import { NO_POLICY, SWEEP_KEY, type AuthenticationResult, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment } from '../../domain/payment.ts';
 import { beginAuthenticate } from '../../domain/three-ds.ts';
+import { beginRefund, beginRefundUpdate } from '../../domain/refunds.ts';
+import { requestHash as requestHashOf } from '../../domain/intent.ts';
+import { CreateRefundRequest, RefundId, UpdateRefundRequest } from '../../lib/schemas/refund.ts';
 
 const MAX_RACES = 25;
 const OPERATION_ID = /^op_[A-Za-z0-9]{26}$/;
@@ -180,7 +183,7 @@ export class PaymentStateService {
         }
       }
       if (decision.kind === 'refused') {
-        const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : grpc.status.FAILED_PRECONDITION;
+        const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : decision.code === 'HE_01' ? grpc.status.ALREADY_EXISTS : grpc.status.FAILED_PRECONDITION;
         throw new RpcError(status, decision.message, decision.code, decision.param);
       }
       if (decision.kind !== 'apply') {
@@ -307,6 +310,17 @@ const BEGIN = {
   UPDATE: (ctx: BeginCtx, params: unknown) => {
     const body = parse(UpdatePaymentRequest, params);
     return (p: StoredPayment) => beginUpdate(p, body, ctx);
+  },
+  REFUND: (ctx: BeginCtx, params: unknown) => {
+    const body = parse(CreateRefundRequest, params);
+    if (!body.refund_id) throw new RpcError(grpc.status.INVALID_ARGUMENT, 'refund_id is required (the gateway sets one)');
+    const withId = { ...body, refund_id: body.refund_id };
+    const requestHash = requestHashOf(withId);
+    return (p: StoredPayment) => beginRefund(p, withId, { ...ctx, requestHash });
+  },
+  UPDATE_REFUND: (ctx: BeginCtx, params: unknown) => {
+    const { refund_id: refundId, ...body } = parse(UpdateRefundRequest.extend({ refund_id: RefundId }), params);
+    return (p: StoredPayment) => beginRefundUpdate(p, { ...body, refund_id: refundId }, ctx);
   },
   INCREMENTAL_AUTHORIZATION: (ctx: BeginCtx, params: unknown) => {
     const body = parse(IncrementalAuthorizationRequest, params);

@@ -9,6 +9,8 @@ const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
   not_capturable: 'invalid_state',
   not_found: 'invalid_request',
   unauthorized: 'credentials_refused',
+  refund_declined: 'refund_declined',
+  amount_exceeds_captured: 'invalid_request',
 };
 
 export function unifiedFor(providerCode: string) {

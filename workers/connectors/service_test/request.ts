@@ -34,3 +34,12 @@ export const incrementRequest = (job: ConnectorJob, apiKey: string): ProviderReq
   method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/increments`, idempotencyKey: job.operation_id,
   headers: auth(apiKey), body: { amount: job.amount },
 });
+
+// A refund names our refund id as its reference; a repeat with the same key returns the first refund.
+export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/refunds`, idempotencyKey: job.operation_id,
+  headers: auth(apiKey), body: { amount: job.amount, reference: job.refund_id ?? null, reason: job.reason ?? null },
+});
+
+export const refundSyncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
+  ({ method: 'GET', path: `/service_test/v1/refunds/${job.connector_refund_id}`, headers: auth(apiKey) });

@@ -17,6 +17,12 @@ export const ServiceTestCapture = z.object({ id: z.string(), status: z.enum(['su
 /** A void's answer: the payment; any status but voided means it was not released. */
 export const ServiceTestVoid = z.object({ status: z.string() });
 export const ServiceTestIncrement = z.object({ id: z.string() });
+export const ServiceTestRefund = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  reference: z.string().nullish(),
+  failure: z.object({ code: z.string(), message: z.string() }).optional(),
+});
 export const ServiceTestError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 const PAYMENT_STATUS: Record<z.infer<typeof PaymentStatus>, OutcomeKind> = {
@@ -64,4 +70,16 @@ export function voidOutcome(res: ProviderResponse): Outcome {
 export function incrementOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
   return { kind: 'AUTHORIZED', connector_transaction_id: parse(ServiceTestIncrement, res).id };
+}
+
+const REFUND_STATUS: Record<z.infer<typeof ServiceTestRefund>['status'], OutcomeKind> = { succeeded: 'REFUNDED', pending: 'PENDING', failed: 'DECLINED' };
+
+/** refund and refund sync: the refund; a refused request (over the captured amount, unknown payment) fails it. */
+export function refundOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'FAILED');
+  const r = parse(ServiceTestRefund, res);
+  return {
+    kind: REFUND_STATUS[r.status], connector_transaction_id: r.id,
+    ...(r.failure ? { error_code: r.failure.code, error_message: r.failure.message, ...unifiedFor(r.failure.code) } : {}),
+  };
 }

@@ -14,14 +14,14 @@ const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   amount: 10000, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@example.com',
   return_url: 'https://shop.example/return', merchant_order_reference_id: 'order-1', mode: 'execute', sync_round: 0, ...over,
 });
-const { authorize, sync, capture, void: voidFlow, incrementalAuthorization } = serviceTest;
+const { authorize, sync, capture, void: voidFlow, incrementalAuthorization, refund, refundSync } = serviceTest;
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
 
 describe('service_test manifest', () => {
   it('lists exactly the flows the connector implements', () => {
     const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
     expect(present).toEqual([...serviceTest.manifest.flows]);
-    expect(serviceTest.refund ?? serviceTest.refundSync ?? serviceTest.notification).toBeUndefined();
+    expect(serviceTest.notification).toBeUndefined();
   });
   it('takes the HeaderKey credentials of a connector account', () => {
     expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
@@ -84,5 +84,30 @@ describe('service_test answers -> outcomes', () => {
   it('an answer that is not the provider\'s shape is refused, never cast', () => {
     expect(() => flow(authorize).response({ status: 201, body: { id: 'stp_1', status: 'approved' } }, job())).toThrow(UnexpectedAnswer);
     expect(() => flow(capture).response({ status: 201, body: null }, job())).toThrow(UnexpectedAnswer);
+  });
+});
+
+describe('service_test refunds', () => {
+  const a = (name: string) => answers[name]!;
+  const refundJob = job({ kind: 'refund', operation_id: 'op_9', connector_transaction_id: 'stp_1', amount: 4000, refund_id: 'ref_1', reason: 'damaged' });
+  it('refund: POST /payments/{id}/refunds with the operation id as idempotency key and our refund id as reference', () => {
+    expect(flowFor(refundJob)).toBe('refund');
+    expect(flow(refund).request(refundJob, creds)).toEqual({
+      method: 'POST', path: '/service_test/v1/payments/stp_1/refunds', idempotencyKey: 'op_9', headers: { authorization: 'Bearer sk_test' },
+      body: { amount: 4000, reference: 'ref_1', reason: 'damaged' },
+    });
+  });
+  it('a status sync reads the refund once the provider named it, else repeats the refund with the same key', () => {
+    expect(flowFor({ ...refundJob, mode: 'sync' })).toBe('refund');
+    const named = { ...refundJob, mode: 'sync' as const, connector_refund_id: 'str_1' };
+    expect(flowFor(named)).toBe('refundSync');
+    expect(flow(refundSync).request(named, creds)).toEqual({ method: 'GET', path: '/service_test/v1/refunds/str_1', headers: { authorization: 'Bearer sk_test' } });
+  });
+  it('answers: succeeded, pending, failed with its code, refused', () => {
+    expect(flow(refund).response(a('refund_succeeded'), refundJob)).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'str_1a2b3c4d5e6f7a8b9c0d1e2f' });
+    expect(flow(refundSync).response(a('refund_pending'), refundJob)).toEqual({ kind: 'PENDING', connector_transaction_id: 'str_2b3c4d5e6f7a8b9c0d1e2f3a' });
+    expect(flow(refund).response(a('refund_failed'), refundJob)).toMatchObject({ kind: 'DECLINED', error_code: 'refund_declined', unified_code: 'UE_6000' });
+    expect(flow(refund).response(a('refund_too_much'), refundJob)).toMatchObject({ kind: 'FAILED', error_code: 'amount_exceeds_captured', unified_code: 'UE_2000' });
+    expect(() => flow(refund).response({ status: 201, body: { id: 'str_1', status: 'done' } }, refundJob)).toThrow(UnexpectedAnswer);
   });
 });

@@ -1,0 +1,114 @@
+// Refunds: create (ARCHITECTURE.md "Refund create"), retrieve (4.10), update (4.9), list (4.8). Secret key only.
+// A refund is an operation on its payment: payment-state decides it against the captured amount and records it in
+// the payment's transitions; the refunds collection serves lookups by refund_id and the list.
+import type { Request, Router } from 'express';
+import type { Filter } from 'mongodb';
+import { z } from 'zod';
+import { ApiError, errors } from '../../lib/errors.ts';
+import { ids } from '../../lib/ids.ts';
+import { config } from '../../lib/config.ts';
+import type { RefundDoc } from '../../lib/refund-store.ts';
+import { CreateRefundRequest, ListRefundsFilter, REFUND_FIELDS, RefundId, UpdateRefundRequest, type RefundResource } from '../../lib/schemas/refund.ts';
+import { requestHash } from '../../domain/intent.ts';
+import { jobFor } from '../../domain/job.ts';
+import { refundView } from '../../domain/refunds.ts';
+import type { StoredPayment } from '../../domain/payment.ts';
+import { runOperation, type Deps } from '../operations.ts';
+import { validate } from '../validate.ts';
+import { scopedRouter } from '../scope.ts';
+
+const merchantOf = (req: Request) => req.merchantId!;
+const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
+
+/** The refund as its payment shows it; 404 when the payment does not hold it. */
+function refundIn(p: StoredPayment | null, refundId: string): RefundResource {
+  const row = p?.refunds?.find((r) => r.refund_id === refundId);
+  if (!row) throw errors.notFound('Refund');
+  return refundView(row);
+}
+
+const listView = (d: RefundDoc): RefundResource => Object.fromEntries(REFUND_FIELDS.map((k) => [k, d[k] ?? null])) as RefundResource;
+
+export function refundsRouter(deps: Deps): Router {
+  const r = scopedRouter();
+
+  /** The payment a refund id names (for this merchant), or 404. */
+  async function paymentOf(req: Request, refundId: string): Promise<StoredPayment> {
+    if (!RefundId.safeParse(refundId).success) throw errors.notFound('Refund');
+    const doc = await deps.refunds.find(merchantOf(req), refundId);
+    const payment = doc ? await deps.store.find(merchantOf(req), doc.payment_id) : null;
+    if (!payment?.refunds?.some((x) => x.refund_id === refundId)) throw errors.notFound('Refund');
+    return payment;
+  }
+
+  r.post('/refunds', async (req, res) => {
+    const merchantId = merchantOf(req);
+    const body = validate(CreateRefundRequest, req.body);
+    const params = { ...body, refund_id: body.refund_id ?? ids.refund() };
+    const hash = requestHash(params);
+    // One refund_id names one refund of the merchant: claimed before payment-state is asked.
+    const earlier = await deps.refunds.claim(merchantId, params.refund_id, params.payment_id, hash);
+    if (earlier && (earlier.request_hash !== hash || earlier.payment_id !== params.payment_id)) {
+      throw errors.duplicate('The refund with the specified refund_id already exists in our records', 'refund_id');
+    }
+    let payment: StoredPayment;
+    try {
+      payment = await runOperation(deps, merchantId, params.payment_id, 'REFUND', params);
+    } catch (err) {
+      // Refused or not started: the refund does not exist, and its id is free again.
+      if (!earlier && err instanceof ApiError && (err.status < 500 || err.status === 503)) await deps.refunds.release(merchantId, params.refund_id);
+      throw err;
+    }
+    res.json(refundIn(payment, params.refund_id));
+  });
+
+  // Declared before /refunds/:refund_id so that "list" is never taken for a refund id.
+  r.post('/refunds/list', async (req, res) => {
+    const f = validate(ListRefundsFilter, req.body);
+    const filter: Record<string, unknown> = {};
+    if (f.payment_id) filter.payment_id = f.payment_id;
+    if (f.refund_id) filter.refund_id = f.refund_id;
+    if (f.profile_id) filter.profile_id = f.profile_id;
+    if (f.connector?.length) filter.connector = { $in: f.connector };
+    if (f.merchant_connector_id?.length) filter.merchant_connector_id = { $in: f.merchant_connector_id };
+    if (f.currency?.length) filter.currency = { $in: f.currency };
+    if (f.refund_status?.length) filter.status = { $in: f.refund_status };
+    if (f.amount_filter) {
+      const amount: Record<string, number> = {};
+      if (f.amount_filter.start_amount != null) amount.$gte = f.amount_filter.start_amount;
+      if (f.amount_filter.end_amount != null) amount.$lte = f.amount_filter.end_amount;
+      if (Object.keys(amount).length) filter.amount = amount;
+    }
+    if (f.start_time || f.end_time) {
+      filter.created_at = {
+        ...(f.start_time ? { $gte: new Date(f.start_time).toISOString() } : {}),
+        $lte: new Date(f.end_time ?? Date.now()).toISOString(),
+      };
+    }
+    const { data, total } = await deps.refunds.list(merchantOf(req), filter as Filter<RefundDoc>, { limit: f.limit ?? 10, skip: f.offset ?? 0 });
+    res.json({ count: data.length, total_count: total, data: data.map(listView) });
+  });
+
+  r.get('/refunds/:refund_id', async (req, res) => {
+    const { force_sync } = validate(RetrieveQuery, req.query);
+    const refundId = req.params.refund_id as string;
+    const payment = await paymentOf(req, refundId);
+    const op = payment.operations.find((o) => o.kind === 'refund' && o.ref === refundId && o.open);
+    if (force_sync !== 'true' || !op) return res.json(refundIn(payment, refundId));
+    // Ask the provider now, and answer with what it says (within the usual wait).
+    const answer = deps.waiter.wait(op.operation_id, config.confirmWaitMs).done;
+    await deps.queues.enqueueSync(jobFor(payment, op, 'sync'));
+    const event = await answer;
+    res.json(refundIn(event?.payment ?? await deps.store.find(merchantOf(req), payment.payment_id), refundId));
+  });
+
+  r.post('/refunds/:refund_id', async (req, res) => {
+    const body = validate(UpdateRefundRequest, req.body);
+    const refundId = req.params.refund_id as string;
+    const payment = await paymentOf(req, refundId);
+    const updated = await runOperation(deps, merchantOf(req), payment.payment_id, 'UPDATE_REFUND', { ...body, refund_id: refundId });
+    res.json(refundIn(updated, refundId));
+  });
+
+  return r;
+}
