@@ -21,7 +21,7 @@ const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const SCENARIOS = ['baseline_mongo_insert', 'baseline_bullmq', 'create', 'create_confirm_auto'] as const;
+const SCENARIOS = ['baseline_mongo_insert', 'baseline_bullmq', 'create', 'create_confirm_auto', 'refund'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 function int(name: string, fallback: number, min = 0): number {
@@ -351,23 +351,25 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-async function postPayment(url: string, apiKey: string, body: unknown, expectStatus: string): Promise<void> {
+/** POSTs `body` to the gateway's `path`; the answer must be 200 with `status` = expectStatus. Returns the answer. */
+async function postPayment(url: string, apiKey: string, body: unknown, expectStatus: string, path = '/payments'): Promise<Record<string, unknown>> {
   let res: { status: number; text: string };
   try {
-    res = await post(`${url}/payments`, { 'content-type': 'application/json', 'api-key': apiKey }, JSON.stringify(body));
+    res = await post(`${url}${path}`, { 'content-type': 'application/json', 'api-key': apiKey }, JSON.stringify(body));
   } catch (err) {
     const e = err as Error & { code?: string; cause?: { name?: string } };
     const timedOut = e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError';
     throw new OpError(timedOut ? 'timeout' : `network:${e.code ?? e.name}`, e.message);
   }
   if (res.status !== 200) throw new OpError(`http_${res.status}`, res.text);
-  let status: unknown;
+  let answer: Record<string, unknown>;
   try {
-    status = (JSON.parse(res.text) as { status?: unknown }).status;
+    answer = JSON.parse(res.text) as Record<string, unknown>;
   } catch {
     throw new OpError('bad_json', res.text);
   }
-  if (status !== expectStatus) throw new OpError(`status_${String(status)}`, res.text);
+  if (answer.status !== expectStatus) throw new OpError(`status_${String(answer.status)}`, res.text);
+  return answer;
 }
 
 async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: ScenarioResult[]; stack: Record<string, unknown> }> {
@@ -385,8 +387,11 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
   try {
     const db = await stack.db(); // also makes stack.stop() drop the stack's database
     const { api_key: key } = await stack.merchant();
-    const scenario = async (name: ScenarioName, description: string, n: number, body: unknown, expect: string) => {
-      const op = () => postPayment(stack.gatewayUrl, key, body, expect);
+    const scenario = async (name: ScenarioName, description: string, n: number, body: unknown, expect: string, then?: (payment: Record<string, unknown>) => Promise<unknown>) => {
+      const op = async () => {
+        const payment = await postPayment(stack.gatewayUrl, key, body, expect);
+        if (then) await then(payment);
+      };
       if (settings.warmup) {
         log(`${name}: warm-up (${settings.warmup})`);
         await pool(settings.warmup, settings.concurrency, settings.max_seconds, op);
@@ -402,6 +407,11 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
     if (run.has('create_confirm_auto') && !stopping) {
       await scenario('create_confirm_auto', 'POST /payments with confirm=true, automatic capture, through payment-state, BullMQ, worker and provider sandbox (status succeeded)',
         settings.n_confirm, { ...paymentBody, confirm: true, payment_method: 'pay_later' }, 'succeeded');
+    }
+    if (run.has('refund') && !stopping) {
+      await scenario('refund', 'POST /payments with confirm=true (automatic capture), then POST /refunds of the whole amount through payment-state, BullMQ, worker and provider sandbox (refund succeeded)',
+        settings.n_confirm, { ...paymentBody, confirm: true, payment_method: 'pay_later' }, 'succeeded',
+        (p) => postPayment(stack.gatewayUrl, key, { payment_id: p.payment_id }, 'succeeded', '/refunds'));
     }
     // What the service recorded, as a cross-check of the answers (warm-up included).
     const byStatus = await db.collection('payments').aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()
@@ -573,7 +583,7 @@ function markdown(report: Report): string {
 }
 
 const planned = (name: ScenarioName) =>
-  ({ baseline_mongo_insert: settings.n_mongo, baseline_bullmq: settings.n_bullmq, create: settings.n_create, create_confirm_auto: settings.n_confirm })[name];
+  ({ baseline_mongo_insert: settings.n_mongo, baseline_bullmq: settings.n_bullmq, create: settings.n_create, create_confirm_auto: settings.n_confirm, refund: settings.n_confirm })[name];
 
 interface Report {
   timestamp: string;
@@ -617,7 +627,7 @@ try {
     log(`baseline_bullmq: ${r.throughput_ops_s} ops/s`);
     report.results.push(r);
   }
-  if ((run.has('create') || run.has('create_confirm_auto')) && !stopping) {
+  if ((run.has('create') || run.has('create_confirm_auto') || run.has('refund')) && !stopping) {
     const s = await serviceScenarios(run);
     report.results.push(...s.results);
     report.stack = s.stack;
