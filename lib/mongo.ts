@@ -38,6 +38,13 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'retired_connector_accounts', keys: { merchant_connector_id: 1, merchant_id: 1 }, name: 'retired_mca_merchant', unique: true },
   { collection: 'customers', keys: { customer_id: 1, merchant_id: 1 }, name: 'customer_merchant', unique: true },
   { collection: 'customers', keys: { merchant_id: 1, created_at: -1, customer_id: -1 }, name: 'customers_list' },
+  { collection: 'disputes', keys: { dispute_id: 1, merchant_id: 1 }, name: 'dispute_merchant', unique: true },
+  // GET /disputes/list, newest received first, unfiltered and by each filter (a one-value list is an equality).
+  { collection: 'disputes', keys: { merchant_id: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_list' },
+  { collection: 'disputes', keys: { merchant_id: 1, dispute_status: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_status' },
+  { collection: 'disputes', keys: { merchant_id: 1, dispute_stage: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_stage' },
+  { collection: 'disputes', keys: { merchant_id: 1, connector: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_connector' },
+  { collection: 'disputes', keys: { merchant_id: 1, connector_reason: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_reason' },
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {
