@@ -17,6 +17,8 @@ import { customersRouter } from './routes/customers.ts';
 import { paymentsRouter } from './routes/payments.ts';
 import { paymentLinksRouter } from './routes/payment-links.ts';
 import { refundsRouter } from './routes/refunds.ts';
+import { disputesRouter } from './routes/disputes.ts';
+import { DisputeStore } from '../lib/dispute-store.ts';
 
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
@@ -48,10 +50,12 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/refunds', keyAuth(db), rateLimit(deps.redis), idempotency(db));
+  app.use('/disputes', keyAuth(db), rateLimit(deps.redis));
   app.use(paymentsRouter(deps));
   app.use(customersRouter(deps.customers));
   app.use(refundsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
+  app.use(disputesRouter(new DisputeStore(db)));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));
   app.use(errorHandler);

@@ -7,6 +7,7 @@ import {
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
 import { CreateRefundRequest, ListRefundsFilter, Refund, UpdateRefundRequest } from '../lib/schemas/refund.ts';
 import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
+import { Dispute, ListDisputesQuery } from '../lib/schemas/dispute.ts';
 import {
   CreateApiKeyRequest, CreateConnectorAccountRequest, CreateMerchantAccountRequest, CreateProfileRequest, UpdateApiKeyRequest,
   UpdateConnectorAccountRequest, UpdateMerchantAccountRequest, UpdateProfileRequest,
@@ -90,6 +91,17 @@ export function openApiDocument() {
         get: { summary: 'Retrieve a customer', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Customer', ...json(Customer) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
         post: { summary: 'Update a customer (fields left out are kept)', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], requestBody: json(UpdateCustomerRequest), responses: { 200: { description: 'Customer', ...json(Customer) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
         delete: { summary: 'Delete a customer (payments keep their copy)', parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Deleted', ...json(CustomerDeleted) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
+      },
+      '/disputes/list': {
+        get: {
+          summary: 'List disputes, newest received first (enum filters take comma-separated lists; received_time is when we received the dispute)',
+          parameters: Object.entries((z.toJSONSchema(ListDisputesQuery, { io: 'input' }) as { properties: Record<string, object> }).properties)
+            .map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+          responses: { 200: { description: 'Disputes', ...json(z.array(Dispute)) }, 400: { description: 'Invalid request', ...json(ErrorBody) } },
+        },
+      },
+      '/disputes/{dispute_id}': {
+        get: { summary: 'Retrieve a dispute', parameters: [pathParam('dispute_id')], responses: { 200: { description: 'Dispute', ...json(Dispute) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
       },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
       '/accounts/{merchant_id}': {

@@ -23,6 +23,7 @@ export const ids = {
   connectorAccount: () => `mca_${randomAlnum(20)}`,
   hashKey: () => randomBytes(32).toString('hex'),
   operation: () => `op_${randomAlnum(26)}`,
+  dispute: () => `dp_${randomAlnum(26)}`,
   merchant: () => `merchant_${Date.now()}${randomAlnum(6)}`,
   keyId: () => `dev_${randomAlnum(20)}`,
   secretKey: () => `snd_${randomAlnum(64)}`,
@@ -43,6 +44,7 @@ export const ID_FORMATS = {
   connectorAccount: /^mca_[A-Za-z0-9]{20}$/,
   paymentLink: /^plink_[A-Za-z0-9]{20}$/,
   keyId: /^dev_[A-Za-z0-9]{20}$/,
+  dispute: /^dp_[A-Za-z0-9]{26}$/,
 } as const;
 
 export const canExist = (kind: keyof typeof ID_FORMATS, id: unknown): id is string => typeof id === 'string' && ID_FORMATS[kind].test(id);

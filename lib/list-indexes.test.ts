@@ -6,6 +6,7 @@ import { INDEXES, type IndexSpec } from './mongo.ts';
 interface ListShape { name: string; collection: string; equal: string[]; sort: Record<string, 1 | -1> }
 
 const PAYMENT_SORT = { created: -1, payment_id: -1 } as const;
+const DISPUTE_SORT = { created_at: -1, dispute_id: -1 } as const;
 const SHAPES: ListShape[] = [
   { name: 'GET /payments/list', collection: 'payments', equal: ['merchant_id'], sort: PAYMENT_SORT },
   { name: 'GET /payments/list?customer_id', collection: 'payments', equal: ['merchant_id', 'customer_id'], sort: PAYMENT_SORT },
@@ -16,6 +17,11 @@ const SHAPES: ListShape[] = [
   { name: 'POST /refunds/list', collection: 'refunds', equal: ['merchant_id'], sort: { created_at: -1, refund_id: -1 } },
   { name: 'POST /refunds/list {payment_id}', collection: 'refunds', equal: ['merchant_id', 'payment_id'], sort: { created_at: -1, refund_id: -1 } },
   { name: 'POST /refunds/list {profile_id}', collection: 'refunds', equal: ['merchant_id', 'profile_id'], sort: { created_at: -1, refund_id: -1 } },
+  { name: 'GET /disputes/list', collection: 'disputes', equal: ['merchant_id'], sort: DISPUTE_SORT },
+  { name: 'GET /disputes/list?dispute_status', collection: 'disputes', equal: ['merchant_id', 'dispute_status'], sort: DISPUTE_SORT },
+  { name: 'GET /disputes/list?dispute_stage', collection: 'disputes', equal: ['merchant_id', 'dispute_stage'], sort: DISPUTE_SORT },
+  { name: 'GET /disputes/list?connector', collection: 'disputes', equal: ['merchant_id', 'connector'], sort: DISPUTE_SORT },
+  { name: 'GET /disputes/list?reason', collection: 'disputes', equal: ['merchant_id', 'connector_reason'], sort: DISPUTE_SORT },
 ];
 
 /** The index serves the list when its keys are the equality fields (any order) and then the sort, all or none reversed. */

@@ -43,6 +43,13 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'refunds', keys: { merchant_id: 1, payment_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_by_payment' },
   { collection: 'refunds', keys: { merchant_id: 1, profile_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_by_profile' },
   { collection: 'customers', keys: { merchant_id: 1, created_at: -1, customer_id: -1 }, name: 'customers_list' },
+  { collection: 'disputes', keys: { dispute_id: 1, merchant_id: 1 }, name: 'dispute_merchant', unique: true },
+  // GET /disputes/list, newest received first, unfiltered and by each filter (a one-value list is an equality).
+  { collection: 'disputes', keys: { merchant_id: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_list' },
+  { collection: 'disputes', keys: { merchant_id: 1, dispute_status: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_status' },
+  { collection: 'disputes', keys: { merchant_id: 1, dispute_stage: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_stage' },
+  { collection: 'disputes', keys: { merchant_id: 1, connector: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_connector' },
+  { collection: 'disputes', keys: { merchant_id: 1, connector_reason: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_reason' },
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfApp } from './support/routes.ts';
+import { call, paymentStateClient } from '../lib/grpc.ts';
 import { sleep, Stack } from './support/stack.ts';
 
 
@@ -15,7 +16,7 @@ let admin: string;
 interface Merchant { merchant_id: string; api_key: string; pk: string }
 let A: Merchant;
 let B: Merchant & {
-  secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[]; refunds: string[];
+  secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[]; refunds: string[]; disputes: string[];
   payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded' | 'threeDs', any>;
 };
 
@@ -72,8 +73,19 @@ beforeAll(async () => {
   expect(keyIds).toHaveLength(2);
   expect(profiles).toHaveLength(2);
 
+  // A dispute on B's captured payment, as the provider's notification records it (payment-state's ReportDispute).
+  const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
+  const reported = await call<object, { applied: boolean }>(client as never, 'ReportDispute', {
+    merchant_id: b.merchant_id, payment_id: succeeded.payment_id, connector_dispute_id: 'dp_b_isolation', amount: 5_000, currency: 'EUR',
+    dispute_stage: 'dispute', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-20T08:00:00Z',
+  }, 5_000);
+  client.close();
+  expect(reported.applied).toBe(true);
+  const disputes = (await ok(stack.api('GET', '/disputes/list', undefined, b.api_key), 'B disputes')).map((d: any) => d.dispute_id as string);
+  expect(disputes).toHaveLength(1);
+
   B = {
-    ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'], refunds: [refund.refund_id],
+    ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'], refunds: [refund.refund_id], disputes,
     payments: { pending, authorized, linked, review, succeeded, threeDs },
   };
 });
@@ -176,6 +188,9 @@ function walkTable(): Row[] {
     { route: 'POST /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'POST', path: `/customers/${c}`, body: { name: 'Mallory', email: 'mallory@a.example' }, key: sk })) },
     { route: 'DELETE /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'DELETE', path: `/customers/${c}`, key: sk })) },
 
+    // Disputes (A's secret key).
+    { route: 'GET /disputes/:dispute_id', calls: B.disputes.map((d) => ({ method: 'GET', path: `/disputes/${d}`, key: sk })) },
+
     // Admin routes: A's merchant_id in the path, B's resource id, the admin key.
     { route: 'GET /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'GET', path: `/api_keys/${A.merchant_id}/${k}`, key: admin })) },
     { route: 'POST /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'POST', path: `/api_keys/${A.merchant_id}/${k}`, body: { name: 'renamed' }, key: admin })) },
@@ -211,6 +226,7 @@ const EXCLUDED: Record<string, string> = {
   'POST /customers': 'creates A\'s own customer',
   'POST /refunds/list': 'A\'s own list (checked: none of B\'s refunds)',
   'GET /customers/list': 'A\'s own list (checked: none of B\'s customers)',
+  'GET /disputes/list': 'A\'s own list (checked: none of B\'s disputes)',
   // The merchant account itself is the resource: the admin key manages every merchant by design.
   'POST /accounts': 'creates a merchant account (admin)',
   'GET /accounts/:merchant_id': 'the merchant itself (admin key reaches every merchant)',
@@ -308,6 +324,7 @@ describe('isolation between merchants', () => {
     for (const id of bPayments) expect((await ok(stack.api('POST', '/refunds/list', { payment_id: id }, A.api_key), 'refunds by payment')).count).toBe(0);
     const customers = await ok(stack.api('GET', '/customers/list?limit=100', undefined, A.api_key), 'GET /customers/list');
     expect(customers.map((c: any) => c.customer_id)).toEqual(['cus_a_isolation']);
+    expect(await ok(stack.api('GET', '/disputes/list?limit=100', undefined, A.api_key), 'GET /disputes/list')).toEqual([]);
 
     const keys = await ok(stack.api('GET', `/api_keys/${A.merchant_id}/list`, undefined, admin), 'A keys');
     expect(keys.length).toBe(1);
@@ -321,6 +338,7 @@ describe('isolation between merchants', () => {
   it('B\'s own requests still work afterwards', async () => {
     const keys = await ok(stack.api('GET', `/api_keys/${B.merchant_id}/list`, undefined, admin), 'B keys');
     expect(keys.map((k: any) => [k.name, k.revoked]).sort()).toEqual([['second', false], ['test', false]]);
+    expect(await ok(stack.api('GET', `/disputes/${B.disputes[0]}`, undefined, B.api_key), 'B dispute')).toMatchObject({ dispute_id: B.disputes[0], dispute_status: 'dispute_opened' });
     const captured = await stack.api('POST', `/payments/${B.payments.authorized.payment_id}/capture`, {}, B.api_key);
     expect(captured.status).toBe(200);
     expect(captured.body).toMatchObject({ status: 'succeeded', amount_received: 10_000 });

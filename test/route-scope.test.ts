@@ -17,6 +17,8 @@ let B: Merchant;
 let pay: { payment_id: string; client_secret: string; payment_link: { payment_link_id: string } };
 let customerId: string;
 let refundId: string;
+/** Disputes exist only by a provider's report (test/disputes.test.ts walks real ones): a well-formed id serves scope. */
+const disputeId = `dp_${'0'.repeat(26)}`;
 let C: { merchant_id: string; key_id: string; mca: string; profile_id: string };
 
 async function ok(r: Promise<ApiResponse>, what: string) {
@@ -75,7 +77,7 @@ function routeKind(route: string): RouteKind {
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
-  if (/^\/(payments|customers|refunds)(\/|$)/.test(path)) return 'merchant';
+  if (/^\/(payments|customers|refunds|disputes)(\/|$)/.test(path)) return 'merchant';
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
 
@@ -88,7 +90,7 @@ function callFor(route: string, key: KeyKind): Call {
   const merchantId = kind === 'admin' ? C.merchant_id : A.merchant_id;
   const path = template
     .replace(':merchant_id', merchantId).replace(':payment_id', pay.payment_id).replace(':payment_link_id', pay.payment_link.payment_link_id)
-    .replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
+    .replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':dispute_id', disputeId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
   const clientSecret = kind === 'client' && key.endsWith('publishable') ? pay.client_secret : undefined;
   const query = method === 'GET' && clientSecret ? `?client_secret=${clientSecret}` : route === 'GET /payments/list' ? '?limit=100' : '';
   let body: Record<string, unknown> | undefined;

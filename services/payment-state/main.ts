@@ -12,6 +12,8 @@ import { RefundStore } from '../../lib/refund-store.ts';
 import { ConnectorQueues } from '../../lib/queue.ts';
 import { redisConnection } from '../../lib/redis.ts';
 import { PaymentStateService } from './service.ts';
+import { DisputeStore } from '../../lib/dispute-store.ts';
+import { reportDispute } from './disputes.ts';
 
 const { client: mongo, db } = await connectMongo();
 await ensureIndexes(db);
@@ -21,12 +23,14 @@ const store = new PaymentStore(db);
 const refunds = new RefundStore(db);
 store.rowProjections.push((p) => refunds.project(p));
 const service = new PaymentStateService(store, redis, queues);
+const disputes = new DisputeStore(db);
 
 const proto = loadPaymentStateProto();
 const server = new grpc.Server();
 server.addService(proto.bnpl.paymentstate.v1.PaymentState.service, {
   Begin: unary('Begin', (req, deadline) => service.begin(req as never, deadline)),
   Complete: unary('Complete', (req) => service.complete(req as never)),
+  ReportDispute: unary('ReportDispute', (req) => reportDispute(service, disputes, req as never)),
 });
 const health = new HealthImplementation({ '': 'SERVING', 'bnpl.paymentstate.v1.PaymentState': 'SERVING' });
 health.addToServer(server);

@@ -157,9 +157,10 @@ export class PaymentStateService {
 
   /**
    * Decide on the current state and append the result as the next transition; if another writer appended first,
-   * read the newer state and decide again. Publishes the applied transition for waiting gateways.
+   * read the newer state and decide again. Publishes the applied transition for waiting gateways. Also the path of
+   * ReportDispute (disputes.ts).
    */
-  private async record(
+  async record(
     merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision, appendBy = Infinity,
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
