@@ -176,6 +176,13 @@ describe('service_test refunds', () => {
     const kept = (await call('GET', `/__sandbox/service_test/refunds?payment_id=${p.id}`)).body;
     expect(kept).toHaveLength(1);
   });
+
+  it('+slow: the refund answers after SANDBOX_SLOW_MS', async () => {
+    const p = await payment('jane+slow@example.com');
+    const started = Date.now();
+    expect((await refund(p.id, { reference: 'ref_slow' })).body.status).toBe('succeeded');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
 });
 
 describe('payment notifications', () => {
