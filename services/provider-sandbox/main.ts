@@ -1,6 +1,7 @@
 // The provider sandbox: imitates the providers' HTTP APIs (one folder each in providers/: service_test for now, and a
 // 3DS server) with magic values that force outcomes (magic.ts), records every call it receives (recorder.ts), and
-// exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>.
+// exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>,
+// its operator calls (raising a dispute) at /sandbox; the recorder keeps those as provider 'sandbox'.
 import express from 'express';
 import { readdirSync } from 'node:fs';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
@@ -43,6 +44,7 @@ app.use((req, res, next) => {
 
 app.get('/health', (_req, res) => res.json({ status: 'ok' }));
 for (const [name, p] of providers) app.use(`/${name}`, p.router);
+for (const p of providers.values()) if (p.operator) app.use('/sandbox', p.operator);
 
 app.get('/__sandbox/calls', (req, res) => {
   const { idempotency_key, provider, path } = req.query;

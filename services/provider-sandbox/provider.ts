@@ -1,5 +1,6 @@
 // What an imitated provider gives the sandbox (services/provider-sandbox/providers/<name>/imitation.ts): its HTTP API,
-// mounted under /<name>, a reset for tests, and views of its state under /__sandbox/<name>/<view>.
+// mounted under /<name>, a reset for tests, views of its state under /__sandbox/<name>/<view>, and the operator calls
+// (a provider's back office: raising a dispute) under /sandbox.
 import type { Router } from 'express';
 import type { IdempotencyStore } from './recorder.ts';
 
@@ -8,6 +9,8 @@ export interface SandboxProvider {
   reset(): void;
   /** GET /__sandbox/<name>/<view>?<query>: what the provider holds, for tests. */
   views: Record<string, (query: Record<string, unknown>) => unknown>;
+  /** Operator calls, mounted at /sandbox on the sandbox's own port, no key. */
+  operator?: Router;
 }
 
 /** Each providers/<name>/imitation.ts exports `imitation`; the sandbox mounts every folder it finds. */

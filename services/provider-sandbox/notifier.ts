@@ -1,0 +1,132 @@
+// Notifications a provider sends to the merchant (service_test's dialect): a JSON event POSTed to the payment's
+// webhook_url, signed in `x-webhook-signature-512` (lowercase hex HMAC-SHA512 of the exact body), retried on a non-2xx
+// answer or a network error with exponential backoff. Every delivery is kept for tests (GET /__sandbox/<provider>/notifications).
+import { createHmac, randomBytes } from 'node:crypto';
+import { log } from '../../lib/log.ts';
+
+export const SIGNATURE_HEADER = 'x-webhook-signature-512';
+export const MAX_ATTEMPTS = 8;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export type NotificationType = 'payment.updated' | 'refund.updated' | 'dispute.created' | 'dispute.updated';
+
+export interface NotificationEvent<T = unknown> {
+  id: string;
+  type: NotificationType;
+  created_at: string;
+  data: T;
+}
+
+/** The signature header's value: lowercase hex HMAC-SHA512 of the exact raw body. */
+export function signBody(rawBody: string, secret: string): string {
+  return createHmac('sha512', secret).update(rawBody, 'utf8').digest('hex');
+}
+
+export function notificationEvent<T>(type: NotificationType, data: T, now = new Date()): NotificationEvent<T> {
+  return { id: `evt_${randomBytes(12).toString('hex')}`, type, created_at: now.toISOString(), data };
+}
+
+/** The wait before attempt `attempt` (2..MAX_ATTEMPTS) after a failed one: firstMs, doubling; undefined: no more attempts. */
+export function retryDelay(attempt: number, firstMs: number): number | undefined {
+  if (attempt < 2 || attempt > MAX_ATTEMPTS) return undefined;
+  return firstMs * 2 ** (attempt - 2);
+}
+
+/** SANDBOX_WEBHOOK_RETRY_MS (default 1000): read here, the sandbox being its only reader. */
+export function retryFirstMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SANDBOX_WEBHOOK_RETRY_MS;
+  if (raw === undefined || raw === '') return 1000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`SANDBOX_WEBHOOK_RETRY_MS must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export interface Delivery {
+  id: string;
+  type: NotificationType;
+  url: string;
+  object_id: string;
+  created_at: string;
+  attempts: number;
+  delivered: boolean;
+  /** The HTTP status of the last attempt; null before the first answer or after a network error. */
+  last_status: number | null;
+  last_error: string | null;
+  /** When the next attempt runs; null when delivered or given up. */
+  next_attempt_at: string | null;
+}
+
+export class Notifier {
+  readonly deliveries: Delivery[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly secret: string;
+  private readonly firstRetryMs: number;
+  /** Bumped by reset(): an attempt in flight across a reset schedules no retry. */
+  private generation = 0;
+
+  constructor(opts: { secret: string; firstRetryMs: number }) {
+    this.secret = opts.secret;
+    this.firstRetryMs = opts.firstRetryMs;
+  }
+
+  /** Sends `data` (the object as the provider's GET answers it) to `url`; no url, nothing sent. */
+  send(url: string | null | undefined, type: NotificationType, objectId: string, data: unknown): Delivery | undefined {
+    if (!url) return undefined;
+    const event = notificationEvent(type, data);
+    const body = JSON.stringify(event);
+    const delivery: Delivery = {
+      id: event.id, type, url, object_id: objectId, created_at: event.created_at,
+      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
+    };
+    this.deliveries.push(delivery);
+    if (this.deliveries.length > 10_000) this.deliveries.splice(0, 1_000);
+    void this.attempt(delivery, body);
+    return delivery;
+  }
+
+  private async attempt(d: Delivery, body: string): Promise<void> {
+    const generation = this.generation;
+    d.attempts += 1;
+    d.next_attempt_at = null;
+    try {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(body, this.secret) },
+        body,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      d.last_status = res.status;
+      d.last_error = null;
+      d.delivered = res.status >= 200 && res.status < 300;
+    } catch (err) {
+      d.last_status = null;
+      d.last_error = (err as Error).message;
+    }
+    if (d.delivered) {
+      log.debug('notification delivered', { event_id: d.id, type: d.type, attempts: d.attempts });
+      return;
+    }
+    const wait = retryDelay(d.attempts + 1, this.firstRetryMs);
+    if (generation !== this.generation) return;
+    if (wait === undefined) {
+      log.warn('notification given up', { event_id: d.id, type: d.type, attempts: d.attempts, last_status: d.last_status });
+      return;
+    }
+    d.next_attempt_at = new Date(Date.now() + wait).toISOString();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(d, body);
+    }, wait);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Forgets every delivery and cancels the retries waiting. */
+  reset(): void {
+    this.generation += 1;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.deliveries.length = 0;
+  }
+}
