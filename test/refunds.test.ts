@@ -158,7 +158,9 @@ describe('refund rules', () => {
 
 describe('crash safety', () => {
   it('a worker killed mid-refund: the refund is not lost and is made once at the provider', async () => {
-    const p = await captured(6_000, 'rita+slow@example.com');
+    // +slow: the payment's authorization is slow too; wait for it, then refund.
+    const started = await stack.api('POST', '/payments', { amount: 6_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { id: 'cus_slow', email: 'rita+slow@example.com' } }, key);
+    const p = await stack.poll(started.body.payment_id, key, (x) => x.status === 'succeeded', 30_000);
     const r = await refund({ payment_id: p.payment_id, amount: 2_500 });
     expect(r.body.status).toBe('pending');
     const op = (await operationIds(stack, merchantId, p.payment_id)).find((o) => o.kind === 'refund')!;
