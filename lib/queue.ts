@@ -41,9 +41,16 @@ export class ConnectorQueues {
     await this.get(job.connector).add(job.kind, job, { ...jobOptions(job.connector), jobId: job.operation_id });
   }
 
-  /** A provider's notification for the connector's worker; the same notification added again adds nothing. */
+  /**
+   * A provider's notification for the connector's worker. The same notification added again adds nothing, except
+   * that one whose job gave up (its attempts spent) is tried again: the provider's repeat is the retry.
+   */
   async enqueueNotification(job: NotificationJob): Promise<void> {
-    await this.get(job.connector).add('notification', job, { ...jobOptions(job.connector), jobId: notificationJobId(job) });
+    const q = this.get(job.connector);
+    const jobId = notificationJobId(job);
+    const existing = await q.getJob(jobId);
+    if (existing && await existing.isFailed()) return void await existing.retry('failed');
+    await q.add('notification', job, { ...jobOptions(job.connector), jobId });
   }
 
   /** A one-off status sync of an operation, beside its own job (which keeps the operation id as its job id). */

@@ -20,7 +20,7 @@ const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDE
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Reports an outcome, retrying while payment-state is unreachable; Complete is idempotent so a repeat is harmless. */
-export async function report(client: PaymentStateClient, job: ConnectorJob, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
+export async function report(client: PaymentStateClient, job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id'>, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
     try {

@@ -1,9 +1,10 @@
-// service_test: our own test connector, speaking to the provider sandbox's service_test API. Refunds, refund syncs
-// and notifications are absent (the provider has none; the manifest lists the flows it has).
+// service_test: our own test connector, speaking to the provider sandbox's service_test API (the manifest lists the
+// flows it has). Its notifications are parsed by notification.ts.
 import type { Connector } from '../types.ts';
 import { manifest, type serviceTestCredentials } from './manifest.ts';
 import { authorizeRequest, captureRequest, incrementRequest, syncRequest, voidRequest } from './request.ts';
 import { captureOutcome, incrementOutcome, paymentOutcome, voidOutcome } from './response.ts';
+import { parseNotification } from './notification.ts';
 import type { z } from 'zod';
 
 type Credentials = z.infer<typeof serviceTestCredentials>;
@@ -15,4 +16,5 @@ export const connector: Connector<Credentials> = {
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },
   incrementalAuthorization: { request: (job, c) => incrementRequest(job, c.api_key), response: incrementOutcome },
+  notification: { parse: parseNotification },
 };

@@ -6,7 +6,7 @@ export const serviceTestCredentials = z.object({ api_key: z.string().min(1) });
 
 export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   name: 'service_test',
-  flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization'],
+  flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'notification'],
   capture_methods: ['automatic', 'manual', 'manual_multiple'],
   partial_capture: true,
   multiple_capture: true,
