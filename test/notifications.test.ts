@@ -137,6 +137,26 @@ describe('provider notifications', () => {
     expect(stack.logs.worker.some((l) => l.includes('notification ignored'))).toBe(true);
   });
 
+  it('a dispute notification goes to payment-state\'s ReportDispute; while payment-state lacks it, it is retried, never dropped', async () => {
+    const dispute = JSON.stringify(event('dispute.created', {
+      id: 'dp_0123456789abcdef01234567', payment_id: pay.connector_transaction_id, amount: 10_000, currency: 'EUR', reason: 'Goods not received',
+      reason_code: '13.1', stage: 'dispute', status: 'opened', challenge_required_by: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
+    }));
+    expect((await notify(A.merchant_id, DEFAULT_ACCOUNT, dispute, { secret: DEFAULT_SECRET })).status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const [doc] = await inbox({ body_sha256: sha(dispute) });
+      if (doc?.result) {
+        // payment-state with the dispute handler (issue 11's other half).
+        expect(doc).toMatchObject({ result: 'applied', object_key: 'dispute:dp_0123456789abcdef01234567' });
+        break;
+      }
+      if (stack.logs.worker.some((l) => l.includes('does not take ReportDispute yet'))) break; // unprocessed: the provider's repeat or a retry applies it later
+      if (Date.now() > deadline) throw new Error('the dispute notification was neither applied nor retried');
+      await sleep(100);
+    }
+  });
+
   it('another merchant\'s account, an unknown account or merchant -> 404 HE_02, nothing recorded', async () => {
     const body = JSON.stringify(event('payment.updated', providerPayment(pay.connector_transaction_id, 'declined', new Date().toISOString())));
     const count = (await inbox()).length;
