@@ -25,3 +25,11 @@ export const CAPABILITIES = Object.fromEntries(CONNECTORS.map((c) => [c, capabil
 
 /** The connector a payment goes to when nothing names one (routing configuration arrives with merchants' setup). */
 export const DEFAULT_CONNECTOR: ConnectorName = 'service_test';
+
+/**
+ * The connector account id a merchant without connector accounts is served under: the default connector with the
+ * sandbox's default credentials (its settings). Payments show it as merchant_connector_id, and the provider's
+ * notifications about them come to /webhooks/{merchant_id}/{DEFAULT_ACCOUNT_ID}. It fits the id format of connector
+ * accounts but is never stored as one.
+ */
+export const DEFAULT_ACCOUNT_ID = 'mca_sandboxdefault000000';

@@ -1,4 +1,5 @@
 // The connector job for an operation: what a worker needs to call the provider. Pure; lib/queue.ts carries it.
+import { createHash } from 'node:crypto';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import type { Operation, OperationKind, StoredPayment, ThreeDsRecord } from './payment.ts';
 
@@ -35,6 +36,30 @@ export interface ConnectorJob {
   reason?: string;
   capture_id?: string;
 }
+
+/**
+ * A provider's notification, verified and recorded by the gateway (collection provider_notifications), for the
+ * connector's worker to read with its notification flow. Beside ConnectorJob on the connector's queue; its job id is
+ * notificationJobId, so the same notification queued twice runs once.
+ */
+export interface NotificationJob {
+  type: 'notification';
+  merchant_id: string;
+  /** The account the provider sent it to (the path's id; DEFAULT_ACCOUNT_ID for the default account). */
+  merchant_connector_id: string;
+  connector: ConnectorName;
+  /** The raw body exactly as received (what the signature covered). */
+  body: string;
+  /** sha256 (hex) of the raw body: with merchant and account, the notification's identity in the inbox. */
+  body_sha256: string;
+  received_at: string;
+}
+
+export const isNotificationJob = (data: ConnectorJob | NotificationJob): data is NotificationJob => (data as NotificationJob).type === 'notification';
+
+/** One job per (merchant, account, body): BullMQ ids may not hold ':', so the parts are hashed. */
+export const notificationJobId = (j: Pick<NotificationJob, 'merchant_id' | 'merchant_connector_id' | 'body_sha256'>) =>
+  `ntf_${createHash('sha256').update(`${j.merchant_id}\n${j.merchant_connector_id}\n${j.body_sha256}`).digest('hex')}`;
 
 export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
   return {

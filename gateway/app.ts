@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
-import { jsonBody } from './body.ts';
+import { jsonBody, rawBody } from './body.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
@@ -19,6 +19,7 @@ import { paymentLinksRouter } from './routes/payment-links.ts';
 import { refundsRouter } from './routes/refunds.ts';
 import { disputesRouter } from './routes/disputes.ts';
 import { DisputeStore } from '../lib/dispute-store.ts';
+import { webhooksRouter } from './routes/webhooks.ts';
 
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
@@ -37,6 +38,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   });
   // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
   app.use(rateLimit(deps.redis, config.rateLimitPerAddressPerSecond, byAddress));
+  app.use('/webhooks', rawBody());
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
@@ -56,6 +58,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(refundsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
   app.use(disputesRouter(new DisputeStore(db)));
+  // Keyless: the provider calls, and its signature is checked by the route.
+  app.use(webhooksRouter(db, deps));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(errors.routeNotFound()));
   app.use(errorHandler);

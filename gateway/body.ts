@@ -1,4 +1,5 @@
 // The JSON body parser: every content type is read as JSON, up to BODY_LIMIT bytes and MAX_DEPTH levels of nesting.
+// Provider notifications are kept as raw bytes instead (rawBody): their signature covers the exact body.
 import express from 'express';
 import { errors } from '../lib/errors.ts';
 
@@ -39,6 +40,18 @@ export function jsonBody() {
     // Runs on the raw bytes before JSON.parse: a refused body is never parsed.
     verify: (_req, _res, buf, encoding) => {
       if (nestsDeeper(decode(buf, encoding), MAX_DEPTH)) throw errors.tooDeep(MAX_DEPTH);
+    },
+  });
+}
+
+/** The body as received (a Buffer in req.body), for routes that verify a signature over it; mounted before jsonBody,
+ * which then leaves the request alone (body-parser reads a request once). Same limits. */
+export function rawBody() {
+  return express.raw({
+    limit: BODY_LIMIT,
+    type: () => true,
+    verify: (_req, _res, buf) => {
+      if (nestsDeeper(buf.toString('latin1'), MAX_DEPTH)) throw errors.tooDeep(MAX_DEPTH);
     },
   });
 }

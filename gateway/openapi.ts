@@ -133,6 +133,19 @@ export function openApiDocument() {
         post: { summary: 'Update a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], requestBody: json(UpdateConnectorAccountRequest), responses: ok('Connector account') },
         delete: { summary: 'Delete a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], responses: ok('{merchant_id, merchant_connector_id, deleted}') },
       },
+      '/webhooks/{merchant_id}/{merchant_connector_id}': {
+        post: {
+          summary: 'A provider\'s notification (no api-key: signed by the provider; service_test: x-webhook-signature-512, hex HMAC-SHA512 of the raw body with the account\'s connector_webhook_details.merchant_secret)',
+          security: [],
+          parameters: [mid, pathParam('merchant_connector_id'), { name: 'x-webhook-signature-512', in: 'header', required: false, schema: { type: 'string' }, description: 'service_test\'s signature header (each connector names its own)' }],
+          requestBody: { content: { 'application/json': { schema: { type: 'object', description: 'The provider\'s own notification body' } } } },
+          responses: {
+            200: { description: 'Recorded (also for a repeat, and for objects we do not know): {"received": true}', ...json(z.object({ received: z.literal(true) })) },
+            401: { description: 'Signature missing or invalid; nothing recorded', ...json(ErrorBody) },
+            404: { description: 'Unknown merchant or connector account, or a connector without notifications', ...json(ErrorBody) },
+          },
+        },
+      },
     },
   };
 }

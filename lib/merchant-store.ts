@@ -2,7 +2,7 @@
 // Secrets (provider credentials, webhook hash keys) are sealed with lib/secret-box.ts; keys only as a keyed hash.
 import type { Db } from 'mongodb';
 import type { ConnectorName } from './schemas/common.ts';
-import type { ConnectorAccountDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
+import type { ConnectorAccountDetailsValue, ConnectorWebhookDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
 import { canExist } from './ids.ts';
 import { open } from './secret-box.ts';
 
@@ -39,6 +39,8 @@ export interface ConnectorAccountDoc {
   connector_name: ConnectorName;
   connector_label: string;
   connector_account_details_sealed: string;
+  /** connector_webhook_details ({merchant_secret}) sealed like the credentials; absent or null when not given. */
+  connector_webhook_details_sealed?: string | null;
   payment_methods_enabled: PaymentMethodsEnabledValue | null;
   test_mode: boolean;
   disabled: boolean;
@@ -110,10 +112,21 @@ export class MerchantStore {
     await this.connectorAccounts.deleteMany(filter);
   }
 
+  /** A connector account, live or retired (deleted accounts' operations may still be at the provider). */
+  async liveOrRetiredAccount(merchantId: string, mcaId: string): Promise<ConnectorAccountDoc | null> {
+    if (!canExist('merchant', merchantId) || !canExist('connectorAccount', mcaId)) return null;
+    return await this.connectorAccount(merchantId, mcaId)
+      ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
+  }
+
   /** The provider credentials of a connector account, live or retired, opened (workers only; never answered or logged). */
   async credentials(merchantId: string, mcaId: string): Promise<ConnectorAccountDetailsValue | null> {
-    const a = await this.connectorAccount(merchantId, mcaId)
-      ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
+    const a = await this.liveOrRetiredAccount(merchantId, mcaId);
     return a ? JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) : null;
   }
+}
+
+/** The account's webhook details, opened (never answered or logged); null when the account has none. */
+export function webhookDetailsOf(a: ConnectorAccountDoc): ConnectorWebhookDetailsValue | null {
+  return a.connector_webhook_details_sealed ? JSON.parse(open(a.connector_webhook_details_sealed, a.merchant_connector_id)) : null;
 }

@@ -25,6 +25,8 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'payments', keys: { merchant_id: 1, created: -1, payment_id: -1 }, name: 'list_by_merchant' },
   { collection: 'payments', keys: { merchant_id: 1, customer_id: 1, created: -1, payment_id: -1 }, name: 'list_by_customer' },
   { collection: 'payments', keys: { merchant_id: 1, profile_id: 1, created: -1, payment_id: -1 }, name: 'list_by_profile' },
+  // A provider's notification names the payment by the provider's id.
+  { collection: 'payments', keys: { merchant_id: 1, connector_transaction_id: 1 }, name: 'by_connector_transaction' },
   { collection: 'merchants', keys: { merchant_id: 1 }, name: 'merchant_id', unique: true },
   { collection: 'merchants', keys: { publishable_key: 1 }, name: 'publishable_key', unique: true },
   { collection: 'api_keys', keys: { key_hash: 1 }, name: 'key_hash', unique: true },
@@ -50,6 +52,9 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'disputes', keys: { merchant_id: 1, dispute_stage: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_stage' },
   { collection: 'disputes', keys: { merchant_id: 1, connector: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_connector' },
   { collection: 'disputes', keys: { merchant_id: 1, connector_reason: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_reason' },
+  // The same notification (same account, same bytes) is recorded once; ordering is judged per provider object.
+  { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, body_sha256: 1 }, name: 'notification_identity', unique: true },
+  { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, object_key: 1, provider_updated_at: -1 }, name: 'notifications_by_object' },
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {

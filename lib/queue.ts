@@ -1,11 +1,12 @@
 // Connector jobs on BullMQ: one queue per connector, jobId = operation id, so a job added twice runs once and a
 // provider call is never duplicated by the queue. The job carries what the connector needs to call the provider.
+// The provider's notifications go on the same queue (NotificationJob), with a job id derived from their content.
 import { Queue } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import type { Redis } from 'ioredis';
 import { config } from './config.ts';
 import type { ConnectorName } from './schemas/common.ts';
-import type { ConnectorJob } from '../domain/job.ts';
+import { notificationJobId, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;
@@ -38,6 +39,18 @@ export class ConnectorQueues {
 
   async enqueue(job: ConnectorJob): Promise<void> {
     await this.get(job.connector).add(job.kind, job, { ...jobOptions(job.connector), jobId: job.operation_id });
+  }
+
+  /**
+   * A provider's notification for the connector's worker. The same notification added again adds nothing, except
+   * that one whose job gave up (its attempts spent) is tried again: the provider's repeat is the retry.
+   */
+  async enqueueNotification(job: NotificationJob): Promise<void> {
+    const q = this.get(job.connector);
+    const jobId = notificationJobId(job);
+    const existing = await q.getJob(jobId);
+    if (existing && await existing.isFailed()) return void await existing.retry('failed');
+    await q.add('notification', job, { ...jobOptions(job.connector), jobId });
   }
 
   /** A one-off status sync of an operation, beside its own job (which keeps the operation id as its job id). */

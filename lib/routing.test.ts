@@ -18,7 +18,8 @@ describe('chooseRoute', () => {
   it('without anything configured: the first enabled account; a merchant without accounts gets the default connector', () => {
     expect(chooseRoute(input())).toMatchObject({ merchant_connector_id: 'mca_a', reason: 'first_enabled_account' });
     expect(chooseRoute(input({ accounts: [{ ...A, disabled: true }, B] }))).toMatchObject({ merchant_connector_id: 'mca_b' });
-    expect(chooseRoute(input({ accounts: [], merchantHasAccounts: false }))).toEqual({ connector: 'service_test', merchant_connector_id: null, connector_label: null, reason: 'default_connector' });
+    expect(chooseRoute(input({ accounts: [], merchantHasAccounts: false }))).toEqual({ connector: 'service_test', merchant_connector_id: 'mca_sandboxdefault000000', connector_label: null, reason: 'default_connector' });
+    expect(chooseRoute(input({ accounts: [], merchantHasAccounts: false, forced: ['service_test'] }))).toMatchObject({ merchant_connector_id: 'mca_sandboxdefault000000', reason: 'connector_forced' });
     expect(chooseRoute(input({ accounts: [{ ...A, disabled: true }] }))).toMatchObject({ refused: expect.any(String), param: 'connector' });
   });
 

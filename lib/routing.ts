@@ -1,7 +1,7 @@
 // Choosing the connector account for a confirm (ARCHITECTURE.md "Routing"): the request's `connector` list forces;
 // else the request's routing algorithm; else the profile's default algorithm; else the first enabled account that
 // takes the payment method type. Pure: the accounts and the random draw are given.
-import { CAPABILITIES, DEFAULT_CONNECTOR } from '../domain/connectors.ts';
+import { CAPABILITIES, DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from '../domain/connectors.ts';
 import type { ConnectorName } from './schemas/common.ts';
 import type { PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
 import type { RoutingChoice } from './schemas/payment.ts';
@@ -41,6 +41,9 @@ export interface RouteInput {
   random: () => number;
 }
 
+/** A merchant without connector accounts: the default connector's default account; any other connector has none. */
+const defaultAccountOf = (name: ConnectorName) => (name === DEFAULT_CONNECTOR ? DEFAULT_ACCOUNT_ID : null);
+
 type Accepted = { type: 'enable_only' | 'disable_only'; list: string[] } | null | undefined;
 const accepts = (filter: Accepted, value: string | null) => !filter || value === null || (filter.list.includes(value) === (filter.type === 'enable_only'));
 
@@ -62,7 +65,7 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
     const id = typeof choice === 'string' ? null : choice.merchant_connector_id ?? null;
     const account = usable.find((a) => a.connector_name === name && (!id || a.merchant_connector_id === id));
     if (account) return route(account, reason);
-    if (!input.merchantHasAccounts && !id && CAPABILITIES[name].implemented) return { connector: name, merchant_connector_id: null, connector_label: null, reason };
+    if (!input.merchantHasAccounts && !id && CAPABILITIES[name].implemented) return { connector: name, merchant_connector_id: defaultAccountOf(name), connector_label: null, reason };
     return null;
   };
 
@@ -97,6 +100,6 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
   const byProfile = input.profileRouting && run(input.profileRouting, 'profile_default');
   if (byProfile) return byProfile;
   if (usable[0]) return route(usable[0], 'first_enabled_account');
-  if (!input.merchantHasAccounts) return { connector: DEFAULT_CONNECTOR, merchant_connector_id: null, connector_label: null, reason: 'default_connector' };
+  if (!input.merchantHasAccounts) return { connector: DEFAULT_CONNECTOR, merchant_connector_id: DEFAULT_ACCOUNT_ID, connector_label: null, reason: 'default_connector' };
   return { refused: 'no enabled connector account can take this payment', param: 'connector' };
 }

@@ -7,6 +7,7 @@ import { currentKeyId, keyIdOf, open, seal } from '../lib/secret-box.ts';
 export const SEALED_FIELDS = [
   { collection: 'business_profiles', field: 'payment_response_hash_key_sealed', boundTo: 'profile_id' },
   { collection: 'connector_accounts', field: 'connector_account_details_sealed', boundTo: 'merchant_connector_id' },
+  { collection: 'connector_accounts', field: 'connector_webhook_details_sealed', boundTo: 'merchant_connector_id' },
   { collection: 'idempotency_keys', field: 'body', boundTo: '_id' },
 ] as const;
 

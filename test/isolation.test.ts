@@ -2,7 +2,7 @@
 // account, profile, payment link or key id with A's credentials answers 404 (HE_02) and changes nothing. One table
 // walks every route of the gateway; a guard reads the route declarations in gateway/app.ts and gateway/routes/*.ts
 // so that a new route cannot be added without appearing here (walked, or excluded with its reason).
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfApp } from './support/routes.ts';
@@ -181,6 +181,12 @@ function walkTable(): Row[] {
     {
       route: 'POST /refunds',
       calls: [B.payments.succeeded, B.payments.authorized].map((p) => ({ method: 'POST', path: '/refunds', body: { payment_id: p.payment_id, amount: 100 }, key: sk })),
+    },
+    // Provider notifications: A's merchant_id with B's connector account (no key: the provider signs, and this one is
+    // signed with B's default secret, which must not help).
+    {
+      route: 'POST /webhooks/:merchant_id/:merchant_connector_id',
+      calls: [{ method: 'POST', path: `/webhooks/${A.merchant_id}/${B.mca}`, body: '{"type":"payment.updated"}', headers: { 'x-webhook-signature-512': createHmac('sha512', 'whsec_sandbox_service_test').update('{"type":"payment.updated"}').digest('hex') } }],
     },
 
     // Customers (A's secret key).

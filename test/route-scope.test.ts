@@ -70,6 +70,8 @@ const PUBLIC_ROUTES = [
   'GET /health', 'GET /openapi.json', 'GET /payment_link/:merchant_id/:payment_id', 'GET /payment_link/s/:merchant_id/:payment_id',
   'POST /payment_link/:merchant_id/:payment_id/confirm', 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
   'POST /payment_link/s/:merchant_id/:payment_id/confirm', 'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
+  // The provider calls it; the signature is the permission (the walk gives it A's id and C's account: 404 whatever the key).
+  'POST /webhooks/:merchant_id/:merchant_connector_id',
 ];
 type RouteKind = 'public' | 'admin' | 'client' | 'merchant';
 function routeKind(route: string): RouteKind {

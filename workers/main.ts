@@ -2,7 +2,7 @@
 // workers/connectors/manifests.ts). SREs run as many as a provider needs; the manifest's queue policy sets the
 // concurrency (else WORKER_CONCURRENCY) and the provider's rate limit (BullMQ limiter).
 import { parseArgs } from 'node:util';
-import { Worker } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
@@ -15,6 +15,10 @@ import { IMPLEMENTED } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
+import { NotificationInbox } from '../lib/notification-inbox.ts';
+import { PaymentStore } from '../lib/payment-store.ts';
+import { isNotificationJob, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
+import { notificationProcessor } from './notifications.ts';
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
 const name = IMPLEMENTED.find((c) => c === (values.connector ?? process.env.CONNECTOR));
@@ -33,7 +37,12 @@ const { client: mongo, db } = await connectMongo();
 const setup = new MerchantStore(db);
 const credentialsOf = credentialsCache(setup, config.credentialsTtlMs);
 const merchantExists = async (merchantId: string) => !!(await setup.merchant(merchantId));
-const worker: Worker = new Worker(queueName(connectorName), processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms)), {
+const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms));
+const runNotification = notificationProcessor(connector, client, new PaymentStore(db).payments, new NotificationInbox(db));
+// One queue per connector carries its operations' jobs and the provider's notifications.
+const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>
+  isNotificationJob(job.data) ? runNotification(job as Job<NotificationJob>) : runJob(job as Job<ConnectorJob>, token);
+const worker: Worker = new Worker(queueName(connectorName), run, {
   connection,
   prefix: config.redisPrefix,
   concurrency,

@@ -5,6 +5,7 @@ import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
 import { config, connectorSetting } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
 import type { ConnectorJob } from '../domain/job.ts';
+import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import type { Outcome } from '../domain/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
@@ -19,7 +20,7 @@ const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDE
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Reports an outcome, retrying while payment-state is unreachable; Complete is idempotent so a repeat is harmless. */
-export async function report(client: PaymentStateClient, job: ConnectorJob, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
+export async function report(client: PaymentStateClient, job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id'>, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
     try {
@@ -40,7 +41,8 @@ export async function report(client: PaymentStateClient, job: ConnectorJob, outc
 export function credentialsCache(setup: MerchantStore, ttlMs = 30_000) {
   const cache = new Map<string, { at: number; value: Promise<ConnectorAccountDetailsValue | null> }>();
   return (job: ConnectorJob): Promise<ConnectorAccountDetailsValue | null> => {
-    if (!job.merchant_connector_id) return Promise.resolve(null);
+    // No account, or the default account: the sandbox default credentials (the manifest's settings).
+    if (!job.merchant_connector_id || job.merchant_connector_id === DEFAULT_ACCOUNT_ID) return Promise.resolve(null);
     const key = `${job.merchant_id}:${job.merchant_connector_id}`;
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.value;
@@ -101,7 +103,7 @@ export function processor(
     }
     const credentials = await credentialsOf(data);
     // A deleted connector account: the provider cannot be called on its behalf any more.
-    if (data.merchant_connector_id && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
+    if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
     const target = callFor(connector, data, credentials);
     let res: ProviderResponse;
     try {

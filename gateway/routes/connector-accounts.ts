@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
-import type { ConnectorAccountDoc, MerchantStore } from '../../lib/merchant-store.ts';
+import { webhookDetailsOf, type ConnectorAccountDoc, type MerchantStore } from '../../lib/merchant-store.ts';
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 import { mask, open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
@@ -15,10 +15,16 @@ function maskedDetails(a: ConnectorAccountDoc) {
   return Object.fromEntries(Object.entries(d).filter(([, v]) => v != null).map(([k, v]) => [k, k === 'auth_type' ? v : mask(String(v))]));
 }
 
+/** The webhook secret masked like the credentials (null when the account has none). */
+function maskedWebhookDetails(a: ConnectorAccountDoc) {
+  const d = webhookDetailsOf(a);
+  return d ? { merchant_secret: mask(d.merchant_secret) } : null;
+}
+
 export const connectorAccountView = (a: ConnectorAccountDoc) => ({
   connector_type: a.connector_type, merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id,
   profile_id: a.profile_id, connector_name: a.connector_name, connector_label: a.connector_label,
-  connector_account_details: maskedDetails(a), payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
+  connector_account_details: maskedDetails(a), connector_webhook_details: maskedWebhookDetails(a), payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
   disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
 });
 
@@ -41,6 +47,7 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
       merchant_connector_id: id, merchant_id: m.merchant_id, profile_id: profile?.profile_id ?? null, connector_type: 'payment_processor',
       connector_name: body.connector_name, connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
       connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
+      connector_webhook_details_sealed: body.connector_webhook_details ? seal(JSON.stringify(body.connector_webhook_details), id) : null,
       payment_methods_enabled: body.payment_methods_enabled ?? null, test_mode: body.test_mode ?? true, disabled: body.disabled ?? false,
       metadata: body.metadata ?? null, created_at: now, updated_at: now,
     };
@@ -65,6 +72,7 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
       if (body[k] !== undefined && body[k] !== null) (set as Record<string, unknown>)[k] = body[k];
     }
     if (body.connector_account_details) set.connector_account_details_sealed = seal(JSON.stringify(body.connector_account_details), a.merchant_connector_id);
+    if (body.connector_webhook_details) set.connector_webhook_details_sealed = seal(JSON.stringify(body.connector_webhook_details), a.merchant_connector_id);
     await setup.connectorAccounts.updateOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, { $set: set });
     await changed(a.merchant_id);
     res.json(connectorAccountView({ ...a, ...set }));

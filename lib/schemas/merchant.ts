@@ -62,6 +62,9 @@ export const ConnectorAccountDetails = z.strictObject({
   key2: opt(str(1024).min(1)),
 });
 
+/** What verifies the provider's notifications to this account (service_test: the HMAC key); sealed at rest, answered masked. */
+export const ConnectorWebhookDetails = z.strictObject({ merchant_secret: str(1024).min(1) });
+
 /** The leading switch's filter shape: only these, or all but these. */
 const AcceptedList = <T extends z.ZodType>(item: T) => z.strictObject({ type: z.enum(['enable_only', 'disable_only']), list: z.array(item).max(300) });
 
@@ -83,6 +86,7 @@ export const CreateConnectorAccountRequest = z.strictObject({
   connector_name: Connector,
   connector_label: opt(str(64).min(1)),
   connector_account_details: ConnectorAccountDetails,
+  connector_webhook_details: opt(ConnectorWebhookDetails),
   payment_methods_enabled: opt(PaymentMethodsEnabled),
   test_mode: opt(z.boolean()),
   disabled: opt(z.boolean()),
@@ -94,6 +98,7 @@ export const UpdateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),
   connector_label: opt(str(64).min(1)),
   connector_account_details: opt(ConnectorAccountDetails),
+  connector_webhook_details: opt(ConnectorWebhookDetails),
   payment_methods_enabled: opt(PaymentMethodsEnabled),
   test_mode: opt(z.boolean()),
   disabled: opt(z.boolean()),
@@ -102,4 +107,5 @@ export const UpdateConnectorAccountRequest = z.strictObject({
 
 export type CreateConnectorAccountBody = z.infer<typeof CreateConnectorAccountRequest>;
 export type ConnectorAccountDetailsValue = z.infer<typeof ConnectorAccountDetails>;
+export type ConnectorWebhookDetailsValue = z.infer<typeof ConnectorWebhookDetails>;
 export type PaymentMethodsEnabledValue = z.infer<typeof PaymentMethodsEnabled>;

@@ -21,6 +21,17 @@ export interface QueuePolicy {
   rate_limited_ms: number;
 }
 
+/**
+ * How the provider signs the notifications it sends us: an HMAC of the exact raw body, keyed with the connector
+ * account's webhook secret (connector_webhook_details.merchant_secret; the webhook_secret setting for the default
+ * account), in one header. Verified by the gateway (lib/webhook-signature.ts) before anything is written.
+ */
+export interface WebhookSignature {
+  signature_header: string;
+  algorithm: 'sha512' | 'sha256';
+  encoding: 'hex' | 'base64';
+}
+
 export interface Manifest<Credentials = unknown> {
   name: ConnectorName;
   /** The flows the connector implements; every other flow of FLOWS is absent. */
@@ -42,7 +53,14 @@ export interface Manifest<Credentials = unknown> {
    * Settings read from the environment at start (names of environment variables, and what applies when one is
    * unset): 'sandbox' is the provider sandbox's address (lib/config.ts sandboxUrl).
    */
-  settings: { base_url: { env: string; default: 'sandbox' | string }; default_api_key: { env: string; default: string } };
+  settings: {
+    base_url: { env: string; default: 'sandbox' | string };
+    default_api_key: { env: string; default: string };
+    /** The webhook secret of the default account (DEFAULT_ACCOUNT_ID), for a connector that sends notifications. */
+    webhook_secret?: { env: string; default: string };
+  };
+  /** How its notifications are signed; null: the provider sends none (the manifest then lists no 'notification' flow). */
+  webhook: WebhookSignature | null;
   /** The unit of the amounts the provider's API takes: minor (cents) or major (euros, as a decimal). */
   amount_unit: 'minor' | 'major';
   queue: QueuePolicy;

@@ -5,17 +5,39 @@ import type { ConnectorJob } from '../../domain/job.ts';
 import type { Outcome } from '../../domain/payment.ts';
 import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
 import type { FlowName, Manifest } from './manifest.ts';
+import type { DisputeReport } from '../../proto/generated/bnpl/paymentstate/v1/DisputeReport.ts';
 
 export interface Flow<Credentials> {
   request(job: ConnectorJob, credentials: Credentials): ProviderRequest;
   response(res: ProviderResponse, job: ConnectorJob): Outcome;
 }
 
-/** An incoming notification (webhook): verify it, say which object it is about, and what it means. */
+/** What a provider's notification says, in our terms. Every one names the payment by the provider's id. */
+interface NotificationBase {
+  /** The payment at the provider (connector_transaction_id of our payment). */
+  connector_transaction_id: string;
+  /** The provider's id of the object it is about: ordering is judged per object. */
+  object_id: string;
+  /** When the provider last changed the object (its updated_at): an older notification never moves anything back. */
+  provider_updated_at: string;
+}
+/** The dispute as payment-state's ReportDispute takes it (proto DisputeReport, without merchant and payment). */
+export type DisputeFields = Omit<Required<DisputeReport>, 'merchant_id' | 'payment_id' | 'amount'> & { amount: number };
+
+export type ProviderNotification =
+  | (NotificationBase & { object: 'payment'; outcome: Outcome })
+  /** A refund: ours by refund_id (the provider's reference), else by the provider's refund id. */
+  | (NotificationBase & { object: 'refund'; refund_reference: string | null; connector_refund_id: string; outcome: Outcome })
+  | (NotificationBase & { object: 'dispute'; dispute: DisputeFields })
+  /** Not an object or a shape we know: logged and left (the provider has had its 2xx). */
+  | { object: 'unknown'; reason: string };
+
+/**
+ * An incoming notification (webhook), already verified by the gateway from the manifest's `webhook` data: parse the
+ * provider's raw body with zod schemas of its own shapes into what it says. Never throws: what it cannot read is 'unknown'.
+ */
 export interface NotificationFlow {
-  verify(headers: Record<string, string>, rawBody: string, secret: string): boolean;
-  identify(body: unknown): { connector_transaction_id: string } | null;
-  outcome(body: unknown): Outcome;
+  parse(rawBody: string): ProviderNotification;
 }
 
 export interface Connector<Credentials = never> {

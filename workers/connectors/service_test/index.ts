@@ -1,8 +1,10 @@
-// service_test: our own test connector, speaking to the provider sandbox's service_test API.
+// service_test: our own test connector, speaking to the provider sandbox's service_test API (the manifest lists the
+// flows it has). Its notifications are parsed by notification.ts.
 import type { Connector } from '../types.ts';
 import { manifest, type serviceTestCredentials } from './manifest.ts';
 import { authorizeRequest, captureRequest, incrementRequest, refundRequest, refundSyncRequest, syncRequest, voidRequest } from './request.ts';
 import { captureOutcome, incrementOutcome, paymentOutcome, refundOutcome, voidOutcome } from './response.ts';
+import { parseNotification } from './notification.ts';
 import type { z } from 'zod';
 
 type Credentials = z.infer<typeof serviceTestCredentials>;
@@ -16,4 +18,5 @@ export const connector: Connector<Credentials> = {
   incrementalAuthorization: { request: (job, c) => incrementRequest(job, c.api_key), response: incrementOutcome },
   refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
   refundSync: { request: (job, c) => refundSyncRequest(job, c.api_key), response: refundOutcome },
+  notification: { parse: parseNotification },
 };

@@ -6,7 +6,7 @@ export const serviceTestCredentials = z.object({ api_key: z.string().min(1) });
 
 export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   name: 'service_test',
-  flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync'],
+  flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync', 'notification'],
   capture_methods: ['automatic', 'manual', 'manual_multiple'],
   partial_capture: true,
   multiple_capture: true,
@@ -19,7 +19,9 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   settings: {
     base_url: { env: 'SERVICE_TEST_BASE_URL', default: 'sandbox' },
     default_api_key: { env: 'SERVICE_TEST_API_KEY', default: 'sk_sandbox_service_test' },
+    webhook_secret: { env: 'SERVICE_TEST_WEBHOOK_SECRET', default: 'whsec_sandbox_service_test' },
   },
+  webhook: { signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

@@ -1,5 +1,7 @@
 // Our operations in the service_test provider's dialect (see services/provider-sandbox/providers/service_test/).
 import type { ConnectorJob } from '../../../domain/job.ts';
+import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
+import { config } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
@@ -13,8 +15,14 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
     capture: job.capture_method === 'manual' || job.capture_method === 'manual_multiple' ? 'manual' : 'automatic',
     customer: { email: job.customer_email },
     return_url: job.return_url,
+    // Where the provider sends its notifications about this payment (and its refunds and disputes).
+    webhook_url: webhookUrl(job),
   },
 });
+
+/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
+export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
+  `${config.publicBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
 
 export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
   ({ method: 'GET', path: `/service_test/v1/payments/${job.connector_transaction_id}`, headers: auth(apiKey) });

@@ -6,6 +6,7 @@ import type { ConnectorJob } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as serviceTest } from './index.ts';
+import { config } from '../../../lib/config.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const creds = { api_key: 'sk_test' };
@@ -21,7 +22,8 @@ describe('service_test manifest', () => {
   it('lists exactly the flows the connector implements', () => {
     const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
     expect(present).toEqual([...serviceTest.manifest.flows]);
-    expect(serviceTest.notification).toBeUndefined();
+    expect(serviceTest.notification).toBeDefined();
+    expect(serviceTest.manifest.webhook).toEqual({ signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' });
   });
   it('takes the HeaderKey credentials of a connector account', () => {
     expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
@@ -33,8 +35,14 @@ describe('service_test requests', () => {
   it('authorize: POST /v1/payments with the operation id as idempotency key, manual capture for manual and manual_multiple', () => {
     expect(flow(authorize).request(job(), creds)).toEqual({
       method: 'POST', path: '/service_test/v1/payments', idempotencyKey: 'op_1', headers: { authorization: 'Bearer sk_test' },
-      body: { amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return' },
+      body: {
+        amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return',
+        webhook_url: `${config.publicBaseUrl}/webhooks/mer_1/mca_sandboxdefault000000`,
+      },
     });
+    // A connector account's own notification path.
+    expect((flow(authorize).request(job({ merchant_connector_id: 'mca_0123456789abcdefghij' }), creds).body as { webhook_url: string }).webhook_url)
+      .toBe(`${config.publicBaseUrl}/webhooks/mer_1/mca_0123456789abcdefghij`);
     expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds).body as { capture: string }).capture).toBe('manual');
     expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds).body as object))
       .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });
@@ -109,5 +117,43 @@ describe('service_test refunds', () => {
     expect(flow(refund).response(a('refund_failed'), refundJob)).toMatchObject({ kind: 'DECLINED', error_code: 'refund_declined', unified_code: 'UE_6000' });
     expect(flow(refund).response(a('refund_too_much'), refundJob)).toMatchObject({ kind: 'FAILED', error_code: 'amount_exceeds_captured', unified_code: 'UE_2000' });
     expect(() => flow(refund).response({ status: 201, body: { id: 'str_1', status: 'done' } }, refundJob)).toThrow(UnexpectedAnswer);
+  });
+});
+
+describe('service_test notifications -> what they say', () => {
+  const bodies: Record<string, unknown> = JSON.parse(readFileSync(new URL('./fixtures/notifications.json', import.meta.url), 'utf8'));
+  const parse = (name: string) => flow(serviceTest.notification).parse(JSON.stringify(bodies[name]));
+  it('payment.updated: the payment\'s status as an outcome, with the provider\'s updated_at', () => {
+    expect(parse('payment_captured')).toEqual({
+      object: 'payment', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', provider_updated_at: '2026-11-23T10:01:00.000Z',
+      outcome: { kind: 'CAPTURED', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', connector_reference_id: 'order-4', redirect_url: undefined },
+    });
+    expect(parse('payment_authorized')).toMatchObject({ object: 'payment', outcome: { kind: 'AUTHORIZED' } });
+    expect(parse('payment_declined')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'credit_declined', unified_code: 'UE_1000' } });
+  });
+  it('refund.updated: ours by reference, the provider\'s id, succeeded / failed with its failure', () => {
+    expect(parse('refund_succeeded')).toEqual({
+      object: 'refund', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c', provider_updated_at: '2026-11-23T11:00:05.000Z',
+      refund_reference: 'ref_0123456789ABCDEFGHIJKLMNOP', connector_refund_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c',
+      outcome: { kind: 'REFUNDED', connector_transaction_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c' },
+    });
+    expect(parse('refund_failed')).toMatchObject({ outcome: { kind: 'FAILED', error_code: 'refund_declined', error_message: 'The refund was declined' } });
+  });
+  it('dispute.created / dispute.updated: the DisputeReport fields, statuses in the spec\'s names', () => {
+    expect(parse('dispute_created')).toEqual({
+      object: 'dispute', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d', provider_updated_at: '2026-11-24T09:00:00.000Z',
+      dispute: {
+        connector_dispute_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d', amount: 10000, currency: 'EUR', dispute_stage: 'dispute', dispute_status: 'dispute_opened',
+        connector_status: 'opened', connector_reason: 'Goods not received', connector_reason_code: '13.1', challenge_required_by: '2026-12-08T09:00:00.000Z',
+        connector_created_at: '2026-11-24T09:00:00.000Z', connector_updated_at: '2026-11-24T09:00:00.000Z',
+      },
+    });
+    expect(parse('dispute_won')).toMatchObject({ dispute: { dispute_status: 'dispute_won', challenge_required_by: '' }, provider_updated_at: '2026-11-30T09:00:00.000Z' });
+  });
+  it('what it cannot read is unknown, never thrown: other event types, other shapes, not JSON', () => {
+    expect(parse('unknown_type')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('payout.paid') });
+    expect(parse('payment_bad_status')).toMatchObject({ object: 'unknown' });
+    expect(flow(serviceTest.notification).parse('not json')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
+    expect(flow(serviceTest.notification).parse('{"type":"refund.updated","id":"evt_1","data":{"id":"str_1"}}')).toMatchObject({ object: 'unknown' });
   });
 });

@@ -1,0 +1,68 @@
+// POST /webhooks/{merchant_id}/{merchant_connector_id}: a provider's notification (no api-key: the provider calls).
+// The account's connector's manifest says how the provider signs (lib/webhook-signature.ts); the key is the account's
+// connector_webhook_details.merchant_secret, or the connector's webhook_secret setting for the default account. A
+// verified notification is recorded once in the inbox (lib/notification-inbox.ts) and queued for the connector's
+// worker, and the provider gets 200 {"received": true} at once: what it means is the worker's to find out.
+import { createHash } from 'node:crypto';
+import type { Request, Router } from 'express';
+import type { Db } from 'mongodb';
+import { DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
+import { connectorSetting } from '../../lib/config.ts';
+import { ApiError, errors } from '../../lib/errors.ts';
+import { canExist } from '../../lib/ids.ts';
+import { log } from '../../lib/log.ts';
+import { webhookDetailsOf } from '../../lib/merchant-store.ts';
+import { NotificationInbox } from '../../lib/notification-inbox.ts';
+import type { ConnectorName } from '../../lib/schemas/common.ts';
+import { verifySignature } from '../../lib/webhook-signature.ts';
+import { MANIFESTS } from '../../workers/connectors/manifests.ts';
+import type { Deps } from '../operations.ts';
+import { scopedRouter } from '../scope.ts';
+
+const badSignature = () => new ApiError(401, 'IR_01', 'Notification signature missing or invalid');
+
+export function webhooksRouter(db: Db, deps: Pick<Deps, 'setup' | 'queues'>): Router {
+  const r = scopedRouter();
+  const inbox = new NotificationInbox(db);
+
+  /** The account's connector and webhook secret; 404 for an unknown merchant or account (another merchant's too). */
+  async function receiver(merchantId: string, mcaId: string): Promise<{ connector: ConnectorName; secret: string | null }> {
+    const unknown = errors.notFound('Merchant connector account');
+    if (!canExist('merchant', merchantId) || !canExist('connectorAccount', mcaId)) throw unknown;
+    const store = deps.setup.store;
+    if (mcaId === DEFAULT_ACCOUNT_ID) {
+      if (!(await store.merchant(merchantId))) throw unknown;
+      const setting = MANIFESTS[DEFAULT_CONNECTOR]?.settings.webhook_secret;
+      return { connector: DEFAULT_CONNECTOR, secret: setting ? connectorSetting(setting) : null };
+    }
+    // A deleted account's payments may still be at the provider, which goes on notifying about them.
+    const account = await store.liveOrRetiredAccount(merchantId, mcaId);
+    if (!account || !(await store.merchant(merchantId))) throw unknown;
+    return { connector: account.connector_name, secret: webhookDetailsOf(account)?.merchant_secret ?? null };
+  }
+
+  r.post('/webhooks/:merchant_id/:merchant_connector_id', async (req: Request, res) => {
+    const merchantId = req.params.merchant_id as string;
+    const mcaId = req.params.merchant_connector_id as string;
+    const { connector, secret } = await receiver(merchantId, mcaId);
+    const manifest = MANIFESTS[connector];
+    if (!manifest?.webhook || !manifest.flows.includes('notification')) throw errors.notFound(`Notifications of ${connector}`);
+    const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (!secret) {
+      log.warn('notification refused: the connector account has no connector_webhook_details', { merchant_id: merchantId, merchant_connector_id: mcaId });
+      throw badSignature();
+    }
+    if (!verifySignature(manifest.webhook, secret, raw, req.header(manifest.webhook.signature_header))) throw badSignature();
+    const job = {
+      type: 'notification' as const, merchant_id: merchantId, merchant_connector_id: mcaId, connector,
+      body: raw.toString('utf8'), body_sha256: createHash('sha256').update(raw).digest('hex'), received_at: new Date().toISOString(),
+    };
+    const first = await inbox.record({ merchant_id: job.merchant_id, merchant_connector_id: job.merchant_connector_id, connector, body_sha256: job.body_sha256, body: job.body, received_at: job.received_at });
+    // Queued again for a repeat too: if the first enqueue was lost the provider's retry brings it back; if not, the
+    // job id is the same and nothing is added.
+    await deps.queues.enqueueNotification(job);
+    log.info('notification received', { merchant_id: merchantId, merchant_connector_id: mcaId, connector, body_sha256: job.body_sha256, repeat: !first });
+    res.json({ received: true });
+  });
+  return r;
+}

@@ -1,0 +1,117 @@
+// Runs one notification job: the connector's notification flow reads the provider's body, and what it says becomes
+// an outcome through payment-state like any worker result (Complete on the open operation it is about, or
+// ReportDispute). What came of it is written on the inbox record (lib/notification-inbox.ts).
+//
+// Ordering: payment-state ignores an outcome for a closed operation, so a late "pending" never reopens a payment that
+// is authorized or captured. Beyond that, a notification older (provider's updated_at) than one already acted on
+// about the same provider object is not applied at all (result 'stale'): two undecided states never swap back.
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Collection } from 'mongodb';
+import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
+import type { NotificationJob } from '../domain/job.ts';
+import type { Operation, Outcome, StoredPayment } from '../domain/payment.ts';
+import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
+import { log } from '../lib/log.ts';
+import type { NotificationInbox, NotificationResult } from '../lib/notification-inbox.ts';
+import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
+import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
+import type { Connector, ProviderNotification } from './connectors/types.ts';
+import { report } from './runtime.ts';
+
+type Known = Exclude<ProviderNotification, { object: 'unknown' }>;
+interface Done { result: NotificationResult; note?: string; status?: string }
+
+/** Waiting for something that will come (the authorization's own answer, payment-state's dispute handler): retried with backoff. */
+class NotYet extends Error {}
+
+export function notificationProcessor(
+  connector: Connector<any>, client: PaymentStateClient, payments: Collection<StoredPayment>, inbox: NotificationInbox,
+) {
+  return async (job: Job<NotificationJob>): Promise<{ result: NotificationResult; note?: string }> => {
+    const data = job.data;
+    const where = { merchant_id: data.merchant_id, merchant_connector_id: data.merchant_connector_id, body_sha256: data.body_sha256 };
+    const recorded = await inbox.find(where);
+    // Queued again (a provider's repeat after the job was removed): acted on already.
+    if (recorded?.result) return { result: recorded.result, note: 'processed before' };
+    const flow = connector.notification;
+    const n: ProviderNotification = flow ? flow.parse(data.body) : { object: 'unknown', reason: `${connector.manifest.name} has no notification flow` };
+    if (n.object === 'unknown') {
+      log.info('notification ignored', { ...where, reason: n.reason });
+      await inbox.done(where, { result: 'ignored', note: n.reason });
+      return { result: 'ignored', note: n.reason };
+    }
+    const objectKey = `${n.object}:${n.object_id}`;
+    const mark = { object_key: objectKey, provider_updated_at: n.provider_updated_at };
+    const newer = await inbox.newerProcessed(where, objectKey, n.provider_updated_at);
+    if (newer) {
+      const note = `a newer notification about ${objectKey} (${newer.provider_updated_at}) was acted on already`;
+      log.info('notification stale', { ...where, object_key: objectKey, provider_updated_at: n.provider_updated_at, newer: newer.provider_updated_at });
+      await inbox.done(where, { result: 'stale', note, ...mark });
+      return { result: 'stale', note };
+    }
+    let done: Done;
+    try {
+      done = await act(n, data, client, payments);
+    } catch (err) {
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (err instanceof NotYet && !last) {
+        log.warn('notification not applicable yet; retrying', { ...where, object_key: objectKey, reason: err.message, attempt: job.attemptsMade + 1 });
+        throw err;
+      }
+      if (!(err instanceof NotYet || err instanceof UnrecoverableError)) throw err;
+      done = { result: 'ignored', note: err.message };
+    }
+    log.info('notification processed', { ...where, object_key: objectKey, provider_updated_at: n.provider_updated_at, result: done.result, note: done.note, status: done.status });
+    await inbox.done(where, { result: done.result, note: done.note, ...mark });
+    return { result: done.result, note: done.note };
+  };
+}
+
+async function act(n: Known, job: NotificationJob, client: PaymentStateClient, payments: Collection<StoredPayment>): Promise<Done> {
+  const p = await payments.findOne(
+    { merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id },
+    { projection: { _id: 0, payment_id: 1, merchant_id: 1, merchant_connector_id: 1, operations: 1, refunds: 1 } },
+  );
+  // The authorization's own answer (which names the provider's id) may still be on its way to payment-state.
+  if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
+  // Only the account the payment went through speaks for it.
+  if ((p.merchant_connector_id ?? DEFAULT_ACCOUNT_ID) !== job.merchant_connector_id) {
+    return { result: 'ignored', note: `payment ${p.payment_id} is not served by connector account ${job.merchant_connector_id}` };
+  }
+  // payment-state applies an outcome once, and never to a closed operation.
+  const complete = async (op: Operation | undefined, outcome: Outcome, what: string): Promise<Done> => {
+    if (!op) return { result: 'unchanged', note: `no open ${what} on payment ${p.payment_id}` };
+    const reply = await report(client, { merchant_id: p.merchant_id, payment_id: p.payment_id, operation_id: op.operation_id }, outcome);
+    return { result: reply.applied ? 'applied' : 'unchanged', status: reply.status };
+  };
+  switch (n.object) {
+    case 'payment':
+      return complete(p.operations.find((o) => o.kind === 'authorize' && o.open), n.outcome, 'authorization');
+    case 'refund': {
+      const row = p.refunds?.find((r) => (n.refund_reference && r.refund_id === n.refund_reference) || r.connector_refund_id === n.connector_refund_id);
+      if (!row) return { result: 'ignored', note: `payment ${p.payment_id} has no refund ${n.refund_reference ?? n.connector_refund_id}` };
+      return complete(p.operations.find((o) => o.kind === 'refund' && o.ref === row.refund_id && o.open), n.outcome, `refund ${row.refund_id}`);
+    }
+    case 'dispute':
+      return reportDispute(client, { merchant_id: p.merchant_id, payment_id: p.payment_id, ...n.dispute });
+  }
+}
+
+const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
+
+async function reportDispute(client: PaymentStateClient, report: Record<string, unknown>): Promise<Done> {
+  try {
+    const reply = await call<object, CompleteReply__Output>(client, 'ReportDispute', report, 5_000);
+    return { result: reply.applied ? 'applied' : 'unchanged', status: reply.status };
+  } catch (err) {
+    const e = err as grpc.ServiceError;
+    // A payment-state without the dispute handler yet (a rolling deploy): retried with backoff, and once the attempts
+    // are spent the job stays failed with the inbox record unprocessed, so the provider's repeat runs it again.
+    if (e.code === grpc.status.UNIMPLEMENTED) {
+      log.warn('payment-state does not take ReportDispute yet; the dispute notification will be retried', { payment_id: report.payment_id, connector_dispute_id: report.connector_dispute_id });
+      throw new Error('payment-state does not take ReportDispute yet');
+    }
+    if (RETRYABLE.has(e.code)) throw err;
+    throw new UnrecoverableError(`ReportDispute refused: ${e.details} (${errorCodeOf(e).code ?? e.code})`);
+  }
+}
