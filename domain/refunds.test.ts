@@ -1,7 +1,7 @@
 // Refund decisions: which refund may start, for how much, and where the provider's answer leads; a random sequence
 // of captures, refunds and outcomes keeps refunded <= captured <= authorized.
 import { describe, expect, it } from 'vitest';
-import { beginCapture, beginConfirm } from './begin.ts';
+import { beginCancel, beginCapture, beginConfirm } from './begin.ts';
 import { createIntent } from './intent.ts';
 import { jobFor } from './job.ts';
 import { applyOutcome } from './outcomes.ts';
@@ -97,7 +97,7 @@ describe('beginRefundUpdate', () => {
   });
 });
 
-describe('property: random captures, refunds and outcomes', () => {
+describe('property: random captures, refunds, cancels and outcomes', () => {
   it('keep refunded (not failed) <= captured <= authorized', () => {
     let seed = 42;
     const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
@@ -111,9 +111,11 @@ describe('property: random captures, refunds and outcomes', () => {
         const r = rnd();
         if (open.length && r < 0.4) {
           const op = pick(open);
-          const kinds: Record<string, OutcomeKind[]> = { capture: ['CAPTURED', 'FAILED', 'PENDING'], refund: ['REFUNDED', 'DECLINED', 'FAILED', 'PENDING'] };
+          const kinds: Record<string, OutcomeKind[]> = { capture: ['CAPTURED', 'FAILED', 'PENDING'], refund: ['REFUNDED', 'DECLINED', 'FAILED', 'PENDING'], void: ['VOIDED', 'FAILED'] };
           d = applyOutcome(p, op.operation_id, { kind: pick(kinds[op.kind] ?? ['FAILED']) }, now);
-        } else if (r < 0.7) {
+        } else if (r < 0.5) {
+          d = beginCancel(p, {}, { now, operationId: id });
+        } else if (r < 0.75) {
           d = refund(p, { refund_id: `ref_${run}_${step}`, ...(rnd() < 0.7 ? { amount: 1 + Math.floor(rnd() * 8_000) } : {}) }, id, id);
         } else {
           d = beginCapture(p, rnd() < 0.5 ? {} : { amount_to_capture: 1 + Math.floor(rnd() * 8_000) }, { now, operationId: id, captureId: `cap_${id}` });

@@ -44,7 +44,7 @@ afterAll(async () => stack?.stop());
 /** Everything stored that a request could change (transitions and idempotency keys only grow: counted). */
 async function fingerprint(): Promise<string> {
   const db = await stack.db();
-  const whole = ['merchants', 'api_keys', 'business_profiles', 'connector_accounts', 'customers', 'payment_links', 'refunds'];
+  const whole = ['merchants', 'api_keys', 'business_profiles', 'connector_accounts', 'customers', 'payment_links', 'refunds', 'disputes', 'provider_notifications'];
   const [counts, docs, payments] = await Promise.all([
     Promise.all(['transitions', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({}))),
     Promise.all(whole.map((c) => db.collection(c).find({}, { projection: { _id: 0 } }).toArray())),
@@ -102,6 +102,7 @@ const ROUTES: [string, string][] = [
   ...['confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', '3ds/authentication']
     .map((op): [string, string] => ['POST', `/payments/{id}/${op}`]),
   ['POST', '/refunds'], ['POST', '/refunds/list'], ['GET', '/refunds/{id}'], ['POST', '/refunds/{id}'],
+  ['GET', '/disputes/list'], ['GET', '/disputes/{id}'], ['POST', '/webhooks/{merchant}/{id}'],
   ['POST', '/customers'], ['GET', '/customers/list'], ['GET', '/customers/{id}'], ['POST', '/customers/{id}'], ['DELETE', '/customers/{id}'],
   ['GET', '/payment_link/{link}'], ['GET', '/payment_link/{merchant}/{id}'], ['GET', '/payment_link/s/{merchant}/{id}'],
   ['POST', '/payment_link/{merchant}/{id}/confirm'], ['POST', '/payment_link/{merchant}/{id}/3ds/authentication'],
