@@ -5,8 +5,9 @@ import { Stack, sleep } from './support/stack.ts';
 
 let stack: Stack;
 let key: string;
-// The scheduled sync is a minute away, so only force_sync can learn the provider's decision in this test.
-beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant({ SYNC_DELAYS_MS: '60000', SANDBOX_REVIEW_MS: '500' })));
+// The scheduled sync is a minute away and the provider's notifications go to a closed port (PUBLIC_BASE_URL), so only
+// force_sync can learn the provider's decision in this test.
+beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant({ SYNC_DELAYS_MS: '60000', SANDBOX_REVIEW_MS: '500', PUBLIC_BASE_URL: 'http://127.0.0.1:9' })));
 afterAll(async () => stack?.stop());
 
 describe('force_sync', () => {
