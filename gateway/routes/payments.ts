@@ -17,6 +17,7 @@ import type { StoredPayment } from '../../domain/payment.ts';
 import { authenticationAnswer } from '../../domain/three-ds.ts';
 import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
+import { amountRange, timeRange } from '../list-filters.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 import { publishableKey, scopedRouter } from '../scope.ts';
 
@@ -141,18 +142,10 @@ export function paymentsRouter(deps: Deps): Router {
     for (const k of ['status', 'connector', 'currency', 'payment_method', 'payment_method_type'] as const) {
       if (f[k]?.length) filter[k] = { $in: f[k] };
     }
-    if (f.amount_filter) {
-      const amount: Record<string, number> = {};
-      if (f.amount_filter.start_amount != null) amount.$gte = f.amount_filter.start_amount;
-      if (f.amount_filter.end_amount != null) amount.$lte = f.amount_filter.end_amount;
-      if (Object.keys(amount).length) filter.amount = amount;
-    }
-    if (f.start_time || f.end_time) {
-      filter.created = {
-        ...(f.start_time ? { $gte: new Date(f.start_time).toISOString() } : {}),
-        $lte: new Date(f.end_time ?? Date.now()).toISOString(),
-      };
-    }
+    const amount = amountRange(f.amount_filter);
+    if (amount) filter.amount = amount;
+    const created = timeRange(f.start_time, f.end_time);
+    if (created) filter.created = created;
     const { data, total } = await deps.store.list(merchantOf(req), filter as Filter<StoredPayment>, { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true });
     res.json({ count: data.length, total_count: total, data: data.map(toResource) });
   });

@@ -15,6 +15,7 @@ import { refundView } from '../../domain/refunds.ts';
 import type { StoredPayment } from '../../domain/payment.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
+import { amountRange, timeRange } from '../list-filters.ts';
 import { scopedRouter } from '../scope.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
@@ -73,18 +74,10 @@ export function refundsRouter(deps: Deps): Router {
     if (f.merchant_connector_id?.length) filter.merchant_connector_id = { $in: f.merchant_connector_id };
     if (f.currency?.length) filter.currency = { $in: f.currency };
     if (f.refund_status?.length) filter.status = { $in: f.refund_status };
-    if (f.amount_filter) {
-      const amount: Record<string, number> = {};
-      if (f.amount_filter.start_amount != null) amount.$gte = f.amount_filter.start_amount;
-      if (f.amount_filter.end_amount != null) amount.$lte = f.amount_filter.end_amount;
-      if (Object.keys(amount).length) filter.amount = amount;
-    }
-    if (f.start_time || f.end_time) {
-      filter.created_at = {
-        ...(f.start_time ? { $gte: new Date(f.start_time).toISOString() } : {}),
-        $lte: new Date(f.end_time ?? Date.now()).toISOString(),
-      };
-    }
+    const amount = amountRange(f.amount_filter);
+    if (amount) filter.amount = amount;
+    const created = timeRange(f.start_time, f.end_time);
+    if (created) filter.created_at = created;
     const { data, total } = await deps.refunds.list(merchantOf(req), filter as Filter<RefundDoc>, { limit: f.limit ?? 10, skip: f.offset ?? 0 });
     res.json({ count: data.length, total_count: total, data: data.map(listView) });
   });
