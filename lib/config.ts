@@ -33,6 +33,7 @@ const schema = z.object({
   REDIS_PREFIX: str('bnpl'),
   PORT: port(8080),
   PUBLIC_BASE_URL: str(''),
+  PROVIDER_WEBHOOK_BASE_URL: str(''),
   PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
   SANDBOX_PORT: port(8090),
   SANDBOX_HOST: str('127.0.0.1'),
@@ -113,6 +114,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     port: e.PORT,
     /** Where customers reach the gateway: payment links point here. */
     publicBaseUrl,
+    /** Where providers send their notifications (POST {this}/webhooks/...): PUBLIC_BASE_URL unless they reach us elsewhere. */
+    providerWebhookBaseUrl: (e.PROVIDER_WEBHOOK_BASE_URL || publicBaseUrl).replace(/\/+$/, ''),
     paymentStateAddr: e.PAYMENT_STATE_ADDR,
     sandboxPort: e.SANDBOX_PORT,
     sandboxHost: e.SANDBOX_HOST,

@@ -22,7 +22,7 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
 
 /** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
 export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.publicBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
+  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
 
 export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
   ({ method: 'GET', path: `/service_test/v1/payments/${job.connector_transaction_id}`, headers: auth(apiKey) });

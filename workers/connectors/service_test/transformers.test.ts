@@ -37,12 +37,12 @@ describe('service_test requests', () => {
       method: 'POST', path: '/service_test/v1/payments', idempotencyKey: 'op_1', headers: { authorization: 'Bearer sk_test' },
       body: {
         amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return',
-        webhook_url: `${config.publicBaseUrl}/webhooks/mer_1/mca_sandboxdefault000000`,
+        webhook_url: `${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_sandboxdefault000000`,
       },
     });
     // A connector account's own notification path.
     expect((flow(authorize).request(job({ merchant_connector_id: 'mca_0123456789abcdefghij' }), creds).body as { webhook_url: string }).webhook_url)
-      .toBe(`${config.publicBaseUrl}/webhooks/mer_1/mca_0123456789abcdefghij`);
+      .toBe(`${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_0123456789abcdefghij`);
     expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds).body as { capture: string }).capture).toBe('manual');
     expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds).body as object))
       .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });
