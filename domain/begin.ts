@@ -2,7 +2,7 @@
 // authorization): pure functions over a payment snapshot. Only payment-state calls them and records the result.
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import type { AttemptRow, CancelPaymentBody, CapturePaymentBody, CaptureRow, ConfirmPaymentBody, IncrementalAuthorizationBody, UpdatePaymentBody } from '../lib/schemas/payment.ts';
-import { netAmount, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
+import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
 import { authorizeOperation, automaticCapture, canStart, incrementable, refuse, withFlight } from './transitions.ts';
@@ -92,12 +92,17 @@ export function beginCapture(
   if (amount > p.amount_capturable) {
     return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
   }
-  return startCapture(p, amount, body.order_details ?? null, ctx);
+  const details: CaptureDetails = {
+    capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null, metadata: body.metadata ?? null,
+    order_details: body.order_details ?? null,
+  };
+  return startCapture(p, amount, body.order_details ?? null, ctx, details);
 }
 
 /** A capture row and its operation; the payment waits in processing with the amount no longer capturable. */
 function startCapture(
   p: StoredPayment, amount: number, orderDetails: CaptureRow['order_details'], ctx: { now: string; operationId: string; captureId: string },
+  details?: CaptureDetails,
 ): Decision {
   const attemptId = p.attempts?.at(-1)?.attempt_id ?? `${p.payment_id}_1`;
   const capture: CaptureRow = {
@@ -107,7 +112,7 @@ function startCapture(
   };
   const operation: Operation = {
     operation_id: ctx.operationId, kind: 'capture', ref: ctx.captureId, amount, connector: p.connector ?? 'service_test',
-    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now, ...(details ? { capture_details: details } : {}),
   };
   const next: StoredPayment = {
     ...p, status: 'processing', captures: [...(p.captures ?? []), capture], operations: [...p.operations, operation],

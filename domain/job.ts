@@ -1,7 +1,7 @@
 // The connector job for an operation: what a worker needs to call the provider. Pure; lib/queue.ts carries it.
 import { createHash } from 'node:crypto';
 import type { ConnectorName } from '../lib/schemas/common.ts';
-import type { Operation, OperationKind, StoredPayment, ThreeDsRecord } from './payment.ts';
+import type { CaptureDetails, Operation, OperationKind, StoredPayment, ThreeDsRecord } from './payment.ts';
 
 export interface ConnectorJob {
   merchant_id: string;
@@ -30,6 +30,14 @@ export interface ConnectorJob {
    * transaction id, once known, is the job's connector_transaction_id (for status syncs).
    */
   authentication?: ThreeDsRecord['request'] & { authentication_id: string };
+  /**
+   * What a provider needs to know about the order and the customer (names, addresses, order lines, tax, the spec 2.5
+   * BNPL metadata, the device): set for authorize jobs, and for every job of a connector whose later calls repeat
+   * the order (absent for service_test's jobs, which need none of it).
+   */
+  order?: ProviderOrder;
+  /** For a capture: the capture request's invoice data, metadata and order lines. */
+  capture_details?: CaptureDetails;
   /** For a refund: our refund id, the provider's once known (status syncs), the reason, the capture refunded within. */
   refund_id?: string;
   connector_refund_id?: string;
@@ -61,6 +69,39 @@ export const isNotificationJob = (data: ConnectorJob | NotificationJob): data is
 export const notificationJobId = (j: Pick<NotificationJob, 'merchant_id' | 'merchant_connector_id' | 'body_sha256'>) =>
   `ntf_${createHash('sha256').update(`${j.merchant_id}\n${j.merchant_connector_id}\n${j.body_sha256}`).digest('hex')}`;
 
+/** The order and customer as a provider sees them (the payment's own fields; free-form parts as given). */
+export interface ProviderOrder {
+  customer: { id: string | null; name: string | null; email: string | null; phone: string | null; phone_country_code: string | null } | null;
+  billing: Record<string, unknown> | null;
+  shipping: Record<string, unknown> | null;
+  order_details: Record<string, unknown>[] | null;
+  order_tax_amount: number | null;
+  /** The payment's metadata: spec 2.5's BNPL fields (birth_date, buyer_type, company_name, legal_form, net_term...). */
+  metadata: Record<string, unknown> | null;
+  browser_info: Record<string, unknown> | null;
+  description: string | null;
+  payment_method_type: string | null;
+  birth_date: string | null;
+  gender: string | null;
+  locale: string | null;
+}
+
+export function orderOf(p: StoredPayment): ProviderOrder {
+  const c = p.customer;
+  return {
+    customer: { id: c?.id ?? p.customer_id, name: c?.name ?? p.name, email: c?.email ?? p.email, phone: c?.phone ?? p.phone, phone_country_code: c?.phone_country_code ?? null },
+    billing: (p.billing as Record<string, unknown> | null) ?? null,
+    shipping: (p.shipping as Record<string, unknown> | null) ?? null,
+    order_details: (p.order_details as Record<string, unknown>[] | null) ?? null,
+    order_tax_amount: p.order_tax_amount,
+    metadata: p.metadata ?? null,
+    browser_info: (p.browser_info as Record<string, unknown> | null) ?? null,
+    description: p.description,
+    payment_method_type: p.payment_method_type,
+    birth_date: p.birth_date, gender: p.gender, locale: p.locale,
+  };
+}
+
 export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode'] = 'execute'): ConnectorJob {
   return {
     merchant_id: p.merchant_id,
@@ -81,6 +122,9 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     sync_round: 0,
     ...(op.kind === 'authenticate' && p.three_ds ? authenticationJob(p, p.three_ds) : {}),
     ...(op.kind === 'refund' ? refundJob(p, op) : {}),
+    // service_test needs none of the order; every real provider's authorization does, and some repeat it later.
+    ...(op.connector !== 'service_test' ? { order: orderOf(p) } : {}),
+    ...(op.capture_details ? { capture_details: op.capture_details } : {}),
   };
 }
 

@@ -49,6 +49,15 @@ export interface Operation {
   status_before: PaymentStatusName;
   last_outcome: OutcomeKind | null;
   created_at: string;
+  /** For a capture: what the provider may need with it (invoice data, the capture's order lines and metadata). */
+  capture_details?: CaptureDetails;
+}
+
+/** A capture request's fields a provider may need (an invoice number, the lines captured). */
+export interface CaptureDetails {
+  capture_metadata: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  order_details: unknown[] | null;
 }
 
 /** A refund as the payment keeps it: the resource, and what only we need. */

@@ -68,10 +68,17 @@ const NULLABLE_JOB_FIELDS = [
   'merchant_connector_id', 'connector_transaction_id', 'customer_email', 'return_url', 'merchant_order_reference_id',
 ] as const satisfies readonly (keyof ConnectorJob & keyof ConnectorJobMessage)[];
 
+/** The job's fields that hold an object: carried as their JSON text in `<name>_json`. */
+const JSON_JOB_FIELDS = ['order', 'capture_details'] as const satisfies readonly (keyof ConnectorJob)[];
+
 export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
   const { authentication, ...rest } = job;
   const msg: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) msg[k] = v;
+  for (const [k, v] of Object.entries(rest)) {
+    if (v === null || v === undefined) continue;
+    if ((JSON_JOB_FIELDS as readonly string[]).includes(k)) msg[`${k}${JSON_SUFFIX}`] = JSON.stringify(v);
+    else msg[k] = v;
+  }
   if (authentication) {
     const { authentication_id, ...request } = authentication;
     msg.authentication = { authentication_id, request: toParamsMessage(request) };
@@ -82,7 +89,12 @@ export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
 export function fromJobMessage(msg: ConnectorJob__Output): ConnectorJob {
   const { authentication, ...rest } = msg;
   const job: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (!k.startsWith('_') && v !== undefined && v !== null) job[k] = v;
+  for (const [k, v] of Object.entries(rest)) {
+    if (k.startsWith('_') || v === undefined || v === null) continue;
+    const jsonField = JSON_JOB_FIELDS.find((f) => `${f}${JSON_SUFFIX}` === k);
+    if (jsonField) job[jsonField] = JSON.parse(v as string);
+    else job[k] = v;
+  }
   for (const k of NULLABLE_JOB_FIELDS) job[k] ??= null;
   if (authentication) job.authentication = { authentication_id: authentication.authentication_id, ...fromParamsMessage(authentication.request) };
   return job as unknown as ConnectorJob;

@@ -1,5 +1,5 @@
-// `npm start`: the whole stack as separate supervised processes (gateway, payment-state, a worker per connector
-// with a manifest (workers/connectors/manifests.ts), the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
+// `npm start`: the whole stack as separate supervised processes (gateway, payment-state, one worker process for every
+// connector with a manifest (workers/connectors/manifests.ts), the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
 // A child that dies is restarted; Ctrl-C stops everything, letting workers finish their active jobs.
 // Each process's output goes to <state dir>/logs/<process>.log, and the service's own processes' to the terminal too
 // (Redis and FerretDB log every connection: only to their files).
@@ -9,7 +9,6 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { devSecrets } from './dev-secrets.ts';
 import { nextRestart } from './restart-policy.ts';
-import { IMPLEMENTED } from '../workers/connectors/manifests.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
@@ -67,7 +66,8 @@ if (!process.env.MONGODB_URL) {
 parts.push(
   node(1, 'payment-state', 'services/payment-state/main.ts'),
   node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
-  ...IMPLEMENTED.map((c) => node(0, `worker-${c}`, 'workers/main.ts', '--connector', c)),
+  // One process serves every connector's queue here; production scales each connector's workers on its own.
+  node(0, 'workers', 'workers/main.ts', '--connector', 'all'),
   node(0, 'gateway', 'gateway/main.ts'),
 );
 

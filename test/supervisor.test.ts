@@ -62,7 +62,7 @@ describe('npm start supervisor', () => {
       expect(out).not.toContain(`admin_${id}`);
       const kids = childrenOf(sup.pid!);
       expect(kids.map((k) => k.cmd.split(' ').slice(1).join(' ').replace(root, '')).sort()).toEqual([
-        'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector service_test',
+        'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector all',
       ]);
 
       // A crash is followed by a restart.

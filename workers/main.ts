@@ -1,6 +1,8 @@
-// A connector worker: `node workers/main.ts --connector service_test` (any connector with a manifest,
-// workers/connectors/manifests.ts). SREs run as many as a provider needs; the manifest's queue policy sets the
-// concurrency (else WORKER_CONCURRENCY) and the provider's rate limit (BullMQ limiter).
+// Connector workers: `node workers/main.ts --connector service_test` (any connector with a manifest,
+// workers/connectors/manifests.ts), or several in one process: `--connector mondu,billie` or `--connector all`
+// (what `npm start` and the test stack run, so a small machine needs one process, not thirteen). Each connector is
+// still its own queue with its own policy, so SREs scale a provider by running more processes for it alone; the
+// manifest's queue policy sets the concurrency (else WORKER_CONCURRENCY) and the provider's rate limit (BullMQ limiter).
 import { parseArgs } from 'node:util';
 import { Worker, type Job } from 'bullmq';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
@@ -10,9 +12,11 @@ import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { queueName, telemetry } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
 import { loadConnector } from './connectors/index.ts';
 import { IMPLEMENTED } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
+import { TokenCache } from './token-cache.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
@@ -21,15 +25,13 @@ import { isNotificationJob, type ConnectorJob, type NotificationJob } from '../d
 import { notificationProcessor } from './notifications.ts';
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
-const name = IMPLEMENTED.find((c) => c === (values.connector ?? process.env.CONNECTOR));
-if (!name) {
-  console.error(`usage: node workers/main.ts --connector <${IMPLEMENTED.join('|')}>`);
+const asked = (values.connector ?? process.env.CONNECTOR ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const names = (asked.includes('all') ? [...IMPLEMENTED] : asked) as ConnectorName[];
+if (!names.length || names.some((n) => !IMPLEMENTED.includes(n))) {
+  console.error(`usage: node workers/main.ts --connector <${IMPLEMENTED.join('|')}>[,<another>...] | all`);
   process.exit(2);
 }
-const connector = await loadConnector(name);
-const { name: connectorName, queue: policy } = connector.manifest;
-const concurrency = policy.concurrency ?? config.workerConcurrency;
-initTelemetry(`worker-${connectorName}`);
+initTelemetry(asked.includes('all') ? 'worker' : `worker-${names.join('+')}`);
 
 const client = paymentStateClient(config.paymentStateAddr);
 const connection = redisConnection();
@@ -37,25 +39,38 @@ const { client: mongo, db } = await connectMongo();
 const setup = new MerchantStore(db);
 const credentialsOf = credentialsCache(setup, config.credentialsTtlMs);
 const merchantExists = async (merchantId: string) => !!(await setup.merchant(merchantId));
-const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms));
-const runNotification = notificationProcessor(connector, client, new PaymentStore(db).payments, new NotificationInbox(db));
-// One queue per connector carries its operations' jobs and the provider's notifications.
-const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>
-  isNotificationJob(job.data) ? runNotification(job as Job<NotificationJob>) : runJob(job as Job<ConnectorJob>, token);
-const worker: Worker = new Worker(queueName(connectorName), run, {
-  connection,
-  prefix: config.redisPrefix,
-  concurrency,
-  ...(policy.limiter ? { limiter: policy.limiter } : {}),
-  lockDuration: config.jobLockMs,
-  stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
-  maxStalledCount: 10,
-  telemetry: telemetry(),
-});
-worker.on('failed', (job, err) => log.warn('job failed', { operation_id: job?.id, attempts: job?.attemptsMade, err }));
-worker.on('error', (err) => log.error('worker error', { err }));
-await worker.waitUntilReady();
-log.info('worker ready', { connector: connectorName, queue: queueName(connectorName), concurrency });
+const tokens = new TokenCache(connection);
+const payments = new PaymentStore(db).payments;
+const inbox = new NotificationInbox(db);
+
+async function startWorker(name: ConnectorName): Promise<Worker> {
+  const connector = await loadConnector(name);
+  const policy = connector.manifest.queue;
+  const concurrency = policy.concurrency ?? config.workerConcurrency;
+  const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens);
+  const runNotification = notificationProcessor(connector, client, payments, inbox);
+  // One queue per connector carries its operations' jobs and the provider's notifications.
+  const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>
+    isNotificationJob(job.data) ? runNotification(job as Job<NotificationJob>) : runJob(job as Job<ConnectorJob>, token);
+  const worker: Worker = new Worker(queueName(name), run, {
+    connection,
+    prefix: config.redisPrefix,
+    concurrency,
+    ...(policy.limiter ? { limiter: policy.limiter } : {}),
+    lockDuration: config.jobLockMs,
+    stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
+    maxStalledCount: 10,
+    telemetry: telemetry(),
+  });
+  worker.on('failed', (job, err) => log.warn('job failed', { connector: name, operation_id: job?.id, attempts: job?.attemptsMade, err }));
+  worker.on('error', (err) => log.error('worker error', { connector: name, err }));
+  await worker.waitUntilReady();
+  log.info('queue ready', { connector: name, queue: queueName(name), concurrency });
+  return worker;
+}
+
+const workers = await Promise.all(names.map(startWorker));
+log.info('worker ready', { connectors: names });
 
 onShutdown({
   name: 'worker',
@@ -63,7 +78,7 @@ onShutdown({
   // An active job may wait for its provider call: give it the provider timeout before exiting anyway.
   forceExitMs: Math.max(60_000, config.providerTimeoutMs + 30_000),
   steps: [
-    ['worker', () => worker.close()],
+    ['workers', () => Promise.all(workers.map((w) => w.close()))],
     ['redis', () => connection.disconnect()],
     ['grpc', () => client.close()],
     ['mongo', () => mongo.close()],

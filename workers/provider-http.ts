@@ -14,9 +14,12 @@ export class ProviderRateLimited extends ProviderUnavailable {
 }
 
 export interface ProviderRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
+  /** A JSON body. */
   body?: unknown;
+  /** A form body (application/x-www-form-urlencoded), e.g. an OAuth2 token request; instead of `body`. */
+  form?: Record<string, string>;
   idempotencyKey?: string;
   headers?: Record<string, string>;
 }
@@ -31,12 +34,14 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     kind: SpanKind.CLIENT,
     attributes: { 'http.request.method': req.method, 'bnpl.connector': connector },
   }, async (span) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...req.headers, ...injectContext() };
+    const contentType = req.form ? 'application/x-www-form-urlencoded' : 'application/json';
+    const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json', ...req.headers, ...injectContext() };
     if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    const payload = req.form ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
     let res: Response;
     try {
       res = await fetch(baseUrl + req.path, {
-        method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        method: req.method, headers, body: payload,
         signal: AbortSignal.timeout(config.providerTimeoutMs),
       });
     } catch (err) {

@@ -10,7 +10,8 @@ import type { Outcome } from '../domain/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import type { ProviderMapping } from './connectors/connector.ts';
-import { flowFor, type Connector } from './connectors/types.ts';
+import { flowFor, type Connector, type Session } from './connectors/types.ts';
+import { TokenRefused, type TokenCache } from './token-cache.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited, type ProviderRequest, type ProviderResponse } from './provider-http.ts';
 import type { MerchantStore } from '../lib/merchant-store.ts';
@@ -70,9 +71,18 @@ export const MERCHANT_DELETED: Outcome = {
 /** What one job sends where, and how its answer is read. */
 interface Call { name: string; baseUrl: string; request: ProviderRequest; outcome: (res: ProviderResponse) => Outcome }
 
+/** The connector account's credentials parsed by the manifest's schema; without an account, the sandbox default. */
+export function credentialsFor(connector: Connector<any>, account: ConnectorAccountDetailsValue | null): unknown {
+  const m = connector.manifest;
+  const given = account ?? { ...(m.sandbox_account_details ?? { auth_type: m.auth_type }), api_key: connectorSetting(m.settings.default_api_key) };
+  const credentials = m.credentials.safeParse(given);
+  if (!credentials.success) throw new UnrecoverableError(`${m.name}: the connector account's credentials do not fit ${m.auth_type}`);
+  return credentials.data;
+}
+
 /** The call a job makes: an authentication goes to the 3DS server, whatever the payment's connector; everything else
- * to the connector's flow, with the account's credentials parsed by the manifest's schema (the sandbox key without one). */
-export function callFor(connector: Connector<any>, job: ConnectorJob, account: ConnectorAccountDetailsValue | null): Call {
+ * to the connector's flow, with the account's credentials (and the provider's access token, where it issues one). */
+export function callFor(connector: Connector<any>, job: ConnectorJob, account: ConnectorAccountDetailsValue | null, session: Session = {}): Call {
   if (job.kind === 'authenticate') {
     const t: ProviderMapping = threeDsServer;
     return { name: t.name, baseUrl: t.baseUrl(), request: t.request(job, account), outcome: (res) => t.outcome(job, res) };
@@ -81,17 +91,20 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   const name = flowFor(job);
   const flow = connector[name];
   if (!flow) throw new UnrecoverableError(`${m.name} has no ${name} flow (its manifest lists ${m.flows.join(', ')})`);
-  const given = account ?? { auth_type: m.auth_type, api_key: connectorSetting(m.settings.default_api_key) };
-  const credentials = m.credentials.safeParse(given);
-  if (!credentials.success) throw new UnrecoverableError(`${m.name}: the connector account's credentials do not fit ${m.auth_type}`);
-  return { name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials.data), outcome: (res) => flow.response(res, job) };
+  const credentials = credentialsFor(connector, account);
+  return { name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials, session), outcome: (res) => flow.response(res, job) };
 }
+
+/** The cache key of a connector account's token: its id, or the sandbox default's. */
+const tokenAccount = (job: ConnectorJob) => (job.merchant_connector_id && job.merchant_connector_id !== DEFAULT_ACCOUNT_ID ? `${job.merchant_id}:${job.merchant_connector_id}` : 'default');
 
 export function processor(
   connector: Connector<any>, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<ConnectorAccountDetailsValue | null>,
   merchantExists: (merchantId: string) => Promise<boolean>,
   /** Pauses the queue after a provider's 429 (worker.rateLimit); the job waits without spending an attempt. */
   rateLimit?: (ms: number) => Promise<void>,
+  /** Access tokens, for connectors whose provider issues them. */
+  tokens?: TokenCache,
 ) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
@@ -104,18 +117,40 @@ export function processor(
     const credentials = await credentialsOf(data);
     // A deleted connector account: the provider cannot be called on its behalf any more.
     if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
-    const target = callFor(connector, data, credentials);
-    let res: ProviderResponse;
+    const withToken = !!connector.token && data.kind !== 'authenticate';
+    const session = async (): Promise<Session> => {
+      if (!withToken) return {};
+      if (!tokens) throw new UnrecoverableError(`${connector.manifest.name} needs a token cache`);
+      const baseUrl = connectorSetting(connector.manifest.settings.base_url);
+      return { access_token: await tokens.get(connector.manifest.name, tokenAccount(data), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
+    };
+    const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse }> => {
+      const target = callFor(connector, data, credentials, s);
+      try {
+        return { target, res: await providerCall(target.baseUrl, target.request, target.name) };
+      } catch (err) {
+        if (!(err instanceof ProviderRateLimited) || !rateLimit) throw err;
+        const ms = err.retryAfterMs ?? connector.manifest.queue.rate_limited_ms;
+        log.warn('provider rate limit: pausing the queue', { operation_id: data.operation_id, connector: connector.manifest.name, ms });
+        await rateLimit(ms);
+        throw Worker.RateLimitError();
+      }
+    };
+    let sent: { target: Call; res: ProviderResponse };
     try {
-      res = await providerCall(target.baseUrl, target.request, target.name);
+      sent = await send(await session());
+      // A token the provider no longer takes (revoked, rotated): one more try with a new one.
+      if (withToken && sent.res.status === 401) {
+        await tokens!.invalidate(connector.manifest.name, tokenAccount(data));
+        sent = await send(await session());
+      }
     } catch (err) {
-      if (!(err instanceof ProviderRateLimited) || !rateLimit) throw err;
-      const ms = err.retryAfterMs ?? connector.manifest.queue.rate_limited_ms;
-      log.warn('provider rate limit: pausing the queue', { operation_id: data.operation_id, connector: connector.manifest.name, ms });
-      await rateLimit(ms);
-      throw Worker.RateLimitError();
+      if (!(err instanceof TokenRefused)) throw err;
+      const reply = await report(client, data, err.outcome);
+      log.warn('provider refused the credentials for a token', { operation_id: data.operation_id, error_code: err.outcome.error_code, status: reply.status });
+      return { status: reply.status };
     }
-    const outcome = target.outcome(res);
+    const outcome = sent.target.outcome(sent.res);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {

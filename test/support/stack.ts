@@ -1,5 +1,5 @@
-// Starts the real stack for a test file: payment-state, provider sandbox, a worker per implemented connector (from
-// the connectors' manifests: 'worker' is the default connector's, `worker-<name>` every other's) and the gateway as
+// Starts the real stack for a test file: payment-state, provider sandbox, one worker process serving every implemented
+// connector's queue (the connectors' manifests) and the gateway as
 // separate processes, against the test MongoDB server (FerretDB unless MONGODB_URL names another) in a database
 // of their own, and Redis under a key prefix of their own. Any process can be killed and started again.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,18 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
-import { DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
-import { IMPLEMENTED } from '../../workers/connectors/manifests.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The other implemented connectors' workers, beside 'worker' (the default connector's). */
-const OTHER_WORKERS = IMPLEMENTED.filter((c) => c !== DEFAULT_CONNECTOR).map((c) => `worker-${c}` as const);
+/** One worker process serves every implemented connector's queue (`--connector all`); no other worker parts. */
+const OTHER_WORKERS: `worker-${string}`[] = [];
 export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'gateway' | (typeof OTHER_WORKERS)[number];
 const FILES: Record<string, string[]> = {
   'payment-state': ['services/payment-state/main.ts'],
   'provider-sandbox': ['services/provider-sandbox/main.ts'],
-  worker: ['workers/main.ts', '--connector', DEFAULT_CONNECTOR],
+  worker: ['workers/main.ts', '--connector', 'all'],
   ...Object.fromEntries(OTHER_WORKERS.map((w) => [w, ['workers/main.ts', '--connector', w.slice('worker-'.length)]])),
   gateway: ['gateway/main.ts'],
 };

@@ -50,6 +50,15 @@ export interface Manifest<Credentials = unknown> {
   auth_type: 'HeaderKey' | 'BodyKey' | 'SignatureKey' | 'MultiAuthKey';
   credentials: z.ZodType<Credentials>;
   /**
+   * The connector_account_details the provider sandbox's imitation accepts: shown by GET /feature_matrix in sandbox
+   * mode, and used for a merchant without a connector account (its api_key overridden by settings.default_api_key).
+   */
+  sandbox_account_details?: { auth_type: Manifest['auth_type']; api_key: string; key1?: string; api_secret?: string };
+  /** The name shown to merchants (GET /feature_matrix). */
+  display_name?: string;
+  /** Refunds of part of the captured amount (where the manifest lists the refund flow). */
+  partial_refund?: boolean;
+  /**
    * Settings read from the environment at start (names of environment variables, and what applies when one is
    * unset): 'sandbox' is the provider sandbox's address (lib/config.ts sandboxUrl).
    */

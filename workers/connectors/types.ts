@@ -8,8 +8,22 @@ import type { FlowName, Manifest } from './manifest.ts';
 import type { DisputeReport } from '../../proto/generated/bnpl/paymentstate/v1/DisputeReport.ts';
 
 export interface Flow<Credentials> {
-  request(job: ConnectorJob, credentials: Credentials): ProviderRequest;
+  /** `session.access_token`: the provider's access token, for connectors with a `token` flow. */
+  request(job: ConnectorJob, credentials: Credentials, session?: Session): ProviderRequest;
   response(res: ProviderResponse, job: ConnectorJob): Outcome;
+}
+
+/** What a call carries besides the credentials. */
+export interface Session { access_token?: string }
+
+/**
+ * How a provider issues access tokens (OAuth2 client credentials and the like). The worker fetches one per connector
+ * account, caches it in Redis for all replicas until shortly before it expires, and fetches a new one after a 401.
+ * A refusal of the credentials is an Outcome (the job fails with the provider's code), anything else a token.
+ */
+export interface TokenFlow<Credentials> {
+  request(credentials: Credentials): ProviderRequest;
+  response(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome;
 }
 
 /** What a provider's notification says, in our terms. Every one names the payment by the provider's id. */
@@ -42,6 +56,8 @@ export interface NotificationFlow {
 
 export interface Connector<Credentials = never> {
   manifest: Manifest<Credentials>;
+  /** For providers that issue access tokens: how to get one. */
+  token?: TokenFlow<Credentials>;
   authorize?: Flow<Credentials>;
   /** The payment's status at the provider (the status sync of an authorization). */
   sync?: Flow<Credentials>;

@@ -25,6 +25,8 @@ export interface ConnectorJob {
   'connector_refund_id'?: (string);
   'reason'?: (string);
   'capture_id'?: (string);
+  'order_json'?: (string);
+  'capture_details_json'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -35,6 +37,8 @@ export interface ConnectorJob {
   '_connector_refund_id'?: "connector_refund_id";
   '_reason'?: "reason";
   '_capture_id'?: "capture_id";
+  '_order_json'?: "order_json";
+  '_capture_details_json'?: "capture_details_json";
 }
 
 export interface ConnectorJob__Output {
@@ -59,6 +63,8 @@ export interface ConnectorJob__Output {
   'connector_refund_id'?: (string);
   'reason'?: (string);
   'capture_id'?: (string);
+  'order_json'?: (string);
+  'capture_details_json'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -69,4 +75,6 @@ export interface ConnectorJob__Output {
   '_connector_refund_id'?: "connector_refund_id";
   '_reason'?: "reason";
   '_capture_id'?: "capture_id";
+  '_order_json'?: "order_json";
+  '_capture_details_json'?: "capture_details_json";
 }
