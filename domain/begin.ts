@@ -5,6 +5,7 @@ import type { AttemptRow, CancelPaymentBody, CapturePaymentBody, CaptureRow, Con
 import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
+import { captureRefusal, confirmRefusal, manifestOf } from './capabilities.ts';
 import { authorizeOperation, automaticCapture, canStart, incrementable, refuse, withFlight } from './transitions.ts';
 
 /** Update before confirmation: the fields change, derived amounts follow, the status stays. */
@@ -41,6 +42,8 @@ export function beginConfirm(
   if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
   const crossField = crossFieldRefusal(next);
   if (crossField) return crossField;
+  const unable = confirmRefusal(manifestOf(ctx.connector), next);
+  if (unable) return unable;
   const attemptNo = p.attempt_count + 1;
   const attempt: AttemptRow = {
     attempt_id: `${p.payment_id}_${attemptNo}`, status: 'started', amount: next.amount, created_at: ctx.now, modified_at: ctx.now,
@@ -92,6 +95,8 @@ export function beginCapture(
   if (amount > p.amount_capturable) {
     return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
   }
+  const unable = captureRefusal(manifestOf(p.connector), p, amount);
+  if (unable) return unable;
   const details: CaptureDetails = {
     capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null, metadata: body.metadata ?? null,
     order_details: body.order_details ?? null,

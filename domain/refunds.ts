@@ -5,6 +5,7 @@ import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { REFUND_FIELDS, type CreateRefundBody, type RefundResource, type UpdateRefundBody } from '../lib/schemas/refund.ts';
 import type { Decision, Operation, Outcome, RefundRow, StoredPayment } from './payment.ts';
 import { canStart, errorFields, refuse, withFlight } from './transitions.ts';
+import { manifestOf, refundRefusal } from './capabilities.ts';
 
 /** Refunds that still hold (or have taken back) money: every one but the failed. */
 const holding = (r: RefundRow) => r.status !== 'failed';
@@ -55,6 +56,8 @@ export function beginRefund(
   if (amount > left) {
     return refuse('IR_13', `The refund amount (${amount}) exceeds what is captured and not refunded (${left})`, 'amount');
   }
+  const unable = refundRefusal(manifestOf(p.connector), amount, left);
+  if (unable) return unable;
   const row: RefundRow = {
     refund_id: body.refund_id, payment_id: p.payment_id, amount, currency: p.currency, status: 'pending', connector: p.connector,
     reason: body.reason ?? null, metadata: body.metadata ?? null, error_message: null, error_code: null, unified_code: null,

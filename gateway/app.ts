@@ -8,6 +8,7 @@ import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
+import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
 import { ROUTING } from './scope.ts';
 import { config } from '../lib/config.ts';
@@ -45,6 +46,7 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
     const h = await health();
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', parts: h.parts });
   });
+  app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));
 

@@ -47,6 +47,9 @@ export function openApiDocument() {
           responses: { 200: { description: 'Authentication', ...json(ThreeDsAuthenticationResponse) }, 400: { description: 'Invalid request', ...json(ErrorBody) }, 404: { description: 'Not found', ...json(ErrorBody) } },
         },
       },
+      '/feature_matrix': {
+        get: { summary: 'What each connector can do (public): flows, capture methods, countries, currencies, customer types, required fields, auth type; sandbox_account_details in sandbox mode', security: [], responses: { 200: { description: '{connector_count, connectors}' } } },
+      },
       '/refunds': {
         post: {
           summary: 'Create a refund (a provider decline is a failed refund, not an error)', requestBody: json(CreateRefundRequest),

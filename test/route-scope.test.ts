@@ -67,7 +67,7 @@ const keyOf = (k: KeyKind): string | undefined => ({
 const CLIENT_ROUTES = ['GET /payments/:payment_id', 'POST /payments/:payment_id/confirm', 'POST /payments/:payment_id/3ds/authentication', 'GET /payment_link/:payment_link_id'];
 /** Keyless: the key sent is ignored. */
 const PUBLIC_ROUTES = [
-  'GET /health', 'GET /openapi.json', 'GET /payment_link/:merchant_id/:payment_id', 'GET /payment_link/s/:merchant_id/:payment_id',
+  'GET /health', 'GET /openapi.json', 'GET /feature_matrix', 'GET /payment_link/:merchant_id/:payment_id', 'GET /payment_link/s/:merchant_id/:payment_id',
   'POST /payment_link/:merchant_id/:payment_id/confirm', 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
   'POST /payment_link/s/:merchant_id/:payment_id/confirm', 'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
   // The provider calls it; the signature is the permission (the walk gives it A's id and C's account: 404 whatever the key).

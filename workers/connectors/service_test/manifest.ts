@@ -6,6 +6,7 @@ export const serviceTestCredentials = z.object({ api_key: z.string().min(1) });
 
 export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   name: 'service_test',
+  display_name: 'Service test (our own test connector)',
   flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync', 'notification'],
   capture_methods: ['automatic', 'manual', 'manual_multiple'],
   partial_capture: true,
@@ -16,6 +17,8 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   required_fields: [],
   auth_type: 'HeaderKey',
   credentials: serviceTestCredentials,
+  sandbox_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
+  partial_refund: true,
   settings: {
     base_url: { env: 'SERVICE_TEST_BASE_URL', default: 'sandbox' },
     default_api_key: { env: 'SERVICE_TEST_API_KEY', default: 'sk_sandbox_service_test' },

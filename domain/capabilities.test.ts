@@ -1,0 +1,49 @@
+// A connector's capabilities, checked before a job is queued: each refusal names the field or the capability.
+import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../workers/connectors/manifest.ts';
+import { manifest as serviceTest } from '../workers/connectors/service_test/manifest.ts';
+import { captureRefusal, confirmRefusal, customerType, refundRefusal } from './capabilities.ts';
+import type { StoredPayment } from './payment.ts';
+
+const b2b: Manifest = {
+  ...serviceTest, name: 'mondu', capture_methods: ['automatic', 'manual'], partial_capture: false, partial_refund: false,
+  countries: ['DE', 'AT'], currencies: ['EUR'], customers: ['B2B'], required_fields: ['metadata.company_name', 'metadata.legal_form'],
+  flows: ['authorize', 'capture', 'void'],
+} as Manifest;
+const payment = (over: Partial<StoredPayment> = {}) => ({
+  capture_method: 'automatic', currency: 'EUR', billing: { address: { country: 'DE' } },
+  metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'gmbh' }, amount_capturable: 1_000, ...over,
+}) as unknown as StoredPayment;
+
+describe('confirmRefusal', () => {
+  it('takes a payment that fits', () => expect(confirmRefusal(b2b, payment())).toBeNull());
+  it('names what does not fit', () => {
+    expect(confirmRefusal(b2b, payment({ capture_method: 'manual_multiple' }))).toMatchObject({ code: 'IR_05', param: 'capture_method' });
+    expect(confirmRefusal(b2b, payment({ currency: 'USD' }))).toMatchObject({ code: 'IR_05', param: 'currency' });
+    expect(confirmRefusal(b2b, payment({ billing: null }))).toMatchObject({ code: 'IR_04', param: 'billing.address.country' });
+    expect(confirmRefusal(b2b, payment({ billing: { address: { country: 'FR' } } }))).toMatchObject({ code: 'IR_05', param: 'billing.address.country' });
+    expect(confirmRefusal(b2b, payment({ metadata: { company_name: 'x', legal_form: 'y' } }))).toMatchObject({ code: 'IR_05', param: 'metadata.buyer_type' });
+    expect(confirmRefusal(b2b, payment({ metadata: { buyer_type: 'business', company_name: 'x' } }))).toMatchObject({ code: 'IR_04', param: 'metadata.legal_form' });
+  });
+  it('service_test takes anything; an unknown connector is not refused here', () => {
+    expect(confirmRefusal(serviceTest as Manifest, payment({ currency: 'JPY', billing: null, metadata: null }))).toBeNull();
+    expect(confirmRefusal(undefined, payment())).toBeNull();
+  });
+  it('B2B only where buyer_type says business', () => {
+    expect(customerType({ metadata: { buyer_type: 'Business' } })).toBe('B2B');
+    expect(customerType({ metadata: { buyer_type: 'consumer' } })).toBe('B2C');
+    expect(customerType({ metadata: null })).toBe('B2C');
+  });
+});
+
+describe('captureRefusal and refundRefusal', () => {
+  it('partial capture and partial refund only where supported; refunds only where the flow exists', () => {
+    expect(captureRefusal(b2b, payment(), 400)).toMatchObject({ param: 'amount_to_capture' });
+    expect(captureRefusal(b2b, payment(), 1_000)).toBeNull();
+    expect(refundRefusal(b2b, 1_000, 1_000)).toMatchObject({ code: 'IR_05', message: expect.stringContaining('does not support refunds') });
+    const refunds = { ...b2b, flows: [...b2b.flows, 'refund'] } as Manifest;
+    expect(refundRefusal(refunds, 400, 1_000)).toMatchObject({ param: 'amount' });
+    expect(refundRefusal(refunds, 1_000, 1_000)).toBeNull();
+    expect(refundRefusal(serviceTest as Manifest, 1, 1_000)).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+// What a connector can take, checked before anything is queued (ARCHITECTURE.md "Connectors": capabilities are
+// data). A payment the connector cannot take is refused with a 400 naming the field or the capability. Pure.
+import type { Manifest } from '../workers/connectors/manifest.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
+import type { Refusal, StoredPayment } from './payment.ts';
+import { refuse } from './transitions.ts';
+
+export const manifestOf = (c: ConnectorName | null | undefined): Manifest | undefined => (c ? MANIFESTS[c] : undefined);
+
+/** The value at a dotted path of the payment resource ('metadata.company_name', 'billing.address.country'). */
+export function valueAt(p: unknown, path: string): unknown {
+  let v: unknown = p;
+  for (const k of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** B2B when the merchant says the buyer is a business (spec 2.5 buyer_type); B2C otherwise. */
+export const customerType = (p: Pick<StoredPayment, 'metadata'>): 'B2B' | 'B2C' =>
+  ['business', 'b2b', 'company'].includes(String(p.metadata?.buyer_type ?? '').toLowerCase()) ? 'B2B' : 'B2C';
+
+/** Can the connector take this payment as confirmed (capture method, currency, country, customer type, fields)? */
+export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refusal | null {
+  if (!m) return null;
+  const connector = m.name;
+  const method = p.capture_method ?? 'automatic';
+  if (!m.capture_methods.includes(method as never)) {
+    return refuse('IR_05', `${connector} does not support capture_method ${method} (it takes ${m.capture_methods.join(', ')})`, 'capture_method');
+  }
+  if (m.currencies !== 'any' && !m.currencies.includes(p.currency as never)) {
+    return refuse('IR_05', `${connector} does not take ${p.currency} (it takes ${m.currencies.join(', ')})`, 'currency');
+  }
+  if (m.countries !== 'any') {
+    const country = valueAt(p, 'billing.address.country');
+    if (!present(country)) return refuse('IR_04', `${connector} needs the billing address's country`, 'billing.address.country');
+    if (!m.countries.includes(country as never)) {
+      return refuse('IR_05', `${connector} does not lend in ${String(country)} (it lends in ${m.countries.join(', ')})`, 'billing.address.country');
+    }
+  }
+  const type = customerType(p);
+  if (!m.customers.includes(type)) {
+    return refuse('IR_05', `${connector} does not take ${type} customers (it takes ${m.customers.join(', ')}); see metadata.buyer_type`, 'metadata.buyer_type');
+  }
+  for (const path of m.required_fields) {
+    if (!present(valueAt(p, path))) return refuse('IR_04', `${connector} needs ${path}`, path);
+  }
+  return null;
+}
+
+/** Can the connector capture this amount (partial capture)? */
+export function captureRefusal(m: Manifest | undefined, p: StoredPayment, amount: number): Refusal | null {
+  if (m && !m.partial_capture && amount < p.amount_capturable) {
+    return refuse('IR_05', `${m.name} captures the whole authorized amount only (${p.amount_capturable})`, 'amount_to_capture');
+  }
+  return null;
+}
+
+/** Can the connector refund, and refund this amount (partial refund)? */
+export function refundRefusal(m: Manifest | undefined, amount: number, refundable: number): Refusal | null {
+  if (!m) return null;
+  if (!m.flows.includes('refund')) return refuse('IR_05', `${m.name} does not support refunds`, 'payment_id');
+  if (m.partial_refund === false && amount < refundable) {
+    return refuse('IR_05', `${m.name} refunds the whole captured amount only (${refundable})`, 'amount');
+  }
+  return null;
+}

@@ -1,0 +1,35 @@
+// GET /feature_matrix (public, as in the reference switch): what each implemented connector can do, generated from
+// the same manifests that the checks before queueing read. A connector still pointed at the provider sandbox also
+// shows `sandbox_account_details`: the connector_account_details its imitation accepts, so a merchant can create a
+// working connector account from it as is.
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import type { Manifest } from '../workers/connectors/manifest.ts';
+
+const inSandbox = (m: Manifest) => !process.env[m.settings.base_url.env] && m.settings.base_url.default === 'sandbox';
+
+function entry(m: Manifest) {
+  return {
+    name: m.name,
+    display_name: m.display_name ?? m.name,
+    flows: m.flows,
+    capture_methods: m.capture_methods,
+    partial_capture: m.partial_capture,
+    multiple_capture: m.multiple_capture,
+    refunds: m.flows.includes('refund'),
+    partial_refund: m.flows.includes('refund') && m.partial_refund !== false,
+    incremental_authorization: m.flows.includes('incrementalAuthorization'),
+    notifications: m.flows.includes('notification'),
+    countries: m.countries,
+    currencies: m.currencies,
+    customer_types: m.customers,
+    required_fields: m.required_fields,
+    auth_type: m.auth_type,
+    amount_unit: m.amount_unit,
+    ...(inSandbox(m) ? { sandbox_account_details: m.sandbox_account_details ?? { auth_type: m.auth_type, api_key: m.settings.default_api_key.default } } : {}),
+  };
+}
+
+export function featureMatrix() {
+  const connectors = Object.values(MANIFESTS).filter((m): m is Manifest => !!m).sort((a, b) => a.name.localeCompare(b.name)).map(entry);
+  return { connector_count: connectors.length, connectors };
+}

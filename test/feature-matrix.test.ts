@@ -1,0 +1,36 @@
+// GET /feature_matrix (issue 12): public, generated from the connectors' manifests; in sandbox mode each entry holds
+// the connector_account_details its imitation accepts, and a connector account made from it as is pays.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import { Stack } from './support/stack.ts';
+
+let stack: Stack;
+beforeAll(async () => { stack = await Stack.start(); });
+afterAll(async () => stack?.stop());
+
+describe('GET /feature_matrix', () => {
+  it('lists every implemented connector with its capabilities, without a key', async () => {
+    const r = await stack.api('GET', '/feature_matrix');
+    expect(r.status).toBe(200);
+    const names = Object.keys(MANIFESTS).sort();
+    expect(r.body.connector_count).toBe(names.length);
+    expect(r.body.connectors.map((c: any) => c.name)).toEqual(names);
+    const st = r.body.connectors.find((c: any) => c.name === 'service_test');
+    expect(st).toMatchObject({
+      display_name: expect.any(String), capture_methods: ['automatic', 'manual', 'manual_multiple'], refunds: true, partial_refund: true,
+      notifications: true, customer_types: ['B2B', 'B2C'], countries: 'any', currencies: 'any', auth_type: 'HeaderKey', amount_unit: 'minor',
+      sandbox_account_details: { auth_type: 'HeaderKey', api_key: expect.any(String) },
+    });
+  });
+
+  it('a connector account made from sandbox_account_details as is pays through that connector', async () => {
+    const matrix = (await stack.api('GET', '/feature_matrix')).body;
+    const m = await stack.merchant();
+    for (const c of matrix.connectors) {
+      const a = await stack.api('POST', `/account/${m.merchant_id}/connectors`, { connector_name: c.name, connector_account_details: c.sandbox_account_details }, stack.adminKey);
+      expect(a.status, `${c.name}: ${JSON.stringify(a.body)}`).toBe(200);
+    }
+    const p = await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', connector: ['service_test'] }, m.api_key);
+    expect(p.body).toMatchObject({ status: 'succeeded', connector: 'service_test', merchant_connector_id: expect.stringMatching(/^mca_/) });
+  });
+});
