@@ -22,6 +22,8 @@ export interface ProviderRequest {
   form?: Record<string, string>;
   idempotencyKey?: string;
   headers?: Record<string, string>;
+  /** Another host of the provider's (e.g. its OAuth server), instead of the connector's base URL. */
+  baseUrl?: string;
 }
 
 export interface ProviderResponse {
@@ -40,7 +42,7 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     const payload = req.form ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
     let res: Response;
     try {
-      res = await fetch(baseUrl + req.path, {
+      res = await fetch((req.baseUrl ?? baseUrl) + req.path, {
         method: req.method, headers, body: payload,
         signal: AbortSignal.timeout(config.providerTimeoutMs),
       });

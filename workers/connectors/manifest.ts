@@ -53,7 +53,7 @@ export interface Manifest<Credentials = unknown> {
    * The connector_account_details the provider sandbox's imitation accepts: shown by GET /feature_matrix in sandbox
    * mode, and used for a merchant without a connector account (its api_key overridden by settings.default_api_key).
    */
-  sandbox_account_details?: { auth_type: Manifest['auth_type']; api_key: string; key1?: string; api_secret?: string };
+  sandbox_account_details?: { auth_type: Manifest['auth_type']; api_key: string; key1?: string; api_secret?: string; key2?: string };
   /** The name shown to merchants (GET /feature_matrix). */
   display_name?: string;
   /** Refunds of part of the captured amount (where the manifest lists the refund flow). */
