@@ -21,7 +21,7 @@ const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const SCENARIOS = ['baseline_mongo_insert', 'baseline_bullmq', 'create', 'create_confirm_auto', 'refund'] as const;
+const SCENARIOS = ['baseline_mongo_insert', 'baseline_bullmq', 'create', 'create_confirm_auto', 'refund', 'confirm_oauth_connector'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 function int(name: string, fallback: number, min = 0): number {
@@ -386,10 +386,10 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
   const stackInfo: Record<string, unknown> = { env: stackEnv, db: stack.dbName, redis_prefix: stack.env.REDIS_PREFIX };
   try {
     const db = await stack.db(); // also makes stack.stop() drop the stack's database
-    const { api_key: key } = await stack.merchant();
+    const { api_key: key, merchant_id: merchantId } = await stack.merchant();
     const scenario = async (name: ScenarioName, description: string, n: number, body: unknown, expect: string, then?: (payment: Record<string, unknown>) => Promise<unknown>) => {
       const op = async () => {
-        const payment = await postPayment(stack.gatewayUrl, key, body, expect);
+        const payment = await postPayment(stack.gatewayUrl, key, typeof body === 'function' ? (body as () => unknown)() : body, expect);
         if (then) await then(payment);
       };
       if (settings.warmup) {
@@ -412,6 +412,23 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
       await scenario('refund', 'POST /payments with confirm=true (automatic capture), then POST /refunds of the whole amount through payment-state, BullMQ, worker and provider sandbox (refund succeeded)',
         settings.n_confirm, { ...paymentBody, confirm: true, payment_method: 'pay_later' }, 'succeeded',
         (p) => postPayment(stack.gatewayUrl, key, { payment_id: p.payment_id }, 'succeeded', '/refunds'));
+    }
+    if (run.has('confirm_oauth_connector') && !stopping) {
+      // Ratepay: OAuth2 client credentials (one token for every job, from the Redis cache), decimals, a full order.
+      const account = await stack.api('POST', `/account/${merchantId}/connectors`, {
+        connector_name: 'ratepay', connector_account_details: { auth_type: 'BodyKey', api_key: 'ratepay_sandbox_client', key1: 'ratepay_sandbox_client_secret', key2: 'INTEGRATION_TE_DACH' },
+      }, stack.adminKey);
+      if (account.status !== 200) throw new Error(`ratepay connector account: ${account.status} ${JSON.stringify(account.body)}`);
+      let n = 0;
+      const ratepayBody = () => ({
+        ...paymentBody, confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', capture_method: 'manual', connector: ['ratepay'],
+        billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Hanna', last_name: 'Schmidt' } },
+        order_details: [{ product_name: 'Jacket', quantity: 1, amount: 10_000, tax_percentage: 19 }],
+        metadata: { birth_date: '1985-02-11', buyer_type: 'private' },
+        browser_info: { ip_address: '203.0.113.7', user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: `bench-dfp-${++n}` } },
+      });
+      await scenario('confirm_oauth_connector', 'POST /payments with confirm=true, manual capture, through the ratepay connector (OAuth2 token from the Redis cache, decimals, full order) to its imitation (status requires_capture)',
+        settings.n_confirm, ratepayBody, 'requires_capture');
     }
     // What the service recorded, as a cross-check of the answers (warm-up included).
     const byStatus = await db.collection('payments').aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()
@@ -583,7 +600,7 @@ function markdown(report: Report): string {
 }
 
 const planned = (name: ScenarioName) =>
-  ({ baseline_mongo_insert: settings.n_mongo, baseline_bullmq: settings.n_bullmq, create: settings.n_create, create_confirm_auto: settings.n_confirm, refund: settings.n_confirm })[name];
+  ({ baseline_mongo_insert: settings.n_mongo, baseline_bullmq: settings.n_bullmq, create: settings.n_create, create_confirm_auto: settings.n_confirm, refund: settings.n_confirm, confirm_oauth_connector: settings.n_confirm })[name];
 
 interface Report {
   timestamp: string;
@@ -627,7 +644,7 @@ try {
     log(`baseline_bullmq: ${r.throughput_ops_s} ops/s`);
     report.results.push(r);
   }
-  if ((run.has('create') || run.has('create_confirm_auto') || run.has('refund')) && !stopping) {
+  if ((run.has('create') || run.has('create_confirm_auto') || run.has('refund') || run.has('confirm_oauth_connector')) && !stopping) {
     const s = await serviceScenarios(run);
     report.results.push(...s.results);
     report.stack = s.stack;
