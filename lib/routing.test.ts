@@ -62,6 +62,6 @@ describe('chooseRoute', () => {
   });
 
   it('a connector whose worker is not built is never chosen', () => {
-    expect(chooseRoute(input({ accounts: [account('mca_m', { connector_name: 'mondu' }), B] }))).toMatchObject({ merchant_connector_id: 'mca_b' });
+    expect(chooseRoute(input({ accounts: [account('mca_m', { connector_name: 'openbank' }), B] }))).toMatchObject({ merchant_connector_id: 'mca_b' });
   });
 });

@@ -23,7 +23,7 @@ describe('connectors from their manifests', () => {
       expect((await loadConnector(c)).manifest).toBe(MANIFESTS[c]);
       expect(NAMES).toContain(c);
     }
-    await expect(loadConnector('billie')).rejects.toThrow('billie has no manifest');
+    await expect(loadConnector('openbank')).rejects.toThrow('openbank has no manifest');
   });
 
   it('a connector has exactly the flows its manifest lists', async () => {

@@ -4,10 +4,14 @@
 // as not enabled (domain/connectors.ts).
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
+import { manifest as billie } from './billie/manifest.ts';
+import { manifest as mondu } from './mondu/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
+  billie: billie,
+  mondu: mondu,
   ratepay: ratepay,
   service_test: serviceTest,
 };

@@ -1,0 +1,39 @@
+// billie: B2B invoice ("pay later for businesses", API v2), imitated by services/provider-sandbox/providers/billie/.
+// Reference: ../shared/reference/providers/billie.md; README.md here.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+/** BodyKey: api_key = the OAuth2 client id, key1 = the client secret (POST /oauth/token, client credentials). */
+export const billieCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1) });
+
+export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
+  name: 'billie',
+  display_name: 'Billie',
+  // No notification flow: Billie's webhooks carry a static secret header, not a signature (README.md); a review is
+  // resolved by the status sync (GET /orders/{uuid}). No refundSync: a credit note is in effect when created.
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund'],
+  // A capture is an invoice (the merchant's invoice number and URL): never automatic at Billie.
+  capture_methods: ['manual', 'manual_multiple'],
+  partial_capture: true,
+  multiple_capture: true,
+  partial_refund: true,
+  countries: ['DE', 'AT', 'NL'],
+  currencies: ['EUR'],
+  customers: ['B2B'],
+  required_fields: [
+    'customer.email', 'metadata.company_name', 'metadata.legal_form', 'billing.address.line1', 'billing.address.city',
+    'billing.address.zip', 'billing.address.country',
+  ],
+  auth_type: 'BodyKey',
+  credentials: billieCredentials,
+  sandbox_account_details: { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'billie_sandbox_client_secret' },
+  settings: {
+    // Unset: the provider sandbox (its Billie API root is /billie/api/v2). Set: Billie's API root, e.g.
+    // https://paella-sandbox.billie.io/api/v2 or https://paella.billie.io/api/v2.
+    base_url: { env: 'BILLIE_BASE_URL', default: 'sandbox' },
+    default_api_key: { env: 'BILLIE_API_KEY', default: 'billie_sandbox_client_id' },
+  },
+  webhook: null,
+  amount_unit: 'major',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};

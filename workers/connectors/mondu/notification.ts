@@ -1,0 +1,47 @@
+// Mondu's webhooks (signed: X-MONDU-SIGNATURE = hex HMAC-SHA256 of the raw body with the account's webhook_secret,
+// verified by the gateway): {topic, order_uuid, external_reference_id, order_state, …}. Mondu has no per-order
+// notification URL: the merchant registers one per topic (POST /webhooks {topic, address}), which is
+// `<PROVIDER_WEBHOOK_BASE_URL>/webhooks/<merchant_id>/<merchant_connector_id>`.
+//   order/confirmed, order/pending, order/declined, order/canceled   the authorization's outcome
+//   order/authorized  the buyer finished the checkout: our status sync confirms the order (nothing to apply)
+//   invoice/*, payout/*, buyer/*, …  nothing for us: captures and refunds are answered at once
+import { z } from 'zod';
+import type { ProviderNotification } from '../types.ts';
+import { MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
+
+const Webhook = z.object({ topic: z.string().min(1) }).passthrough();
+const OrderWebhook = z.object({
+  topic: z.string(),
+  order_uuid: z.string().min(1),
+  external_reference_id: z.string().nullish(),
+  order_state: z.enum(ORDER_STATES),
+  decline_reason: z.string().nullish(),
+  /** When Mondu last changed the order (UNVERIFIED: the payload's timestamp field is not documented). */
+  updated_at: z.string().nullish(),
+  created_at: z.string().nullish(),
+});
+
+const ORDER_TOPICS = new Set(['order/confirmed', 'order/pending', 'order/declined', 'order/canceled']);
+const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
+
+export function parseNotification(rawBody: string): ProviderNotification {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return unknown('the body is not JSON');
+  }
+  const w = Webhook.safeParse(json);
+  if (!w.success) return unknown(`not a Mondu webhook: ${z.prettifyError(w.error)}`);
+  const topic = w.data.topic;
+  if (topic === 'order/authorized') return unknown('order/authorized: the status sync confirms the order');
+  if (!ORDER_TOPICS.has(topic)) return unknown(`${topic}: not a topic we act on`);
+  const o = OrderWebhook.safeParse(json);
+  if (!o.success) return unknown(`${topic}: ${z.prettifyError(o.error)}`);
+  const n = o.data;
+  const order: z.infer<typeof MonduOrder> = { uuid: n.order_uuid, state: n.order_state, external_reference_id: n.external_reference_id, decline_reason: n.decline_reason };
+  return {
+    object: 'payment', connector_transaction_id: n.order_uuid, object_id: n.order_uuid, provider_updated_at: n.updated_at ?? n.created_at ?? '',
+    outcome: orderOutcome(order),
+  };
+}

@@ -1,0 +1,154 @@
+// Our operations in Mondu's dialect (reference: ../shared/reference/providers/mondu.md): JSON bodies, amounts in
+// integer cents, the API token in the `Api-Token` header. Paths are relative to Mondu's API root (MONDU_BASE_URL,
+// e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
+import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
+import type { ProviderRequest } from '../../provider-http.ts';
+import { manifest } from './manifest.ts';
+
+/** The API root's path below the base URL: the sandbox's when MONDU_BASE_URL is unset. */
+export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/mondu/api/v1');
+
+const headers = (apiToken: string) => ({ 'api-token': apiToken });
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** Our payment_method_type -> Mondu's payment_method. */
+const PAYMENT_METHOD: Record<string, string> = {
+  invoice: 'invoice', direct_debit: 'direct_debit', installment_invoice: 'installment_by_invoice', installment_direct_debit: 'installment',
+};
+const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
+
+interface Line { product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null; category?: string | null; product_id?: string | null; product_type?: string | null }
+const lineTax = (l: Line) => l.total_tax_amount ?? l.tax_amount ?? 0;
+const linesOf = (v: unknown): Line[] => (Array.isArray(v) ? (v as Line[]) : []);
+
+/** Mondu's address from ours (spec 2.3). */
+function address(a: unknown) {
+  const x = obj(obj(a).address);
+  return {
+    address_line1: str(x.line1), address_line2: str(x.line2), city: str(x.city), state: str(x.state), zip_code: str(x.zip),
+    country_code: str(x.country),
+  };
+}
+
+/** The tax of an amount that is part of the order: the order's tax in proportion (exact for the whole order). */
+export function taxShare(amount: number, order: ProviderOrder | undefined): number {
+  const lines = linesOf(order?.order_details);
+  const gross = lines.reduce((t, l) => t + (l.amount ?? 0), 0);
+  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
+  if (!gross || !tax) return 0;
+  return amount === gross ? tax : Math.round((tax * amount) / gross);
+}
+
+/** POST /orders: the hosted checkout's order, in the authorization flow (we confirm after the buyer's checkout). */
+export function createOrderRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
+  const o = job.order;
+  const md = obj(o?.metadata);
+  const billing = obj(o?.billing);
+  const name = obj(obj(billing).address);
+  const [first, ...rest] = (o?.customer?.name ?? '').split(' ');
+  const lines = linesOf(o?.order_details);
+  const tax = o?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
+  let shipping = 0;
+  let discount = 0;
+  const items: Obj[] = [];
+  lines.forEach((l, i) => {
+    const net = (l.amount ?? 0) - lineTax(l);
+    if (l.category === 'shipping_costs') shipping += net;
+    else if (l.category === 'voucher') discount += net;
+    else {
+      const quantity = l.quantity ?? 1;
+      items.push({
+        title: l.product_name, quantity, external_reference_id: l.product_id ?? `line-${i + 1}`, product_id: l.product_id ?? undefined,
+        item_type: l.product_type === 'digital' ? 'VIRTUAL' : 'PHYSICAL',
+        net_price_per_item_cents: Math.round(net / quantity), net_price_cents: net, tax_cents: lineTax(l),
+      });
+    }
+  });
+  const locale = str(md.customer_locale) ?? o?.locale ?? undefined;
+  const language = locale?.slice(0, 2).toLowerCase();
+  const returnUrl = job.return_url ?? undefined;
+  return {
+    method: 'POST', path: `${apiRoot()}/orders`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    body: {
+      payment_method: PAYMENT_METHOD[o?.payment_method_type ?? ''] ?? 'invoice',
+      currency: job.currency,
+      external_reference_id: job.merchant_order_reference_id ?? job.payment_id,
+      gross_amount_cents: job.amount,
+      net_price_cents: job.amount - tax,
+      tax_cents: tax,
+      ...(int(md.net_term) !== undefined ? { net_term: int(md.net_term) } : {}),
+      buyer: {
+        email: o?.customer?.email ?? job.customer_email ?? str(billing.email),
+        first_name: str(name.first_name) ?? (first || undefined),
+        last_name: str(name.last_name) ?? (rest.join(' ') || undefined),
+        company_name: str(md.company_name),
+        legal_form: str(md.legal_form),
+        legal_form_category: str(md.legal_form_category),
+        phone: o?.customer?.phone ?? str(obj(billing.phone).number),
+        external_reference_id: o?.customer?.id ?? undefined,
+        is_registered: !!o?.customer?.id,
+      },
+      billing_address: address(o?.billing),
+      shipping_address: address(o?.shipping ?? o?.billing),
+      lines: [{ shipping_price_cents: shipping, discount_cents: discount, line_items: items }],
+      success_url: returnUrl, cancel_url: returnUrl, declined_url: returnUrl,
+      state_flow: 'authorization_flow',
+      source: 'hosted',
+      ...(language && LANGUAGES.includes(language) ? { language } : {}),
+    },
+  };
+}
+
+/**
+ * The status sync of an authorization: confirm the order. The buyer's hosted checkout leaves it `authorized`, and
+ * only the merchant's confirm makes Mondu decide (confirmed, pending review, declined); confirming an order already
+ * decided answers it as it is, one whose checkout is not finished is refused (422 on `state`).
+ */
+export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
+  method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/confirm`, headers: headers(apiToken),
+  body: { external_reference_id: job.merchant_order_reference_id ?? job.payment_id },
+});
+
+/** A capture is an invoice: the merchant's invoice number and PDF, the amount, and the lines shipped. */
+export function invoiceRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
+  const d = job.capture_details;
+  const invoiceData = obj(obj(d?.capture_metadata).invoice_data);
+  const md = obj(d?.metadata);
+  const lines = linesOf(d?.order_details);
+  const tax = lines.length ? lines.reduce((t, l) => t + lineTax(l), 0) : taxShare(job.amount, job.order);
+  return {
+    method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/invoices`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    body: {
+      external_reference_id: str(invoiceData.merchant_invoice_ref) ?? str(md.invoice_number) ?? job.operation_id,
+      invoice_url: str(md.invoice_url) ?? str(obj(job.order?.metadata).invoice_url),
+      gross_amount_cents: job.amount,
+      tax_cents: tax,
+      discount_cents: 0,
+      shipping_price_cents: 0,
+      ...(lines.length ? { line_items: lines.filter((l) => l.category !== 'shipping_costs' && l.category !== 'voucher').map((l, i) => ({ external_reference_id: l.product_id ?? `line-${i + 1}`, quantity: l.quantity ?? 1 })) } : {}),
+    },
+  };
+}
+
+/** A void cancels the whole order (Mondu's partial void is an adjust, which we do not use). */
+export const cancelRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
+  method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/cancel`, idempotencyKey: job.operation_id, headers: headers(apiToken), body: {},
+});
+
+/** A refund is a credit note on the invoice (the capture) it is refunded within; our refund id is its number. */
+export function creditNoteRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
+  if (!job.connector_capture_id) throw new Error(`mondu: refund ${job.refund_id} names no invoice (no charged capture)`);
+  return {
+    method: 'POST', path: `${apiRoot()}/invoices/${job.connector_capture_id}/credit_notes`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    body: {
+      external_reference_id: job.refund_id ?? job.operation_id,
+      gross_amount_cents: job.amount,
+      tax_cents: taxShare(job.amount, job.order),
+      ...(job.reason ? { notes: job.reason } : {}),
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// Mondu's answers -> outcomes, parsed with Mondu's own shapes ({order: …}, {invoice: …}, {credit_note: …}).
+import { z } from 'zod';
+import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
+import type { ProviderResponse } from '../../provider-http.ts';
+import { UnexpectedAnswer } from '../types.ts';
+import { declined, errorFields, isStateError } from './errors.ts';
+import { UNIFIED } from '../../unified-errors.ts';
+
+export const ORDER_STATES = [
+  'draft', 'created', 'data_required', 'authorized', 'pending', 'confirmed', 'declined', 'canceled',
+  'shipped', 'partially_shipped', 'complete', 'partially_complete',
+] as const;
+export const MonduOrder = z.object({
+  uuid: z.string().min(1),
+  state: z.enum(ORDER_STATES),
+  external_reference_id: z.string().nullish(),
+  hosted_checkout_url: z.string().nullish(),
+  decline_reason: z.string().nullish(),
+});
+export const OrderAnswer = z.object({ order: MonduOrder });
+export const InvoiceAnswer = z.object({
+  invoice: z.object({ uuid: z.string().min(1), state: z.string(), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
+});
+export const CreditNoteAnswer = z.object({
+  credit_note: z.object({ uuid: z.string().min(1), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
+});
+
+function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
+  const r = schema.safeParse(res.body);
+  if (!r.success) throw new UnexpectedAnswer(`mondu: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+/** The order's state as the outcome of its authorization. */
+const ORDER_OUTCOME: Record<z.infer<typeof MonduOrder>['state'], OutcomeKind> = {
+  // Before and during the buyer's hosted checkout.
+  draft: 'CUSTOMER_ACTION', created: 'CUSTOMER_ACTION', data_required: 'CUSTOMER_ACTION',
+  // The buyer finished the checkout; Mondu decides on our confirm.
+  authorized: 'PENDING',
+  // Mondu's manual review (up to 24 h), then confirmed or declined.
+  pending: 'PENDING',
+  confirmed: 'AUTHORIZED', shipped: 'AUTHORIZED', partially_shipped: 'AUTHORIZED', complete: 'AUTHORIZED', partially_complete: 'AUTHORIZED',
+  declined: 'DECLINED',
+  // The buyer cancelled the hosted checkout (our own void answers its call, which closes the authorization first).
+  canceled: 'DECLINED',
+};
+
+export function orderOutcome(o: z.infer<typeof MonduOrder>): Outcome {
+  const kind = ORDER_OUTCOME[o.state];
+  return {
+    kind, connector_transaction_id: o.uuid, connector_reference_id: o.external_reference_id ?? undefined,
+    ...(kind === 'CUSTOMER_ACTION' && o.hosted_checkout_url ? { redirect_url: o.hosted_checkout_url } : {}),
+    ...(o.state === 'declined' ? declined(o.decline_reason) : {}),
+    ...(o.state === 'canceled' ? declined('canceled', 'The order was cancelled at Mondu (the buyer left the checkout)') : {}),
+  };
+}
+
+/** authorize (create the order) and its status sync (confirm the order). */
+export function orderAnswerOutcome(res: ProviderResponse): Outcome {
+  // Confirming before the buyer finished the checkout: still waiting for the buyer.
+  if (isStateError(res)) return { kind: 'CUSTOMER_ACTION' };
+  if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
+  return orderOutcome(parse(OrderAnswer, res).order);
+}
+
+export function invoiceOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
+  const i = parse(InvoiceAnswer, res).invoice;
+  return { kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED', connector_transaction_id: i.uuid, connector_reference_id: i.external_reference_id ?? undefined };
+}
+
+export function cancelOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
+  const o = parse(OrderAnswer, res).order;
+  return o.state === 'canceled' ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: 'state', error_message: `state is ${o.state}`, ...UNIFIED.invalid_state };
+}
+
+export function creditNoteOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
+  const c = parse(CreditNoteAnswer, res).credit_note;
+  return { kind: 'REFUNDED', connector_transaction_id: c.uuid };
+}
