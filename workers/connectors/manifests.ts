@@ -5,9 +5,11 @@
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
+import { manifest as unzer } from './unzer/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   service_test: serviceTest,
+  unzer: unzer,
 };
 
 /** The connectors with a worker, in a stable order (one worker process each). */
