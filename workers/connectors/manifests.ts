@@ -4,10 +4,12 @@
 // as not enabled (domain/connectors.ts).
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
+import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
+  axytos: axytos,
   service_test: serviceTest,
   unzer: unzer,
 };
