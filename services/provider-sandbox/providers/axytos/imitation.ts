@@ -195,7 +195,9 @@ export function axytosRouter(idem: IdempotencyStore) {
 
 export const imitation: Imitation = (idem) => {
   const a = axytosRouter(idem);
-  const view = (o: Order) => ({ ...o, shipments: Object.fromEntries(o.shipments), confirm: undefined });
+  const view = ({ confirm, ...o }: Order) => ({
+    ...o, shipments: Object.fromEntries(o.shipments), personalData: confirm.personalData, invoiceAddress: confirm.invoiceAddress, basket: confirm.basket,
+  });
   return {
     router: a.router,
     reset: a.reset,
