@@ -208,7 +208,8 @@ export function requireGatewaySecrets(): void {
 
 /**
  * A connector's setting, under the environment variable its manifest names (workers/connectors/<name>/manifest.ts
- * settings: base URL, the sandbox's default key), else the manifest's default; 'sandbox' is the sandbox's address.
+ * settings: base URL, the sandbox's default key), else the manifest's default; 'sandbox' is the sandbox's address, 'sandbox/<path>' a path under it (a provider
+ * imitated at /<name>, whose real API has no such prefix: 'sandbox/unzer' for the paths /v1/... of sbx-api.unzer.com).
  */
 export const connectorSetting = (setting: { env: string; default: string }): string =>
-  process.env[setting.env] || (setting.default === 'sandbox' ? config.sandboxUrl : setting.default);
+  process.env[setting.env] || (setting.default === 'sandbox' || setting.default.startsWith('sandbox/') ? config.sandboxUrl + setting.default.slice('sandbox'.length) : setting.default);

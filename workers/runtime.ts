@@ -69,7 +69,11 @@ export const MERCHANT_DELETED: Outcome = {
 };
 
 /** What one job sends where, and how its answer is read. */
-interface Call { name: string; baseUrl: string; request: ProviderRequest; outcome: (res: ProviderResponse) => Outcome }
+interface Call {
+  name: string; baseUrl: string; request: ProviderRequest; outcome: (res: ProviderResponse, answers?: readonly ProviderResponse[]) => Outcome;
+  /** The next call of a flow of several (Flow.next), given the answers so far. */
+  next?: (answers: readonly ProviderResponse[]) => ProviderRequest | null;
+}
 
 /** The connector account's credentials parsed by the manifest's schema; without an account, the sandbox default. */
 export function credentialsFor(connector: Connector<any>, account: ConnectorAccountDetailsValue | null): unknown {
@@ -92,7 +96,11 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   const flow = connector[name];
   if (!flow) throw new UnrecoverableError(`${m.name} has no ${name} flow (its manifest lists ${m.flows.join(', ')})`);
   const credentials = credentialsFor(connector, account);
-  return { name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials, session), outcome: (res) => flow.response(res, job) };
+  return {
+    name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials, session),
+    outcome: (res, answers) => flow.response(res, job, answers),
+    ...(flow.next ? { next: (answers: readonly ProviderResponse[]) => flow.next!(job, credentials, answers, session) } : {}),
+  };
 }
 
 /** The cache key of a connector account's token: its id, or the sandbox default's. */
@@ -124,10 +132,17 @@ export function processor(
       const baseUrl = connectorSetting(connector.manifest.settings.base_url);
       return { access_token: await tokens.get(connector.manifest.name, tokenAccount(data), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
     };
-    const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse }> => {
+    const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);
       try {
-        return { target, res: await providerCall(target.baseUrl, target.request, target.name) };
+        let res = await providerCall(target.baseUrl, target.request, target.name);
+        const answers = [res];
+        // A flow of several calls: each next one while the provider answers below 400.
+        for (let req = res.status < 400 ? target.next?.(answers) : null; req; req = res.status < 400 ? target.next!(answers) : null) {
+          res = await providerCall(target.baseUrl, req, target.name);
+          answers.push(res);
+        }
+        return { target, res, answers };
       } catch (err) {
         if (!(err instanceof ProviderRateLimited) || !rateLimit) throw err;
         const ms = err.retryAfterMs ?? connector.manifest.queue.rate_limited_ms;
@@ -136,7 +151,7 @@ export function processor(
         throw Worker.RateLimitError();
       }
     };
-    let sent: { target: Call; res: ProviderResponse };
+    let sent: { target: Call; res: ProviderResponse; answers: ProviderResponse[] };
     try {
       sent = await send(await session());
       // A token the provider no longer takes (revoked, rotated): one more try with a new one.
@@ -150,7 +165,7 @@ export function processor(
       log.warn('provider refused the credentials for a token', { operation_id: data.operation_id, error_code: err.outcome.error_code, status: reply.status });
       return { status: reply.status };
     }
-    const outcome = sent.target.outcome(sent.res);
+    const outcome = sent.target.outcome(sent.res, sent.answers);
     const reply = await report(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {

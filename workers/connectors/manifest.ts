@@ -60,7 +60,8 @@ export interface Manifest<Credentials = unknown> {
   partial_refund?: boolean;
   /**
    * Settings read from the environment at start (names of environment variables, and what applies when one is
-   * unset): 'sandbox' is the provider sandbox's address (lib/config.ts sandboxUrl).
+   * unset): 'sandbox' is the provider sandbox's address (lib/config.ts sandboxUrl), 'sandbox/<name>' its imitation of a
+   * provider whose real paths have no prefix (the real base URL then takes the place of both).
    */
   settings: {
     base_url: { env: string; default: 'sandbox' | string };

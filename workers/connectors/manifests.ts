@@ -4,16 +4,20 @@
 // as not enabled (domain/connectors.ts).
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
+import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
+import { manifest as unzer } from './unzer/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
+  axytos: axytos,
   billie: billie,
   mondu: mondu,
   ratepay: ratepay,
   service_test: serviceTest,
+  unzer: unzer,
 };
 
 /** The connectors with a worker, in a stable order (one worker process each). */

@@ -10,7 +10,13 @@ import type { DisputeReport } from '../../proto/generated/bnpl/paymentstate/v1/D
 export interface Flow<Credentials> {
   /** `session.access_token`: the provider's access token, for connectors with a `token` flow. */
   request(job: ConnectorJob, credentials: Credentials, session?: Session): ProviderRequest;
-  response(res: ProviderResponse, job: ConnectorJob): Outcome;
+  /**
+   * For an operation the provider spreads over several calls (create a customer, then a basket, then authorize): the
+   * call after `answers` (every one answered below 400 so far, the first request's first), or null when the last one
+   * was made. An answer of 400 or more ends the chain; `response` reads the last answer, with all of them beside it.
+   */
+  next?(job: ConnectorJob, credentials: Credentials, answers: readonly ProviderResponse[], session?: Session): ProviderRequest | null;
+  response(res: ProviderResponse, job: ConnectorJob, answers?: readonly ProviderResponse[]): Outcome;
 }
 
 /** What a call carries besides the credentials. */

@@ -1,0 +1,389 @@
+// Unzer's Payment API v1 for Unzer Invoice (paylater-invoice), as the sandbox imitates it (the worker's side:
+// workers/connectors/unzer/; the facts: ../shared/reference/providers/unzer.md). Mounted at /unzer, so the
+// connector's base URL is <sandbox>/unzer and its paths are Unzer's own:
+//   POST /v1/types/paylater-invoice            the payment type {} -> {id: s-piv-…, method, recurring, geoLocation}
+//   POST /v1/customers                         the customer -> {id: s-cst-…}
+//   POST /v2/baskets                           the basket (gross amounts) -> {id: s-bsk-…}
+//   POST /v1/payments/authorize                the risk decision: a transaction {id: s-aut-…, isSuccess|isPending|isError, …}
+//   GET  /v1/payments/:id                      the payment {state, amount{total,charged,canceled,remaining}, transactions[]}
+//   POST /v1/payments/:id/charges              charge (ship; partial and several) -> s-chg-…
+//   POST /v1/payments/:id/authorize/cancels    cancel the authorization (void) -> s-cnl-…
+//   POST /v1/payments/:id/charges/cancels      cancel charged money (refund; paylater cancels at payment level) -> s-cnl-…
+//   GET  /v1/payments/:id/charges/cancels/:cnl read such a cancel
+//   GET  /redirect/:id, POST /redirect/:id/(approve|deny)   the customer step of a +redirect payment
+// Auth: "Authorization: Basic base64(<private key>:)" (UNZER_API_KEY, default the manifest's sandbox key); a wrong key
+// is 401 with code API.320.000.004. Amounts: decimals in major units, answered with 4 decimals.
+// No Idempotency-Key (Unzer has none): a repeated authorize with the orderId of a payment not declined answers that
+// payment's authorization; a charge repeating an invoiceId, or a cancel of charges repeating a paymentReference, answers
+// the first (the sheet's "uniqueness via orderId/invoiceId"; UNVERIFIED how the real API answers a repeat).
+// Magic tags come from the customer's email (POST /v1/customers), in Unzer's words: +decline (an error transaction,
+// COR.400.100.101), +redirect (pending with a redirectUrl to /redirect/:id), +review (pending, decided after
+// SANDBOX_REVIEW_MS), +slow, +flaky (HTTP 500 for the first two authorizations of an orderId), +refund_fail,
+// +refund_pending, +refund_flaky. Unzer's webhooks are unsigned and registered per merchant (POST /v1/webhooks):
+// the sandbox sends none; the connector reads the payment (status sync).
+import express, { type Request, type Response, type Router } from 'express';
+import { randomBytes } from 'node:crypto';
+import { config } from '../../../../lib/config.ts';
+import { UNZER_SANDBOX_KEY } from '../../../../workers/connectors/unzer/manifest.ts';
+import { magicTags } from '../../magic.ts';
+import type { IdempotencyStore } from '../../recorder.ts';
+import type { Imitation } from '../../provider.ts';
+import { show, units } from './amounts.ts';
+import { customerProblem, fail, type Answer } from './validate.ts';
+
+type TxStatus = 'pending' | 'success' | 'error';
+type TxType = 'authorize' | 'charge' | 'cancel-authorize' | 'cancel-charge';
+interface Tx {
+  id: string;
+  type: TxType;
+  status: TxStatus;
+  amount: number;
+  date: string;
+  redirectUrl?: string;
+  message: { code: string; merchant: string; customer: string };
+  invoiceId?: string;
+  paymentReference?: string;
+  reasonCode?: string;
+  decide_at?: number;
+}
+type StateName = 'pending' | 'completed' | 'canceled' | 'partly' | 'payment_review' | 'chargeback' | 'create';
+const STATE_ID: Record<StateName, number> = { pending: 0, completed: 1, canceled: 2, partly: 3, payment_review: 4, chargeback: 5, create: 6 };
+interface Payment {
+  id: string;
+  state: StateName;
+  total: number;
+  currency: string;
+  orderId: string | null;
+  returnUrl: string | null;
+  typeId: string;
+  customerId: string;
+  basketId: string;
+  email: string;
+  transactions: Tx[];
+}
+interface Customer { id: string; email: string; body: Record<string, unknown> }
+interface Basket { id: string; total: number; currency: string; body: Record<string, unknown> }
+
+const id = (prefix: string) => `s-${prefix}-${randomBytes(6).toString('hex')}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const date = () => new Date().toISOString().replace('T', ' ').slice(0, 19);
+const OK = { code: 'COR.000.000.000', merchant: 'Transaction succeeded', customer: 'Your payments have been successfully processed.' };
+const PENDING = { code: 'COR.000.200.000', merchant: 'Transaction pending', customer: 'Your payment is pending.' };
+const DECLINED = {
+  code: 'COR.400.100.101', merchant: 'The customer was declined by the risk check of Unzer Invoice',
+  customer: 'Unfortunately, we cannot offer you payment by invoice. Please choose another payment method.',
+};
+
+export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
+  const router: Router = express.Router();
+  const apiKey = process.env.UNZER_API_KEY || UNZER_SANDBOX_KEY;
+  const types = new Map<string, { id: string }>();
+  const customers = new Map<string, Customer>();
+  const baskets = new Map<string, Basket>();
+  const payments = new Map<string, Payment>();
+  const timers = new Set<NodeJS.Timeout>();
+  const after = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    t.unref();
+    timers.add(t);
+  };
+  const url = (req: Request) => `${publicUrl()}/unzer${req.path}`;
+  const send = (res: Response, a: Answer) => res.status(a.status).json(a.body);
+
+  const sum = (p: Payment, type: TxType, ok: (t: Tx) => boolean = (t) => t.status === 'success') =>
+    p.transactions.filter((t) => t.type === type && ok(t)).reduce((n, t) => n + t.amount, 0);
+  const auth = (p: Payment) => p.transactions.find((t) => t.type === 'authorize')!;
+  const charged = (p: Payment) => sum(p, 'charge');
+  const authCanceled = (p: Payment) => sum(p, 'cancel-authorize');
+  /** Charged money not given back: cancels of charges pending or succeeded count. */
+  const refundable = (p: Payment) => charged(p) - sum(p, 'cancel-charge', (t) => t.status !== 'error');
+  const remaining = (p: Payment) => p.total - charged(p) - authCanceled(p);
+
+  /** The payment's state from its transactions. */
+  const settle = (p: Payment) => {
+    const a = auth(p);
+    if (a.status === 'error') p.state = 'canceled';
+    else if (a.status === 'pending') p.state = p.state === 'canceled' ? 'canceled' : a.redirectUrl ? 'pending' : 'payment_review';
+    else if (charged(p) === 0) p.state = remaining(p) === 0 ? 'canceled' : 'pending';
+    else if (refundable(p) === 0 && remaining(p) === 0) p.state = 'canceled';
+    else p.state = remaining(p) === 0 ? 'completed' : 'partly';
+  };
+  const decide = (p: Payment, t: Tx, force = false) => {
+    if (t.status !== 'pending' || t.decide_at === undefined || (!force && Date.now() < t.decide_at)) return;
+    t.status = 'success';
+    t.message = OK;
+    delete t.decide_at;
+    settle(p);
+  };
+  const read = (p: Payment) => {
+    for (const t of p.transactions) decide(p, t);
+    return p;
+  };
+
+  const transaction = (p: Payment, t: Tx) => ({
+    id: t.id, isSuccess: t.status === 'success', isPending: t.status === 'pending', isResumed: false, isError: t.status === 'error',
+    ...(t.redirectUrl && t.status === 'pending' ? { redirectUrl: t.redirectUrl } : {}),
+    message: t.message, amount: show(t.amount), currency: p.currency, returnUrl: p.returnUrl ?? undefined, date: t.date, orderId: p.orderId,
+    ...(t.invoiceId ? { invoiceId: t.invoiceId } : {}), ...(t.paymentReference ? { paymentReference: t.paymentReference } : {}),
+    resources: { paymentId: p.id, customerId: p.customerId, basketId: p.basketId, typeId: p.typeId, traceId: randomBytes(16).toString('hex') },
+  });
+  const PATH: Record<TxType, string> = { authorize: 'authorize', charge: 'charges', 'cancel-authorize': 'authorize/cancels', 'cancel-charge': 'charges/cancels' };
+  const paymentObject = (p: Payment) => ({
+    id: p.id, state: { id: STATE_ID[p.state], name: p.state },
+    amount: { total: show(p.total), charged: show(charged(p)), canceled: show(authCanceled(p) + sum(p, 'cancel-charge')), remaining: show(remaining(p)) },
+    currency: p.currency, orderId: p.orderId,
+    resources: { customerId: p.customerId, paymentId: p.id, basketId: p.basketId, typeId: p.typeId },
+    transactions: p.transactions.map((t) => ({ date: t.date, type: t.type, status: t.status, url: `${publicUrl()}/unzer/v1/payments/${p.id}/${PATH[t.type]}/${t.id}`, amount: show(t.amount) })),
+  });
+
+  // Basic base64(<private key>:), the key as the user and no password.
+  const authorized = (req: Request) => {
+    const m = /^Basic (.+)$/i.exec(req.header('authorization') ?? '');
+    if (!m) return false;
+    return Buffer.from(m[1]!, 'base64').toString('utf8') === `${apiKey}:`;
+  };
+  const guard = (req: Request, res: Response, next: () => void) => {
+    if (!authorized(req)) return send(res, fail(url(req), 401, 'API.320.000.004', 'Authentication failed: the private key is invalid or missing'));
+    next();
+  };
+  router.use('/v1', guard);
+  router.use('/v2', guard);
+
+  router.post('/v1/types/paylater-invoice', (req, res) => {
+    const t = { id: id('piv'), method: '/paylater-invoice', recurring: false, geoLocation: { clientIp: req.header('clientip') ?? req.ip ?? '', countryIsoA2: 'DE' } };
+    types.set(t.id, t);
+    res.json(t);
+  });
+
+  router.post('/v1/customers', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const problem = customerProblem(b);
+    if (problem) return send(res, fail(url(req), 400, 'API.330.100.200', problem, 'Please check your personal data.'));
+    const c: Customer = { id: id('cst'), email: String(b.email), body: b };
+    customers.set(c.id, c);
+    res.json({ id: c.id });
+  });
+
+  router.post('/v2/baskets', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const u = url(req);
+    const total = units(b.totalValueGross);
+    if (total === null || total <= 0) return send(res, fail(u, 400, 'API.330.100.300', 'basket.totalValueGross must be a positive decimal'));
+    if (typeof b.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(b.currencyCode)) return send(res, fail(u, 400, 'API.330.100.301', 'basket.currencyCode is invalid'));
+    const items = Array.isArray(b.basketItems) ? (b.basketItems as Record<string, unknown>[]) : [];
+    if (items.length === 0) return send(res, fail(u, 400, 'API.330.100.302', 'basket.basketItems must not be empty'));
+    let sumItems = 0;
+    for (const [i, it] of items.entries()) {
+      const gross = units(it.amountPerUnitGross);
+      const discount = it.amountDiscountPerUnitGross === undefined ? 0 : units(it.amountDiscountPerUnitGross);
+      if (gross === null || discount === null) return send(res, fail(u, 400, 'API.330.100.303', `basketItems[${i}] amounts must be non-negative decimals`));
+      if (!Number.isInteger(it.quantity) || (it.quantity as number) < 1) return send(res, fail(u, 400, 'API.330.100.304', `basketItems[${i}].quantity must be a positive integer`));
+      if (typeof it.title !== 'string' || it.title === '') return send(res, fail(u, 400, 'API.330.100.305', `basketItems[${i}].title is missing`));
+      if (!['goods', 'shipment', 'voucher', 'digital'].includes(String(it.type ?? 'goods'))) return send(res, fail(u, 400, 'API.330.100.306', `basketItems[${i}].type is invalid`));
+      sumItems += (gross - discount) * (it.quantity as number);
+    }
+    if (sumItems !== total) return send(res, fail(u, 400, 'API.330.100.307', `basket.totalValueGross ${show(total)} does not match the items' sum ${show(sumItems)}`));
+    const k: Basket = { id: id('bsk'), total, currency: b.currencyCode, body: b };
+    baskets.set(k.id, k);
+    res.json({ id: k.id });
+  });
+
+  router.post('/v1/payments/authorize', async (req, res) => {
+    const b = (req.body ?? {}) as Record<string, any>;
+    const u = url(req);
+    const amount = units(b.amount);
+    if (amount === null || amount <= 0) return send(res, fail(u, 400, 'API.330.100.001', 'amount must be a positive decimal'));
+    if (typeof b.currency !== 'string' || !/^[A-Z]{3}$/.test(b.currency)) return send(res, fail(u, 400, 'API.330.100.002', 'currency is invalid'));
+    const r = b.resources ?? {};
+    if (!types.has(r.typeId)) return send(res, fail(u, 400, 'API.310.100.003', `payment type ${r.typeId ?? '(none)'} does not exist`));
+    const customer = customers.get(r.customerId);
+    if (!customer) return send(res, fail(u, 400, 'API.310.100.003', `customer ${r.customerId ?? '(none)'} does not exist; paylater-invoice needs one`));
+    const basket = baskets.get(r.basketId);
+    if (!basket) return send(res, fail(u, 400, 'API.310.100.003', `basket ${r.basketId ?? '(none)'} does not exist; paylater-invoice needs one`));
+    if (basket.total !== amount || basket.currency !== b.currency) {
+      return send(res, fail(u, 400, 'API.330.100.007', `the basket (${show(basket.total)} ${basket.currency}) does not match the amount ${show(amount)} ${b.currency}`));
+    }
+    if (typeof b.additionalTransactionData?.riskData?.threatMetrixId !== 'string' || b.additionalTransactionData.riskData.threatMetrixId === '') {
+      return send(res, fail(u, 400, 'API.330.100.008', 'additionalTransactionData.riskData.threatMetrixId is missing (required for paylater-invoice)'));
+    }
+    if (b.returnUrl !== undefined && (typeof b.returnUrl !== 'string' || !/^https?:\/\//.test(b.returnUrl))) return send(res, fail(u, 400, 'API.330.100.009', 'returnUrl must be an http(s) URL'));
+    const orderId = typeof b.orderId === 'string' && b.orderId !== '' ? b.orderId : null;
+    // The same orderId again: the payment's authorization, unless it was declined.
+    const earlier = orderId ? [...payments.values()].find((p) => p.orderId === orderId && auth(p).status !== 'error') : undefined;
+    if (earlier) return res.json(transaction(earlier, auth(read(earlier))));
+    const tags = magicTags(customer.email);
+    if (tags.has('flaky') && orderId && idem.count(`unzer-flaky:${orderId}`) <= 2) {
+      return send(res, fail(u, 500, 'COR.900.100.100', 'Temporary failure, please retry'));
+    }
+    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+    const p: Payment = {
+      id: id('pay'), state: 'pending', total: amount, currency: b.currency, orderId, returnUrl: b.returnUrl ?? null,
+      typeId: r.typeId, customerId: customer.id, basketId: basket.id, email: customer.email, transactions: [],
+    };
+    const t: Tx = { id: id('aut'), type: 'authorize', status: 'success', amount, date: date(), message: OK };
+    if (tags.has('decline')) {
+      t.status = 'error';
+      t.message = DECLINED;
+    } else if (tags.has('redirect')) {
+      t.status = 'pending';
+      t.message = PENDING;
+      t.redirectUrl = `${publicUrl()}/unzer/redirect/${p.id}`;
+    } else if (tags.has('review')) {
+      t.status = 'pending';
+      t.message = PENDING;
+      t.decide_at = Date.now() + config.sandboxReviewMs;
+      after(config.sandboxReviewMs, () => decide(p, t, true));
+    }
+    p.transactions.push(t);
+    settle(p);
+    payments.set(p.id, p);
+    res.json(transaction(p, t));
+  });
+
+  const payment = (req: Request, res: Response): Payment | null => {
+    const p = payments.get(req.params.id as string);
+    if (!p) {
+      send(res, fail(url(req), 404, 'API.310.100.003', `payment ${req.params.id} does not exist`));
+      return null;
+    }
+    return read(p);
+  };
+
+  router.get('/v1/payments/:id', (req, res) => {
+    const p = payment(req, res);
+    if (p) res.json(paymentObject(p));
+  });
+
+  router.post('/v1/payments/:id/charges', (req, res) => {
+    const p = payment(req, res);
+    if (!p) return;
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const u = url(req);
+    const invoiceId = typeof b.invoiceId === 'string' && b.invoiceId !== '' ? b.invoiceId : null;
+    if (!invoiceId) return send(res, fail(u, 400, 'API.330.100.010', 'invoiceId is missing (required to charge paylater-invoice)'));
+    const again = p.transactions.find((t) => t.type === 'charge' && t.invoiceId === invoiceId);
+    if (again) return res.json(transaction(p, again));
+    if (auth(p).status !== 'success' || !['pending', 'partly'].includes(p.state)) {
+      return send(res, fail(u, 400, 'API.340.100.015', `the payment is ${p.state}: nothing to charge`));
+    }
+    const amount = b.amount === undefined ? remaining(p) : units(b.amount);
+    if (amount === null || amount <= 0 || amount > remaining(p)) {
+      return send(res, fail(u, 400, 'API.340.100.014', `the charge amount must be from 0.01 to what is left of the authorization (${show(remaining(p))})`));
+    }
+    const t: Tx = { id: id('chg'), type: 'charge', status: 'success', amount, date: date(), message: OK, invoiceId };
+    p.transactions.push(t);
+    settle(p);
+    res.json(transaction(p, t));
+  });
+
+  router.post('/v1/payments/:id/authorize/cancels', (req, res) => {
+    const p = payment(req, res);
+    if (!p) return;
+    const u = url(req);
+    const a = auth(p);
+    const left = remaining(p);
+    if (a.status === 'error') return send(res, fail(u, 400, 'API.340.100.015', 'the authorization was declined: nothing to cancel'));
+    // Cancelled already, nothing left: the last cancel again.
+    const last = [...p.transactions].reverse().find((t) => t.type === 'cancel-authorize');
+    if (left === 0 && last) return res.json(transaction(p, last));
+    if (left === 0) return send(res, fail(u, 400, 'API.340.100.015', 'the authorization is charged in full: nothing to cancel'));
+    const amount = req.body?.amount === undefined ? left : units(req.body.amount);
+    if (amount === null || amount <= 0 || amount > left) return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to ${show(left)}`));
+    // A pending authorization (review, customer step) cancelled in full is withdrawn.
+    if (a.status === 'pending' && amount === left) {
+      a.status = 'error';
+      a.message = { code: 'COR.400.100.103', merchant: 'The authorization was cancelled by the merchant', customer: 'The payment was cancelled.' };
+      delete a.decide_at;
+    }
+    const t: Tx = { id: id('cnl'), type: 'cancel-authorize', status: 'success', amount, date: date(), message: OK };
+    p.transactions.push(t);
+    settle(p);
+    res.json(transaction(p, t));
+  });
+
+  router.post('/v1/payments/:id/charges/cancels', async (req, res) => {
+    const p = payment(req, res);
+    if (!p) return;
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const u = url(req);
+    if (!['CANCEL', 'RETURN', 'CREDIT'].includes(String(b.reasonCode))) return send(res, fail(u, 400, 'API.330.100.011', 'reasonCode must be CANCEL, RETURN or CREDIT for paylater-invoice'));
+    const reference = typeof b.paymentReference === 'string' && b.paymentReference !== '' ? b.paymentReference : null;
+    const again = reference ? p.transactions.find((t) => t.type === 'cancel-charge' && t.paymentReference === reference) : undefined;
+    if (again) return res.json(transaction(p, again));
+    const tags = magicTags(p.email);
+    if (tags.has('refund_flaky') && reference && idem.count(`unzer-refund-flaky:${reference}`) <= 2) {
+      return send(res, fail(u, 500, 'COR.900.100.100', 'Temporary failure, please retry'));
+    }
+    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+    const left = refundable(p);
+    const amount = b.amount === undefined ? left : units(b.amount);
+    if (amount === null || amount <= 0 || amount > left) return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to what is charged and not cancelled (${show(left)})`));
+    const t: Tx = { id: id('cnl'), type: 'cancel-charge', status: 'success', amount, date: date(), message: OK, reasonCode: String(b.reasonCode), ...(reference ? { paymentReference: reference } : {}) };
+    if (tags.has('refund_fail')) {
+      t.status = 'error';
+      t.message = { code: 'COR.400.200.101', merchant: 'The cancel of the charges was refused by Unzer Invoice', customer: 'The refund could not be processed.' };
+    } else if (tags.has('refund_pending')) {
+      t.status = 'pending';
+      t.message = PENDING;
+      t.decide_at = Date.now() + config.sandboxReviewMs;
+      after(config.sandboxReviewMs, () => decide(p, t, true));
+    }
+    p.transactions.push(t);
+    settle(p);
+    res.json(transaction(p, t));
+  });
+
+  router.get('/v1/payments/:id/charges/cancels/:cancelId', (req, res) => {
+    const p = payment(req, res);
+    if (!p) return;
+    const t = p.transactions.find((x) => x.type === 'cancel-charge' && x.id === req.params.cancelId);
+    if (!t) return send(res, fail(url(req), 404, 'API.310.100.003', `cancel ${req.params.cancelId} does not exist`));
+    res.json(transaction(p, t));
+  });
+
+  // The customer step of a +redirect payment: Unzer's page, where the customer confirms the invoice purchase.
+  router.get('/redirect/:id', (req, res) => {
+    const p = payments.get(req.params.id);
+    if (!p) return res.status(404).send('No such payment');
+    res.type('html').send(`<!doctype html><title>Unzer Invoice</title>
+<h1>Pay ${show(p.total)} ${p.currency} by invoice</h1>
+<form method="post" action="/unzer/redirect/${p.id}/approve"><button>Confirm purchase</button></form>
+<form method="post" action="/unzer/redirect/${p.id}/deny"><button>Cancel</button></form>`);
+  });
+
+  router.post('/redirect/:id/:decision', (req, res) => {
+    const p = payments.get(req.params.id);
+    const a = p && auth(p);
+    if (!p || !a || a.status !== 'pending' || !a.redirectUrl) return res.status(404).send('Nothing to decide');
+    if (req.params.decision === 'approve') {
+      a.status = 'success';
+      a.message = OK;
+    } else {
+      a.status = 'error';
+      a.message = { code: 'COR.400.100.102', merchant: 'The customer cancelled the invoice purchase', customer: 'You cancelled the payment.' };
+    }
+    settle(p);
+    if (p.returnUrl) return res.redirect(303, p.returnUrl);
+    res.send(`Payment ${p.state}`);
+  });
+
+  const reset = () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    for (const m of [types, customers, baskets, payments]) m.clear();
+  };
+  return { router, reset, payments, customers, baskets, paymentObject };
+}
+
+export const imitation: Imitation = (idem, publicUrl) => {
+  const u = unzerRouter(idem, publicUrl);
+  return {
+    router: u.router,
+    reset: u.reset,
+    views: {
+      payments: (q) => [...u.payments.values()].filter((p) => (!q.orderId || p.orderId === q.orderId) && (!q.id || p.id === q.id)).map(u.paymentObject),
+      customers: (q) => [...u.customers.values()].filter((c) => !q.id || c.id === q.id),
+      baskets: (q) => [...u.baskets.values()].filter((b) => !q.id || b.id === q.id),
+    },
+  };
+};

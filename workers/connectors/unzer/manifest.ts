@@ -1,0 +1,41 @@
+// unzer: Unzer Invoice (Payment API v1, payment type paylater-invoice), imitated by
+// services/provider-sandbox/providers/unzer/. Reference: ../shared/reference/providers/unzer.md.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+/** The private key (s-priv-… sandbox, p-priv-… production), sent as the Basic user with an empty password. */
+export const unzerCredentials = z.object({ api_key: z.string().min(1) });
+
+export const UNZER_SANDBOX_KEY = 's-priv-2a10sandboxunzer0000000000';
+
+export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
+  name: 'unzer',
+  display_name: 'Unzer Invoice',
+  // No notification flow: Unzer's webhooks are unsigned ({event, publicKey, retrieveUrl, paymentId}); the status sync
+  // reads the payment instead (see README.md).
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync'],
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  partial_capture: true,
+  multiple_capture: true,
+  partial_refund: true,
+  countries: ['DE', 'AT', 'NL', 'CH'],
+  currencies: ['EUR', 'CHF'],
+  customers: ['B2B', 'B2C'],
+  // B2C also needs metadata.birth_date (or birth_date), B2B metadata.company_name: required_fields cannot say "for
+  // B2C only", so Unzer's own validation error answers a missing one.
+  required_fields: [
+    'billing.address.first_name', 'billing.address.last_name', 'billing.address.line1', 'billing.address.zip',
+    'billing.address.city', 'billing.address.country', 'browser_info.device_fingerprint.unzer',
+  ],
+  auth_type: 'HeaderKey',
+  credentials: unzerCredentials,
+  sandbox_account_details: { auth_type: 'HeaderKey', api_key: UNZER_SANDBOX_KEY },
+  settings: {
+    // The real one: https://sbx-api.unzer.com (sandbox keys) or https://api.unzer.com; the paths are /v1/..., /v2/...
+    base_url: { env: 'UNZER_BASE_URL', default: 'sandbox/unzer' },
+    default_api_key: { env: 'UNZER_API_KEY', default: UNZER_SANDBOX_KEY },
+  },
+  webhook: null,
+  amount_unit: 'major',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};
