@@ -5,7 +5,7 @@
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { Manifest } from '../workers/connectors/manifest.ts';
 
-const inSandbox = (m: Manifest) => !process.env[m.settings.base_url.env] && m.settings.base_url.default === 'sandbox';
+const inSandbox = (m: Manifest) => !process.env[m.settings.base_url.env] && /^sandbox(\/|$)/.test(m.settings.base_url.default);
 
 function entry(m: Manifest) {
   return {
