@@ -43,6 +43,8 @@ export interface ConnectorJob {
   connector_refund_id?: string;
   reason?: string;
   capture_id?: string;
+  /** For a refund: the provider's id of the capture refunded within (capture_id's, else the latest charged capture's). */
+  connector_capture_id?: string;
 }
 
 /**
@@ -128,13 +130,17 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
   };
 }
 
-function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id'> {
+function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id' | 'connector_capture_id'> {
   const r = p.refunds?.find((x) => x.refund_id === op.ref);
+  // Providers that refund an invoice (mondu, billie) need the capture's id at the provider.
+  const charged = (p.captures ?? []).filter((c) => c.status === 'charged' && c.connector_capture_id);
+  const capture = r?.capture_id ? charged.find((c) => c.capture_id === r.capture_id) : charged.at(-1);
   return {
     refund_id: op.ref,
     ...(r?.connector_refund_id ? { connector_refund_id: r.connector_refund_id } : {}),
     ...(r?.reason ? { reason: r.reason } : {}),
     ...(r?.capture_id ? { capture_id: r.capture_id } : {}),
+    ...(capture?.connector_capture_id ? { connector_capture_id: capture.connector_capture_id } : {}),
   };
 }
 

@@ -27,6 +27,7 @@ export interface ConnectorJob {
   'capture_id'?: (string);
   'order_json'?: (string);
   'capture_details_json'?: (string);
+  'connector_capture_id'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -39,6 +40,7 @@ export interface ConnectorJob {
   '_capture_id'?: "capture_id";
   '_order_json'?: "order_json";
   '_capture_details_json'?: "capture_details_json";
+  '_connector_capture_id'?: "connector_capture_id";
 }
 
 export interface ConnectorJob__Output {
@@ -65,6 +67,7 @@ export interface ConnectorJob__Output {
   'capture_id'?: (string);
   'order_json'?: (string);
   'capture_details_json'?: (string);
+  'connector_capture_id'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -77,4 +80,5 @@ export interface ConnectorJob__Output {
   '_capture_id'?: "capture_id";
   '_order_json'?: "order_json";
   '_capture_details_json'?: "capture_details_json";
+  '_connector_capture_id'?: "connector_capture_id";
 }
