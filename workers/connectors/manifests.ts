@@ -4,9 +4,11 @@
 // as not enabled (domain/connectors.ts).
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
+import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
+  riverty: riverty,
   service_test: serviceTest,
 };
 
