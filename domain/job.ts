@@ -145,6 +145,7 @@ function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_
     ...(r?.connector_refund_id ? { connector_refund_id: r.connector_refund_id } : {}),
     ...(r?.reason ? { reason: r.reason } : {}),
     ...(r?.capture_id ? { capture_id: r.capture_id } : {}),
+    ...(capture?.connector_capture_id ? { connector_capture_id: capture.connector_capture_id } : {}),
   };
 }
 

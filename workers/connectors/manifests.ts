@@ -8,6 +8,7 @@ import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
+import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
 
@@ -16,6 +17,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   billie: billie,
   mondu: mondu,
   ratepay: ratepay,
+  riverty: riverty,
   service_test: serviceTest,
   unzer: unzer,
 };

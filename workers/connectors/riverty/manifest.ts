@@ -1,0 +1,33 @@
+// riverty (formerly Arvato AfterPay), eCommerce API v3: invoice / installments for consumers and companies, imitated
+// by services/provider-sandbox/providers/riverty/.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+export const rivertyCredentials = z.object({ api_key: z.string().min(1) });
+
+export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
+  name: 'riverty',
+  display_name: 'Riverty (invoice and installments)',
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
+  // An authorization is a reservation; the capture is the invoice, sent when the goods ship (README.md).
+  capture_methods: ['manual', 'manual_multiple'],
+  partial_capture: true,
+  multiple_capture: true,
+  countries: ['DE', 'AT', 'CH', 'NL', 'BE', 'SE', 'NO', 'DK', 'FI'],
+  currencies: ['EUR', 'NOK', 'SEK', 'DKK', 'CHF'],
+  customers: ['B2B', 'B2C'],
+  required_fields: ['billing.address.country', 'billing.address.line1', 'billing.address.zip', 'billing.address.city'],
+  auth_type: 'HeaderKey',
+  credentials: rivertyCredentials,
+  sandbox_account_details: { auth_type: 'HeaderKey', api_key: 'riverty_sandbox_api_key' },
+  partial_refund: true,
+  settings: {
+    base_url: { env: 'RIVERTY_BASE_URL', default: 'sandbox/riverty' },
+    default_api_key: { env: 'RIVERTY_API_KEY', default: 'riverty_sandbox_api_key' },
+    webhook_secret: { env: 'RIVERTY_WEBHOOK_SECRET', default: 'riverty_sandbox_webhook_secret' },
+  },
+  // UNVERIFIED: Riverty documents no signature scheme; the sandbox signs as here.
+  webhook: { signature_header: 'x-riverty-signature', algorithm: 'sha256', encoding: 'hex' },
+  amount_unit: 'major',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};
