@@ -41,12 +41,8 @@ export function retryFirstMs(env: Record<string, string | undefined> = process.e
   return n;
 }
 
-export interface Delivery {
-  id: string;
-  type: NotificationType;
-  url: string;
-  object_id: string;
-  created_at: string;
+/** What a delivery records of its attempts (every provider's delivery log has these). */
+export interface Attempts {
   attempts: number;
   delivered: boolean;
   /** The HTTP status of the last attempt; null before the first answer or after a network error. */
@@ -56,17 +52,86 @@ export interface Delivery {
   next_attempt_at: string | null;
 }
 
+/**
+ * POSTs a body, retried on a non-2xx answer or a network error after retryDelay (firstRetryMs, doubling, at most
+ * MAX_ATTEMPTS), recording each attempt on the delivery. Every provider's notifications go through one; reset()
+ * cancels the retries waiting (an attempt in flight across a reset schedules none).
+ */
+export class Retrier {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly firstRetryMs: number;
+  private generation = 0;
+  constructor(firstRetryMs: number) {
+    this.firstRetryMs = firstRetryMs;
+  }
+
+  post(d: Attempts, url: string, body: string, headers: Record<string, string>, what: Record<string, unknown>): void {
+    void this.attempt(d, url, body, headers, what);
+  }
+
+  private async attempt(d: Attempts, url: string, body: string, headers: Record<string, string>, what: Record<string, unknown>): Promise<void> {
+    const generation = this.generation;
+    d.attempts += 1;
+    d.next_attempt_at = null;
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+      await res.arrayBuffer().catch(() => undefined);
+      d.last_status = res.status;
+      d.last_error = null;
+      d.delivered = res.status >= 200 && res.status < 300;
+    } catch (err) {
+      d.last_status = null;
+      d.last_error = (err as Error).message;
+    }
+    if (d.delivered) {
+      log.debug('notification delivered', { ...what, attempts: d.attempts });
+      return;
+    }
+    if (generation !== this.generation) return;
+    const wait = retryDelay(d.attempts + 1, this.firstRetryMs);
+    if (wait === undefined) {
+      log.warn('notification given up', { ...what, attempts: d.attempts, last_status: d.last_status });
+      return;
+    }
+    d.next_attempt_at = new Date(Date.now() + wait).toISOString();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(d, url, body, headers, what);
+    }, wait);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  reset(): void {
+    this.generation += 1;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
+
+/** Keeps the newest deliveries for tests (GET /__sandbox/<provider>/notifications). */
+export function keep<T>(log: T[], d: T): void {
+  log.push(d);
+  if (log.length > 10_000) log.splice(0, 1_000);
+}
+
+export interface Delivery extends Attempts {
+  id: string;
+  type: NotificationType;
+  url: string;
+  object_id: string;
+  created_at: string;
+}
+
+/** service_test's notifications. */
 export class Notifier {
   readonly deliveries: Delivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly secret: string;
-  private readonly firstRetryMs: number;
-  /** Bumped by reset(): an attempt in flight across a reset schedules no retry. */
-  private generation = 0;
+  private readonly retrier: Retrier;
 
   constructor(opts: { secret: string; firstRetryMs: number }) {
     this.secret = opts.secret;
-    this.firstRetryMs = opts.firstRetryMs;
+    this.retrier = new Retrier(opts.firstRetryMs);
   }
 
   /** Sends `data` (the object as the provider's GET answers it) to `url`; no url, nothing sent. */
@@ -78,55 +143,14 @@ export class Notifier {
       id: event.id, type, url, object_id: objectId, created_at: event.created_at,
       attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
     };
-    this.deliveries.push(delivery);
-    if (this.deliveries.length > 10_000) this.deliveries.splice(0, 1_000);
-    void this.attempt(delivery, body);
+    keep(this.deliveries, delivery);
+    this.retrier.post(delivery, url, body, { [SIGNATURE_HEADER]: signBody(body, this.secret) }, { event_id: event.id, type });
     return delivery;
-  }
-
-  private async attempt(d: Delivery, body: string): Promise<void> {
-    const generation = this.generation;
-    d.attempts += 1;
-    d.next_attempt_at = null;
-    try {
-      const res = await fetch(d.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(body, this.secret) },
-        body,
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      d.last_status = res.status;
-      d.last_error = null;
-      d.delivered = res.status >= 200 && res.status < 300;
-    } catch (err) {
-      d.last_status = null;
-      d.last_error = (err as Error).message;
-    }
-    if (d.delivered) {
-      log.debug('notification delivered', { event_id: d.id, type: d.type, attempts: d.attempts });
-      return;
-    }
-    const wait = retryDelay(d.attempts + 1, this.firstRetryMs);
-    if (generation !== this.generation) return;
-    if (wait === undefined) {
-      log.warn('notification given up', { event_id: d.id, type: d.type, attempts: d.attempts, last_status: d.last_status });
-      return;
-    }
-    d.next_attempt_at = new Date(Date.now() + wait).toISOString();
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.attempt(d, body);
-    }, wait);
-    timer.unref();
-    this.timers.add(timer);
   }
 
   /** Forgets every delivery and cancels the retries waiting. */
   reset(): void {
-    this.generation += 1;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.retrier.reset();
     this.deliveries.length = 0;
   }
 }

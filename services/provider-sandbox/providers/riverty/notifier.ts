@@ -2,24 +2,18 @@
 // to the order's webhookUrl, signed in `x-riverty-signature` (lowercase hex HMAC-SHA256 of the exact body; Riverty
 // documents no signature: UNVERIFIED), retried like service_test's (../../notifier.ts: the same delays and attempts).
 import { createHmac, randomUUID } from 'node:crypto';
-import { log } from '../../../../lib/log.ts';
-import { retryDelay } from '../../notifier.ts';
+import { keep, Retrier, type Attempts } from '../../notifier.ts';
 
 export const RIVERTY_SIGNATURE_HEADER = 'x-riverty-signature';
-const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export type RivertyMessageType = 'CustomerAuthenticationCompleted' | 'RiskCheckCompleted';
 
-export interface RivertyDelivery {
+export interface RivertyDelivery extends Attempts {
   id: string;
   type: RivertyMessageType;
   url: string;
   object_id: string;
   created_at: string;
-  attempts: number;
-  delivered: boolean;
-  last_status: number | null;
-  last_error: string | null;
   body: unknown;
 }
 
@@ -27,11 +21,11 @@ export const signRiverty = (rawBody: string, secret: string) => createHmac('sha2
 
 export class RivertyNotifier {
   readonly deliveries: RivertyDelivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private generation = 0;
-  private readonly opts: { secret: string; firstRetryMs: number };
+  private readonly secret: string;
+  private readonly retrier: Retrier;
   constructor(opts: { secret: string; firstRetryMs: number }) {
-    this.opts = opts;
+    this.secret = opts.secret;
+    this.retrier = new Retrier(opts.firstRetryMs);
   }
 
   /** Sends the message about order `orderNumber` to `url` (none: nothing sent). `at` is the order's updated_at. */
@@ -41,47 +35,14 @@ export class RivertyNotifier {
     const raw = JSON.stringify(message);
     const d: RivertyDelivery = {
       id: message.Header.MessageId, type, url, object_id: orderNumber, created_at: new Date().toISOString(),
-      attempts: 0, delivered: false, last_status: null, last_error: null, body: message,
+      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null, body: message,
     };
-    this.deliveries.push(d);
-    if (this.deliveries.length > 10_000) this.deliveries.splice(0, 1_000);
-    void this.attempt(d, raw);
-  }
-
-  private async attempt(d: RivertyDelivery, raw: string): Promise<void> {
-    const generation = this.generation;
-    d.attempts += 1;
-    try {
-      const res = await fetch(d.url, {
-        method: 'POST', body: raw, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-        headers: { 'content-type': 'application/json', [RIVERTY_SIGNATURE_HEADER]: signRiverty(raw, this.opts.secret) },
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      d.last_status = res.status;
-      d.last_error = null;
-      d.delivered = res.status >= 200 && res.status < 300;
-    } catch (err) {
-      d.last_status = null;
-      d.last_error = (err as Error).message;
-    }
-    if (d.delivered || generation !== this.generation) return;
-    const wait = retryDelay(d.attempts + 1, this.opts.firstRetryMs);
-    if (wait === undefined) {
-      log.warn('riverty notification given up', { id: d.id, attempts: d.attempts, last_status: d.last_status });
-      return;
-    }
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      void this.attempt(d, raw);
-    }, wait);
-    t.unref();
-    this.timers.add(t);
+    keep(this.deliveries, d);
+    this.retrier.post(d, url, raw, { [RIVERTY_SIGNATURE_HEADER]: signRiverty(raw, this.secret) }, { provider: 'riverty', id: d.id, type });
   }
 
   reset(): void {
-    this.generation += 1;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.retrier.reset();
     this.deliveries.length = 0;
   }
 }
