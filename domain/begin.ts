@@ -5,7 +5,7 @@ import type { AttemptRow, CancelPaymentBody, CapturePaymentBody, CaptureRow, Con
 import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
-import { captureRefusal, confirmRefusal, manifestOf } from './capabilities.ts';
+import { captureRefusal, confirmRefusal, followUpCapture, manifestOf } from './capabilities.ts';
 import { authorizeOperation, automaticCapture, canStart, incrementable, refuse, withFlight } from './transitions.ts';
 
 /** Update before confirmation: the fields change, derived amounts follow, the status stays. */
@@ -87,7 +87,8 @@ export function beginCapture(
   }
   const refused = canStart(p, 'capture');
   if (refused) return refused;
-  if (automaticCapture(p.capture_method)) {
+  // An automatic capture that we start after the authorization (followUpCapture) and that failed may be captured again.
+  if (automaticCapture(p.capture_method) && !(followUpCapture(p.connector) && p.status === 'requires_capture')) {
     return refuse('IR_14', `This payment has capture_method ${p.capture_method ?? 'automatic'}; it is captured when confirmed`);
   }
   const amount = body.amount_to_capture ?? (p.capture_method === 'manual' ? Math.min(p.amount_to_capture ?? p.amount_capturable, p.amount_capturable) : p.amount_capturable);
@@ -105,7 +106,7 @@ export function beginCapture(
 }
 
 /** A capture row and its operation; the payment waits in processing with the amount no longer capturable. */
-function startCapture(
+export function startCapture(
   p: StoredPayment, amount: number, orderDetails: CaptureRow['order_details'], ctx: { now: string; operationId: string; captureId: string },
   details?: CaptureDetails,
 ): Decision {

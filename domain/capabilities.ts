@@ -19,6 +19,9 @@ export function valueAt(p: unknown, path: string): unknown {
 }
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
+/** Whether the connector's automatic capture is a capture call of ours after it authorizes (manifest automatic_capture). */
+export const followUpCapture = (c: ConnectorName | null | undefined) => manifestOf(c)?.automatic_capture === 'follow_up';
+
 /** B2B when the merchant says the buyer is a business (spec 2.5 buyer_type); B2C otherwise. */
 export const customerType = (p: Pick<StoredPayment, 'metadata'>): 'B2B' | 'B2C' =>
   ['business', 'b2b', 'company'].includes(String(p.metadata?.buyer_type ?? '').toLowerCase()) ? 'B2B' : 'B2C';

@@ -1,7 +1,9 @@
 // The connector job for an operation: what a worker needs to call the provider. Pure; lib/queue.ts carries it.
 import { createHash } from 'node:crypto';
 import type { ConnectorName } from '../lib/schemas/common.ts';
+import { followUpCapture } from './capabilities.ts';
 import type { CaptureDetails, Operation, OperationKind, StoredPayment, ThreeDsRecord } from './payment.ts';
+import { automaticCapture } from './transitions.ts';
 
 export interface ConnectorJob {
   merchant_id: string;
@@ -118,8 +120,10 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     merchant_connector_id: p.merchant_connector_id ?? null,
     amount: op.amount,
     currency: p.currency,
-    // A payment held for our manual review is only authorized; the capture follows the merchant's approval.
-    capture_method: p.review_hold ? 'manual' : p.capture_method ?? 'automatic',
+    // Only authorized at the provider: a payment held for our manual review (the capture follows the merchant's
+    // approval), and an automatic capture through a connector that captures by a call of its own (a follow-up).
+    capture_method: p.review_hold || (op.kind === 'authorize' && automaticCapture(p.capture_method) && followUpCapture(op.connector))
+      ? 'manual' : p.capture_method ?? 'automatic',
     connector_transaction_id: p.connector_transaction_id,
     customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
     return_url: p.return_url,

@@ -2,9 +2,11 @@
 // payment-state calls it and records the result.
 import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { netAmount, type Decision, type Operation, type Outcome, type OutcomeKind, type StoredPayment } from './payment.ts';
+import { startCapture } from './begin.ts';
+import { followUpCapture } from './capabilities.ts';
 import { authenticateOutcome } from './three-ds.ts';
 import { refundOutcome } from './refunds.ts';
-import { errorFields, incrementable, OUTCOMES_OF, refuse, withFlight } from './transitions.ts';
+import { automaticCapture, errorFields, incrementable, OUTCOMES_OF, refuse, withFlight } from './transitions.ts';
 
 /** Apply a connector outcome to its operation. A repeated or late report changes nothing. */
 export function applyOutcome(p: StoredPayment, operationId: string, outcome: Outcome, now: string): Decision {
@@ -20,6 +22,18 @@ export function applyOutcome(p: StoredPayment, operationId: string, outcome: Out
     return { kind: 'apply', payment: withFlight(payment, now), needsConnector: false, ...(followUp ? { followUp } : {}) };
   }
   if (op.kind === 'refund') return { kind: 'apply', payment: withFlight(refundOutcome(base, op, outcome, now), now), needsConnector: false };
+  if (op.kind === 'authorize' && outcome.kind === 'AUTHORIZED') {
+    const authorized = authorizeOutcome(base, op, outcome, now).payment;
+    if (authorized.status === 'requires_capture' && automaticCapture(p.capture_method) && followUpCapture(op.connector)) {
+      // The provider only authorizes: the automatic capture is ours to start, as an operation derived from this one
+      // (a repeated report is a noop above, so it cannot start two).
+      const captureId = `cap_${op.operation_id.replace(/^op_/, '').replace(/[^A-Za-z0-9]/g, '').slice(0, 26)}`;
+      const amount = Math.min(p.amount_to_capture ?? authorized.amount_capturable, authorized.amount_capturable);
+      const started = startCapture(authorized, amount, null, { now, operationId: `${op.operation_id}-capture`, captureId });
+      if (started.kind === 'apply') return { kind: 'apply', payment: started.payment, needsConnector: false, followUp: started.operation };
+    }
+    return { kind: 'apply', payment: withFlight(authorized, now), needsConnector: false };
+  }
   const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
     : op.kind === 'capture' ? captureOutcome(base, op, outcome)
     : op.kind === 'void' ? voidOutcome(base, op, outcome)

@@ -109,7 +109,10 @@ export type Decision =
   | { kind: 'noop' }
   | {
     kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean;
-    /** An operation this outcome started (authorization after a successful 3DS authentication): enqueue its job. */
+    /**
+     * An operation this outcome started (authorization after a successful 3DS authentication; the capture after an
+     * authorization where the connector's automatic capture is a follow-up): enqueue its job.
+     */
     followUp?: Operation;
   };
 

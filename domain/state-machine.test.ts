@@ -411,3 +411,45 @@ describe('external 3DS authentication (spec 4.6)', () => {
     expect(jobFor(challenged, d.operation!, 'sync')).toMatchObject({ mode: 'sync', connector_transaction_id: 'tds_1' });
   });
 });
+
+describe('automatic capture where the provider only authorizes (manifest automatic_capture: follow_up, e.g. mondu)', () => {
+  const b2b = {
+    customer: { email: 'jane@acme.example' }, return_url: 'https://shop.example/r', order_details: [{ product_name: 'Desk', quantity: 1, amount: 10_000 }],
+    metadata: { buyer_type: 'business', company_name: 'ACME GmbH' },
+    billing: { address: { first_name: 'Jane', last_name: 'Roe', line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
+  };
+  const confirmMondu = (capture_method: string) =>
+    apply(beginConfirm(intent({ capture_method, ...b2b }), { payment_method: 'pay_later' }, { now, operationId: 'op_m', connector: 'mondu' }));
+
+  it('the provider is asked to authorize only; AUTHORIZED starts the capture of the whole amount, derived from the authorization', () => {
+    const d = confirmMondu('automatic');
+    expect(jobFor(d.payment, d.operation!).capture_method).toBe('manual');
+    const out = apply(applyOutcome(d.payment, 'op_m', { kind: 'AUTHORIZED', connector_transaction_id: 'ord_1' }, now));
+    expect(out.followUp).toMatchObject({ operation_id: 'op_m-capture', kind: 'capture', amount: 10_000, open: true, status_before: 'requires_capture' });
+    expect(out.payment).toMatchObject({ status: 'processing', amount_capturable: 0, connector_transaction_id: 'ord_1', captures: [{ capture_id: 'cap_m', status: 'started', amount: 10_000 }] });
+    expect(jobFor(out.payment, out.followUp!).kind).toBe('capture');
+    // A repeated report starts nothing more.
+    expect(applyOutcome(out.payment, 'op_m', { kind: 'AUTHORIZED', connector_transaction_id: 'ord_1' }, now).kind).toBe('noop');
+    expect(apply(applyOutcome(out.payment, 'op_m-capture', { kind: 'CAPTURED', connector_transaction_id: 'inv_1' }, now)).payment)
+      .toMatchObject({ status: 'succeeded', amount_received: 10_000, captures: [{ status: 'charged', connector_capture_id: 'inv_1' }] });
+  });
+
+  it('a failed follow-up capture leaves the authorization capturable, and the merchant may capture it', () => {
+    const out = apply(applyOutcome(confirmMondu('automatic').payment, 'op_m', { kind: 'AUTHORIZED', connector_transaction_id: 'ord_1' }, now));
+    const failed = apply(applyOutcome(out.payment, 'op_m-capture', { kind: 'FAILED', error_code: 'e', error_message: 'm' }, now)).payment;
+    expect(failed).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000 });
+    expect(beginCapture(failed, {}, { now, operationId: 'op_c2', captureId: 'cap_2' })).toMatchObject({ kind: 'apply', operation: { amount: 10_000 } });
+  });
+
+  it('manual capture, a decline or a review start nothing; service_test captures by itself', () => {
+    const manual = confirmMondu('manual');
+    expect(jobFor(manual.payment, manual.operation!).capture_method).toBe('manual');
+    expect(apply(applyOutcome(manual.payment, 'op_m', { kind: 'AUTHORIZED' }, now))).toMatchObject({ payment: { status: 'requires_capture' } });
+    expect(apply(applyOutcome(manual.payment, 'op_m', { kind: 'AUTHORIZED' }, now)).followUp).toBeUndefined();
+    expect(apply(applyOutcome(confirmMondu('automatic').payment, 'op_m', { kind: 'DECLINED' }, now)).followUp).toBeUndefined();
+    expect(apply(applyOutcome(confirmMondu('automatic').payment, 'op_m', { kind: 'PENDING' }, now)).followUp).toBeUndefined();
+    const st = apply(beginConfirm(intent({ capture_method: 'automatic' }), { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+    expect(jobFor(st.payment, st.operation!).capture_method).toBe('automatic');
+    expect(beginCapture(confirmed('automatic'), {}, { now, operationId: 'op_c', captureId: 'cap_c' })).toMatchObject({ kind: 'refused', code: 'IR_14' });
+  });
+});

@@ -83,16 +83,18 @@ export async function runOperation(
   });
   if (reply.needs_connector) {
     const opId = reply.operation_id;
+    const until = Date.now() + config.confirmWaitMs;
+    const decided = (id: string) => async () => !!(await deps.store.find(merchantId, paymentId))?.operations.find((o) => o.operation_id === id)?.last_outcome;
     // A replayed operation may have its outcome already; a new one cannot before its job is queued.
-    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, reply.replayed ? async () => {
-      const p = await deps.store.find(merchantId, paymentId);
-      return !!p?.operations.find((o) => o.operation_id === opId)?.last_outcome;
-    } : undefined);
+    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, reply.replayed ? decided(opId) : undefined);
     // jobId = operation id: enqueuing an operation that is already queued (a replay) adds nothing.
     if (!reply.job) throw errors.unavailable();
     await deps.queues.enqueue(reply.job);
     // The outcome's event carries the payment as recorded (after its projection was written): no read needed.
-    const event = await done;
+    let event = await done;
+    // An automatic capture the authorization started (domain/outcomes.ts): its outcome is the answer, within the wait.
+    const capture = event?.payment.operations.find((o) => o.operation_id === `${opId}-capture` && o.open);
+    if (capture && until > Date.now()) event = await deps.waiter.wait(capture.operation_id, until - Date.now(), decided(capture.operation_id)).done ?? null;
     if (event) return event.payment;
   }
   // Recorded while payment-state was going down: its projection may not have been written.

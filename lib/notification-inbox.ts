@@ -11,7 +11,8 @@ export const NOTIFICATIONS = 'provider_notifications';
 
 /** What came of a notification: applied (payment-state changed something), unchanged (it had, or nothing was open),
  * stale (a newer one about the same object was applied first), ignored (not an object or shape we know, or no payment of this account). */
-export type NotificationResult = 'applied' | 'unchanged' | 'stale' | 'ignored';
+/** synced: an unsigned hint, on which the payment's open operations were synced with the provider. */
+export type NotificationResult = 'applied' | 'unchanged' | 'stale' | 'ignored' | 'synced';
 
 export interface NotificationDoc {
   merchant_id: string;

@@ -10,7 +10,7 @@ import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
-import { queueName, telemetry } from '../lib/queue.ts';
+import { ConnectorQueues, queueName, telemetry } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { loadConnector } from './connectors/index.ts';
@@ -42,13 +42,15 @@ const merchantExists = async (merchantId: string) => !!(await setup.merchant(mer
 const tokens = new TokenCache(connection);
 const payments = new PaymentStore(db).payments;
 const inbox = new NotificationInbox(db);
+// Syncs a provider's unsigned notification asks for go on the connectors' queues, as the gateway's force_sync does.
+const queues = new ConnectorQueues(connection);
 
 async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
   const policy = connector.manifest.queue;
   const concurrency = policy.concurrency ?? config.workerConcurrency;
   const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens);
-  const runNotification = notificationProcessor(connector, client, payments, inbox);
+  const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
   const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>
     isNotificationJob(job.data) ? runNotification(job as Job<NotificationJob>) : runJob(job as Job<ConnectorJob>, token);
@@ -79,6 +81,7 @@ onShutdown({
   forceExitMs: Math.max(60_000, config.providerTimeoutMs + 30_000),
   steps: [
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
+    ['queues', () => queues.close()],
     ['redis', () => connection.disconnect()],
     ['grpc', () => client.close()],
     ['mongo', () => mongo.close()],

@@ -15,10 +15,12 @@ import { log } from '../lib/log.ts';
 import type { NotificationInbox, NotificationResult } from '../lib/notification-inbox.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
-import type { Connector, ProviderNotification } from './connectors/types.ts';
+import { flowFor, type Connector, type ProviderNotification } from './connectors/types.ts';
+import { jobFor } from '../domain/job.ts';
+import type { ConnectorQueues } from '../lib/queue.ts';
 import { report } from './runtime.ts';
 
-type Known = Exclude<ProviderNotification, { object: 'unknown' }>;
+type Known = Exclude<ProviderNotification, { object: 'unknown' | 'hint' }>;
 interface Done { result: NotificationResult; note?: string; status?: string }
 
 /** Waiting for something that will come (the authorization's own answer, payment-state's dispute handler): retried with backoff. */
@@ -26,6 +28,7 @@ class NotYet extends Error {}
 
 export function notificationProcessor(
   connector: Connector<any>, client: PaymentStateClient, payments: Collection<StoredPayment>, inbox: NotificationInbox,
+  queues: Pick<ConnectorQueues, 'enqueueSync'>,
 ) {
   return async (job: Job<NotificationJob>): Promise<{ result: NotificationResult; note?: string }> => {
     const data = job.data;
@@ -39,6 +42,19 @@ export function notificationProcessor(
       log.info('notification ignored', { ...where, reason: n.reason });
       await inbox.done(where, { result: 'ignored', note: n.reason });
       return { result: 'ignored', note: n.reason };
+    }
+    if (n.object === 'hint') {
+      let done: Done;
+      try {
+        done = await syncOnHint(connector, n, data, payments, queues);
+      } catch (err) {
+        if (err instanceof NotYet && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw err;
+        if (!(err instanceof NotYet)) throw err;
+        done = { result: 'ignored', note: err.message };
+      }
+      log.info('notification processed', { ...where, event: n.event, connector_transaction_id: n.connector_transaction_id, result: done.result, note: done.note });
+      await inbox.done(where, { result: done.result, note: done.note });
+      return { result: done.result, note: done.note };
     }
     const objectKey = `${n.object}:${n.object_id}`;
     const mark = { object_key: objectKey, provider_updated_at: n.provider_updated_at };
@@ -95,6 +111,28 @@ async function act(n: Known, job: NotificationJob, client: PaymentStateClient, p
     case 'dispute':
       return reportDispute(client, { merchant_id: p.merchant_id, payment_id: p.payment_id, ...n.dispute });
   }
+}
+
+/**
+ * An unsigned hint: the payment it names (this merchant's, through this account) gets a one-off status sync of each
+ * open authorization and refund, which reads the provider's state with the account's credentials. Captures and voids
+ * are not repeated on a hint: their own jobs and syncs decide them.
+ */
+async function syncOnHint(
+  connector: Connector<any>, n: Extract<ProviderNotification, { object: 'hint' }>, job: NotificationJob,
+  payments: Collection<StoredPayment>, queues: Pick<ConnectorQueues, 'enqueueSync'>,
+): Promise<Done> {
+  const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
+  if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
+  if ((p.merchant_connector_id ?? DEFAULT_ACCOUNT_ID) !== job.merchant_connector_id) {
+    return { result: 'ignored', note: `payment ${p.payment_id} is not served by connector account ${job.merchant_connector_id}` };
+  }
+  const reads = p.operations.filter((op) => op.open && (op.kind === 'authorize' || op.kind === 'refund'))
+    .map((op) => jobFor(p, op, 'sync'))
+    .filter((j) => connector.manifest.flows.includes(flowFor(j)));
+  if (!reads.length) return { result: 'unchanged', note: `payment ${p.payment_id} has no open authorization or refund to sync` };
+  await Promise.all(reads.map((j) => queues.enqueueSync(j)));
+  return { result: 'synced', note: `synced ${reads.map((j) => j.operation_id).join(', ')} of payment ${p.payment_id}`, status: p.status };
 }
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);

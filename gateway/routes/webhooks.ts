@@ -1,7 +1,7 @@
 // POST /webhooks/{merchant_id}/{merchant_connector_id}: a provider's notification (no api-key: the provider calls).
-// The account's connector's manifest says how the provider signs (lib/webhook-signature.ts); the key is the account's
+// The account's connector's manifest says how the provider proves it sent it (lib/webhook-signature.ts); the key is the account's
 // connector_webhook_details.merchant_secret, or the connector's webhook_secret setting for the default account. A
-// verified notification is recorded once in the inbox (lib/notification-inbox.ts) and queued for the connector's
+// verified notification (an unsigned one is only a hint, which the worker checks with the provider) is recorded once in the inbox (lib/notification-inbox.ts) and queued for the connector's
 // worker, and the provider gets 200 {"received": true} at once: what it means is the worker's to find out.
 import { createHash } from 'node:crypto';
 import type { Request, Router } from 'express';
@@ -14,7 +14,7 @@ import { log } from '../../lib/log.ts';
 import { webhookDetailsOf } from '../../lib/merchant-store.ts';
 import { NotificationInbox } from '../../lib/notification-inbox.ts';
 import type { ConnectorName } from '../../lib/schemas/common.ts';
-import { verifySignature } from '../../lib/webhook-signature.ts';
+import { proofHeader, verifyNotification } from '../../lib/webhook-signature.ts';
 import { MANIFESTS } from '../../workers/connectors/manifests.ts';
 import type { Deps } from '../operations.ts';
 import { scopedRouter } from '../scope.ts';
@@ -48,11 +48,12 @@ export function webhooksRouter(db: Db, deps: Pick<Deps, 'setup' | 'queues'>): Ro
     const manifest = MANIFESTS[connector];
     if (!manifest?.webhook || !manifest.flows.includes('notification')) throw errors.notFound(`Notifications of ${connector}`);
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!secret) {
+    if (manifest.webhook.scheme !== 'unsigned' && !secret) {
       log.warn('notification refused: the connector account has no connector_webhook_details', { merchant_id: merchantId, merchant_connector_id: mcaId });
       throw badSignature();
     }
-    if (!verifySignature(manifest.webhook, secret, raw, req.header(manifest.webhook.signature_header))) throw badSignature();
+    const header = proofHeader(manifest.webhook);
+    if (!verifyNotification(manifest.webhook, secret, raw, header ? req.header(header) : undefined)) throw badSignature();
     const job = {
       type: 'notification' as const, merchant_id: merchantId, merchant_connector_id: mcaId, connector,
       body: raw.toString('utf8'), body_sha256: createHash('sha256').update(raw).digest('hex'), received_at: new Date().toISOString(),

@@ -71,6 +71,15 @@ describe('billie through the stack', () => {
     expect(s.captures[0].connector_capture_id).toBe(invs[0].uuid);
   });
 
+  it('automatic capture: Billie creates the order, our invoice call follows; the confirm answers succeeded', async () => {
+    const p = await pay('jane@acme.example', { capture_method: 'automatic' });
+    const s = await until(p, 'succeeded');
+    expect(s).toMatchObject({ amount_received: 11_900, captures: [{ status: 'charged', amount: 11_900 }] });
+    const invs = await sandbox('invoices', { order_uuid: s.connector_transaction_id });
+    expect(invs).toMatchObject([{ amount: { net: 100, gross: 119, tax: 19 } }]);
+    expect(s.captures[0].connector_capture_id).toBe(invs[0].uuid);
+  });
+
   it('partial and multiple captures: two invoices, the order shipped', async () => {
     const p = await until(await pay('jane@acme.example', { capture_method: 'manual_multiple' }), 'requires_capture');
     expect((await capture(p.payment_id, { amount_to_capture: 5_950 })).status).toBe(200);

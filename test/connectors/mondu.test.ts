@@ -114,6 +114,16 @@ describe('mondu through the stack', () => {
     expect((await sandbox('orders', { uuid: p.connector_transaction_id }))[0].state).toBe('shipped');
   });
 
+  it('automatic capture: after the checkout Mondu confirms the order, then our invoice call captures it -> succeeded', async () => {
+    const p = await pay('jane@acme.example', { capture_method: 'automatic' });
+    await checkout(p);
+    const s = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
+    expect(s).toMatchObject({ amount_received: 11_900, amount_capturable: 0, captures: [{ status: 'charged', amount: 11_900 }] });
+    const invs = await sandbox('invoices', { order_uuid: s.connector_transaction_id });
+    expect(invs).toMatchObject([{ gross_amount_cents: 11_900, invoice_url: 'https://shop.example/invoices/default.pdf' }]);
+    expect(s.captures[0].connector_capture_id).toBe(invs[0].uuid);
+  });
+
   it('partial and multiple captures: two invoices, the order shipped', async () => {
     const p = await authorized('jane@acme.example', { capture_method: 'manual_multiple' });
     expect((await capture(p.payment_id, { amount_to_capture: 5_000, metadata: { invoice_url: 'https://shop.example/invoices/1.pdf' } })).status).toBe(200);

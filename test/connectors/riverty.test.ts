@@ -232,7 +232,14 @@ describe('riverty through the stack', () => {
     expect(f).toMatchObject({ error_code: '100.001', error_message: 'Authorization has been denied for this request.', unified_code: 'UE_4000' });
   });
 
-  it('refused before anything is queued: a missing required field, automatic capture, a currency Riverty does not take', async () => {
+  it('automatic capture: Riverty reserves, our capture call invoices the whole amount -> succeeded', async () => {
+    const p = await pay('astrid@example.com', { capture_method: 'automatic' });
+    const s = p.status === 'succeeded' ? p : await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
+    expect(s).toMatchObject({ amount_received: 11_900, captures: [{ status: 'charged', amount: 11_900 }] });
+    expect(await order(s.connector_transaction_id)).toMatchObject({ authorized: 11_900, captured: 11_900 });
+  });
+
+  it('refused before anything is queued: a missing required field, a scheduled capture, a currency Riverty does not take', async () => {
     const authorizeCalls = async () => (await stack.sandboxCalls({ provider: 'riverty', path: '/riverty/api/v3/checkout/authorize' })).length;
     const before = await authorizeCalls();
     const noZip = body('astrid@example.com');
@@ -240,7 +247,7 @@ describe('riverty through the stack', () => {
     const r = await stack.api('POST', '/payments', noZip, M.api_key);
     expect(r.status, JSON.stringify(r.body)).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'IR_04', param: 'billing.address.zip', message: expect.stringContaining('riverty needs billing.address.zip') });
-    const auto = await stack.api('POST', '/payments', body('astrid@example.com', { capture_method: 'automatic' }), M.api_key);
+    const auto = await stack.api('POST', '/payments', body('astrid@example.com', { capture_method: 'scheduled' }), M.api_key);
     expect(auto.status).toBe(400);
     expect(auto.body.error).toMatchObject({ code: 'IR_05', param: 'capture_method' });
     const usd = await stack.api('POST', '/payments', body('astrid@example.com', { currency: 'USD' }), M.api_key);

@@ -22,21 +22,30 @@ export interface QueuePolicy {
 }
 
 /**
- * How the provider signs the notifications it sends us: an HMAC of the exact raw body, keyed with the connector
- * account's webhook secret (connector_webhook_details.merchant_secret; the webhook_secret setting for the default
- * account), in one header. Verified by the gateway (lib/webhook-signature.ts) before anything is written.
+ * How the gateway knows a notification comes from the provider, checked before anything is written
+ * (lib/webhook-signature.ts), keyed with the connector account's webhook secret (connector_webhook_details.merchant_secret;
+ * the webhook_secret setting for the default account):
+ * - hmac: an HMAC of the exact raw body, in one header (service_test, mondu, riverty);
+ * - shared_secret: the header carries the secret itself, agreed with the provider (Billie), compared in constant time;
+ * - unsigned: the provider signs nothing (Unzer). The body is only a hint: the worker never acts on what it says but
+ *   asks the provider (a status sync of the payment it names, on that account's own credentials).
  */
-export interface WebhookSignature {
-  signature_header: string;
-  algorithm: 'sha512' | 'sha256';
-  encoding: 'hex' | 'base64';
-}
+export type WebhookSignature =
+  | { scheme: 'hmac'; signature_header: string; algorithm: 'sha512' | 'sha256'; encoding: 'hex' | 'base64' }
+  | { scheme: 'shared_secret'; header: string }
+  | { scheme: 'unsigned' };
 
 export interface Manifest<Credentials = unknown> {
   name: ConnectorName;
   /** The flows the connector implements; every other flow of FLOWS is absent. */
   flows: readonly FlowName[];
   capture_methods: readonly (typeof CAPTURE_METHODS)[number][];
+  /**
+   * How capture_method automatic is done (when capture_methods lists it): 'provider', the authorization captures;
+   * 'follow_up', the provider only authorizes and payment-state starts the capture of the whole amount once it has
+   * (providers where a capture is a separate call, such as an invoice or a shipment). Default 'provider'.
+   */
+  automatic_capture?: 'provider' | 'follow_up';
   partial_capture: boolean;
   multiple_capture: boolean;
   /** Where the provider lends: ISO 3166-1 alpha-2 codes, or 'any'. */

@@ -49,6 +49,11 @@ export type ProviderNotification =
   /** A refund: ours by refund_id (the provider's reference), else by the provider's refund id. */
   | (NotificationBase & { object: 'refund'; refund_reference: string | null; connector_refund_id: string; outcome: Outcome })
   | (NotificationBase & { object: 'dispute'; dispute: DisputeFields })
+  /**
+   * From a provider that signs nothing (manifest webhook scheme 'unsigned'): a payment at the provider changed. Its
+   * word is not taken: the worker syncs the payment's open authorization and refunds, asking the provider itself.
+   */
+  | { object: 'hint'; connector_transaction_id: string; event: string }
   /** Not an object or a shape we know: logged and left (the provider has had its 2xx). */
   | { object: 'unknown'; reason: string };
 

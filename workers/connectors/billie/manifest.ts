@@ -12,8 +12,10 @@ export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
   // No notification flow: Billie's webhooks carry a static secret header, not a signature (README.md); a review is
   // resolved by the status sync (GET /orders/{uuid}). No refundSync: a credit note is in effect when created.
   flows: ['authorize', 'sync', 'capture', 'void', 'refund'],
-  // A capture is an invoice (the merchant's invoice number and URL): never automatic at Billie.
-  capture_methods: ['manual', 'manual_multiple'],
+  // A capture is an invoice (the merchant's invoice number and URL, else the operation id): the provider never
+  // captures on its own, so an automatic capture is our capture call once the order is authorized.
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  automatic_capture: 'follow_up',
   partial_capture: true,
   multiple_capture: true,
   partial_refund: true,

@@ -11,8 +11,10 @@ export const manifest: Manifest<z.infer<typeof monduCredentials>> = {
   display_name: 'Mondu',
   // No refundSync: a credit note is in effect when created (nothing pending to ask about).
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
-  // A capture is an invoice, which needs the merchant's invoice number and PDF: never automatic at Mondu.
-  capture_methods: ['manual', 'manual_multiple'],
+  // A capture is an invoice (the merchant's invoice number and URL, else the operation id): the provider never
+  // captures on its own, so an automatic capture is our capture call once the order is authorized.
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  automatic_capture: 'follow_up',
   partial_capture: true,
   multiple_capture: true,
   partial_refund: true,
@@ -34,7 +36,7 @@ export const manifest: Manifest<z.infer<typeof monduCredentials>> = {
     // Mondu's GET /webhooks/keys `webhook_secret` of the default account.
     webhook_secret: { env: 'MONDU_WEBHOOK_SECRET', default: 'mondu_sandbox_webhook_secret' },
   },
-  webhook: { signature_header: 'x-mondu-signature', algorithm: 'sha256', encoding: 'hex' },
+  webhook: { scheme: 'hmac', signature_header: 'x-mondu-signature', algorithm: 'sha256', encoding: 'hex' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

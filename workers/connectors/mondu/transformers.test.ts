@@ -47,8 +47,8 @@ describe('mondu manifest', () => {
     expect(mondu.manifest.credentials.safeParse({ auth_type: 'HeaderKey' }).success).toBe(false);
   });
   it('webhooks: X-MONDU-SIGNATURE, lowercase hex HMAC-SHA256 of the raw body', () => {
-    const spec = mondu.manifest.webhook!;
-    expect(spec).toEqual({ signature_header: 'x-mondu-signature', algorithm: 'sha256', encoding: 'hex' });
+    const spec = mondu.manifest.webhook as Extract<typeof mondu.manifest.webhook, { scheme: 'hmac' }>;
+    expect(spec).toEqual({ scheme: 'hmac', signature_header: 'x-mondu-signature', algorithm: 'sha256', encoding: 'hex' });
     const body = '{"topic":"order/confirmed"}';
     // What the WooCommerce plugin's SignatureVerifier computes, hash_hmac('sha256', body, secret) (here by openssl).
     expect(signBody(spec, 'whsec', body)).toBe('4a9a790d7d8dd44f8e3020530fc03442fc8c64d32d589175cf81c52151fbe3f5');

@@ -9,8 +9,10 @@ export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
   name: 'riverty',
   display_name: 'Riverty (invoice and installments)',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
-  // An authorization is a reservation; the capture is the invoice, sent when the goods ship (README.md).
-  capture_methods: ['manual', 'manual_multiple'],
+  // An authorization is a reservation; the capture is the invoice, sent when the goods ship (README.md). An automatic
+  // capture is our capture call once the reservation is made.
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  automatic_capture: 'follow_up',
   partial_capture: true,
   multiple_capture: true,
   countries: ['DE', 'AT', 'CH', 'NL', 'BE', 'SE', 'NO', 'DK', 'FI'],
@@ -27,7 +29,7 @@ export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
     webhook_secret: { env: 'RIVERTY_WEBHOOK_SECRET', default: 'riverty_sandbox_webhook_secret' },
   },
   // UNVERIFIED: Riverty documents no signature scheme; the sandbox signs as here.
-  webhook: { signature_header: 'x-riverty-signature', algorithm: 'sha256', encoding: 'hex' },
+  webhook: { scheme: 'hmac', signature_header: 'x-riverty-signature', algorithm: 'sha256', encoding: 'hex' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

@@ -35,9 +35,10 @@ const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'
 const a = (name: string) => answers[name]!;
 
 describe('riverty manifest', () => {
-  it('lists exactly the flows the connector implements; manual capture only; HeaderKey', () => {
+  it('lists exactly the flows the connector implements; an automatic capture is our follow-up capture call; HeaderKey', () => {
     expect(FLOWS.filter((f) => riverty[f] !== undefined)).toEqual([...riverty.manifest.flows]);
-    expect(riverty.manifest.capture_methods).toEqual(['manual', 'manual_multiple']);
+    expect(riverty.manifest.capture_methods).toEqual(['automatic', 'manual', 'manual_multiple']);
+    expect(riverty.manifest.automatic_capture).toBe('follow_up');
     expect(riverty.manifest.amount_unit).toBe('major');
     expect(riverty.manifest.credentials.safeParse(riverty.manifest.sandbox_account_details).success).toBe(true);
     expect(riverty.manifest.credentials.safeParse({ auth_type: 'HeaderKey' }).success).toBe(false);

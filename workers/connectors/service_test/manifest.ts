@@ -24,7 +24,7 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
     default_api_key: { env: 'SERVICE_TEST_API_KEY', default: 'sk_sandbox_service_test' },
     webhook_secret: { env: 'SERVICE_TEST_WEBHOOK_SECRET', default: 'whsec_sandbox_service_test' },
   },
-  webhook: { signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' },
+  webhook: { scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

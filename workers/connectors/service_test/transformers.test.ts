@@ -23,7 +23,7 @@ describe('service_test manifest', () => {
     const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
     expect(present).toEqual([...serviceTest.manifest.flows]);
     expect(serviceTest.notification).toBeDefined();
-    expect(serviceTest.manifest.webhook).toEqual({ signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' });
+    expect(serviceTest.manifest.webhook).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' });
   });
   it('takes the HeaderKey credentials of a connector account', () => {
     expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
