@@ -5,18 +5,15 @@
 // and B2C, a refused refund. axytos decides at once, has no customer step and sends no notifications: there is no
 // review or redirect case (see the connector's README).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifest } from '../../workers/connectors/axytos/manifest.ts';
+import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 let stack: Stack;
 let key: string;
 let merchantId: string;
 beforeAll(async () => {
-  ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant());
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'axytos', connector_account_details: manifest.sandbox_account_details, connector_webhook_details: { merchant_secret: 'unused: axytos sends none' },
-  }, stack.adminKey);
-  expect(a.status, JSON.stringify(a.body)).toBe(200);
+  stack = await Stack.start();
+  ({ api_key: key, merchant_id: merchantId } = await merchantWithAccount(stack, 'axytos'));
 });
 afterAll(async () => stack?.stop());
 

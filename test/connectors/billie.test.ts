@@ -3,25 +3,17 @@
 // reads the decision), captures are invoices, a void cancels the order, refunds are credit notes. Billie's webhooks
 // carry no signature (a static secret header), so the connector has no notification flow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 let stack: Stack;
 let M: { merchant_id: string; api_key: string };
 let bad: { merchant_id: string; api_key: string };
 
-async function connectorAccount(merchantId: string, secret: string) {
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'billie', connector_account_details: { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: secret },
-  }, stack.adminKey);
-  expect(a.status, JSON.stringify(a.body)).toBe(200);
-}
-
 beforeAll(async () => {
   stack = await Stack.start();
-  M = await stack.merchant();
-  await connectorAccount(M.merchant_id, 'billie_sandbox_client_secret');
-  bad = await stack.merchant();
-  await connectorAccount(bad.merchant_id, 'not_the_secret');
+  M = await merchantWithAccount(stack, 'billie');
+  bad = await merchantWithAccount(stack, 'billie', { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'not_the_secret' });
 }, 60_000);
 afterAll(async () => stack?.stop());
 

@@ -5,6 +5,7 @@
 // Sync delays: eight quick rounds (the buyer's checkout, then the confirm), then a long pause, so a review decided
 // after them is decided by the order/confirmed webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 const TOKEN = 'mondu_sandbox_api_token';
@@ -13,26 +14,16 @@ let stack: Stack;
 let M: { merchant_id: string; api_key: string; mca: string };
 let bad: { merchant_id: string; api_key: string };
 
-async function connectorAccount(merchantId: string, apiKey: string) {
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'mondu', connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey }, connector_webhook_details: { merchant_secret: SECRET },
-  }, stack.adminKey);
-  expect(a.status, JSON.stringify(a.body)).toBe(200);
-  return a.body.merchant_connector_id as string;
-}
-
 beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,20000', SANDBOX_REVIEW_MS: '3000' });
-  const m = await stack.merchant();
-  M = { ...m, mca: await connectorAccount(m.merchant_id, TOKEN) };
+  M = await merchantWithAccount(stack, 'mondu', { auth_type: 'HeaderKey', api_key: TOKEN }, SECRET);
   // The merchant registers its notification address at Mondu (Mondu's dashboard or API), for the order topics.
   const hook = await fetch(`${stack.sandboxUrl}/mondu/api/v1/webhooks`, {
     method: 'POST', headers: { 'content-type': 'application/json', 'api-token': TOKEN },
     body: JSON.stringify({ topic: 'order', address: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });
   expect(hook.status).toBe(201);
-  bad = await stack.merchant();
-  await connectorAccount(bad.merchant_id, 'not_a_mondu_token');
+  bad = await merchantWithAccount(stack, 'mondu', { auth_type: 'HeaderKey', api_key: 'not_a_mondu_token' }, SECRET);
 }, 60_000);
 afterAll(async () => stack?.stop());
 

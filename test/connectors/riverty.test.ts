@@ -5,6 +5,7 @@
 // refunds name the capture. Sync delays: two quick rounds, then a long pause, so what is pending is decided by the
 // notification.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 const KEY = 'riverty_sandbox_api_key';
@@ -13,20 +14,10 @@ let stack: Stack;
 let M: { merchant_id: string; api_key: string; mca: string };
 let bad: { merchant_id: string; api_key: string };
 
-async function connectorAccount(merchantId: string, apiKey: string) {
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'riverty', connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey }, connector_webhook_details: { merchant_secret: SECRET },
-  }, stack.adminKey);
-  expect(a.status, JSON.stringify(a.body)).toBe(200);
-  return a.body.merchant_connector_id as string;
-}
-
 beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '300,300,30000', SANDBOX_REVIEW_MS: '1500' });
-  const m = await stack.merchant();
-  M = { ...m, mca: await connectorAccount(m.merchant_id, KEY) };
-  bad = await stack.merchant();
-  await connectorAccount(bad.merchant_id, 'not_a_riverty_key');
+  M = await merchantWithAccount(stack, 'riverty', { auth_type: 'HeaderKey', api_key: KEY }, SECRET);
+  bad = await merchantWithAccount(stack, 'riverty', { auth_type: 'HeaderKey', api_key: 'not_a_riverty_key' }, SECRET);
 }, 60_000);
 afterAll(async () => stack?.stop());
 

@@ -4,18 +4,15 @@
 // (decided by the provider, learned by the status sync: Unzer's notifications are unsigned, see the connector's
 // README), the customer step, a provider 5xx then success, wrong credentials, B2B, refund refused and pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifest } from '../../workers/connectors/unzer/manifest.ts';
+import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack, sleep } from '../support/stack.ts';
 
 let stack: Stack;
 let key: string;
 let merchantId: string;
 beforeAll(async () => {
-  ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant());
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'unzer', connector_account_details: manifest.sandbox_account_details, connector_webhook_details: { merchant_secret: 'unused: unzer does not sign' },
-  }, stack.adminKey);
-  expect(a.status, JSON.stringify(a.body)).toBe(200);
+  stack = await Stack.start();
+  ({ api_key: key, merchant_id: merchantId } = await merchantWithAccount(stack, 'unzer'));
 });
 afterAll(async () => stack?.stop());
 
