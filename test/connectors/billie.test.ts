@@ -1,18 +1,26 @@
 // billie through the real processes: the worker fetches an OAuth2 token (client credentials) once and the runtime
-// caches it for every job, the order is created directly (Billie decides at once, or reviews it: the status sync
-// reads the decision), captures are invoices, a void cancels the order, refunds are credit notes. Billie's webhooks
-// carry no signature (a static secret header), so the connector has no notification flow.
+// caches it for every job, the order is created directly (Billie decides at once, or reviews it: its order_approved
+// webhook tells the decision, authenticated by the static secret agreed with the merchant in X-Api-Key), captures are
+// invoices, a void cancels the order, refunds are credit notes. Sync delays: two quick rounds, then a long pause, so
+// a review is decided by the webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 let stack: Stack;
-let M: { merchant_id: string; api_key: string };
+const HOOK_SECRET = 'billie-hook-secret-agreed-with-the-merchant';
+let M: { merchant_id: string; api_key: string; mca: string };
 let bad: { merchant_id: string; api_key: string };
 
 beforeAll(async () => {
-  stack = await Stack.start();
-  M = await merchantWithAccount(stack, 'billie');
+  stack = await Stack.start({ SYNC_DELAYS_MS: '300,300,30000', SANDBOX_REVIEW_MS: '1500' });
+  M = await merchantWithAccount(stack, 'billie', undefined, HOOK_SECRET);
+  // Billie's team sets up the merchant's webhook: our address for the account, and the secret it sends.
+  const hook = await fetch(`${stack.sandboxUrl}/sandbox/billie/webhooks`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'billie_sandbox_client_id', url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, secret: HOOK_SECRET }),
+  });
+  expect(hook.status).toBe(201);
   bad = await merchantWithAccount(stack, 'billie', { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'not_the_secret' });
 }, 60_000);
 afterAll(async () => stack?.stop());
@@ -114,12 +122,26 @@ describe('billie through the stack', () => {
     expect(f).toMatchObject({ error_code: 'risk_policy', unified_code: 'UE_1000' });
   });
 
-  it('review (+review): waiting -> processing, then the status sync reads created -> requires_capture', async () => {
+  it('review (+review): waiting -> processing, decided by Billie\'s order_approved webhook -> requires_capture', async () => {
     const p = await pay('jane+review@acme.example');
     expect(p.status).toBe('processing');
+    const done = await until(p, 'requires_capture');
+    expect(await sandbox('notifications', { order_uuid: done.connector_transaction_id, event: 'order_approved' })).toMatchObject([{ delivered: true, last_status: 200 }]);
+    // The webhook decided it, not a status sync: its inbox record applied the outcome.
+    const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id, result: 'applied' }).toArray();
+    expect(inbox.map((d) => JSON.parse(d.body).order_uuid)).toContain(done.connector_transaction_id);
+  });
+
+  it('a webhook without the agreed secret in X-Api-Key is refused (401) and recorded nowhere', async () => {
+    const p = await pay('jane+review@acme.example');
+    const body = JSON.stringify({ event: 'order_approved', created_at: '2026-11-23 10:00:00', order_id: p.merchant_order_reference_id, order_uuid: p.connector_transaction_id });
+    const before = await (await stack.db()).collection('provider_notifications').countDocuments({ merchant_id: M.merchant_id });
+    for (const headers of [{}, { 'x-api-key': 'not-the-secret' }, { 'x-api-key': `${HOOK_SECRET}x` }]) {
+      const r = await stack.api('POST', `/webhooks/${M.merchant_id}/${M.mca}`, body, undefined, { 'content-type': 'application/json', ...headers });
+      expect(r.status).toBe(401);
+    }
+    expect(await (await stack.db()).collection('provider_notifications').countDocuments({ merchant_id: M.merchant_id })).toBe(before);
     await until(p, 'requires_capture');
-    const calls = await stack.sandboxCalls({ provider: 'billie', path: `/billie/api/v2/orders/${(await until(p, 'requires_capture')).connector_transaction_id}` });
-    expect(calls.length).toBeGreaterThan(0);
   });
 
   it('Billie answers 500 twice (+flaky), then creates the order: one order at Billie', async () => {

@@ -9,9 +9,9 @@ export const billieCredentials = z.object({ api_key: z.string().min(1), key1: z.
 export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
   name: 'billie',
   display_name: 'Billie',
-  // No notification flow: Billie's webhooks carry a static secret header, not a signature (README.md); a review is
-  // resolved by the status sync (GET /orders/{uuid}). No refundSync: a credit note is in effect when created.
-  flows: ['authorize', 'sync', 'capture', 'void', 'refund'],
+  // Billie's webhooks carry the secret agreed with the merchant in X-Api-Key, not a signature (notification.ts). No
+  // refundSync: a credit note is in effect when created.
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
   // A capture is an invoice (the merchant's invoice number and URL, else the operation id): the provider never
   // captures on its own, so an automatic capture is our capture call once the order is authorized.
   capture_methods: ['automatic', 'manual', 'manual_multiple'],
@@ -35,7 +35,7 @@ export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
     base_url: { env: 'BILLIE_BASE_URL', default: 'sandbox' },
     default_api_key: { env: 'BILLIE_API_KEY', default: 'billie_sandbox_client_id' },
   },
-  webhook: null,
+  webhook: { scheme: 'shared_secret', header: 'x-api-key' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

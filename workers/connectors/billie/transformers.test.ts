@@ -33,9 +33,9 @@ const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'
 const { authorize, sync, capture, void: voidFlow, refund, token } = billie;
 
 describe('billie manifest and token', () => {
-  it('lists exactly its flows; a token flow; no notifications (Billie does not sign them)', () => {
+  it('lists exactly its flows; a token flow; webhooks carry the agreed secret in X-Api-Key (no signature)', () => {
     expect(FLOWS.filter((f) => billie[f] !== undefined)).toEqual([...billie.manifest.flows]);
-    expect(billie.manifest.webhook).toBeNull();
+    expect(billie.manifest.webhook).toEqual({ scheme: 'shared_secret', header: 'x-api-key' });
     expect(billie.manifest.amount_unit).toBe('major');
     expect(billie.manifest.credentials.safeParse(billie.manifest.sandbox_account_details).success).toBe(true);
     expect(billie.manifest.credentials.safeParse({ auth_type: 'BodyKey', api_key: 'x' }).success).toBe(false);
@@ -105,5 +105,25 @@ describe('billie answers -> outcomes', () => {
     expect(flow(voidFlow).response({ status: 204, body: null }, job())).toEqual({ kind: 'VOIDED' });
     expect(flow(refund).response(a('credit_note_created'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' });
     expect(() => flow(authorize).response({ status: 200, body: { uuid: ORDER, state: 'approved' } }, job())).toThrow(UnexpectedAnswer);
+  });
+});
+
+describe('billie webhooks -> notifications', () => {
+  // The payload Billie's webhooks page documents: {event, created_at "Y-m-d H:i:s", order_id, order_uuid, ...}.
+  const hook = (event: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ event, created_at: '2026-11-23 10:15:00', order_id: '1001', order_uuid: ORDER, amount: { net: 100, gross: 119, tax: 19 }, ...extra });
+  it('order_approved decides the review: authorized, ordered by created_at', () => {
+    expect(billie.notification!.parse(hook('order_approved'))).toEqual({
+      object: 'payment', connector_transaction_id: ORDER, object_id: ORDER, provider_updated_at: '2026-11-23T10:15:00Z',
+      outcome: { kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' },
+    });
+  });
+  it('order_declined -> declined with the reason when given', () => {
+    expect(billie.notification!.parse(hook('order_declined', { decline_reason: 'risk_policy' }))).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' } });
+  });
+  it('other events, other shapes and non-JSON are left (unknown)', () => {
+    expect(billie.notification!.parse(hook('invoice_paid_out'))).toMatchObject({ object: 'unknown' });
+    expect(billie.notification!.parse(JSON.stringify({ event: 'order_approved' }))).toMatchObject({ object: 'unknown' });
+    expect(billie.notification!.parse('event=order_approved')).toMatchObject({ object: 'unknown' });
   });
 });

@@ -13,11 +13,15 @@
 // Idempotency-Key, when sent, replays the first answer (Billie documents none: the sandbox's addition).
 // Magic tags in debtor_person.email: +decline (risk_policy), +review (waiting, created SANDBOX_REVIEW_MS later), +slow,
 // +flaky (500 twice on create), +refund_fail (credit notes refused, 403), +refund_flaky (500 twice on credit notes).
+// Webhooks: Billie configures a merchant's webhook address and the static secret it sends in X-Api-Key; here the
+// operator call POST /sandbox/billie/webhooks {client_id, url, secret} does. A review decided sends order_approved;
+// a cancellation order_canceled ({event, created_at, order_id, order_uuid}), retried on a non-2xx answer.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
+import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 
 type Obj = Record<string, any>;
@@ -26,8 +30,9 @@ interface Amount { net: number; gross: number; tax: number }
 interface Order {
   uuid: string; idempotency_key: string | null; external_code: string | null; state: State; decline_reason: string | null;
   amount_cents: { gross: number; tax: number }; unshipped_cents: { gross: number; tax: number }; duration: number; debtor: Obj; debtor_person: Obj;
-  delivery_address: Obj | null; line_items: Obj[]; tags: Set<MagicTag>; decide_at?: number; invoices: string[]; created_at: string;
+  delivery_address: Obj | null; line_items: Obj[]; tags: Set<MagicTag>; decide_at?: number; invoices: string[]; created_at: string; client_id: string;
 }
+interface WebhookDelivery extends Attempts { event: string; order_uuid: string; url: string }
 interface Invoice { uuid: string; order_uuid: string; external_code: string; invoice_url: string; amount_cents: { gross: number; tax: number }; credited_cents: number; created_at: string }
 interface CreditNote { uuid: string; invoice_uuid: string; external_code: string; amount: Amount; comment: string | null; created_at: string }
 interface FieldError { title: string; code: string; source?: string }
@@ -86,8 +91,24 @@ export function billieRouter(idem: IdempotencyStore) {
     if (o.state !== 'waiting' || o.decide_at === undefined || (!force && Date.now() < o.decide_at)) return;
     delete o.decide_at;
     o.state = 'created';
+    notify(o, 'order_approved');
   };
   const view = (o: Order) => { decideReview(o); return orderView(o); };
+
+  const webhooks = new Map<string, { url: string; secret: string }>();
+  const deliveries: WebhookDelivery[] = [];
+  const retrier = new Retrier(retryFirstMs());
+  const notify = (o: Order, event: 'order_approved' | 'order_declined' | 'order_canceled') => {
+    const hook = webhooks.get(o.client_id);
+    if (!hook) return;
+    const body = JSON.stringify({
+      event, created_at: billieDate(), order_id: o.external_code, order_uuid: o.uuid, amount: amountView(o.amount_cents),
+      ...(event === 'order_declined' ? { decline_reason: o.decline_reason } : {}),
+    });
+    const d: WebhookDelivery = { event, order_uuid: o.uuid, url: hook.url, attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null };
+    keep(deliveries, d);
+    retrier.post(d, hook.url, body, { 'x-api-key': hook.secret }, { provider: 'billie', event, order_uuid: o.uuid });
+  };
 
   const run = async (req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) => {
     const key = req.header('idempotency-key');
@@ -128,6 +149,7 @@ export function billieRouter(idem: IdempotencyStore) {
     const token = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
     const t = token ? tokens.get(token) : undefined;
     if (!t || t.expires_at < Date.now()) return res.status(401).json({ errors: [{ title: 'The access token is missing, invalid or expired', code: 'unauthorized' }] });
+    res.locals.client_id = t.client_id;
     next();
   });
 
@@ -163,7 +185,7 @@ export function billieRouter(idem: IdempotencyStore) {
     const o: Order = {
       uuid: randomUUID(), idempotency_key: req.header('idempotency-key') ?? null, external_code: b.external_code ?? null, state: 'created', decline_reason: null,
       amount_cents: amount, unshipped_cents: { ...amount }, duration: b.duration ?? 30, debtor, debtor_person: b.debtor_person, delivery_address: b.delivery_address ?? null,
-      line_items: lines, tags, invoices: [], created_at: billieDate(),
+      line_items: lines, tags, invoices: [], created_at: billieDate(), client_id: res.locals.client_id as string,
     };
     if (tags.has('decline')) {
       o.state = 'declined';
@@ -192,6 +214,7 @@ export function billieRouter(idem: IdempotencyStore) {
     }
     o.state = 'canceled';
     delete o.decide_at;
+    notify(o, 'order_canceled');
     return { status: 204, body: null };
   }));
 
@@ -253,14 +276,29 @@ export function billieRouter(idem: IdempotencyStore) {
     creditNotes.clear();
     tokens.clear();
     tokensIssued = 0;
+    webhooks.clear();
+    deliveries.length = 0;
+    retrier.reset();
   };
-  return { router, orders, invoices, creditNotes, tokensIssued: () => tokensIssued, reset, orderView, invoiceView };
+
+  /** Billie's side of the webhook set-up (done by Billie's team for a merchant): the address and the shared secret. */
+  const operator: Router = express.Router();
+  operator.post('/billie/webhooks', express.json(), (req, res) => {
+    const b: Obj = req.body ?? {};
+    const missing = ['client_id', 'url', 'secret'].filter((k) => typeof b[k] !== 'string' || !b[k]);
+    if (missing.length) return res.status(400).json({ errors: missing.map((k) => blank(k)) });
+    if (!URL.canParse(b.url)) return res.status(400).json({ errors: [{ title: 'This value is not a valid URL.', code: 'request_validation_error', source: 'url' }] });
+    webhooks.set(b.client_id, { url: b.url, secret: b.secret });
+    res.status(201).json({ client_id: b.client_id, url: b.url });
+  });
+  return { router, operator, orders, invoices, creditNotes, deliveries, tokensIssued: () => tokensIssued, reset, orderView, invoiceView };
 }
 
 export const imitation: Imitation = (idem) => {
   const b = billieRouter(idem);
   return {
     router: b.router,
+    operator: b.operator,
     reset: b.reset,
     views: {
       orders: (q) => [...b.orders.values()].filter((o) => (!q.uuid || o.uuid === q.uuid) && (!q.external_code || o.external_code === q.external_code))
@@ -268,6 +306,7 @@ export const imitation: Imitation = (idem) => {
       invoices: (q) => [...b.invoices.values()].filter((i) => !q.order_uuid || i.order_uuid === q.order_uuid).map((i) => ({ ...b.invoiceView(i), order_uuid: i.order_uuid })),
       credit_notes: (q) => [...b.creditNotes.values()].filter((c) => !q.invoice_uuid || c.invoice_uuid === q.invoice_uuid),
       tokens: () => ({ issued: b.tokensIssued() }),
+      notifications: (q) => b.deliveries.filter((d) => (!q.order_uuid || d.order_uuid === q.order_uuid) && (!q.event || d.event === q.event)),
     },
   };
 };

@@ -1,0 +1,45 @@
+// Billie's webhooks (enabled by Billie on request, to an address Billie configures: our
+// `<PROVIDER_WEBHOOK_BASE_URL>/webhooks/<merchant_id>/<merchant_connector_id>`). Billie signs nothing: it sends the
+// static secret agreed with the merchant in a header (X-Api-Key), which the gateway compares with the account's
+// connector_webhook_details.merchant_secret before anything is written. The body:
+//   {event, created_at "YYYY-MM-DD HH:MM:SS", order_id (our merchant_order_reference_id), order_uuid, invoice_uuid?, amount?, open_amount?}
+// order_approved / order_declined decide an order Billie was reviewing (state waiting); every other event
+// (order_created, order_shipped, order_canceled, invoice_*, ...) is answered by our own calls already.
+import { z } from 'zod';
+import type { ProviderNotification } from '../types.ts';
+import { declined } from './errors.ts';
+
+const Webhook = z.object({
+  event: z.string().min(1),
+  created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/),
+  order_id: z.string().nullish(),
+  order_uuid: z.string().min(1),
+  /** UNVERIFIED: the declined event's payload is not documented; Billie's order carries decline_reason. */
+  decline_reason: z.string().nullish(),
+}).passthrough();
+
+const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
+
+/** Billie's "Y-m-d H:i:s" (UTC, UNVERIFIED) as ISO 8601, so notifications about one order are ordered. */
+const iso = (billieDate: string) => `${billieDate.slice(0, 19).replace(' ', 'T')}Z`;
+
+export function parseNotification(rawBody: string): ProviderNotification {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return unknown('the body is not JSON');
+  }
+  const w = Webhook.safeParse(json);
+  if (!w.success) return unknown(`not a Billie webhook: ${z.prettifyError(w.error)}`);
+  const n = w.data;
+  const base = { object: 'payment' as const, connector_transaction_id: n.order_uuid, object_id: n.order_uuid, provider_updated_at: iso(n.created_at) };
+  switch (n.event) {
+    case 'order_approved':
+      return { ...base, outcome: { kind: 'AUTHORIZED', connector_transaction_id: n.order_uuid, connector_reference_id: n.order_id ?? undefined } };
+    case 'order_declined':
+      return { ...base, outcome: { kind: 'DECLINED', connector_transaction_id: n.order_uuid, ...declined(n.decline_reason) } };
+    default:
+      return unknown(`${n.event}: not an event we act on`);
+  }
+}
