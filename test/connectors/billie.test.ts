@@ -136,7 +136,7 @@ describe('billie through the stack', () => {
     const p = await pay('jane+review@acme.example');
     const body = JSON.stringify({ event: 'order_approved', created_at: '2026-11-23 10:00:00', order_id: p.merchant_order_reference_id, order_uuid: p.connector_transaction_id });
     const before = await (await stack.db()).collection('provider_notifications').countDocuments({ merchant_id: M.merchant_id });
-    for (const headers of [{}, { 'x-api-key': 'not-the-secret' }, { 'x-api-key': `${HOOK_SECRET}x` }]) {
+    for (const headers of [{}, { 'x-api-key': 'not-the-secret' }, { 'x-api-key': `${HOOK_SECRET}x` }] as Record<string, string>[]) {
       const r = await stack.api('POST', `/webhooks/${M.merchant_id}/${M.mca}`, body, undefined, { 'content-type': 'application/json', ...headers });
       expect(r.status).toBe(401);
     }

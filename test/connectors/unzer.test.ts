@@ -1,19 +1,31 @@
 // Unzer Invoice through the real processes: a merchant's unzer connector account (the manifest's sandbox account
 // details), BNPL payments routed to it, the sandbox's Unzer imitation answering in Unzer's dialect. The matrix:
 // automatic capture, manual + full, partial and multiple captures, void, refund and partial refund, decline, review
-// (decided by the provider, learned by the status sync: Unzer's notifications are unsigned, see the connector's
-// README), the customer step, a provider 5xx then success, wrong credentials, B2B, refund refused and pending.
+// and the customer step and a pending refund (decided by Unzer, which notifies the merchant's registered webhook:
+// unsigned, so each notification is a hint on which the worker syncs the payment), a provider 5xx then success,
+// wrong credentials, B2B, refund refused. Sync delays: two quick rounds, then a long pause, so what Unzer decides
+// later reaches us by its webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifest } from '../../workers/connectors/unzer/manifest.ts';
 import { merchantWithAccount } from '../support/connectors.ts';
 import { Stack, sleep } from '../support/stack.ts';
 
 let stack: Stack;
 let key: string;
 let merchantId: string;
+let mca: string;
 beforeAll(async () => {
-  stack = await Stack.start();
-  ({ api_key: key, merchant_id: merchantId } = await merchantWithAccount(stack, 'unzer'));
+  stack = await Stack.start({ SYNC_DELAYS_MS: '300,300,30000', SANDBOX_REVIEW_MS: '1500' });
+  ({ api_key: key, merchant_id: merchantId, mca } = await merchantWithAccount(stack, 'unzer'));
+  // The merchant registers its webhook at Unzer with its private key, for every event.
+  const hook = await fetch(`${stack.sandboxUrl}/unzer/v1/webhooks`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${manifest.sandbox_account_details!.api_key}:`).toString('base64')}` },
+    body: JSON.stringify({ url: `${stack.gatewayUrl}/webhooks/${merchantId}/${mca}`, event: 'all' }),
+  });
+  expect(hook.status).toBe(201);
 });
+const inbox = async () => (await stack.db()).collection('provider_notifications').find({ merchant_id: merchantId }).toArray();
+const hintsFor = async (paymentId: string) => (await inbox()).filter((d) => JSON.parse(d.body).paymentId === paymentId);
 afterAll(async () => stack?.stop());
 
 let n = 0;
@@ -109,7 +121,7 @@ describe('unzer: refunds', () => {
     expect(cancels.map((t: any) => t.amount)).toEqual(['40.0000', '79.0000']);
   });
 
-  it('+refund_fail: Unzer refuses the cancel; +refund_pending: decided later, learned by the refund sync', async () => {
+  it('+refund_fail: Unzer refuses the cancel; +refund_pending: decided later, learned by the hint of Unzer\'s webhook', async () => {
     const f = (await pay('erika+refund_fail@example.com')).body;
     const failed = await refund(f.payment_id, 1_000);
     expect(failed.body).toMatchObject({ status: 'failed', error_code: 'COR.400.200.101', unified_code: 'UE_6000' });
@@ -117,6 +129,7 @@ describe('unzer: refunds', () => {
     const pending = await refund(p.payment_id, 1_000);
     expect(pending.body.status).toBe('pending');
     expect(await pollRefund(pending.body.refund_id, (x) => x.status !== 'pending')).toMatchObject({ status: 'succeeded' });
+    expect((await hintsFor(p.connector_transaction_id)).map((d) => d.result)).toContain('synced');
   });
 });
 
@@ -128,12 +141,34 @@ describe('unzer: decisions', () => {
     });
   });
 
-  it('review: processing, then decided by Unzer and charged (automatic capture) by the status sync', async () => {
+  it('review: processing; Unzer decides and notifies (unsigned); the hint syncs the payment, which is charged (automatic capture)', async () => {
     const r = await pay('erika+review@example.com');
     expect(r.body.status).toBe('processing');
     const done = await stack.poll(r.body.payment_id, key, (p) => p.status !== 'processing', 20_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
     expect(await at(r.body.connector_transaction_id)).toMatchObject({ state: { name: 'completed' } });
+    const delivered = await (await fetch(`${stack.sandboxUrl}/__sandbox/unzer/notifications?paymentId=${r.body.connector_transaction_id}`)).json() as any[];
+    expect(delivered).toMatchObject([{ event: 'authorize.succeeded', delivered: true, last_status: 200 }]);
+    expect(await hintsFor(r.body.connector_transaction_id)).toMatchObject([{ result: 'synced' }]);
+  });
+
+  it('a forged notification moves nothing: its body is never taken, only what Unzer answers to our own sync', async () => {
+    const r = await pay('erika@example.com', { capture_method: 'manual' });
+    expect(r.body.status).toBe('requires_capture');
+    const forge = (event: string, paymentId: string) =>
+      stack.api('POST', `/webhooks/${merchantId}/${mca}`, JSON.stringify({ event, publicKey: 's-pub-x', retrieveUrl: 'https://evil.example/v1/payments/x', paymentId }), undefined, { 'content-type': 'text/plain' });
+    // "Cancelled" and "charged" for an authorized payment, and a payment nobody has: 200 (recorded), nothing moves.
+    for (const event of ['authorize.canceled', 'charge.succeeded']) expect((await forge(event, r.body.connector_transaction_id)).status).toBe(200);
+    expect((await forge('authorize.succeeded', 's-pay-doesnotexist')).status).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      const hints = await hintsFor(r.body.connector_transaction_id);
+      if (hints.length === 2 && hints.every((d) => d.result)) break;
+      await sleep(200);
+    }
+    expect((await hintsFor(r.body.connector_transaction_id)).map((d) => d.result)).toEqual(['unchanged', 'unchanged']);
+    expect((await stack.api('GET', `/payments/${r.body.payment_id}`, undefined, key)).body).toMatchObject({ status: 'requires_capture' });
+    expect(await at(r.body.connector_transaction_id)).toMatchObject({ amount: { charged: '0.0000' } });
+    expect((await stack.sandboxCalls({ provider: 'unzer' })).some((c) => c.path.includes('evil'))).toBe(false);
   });
 
   it('the customer step: Unzer\'s page, the customer confirms, the payment is charged', async () => {

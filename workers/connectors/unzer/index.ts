@@ -1,10 +1,12 @@
 // unzer: Unzer Invoice (paylater-invoice). An authorization is a chain: POST /v1/types/paylater-invoice, POST
 // /v1/customers, POST /v2/baskets, POST /v1/payments/authorize, and for automatic capture POST .../charges; the
-// status sync reads GET /v1/payments/{id} (and charges an automatic capture once the review approved it).
+// status sync reads GET /v1/payments/{id} (and charges an automatic capture once the review approved it). Unzer's
+// unsigned webhooks are hints that start such a sync (notification.ts).
 import type { z } from 'zod';
 import type { Connector } from '../types.ts';
 import type { ProviderResponse } from '../../provider-http.ts';
 import { manifest, type unzerCredentials } from './manifest.ts';
+import { parseNotification } from './notification.ts';
 import {
   authorizeRequest, basketRequest, chargeRequest, customerRequest, isAutomatic, paymentRequest, refundRequest, refundSyncRequest, typeRequest, voidRequest,
 } from './request.ts';
@@ -53,4 +55,5 @@ export const connector: Connector<Credentials> = {
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },
   refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
   refundSync: { request: (job, c) => refundSyncRequest(job, c.api_key), response: refundOutcome },
+  notification: { parse: parseNotification },
 };

@@ -11,9 +11,9 @@ export const UNZER_SANDBOX_KEY = 's-priv-2a10sandboxunzer0000000000';
 export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
   name: 'unzer',
   display_name: 'Unzer Invoice',
-  // No notification flow: Unzer's webhooks are unsigned ({event, publicKey, retrieveUrl, paymentId}); the status sync
-  // reads the payment instead (see README.md).
-  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync'],
+  // Unzer's webhooks are unsigned ({event, publicKey, retrieveUrl, paymentId}): each is a hint on which the worker
+  // syncs the payment it names, never trusting the body (notification.ts, README.md).
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
   capture_methods: ['automatic', 'manual', 'manual_multiple'],
   partial_capture: true,
   multiple_capture: true,
@@ -35,7 +35,7 @@ export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
     base_url: { env: 'UNZER_BASE_URL', default: 'sandbox/unzer' },
     default_api_key: { env: 'UNZER_API_KEY', default: UNZER_SANDBOX_KEY },
   },
-  webhook: null,
+  webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

@@ -38,9 +38,9 @@ const { authorize, sync, capture, void: voidFlow, refund, refundSync } = unzer;
 const chain = (...names: string[]) => names.map(a);
 
 describe('unzer manifest', () => {
-  it('lists exactly the flows the connector implements; no notifications (Unzer does not sign them)', () => {
+  it('lists exactly the flows the connector implements; unsigned notifications, taken as hints', () => {
     expect(FLOWS.filter((f) => unzer[f] !== undefined)).toEqual([...unzer.manifest.flows]);
-    expect(unzer.manifest.webhook).toBeNull();
+    expect(unzer.manifest.webhook).toEqual({ scheme: 'unsigned' });
     expect(unzer.manifest.amount_unit).toBe('major');
     expect(unzer.manifest.settings.base_url.default).toBe('sandbox/unzer');
   });
@@ -174,5 +174,17 @@ describe('unzer answers -> outcomes', () => {
     expect(flow(refundSync).response(a('refund_pending'), job())).toEqual({ kind: 'PENDING', connector_transaction_id: 's-cnl-2' });
     expect(flow(refund).response(a('refund_refused'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'COR.400.200.101', unified_code: 'UE_6000', connector_transaction_id: 's-cnl-3' });
     expect(flow(refund).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
+  });
+});
+
+describe('unzer webhooks -> hints', () => {
+  it('the documented body names the payment; its event and URL are not taken as facts', () => {
+    const body = JSON.stringify({ event: 'authorize.succeeded', publicKey: 's-pub-2a10sandbox', retrieveUrl: 'https://sbx-api.unzer.com/v1/payments/s-pay-12345', paymentId: 's-pay-12345' });
+    expect(unzer.notification!.parse(body)).toEqual({ object: 'hint', connector_transaction_id: 's-pay-12345', event: 'authorize.succeeded' });
+  });
+  it('no payment id, another resource, or not JSON: left (unknown)', () => {
+    expect(unzer.notification!.parse(JSON.stringify({ event: 'types', retrieveUrl: 'https://x/v1/types/s-piv-1' }))).toMatchObject({ object: 'unknown' });
+    expect(unzer.notification!.parse(JSON.stringify({ event: 'customer.created', paymentId: 's-cst-1' }))).toMatchObject({ object: 'unknown' });
+    expect(unzer.notification!.parse('paymentId=s-pay-1')).toMatchObject({ object: 'unknown' });
   });
 });

@@ -19,14 +19,18 @@
 // Magic tags come from the customer's email (POST /v1/customers), in Unzer's words: +decline (an error transaction,
 // COR.400.100.101), +redirect (pending with a redirectUrl to /redirect/:id), +review (pending, decided after
 // SANDBOX_REVIEW_MS), +slow, +flaky (HTTP 500 for the first two authorizations of an orderId), +refund_fail,
-// +refund_pending, +refund_flaky. Unzer's webhooks are unsigned and registered per merchant (POST /v1/webhooks):
-// the sandbox sends none; the connector reads the payment (status sync).
+// +refund_pending, +refund_flaky.
+// Webhooks: registered per private key (POST /v1/webhooks {url, event} or {url, events: [...]}, GET, DELETE
+// /v1/webhooks/:id). When a pending transaction is decided (a review, the customer step, a pending cancel of charges)
+// each registration whose event matches (`all`, the group such as `authorize`, or the exact event) gets Unzer's
+// unsigned `{event, publicKey, retrieveUrl, paymentId}` as text/plain, retried on a non-2xx answer.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { UNZER_SANDBOX_KEY } from '../../../../workers/connectors/unzer/manifest.ts';
 import { magicTags } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
+import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import { show, units } from './amounts.ts';
 import { customerProblem, fail, type Answer } from './validate.ts';
@@ -62,6 +66,8 @@ interface Payment {
   transactions: Tx[];
 }
 interface Customer { id: string; email: string; body: Record<string, unknown> }
+interface Webhook { id: string; url: string; event: string }
+interface WebhookDelivery extends Attempts { event: string; paymentId: string; url: string }
 interface Basket { id: string; total: number; currency: string; body: Record<string, unknown> }
 
 const id = (prefix: string) => `s-${prefix}-${randomBytes(6).toString('hex')}`;
@@ -88,6 +94,25 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     timers.add(t);
   };
   const url = (req: Request) => `${publicUrl()}/unzer${req.path}`;
+
+  const webhooks = new Map<string, Webhook>();
+  const deliveries: WebhookDelivery[] = [];
+  const retrier = new Retrier(retryFirstMs());
+  const publicKey = `s-pub-${apiKey.replace(/^s-priv-/, '')}`;
+  const EVENT_OF: Partial<Record<TxType, string>> = { authorize: 'authorize', 'cancel-charge': 'charge' };
+  /** Unzer's notification that a payment changed: it says which, never what (the receiver fetches retrieveUrl). */
+  const notify = (p: Payment, t: Tx) => {
+    const group = EVENT_OF[t.type];
+    if (!group) return;
+    const event = `${group}.${t.type === 'cancel-charge' ? 'canceled' : t.status === 'success' ? 'succeeded' : 'failed'}`;
+    const body = JSON.stringify({ event, publicKey, retrieveUrl: `${publicUrl()}/unzer/v1/payments/${p.id}`, paymentId: p.id });
+    for (const w of webhooks.values()) {
+      if (w.event !== 'all' && w.event !== group && w.event !== event) continue;
+      const d: WebhookDelivery = { event, paymentId: p.id, url: w.url, attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null };
+      keep(deliveries, d);
+      retrier.post(d, w.url, body, { 'content-type': 'text/plain' }, { provider: 'unzer', event, paymentId: p.id });
+    }
+  };
   const send = (res: Response, a: Answer) => res.status(a.status).json(a.body);
 
   const sum = (p: Payment, type: TxType, ok: (t: Tx) => boolean = (t) => t.status === 'success') =>
@@ -114,6 +139,7 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     t.message = OK;
     delete t.decide_at;
     settle(p);
+    notify(p, t);
   };
   const read = (p: Payment) => {
     for (const t of p.transactions) decide(p, t);
@@ -363,16 +389,39 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
       a.message = { code: 'COR.400.100.102', merchant: 'The customer cancelled the invoice purchase', customer: 'You cancelled the payment.' };
     }
     settle(p);
+    notify(p, a);
     if (p.returnUrl) return res.redirect(303, p.returnUrl);
     res.send(`Payment ${p.state}`);
+  });
+
+  const WEBHOOK_EVENTS = /^(all|types|customer|authorize|charge|chargeback|payout|payment|shipment)(\.[a-z_]+)?$/;
+  router.post('/v1/webhooks', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const events = Array.isArray(b.events) ? b.events : [b.event];
+    if (typeof b.url !== 'string' || !URL.canParse(b.url)) return send(res, fail(url(req), 400, 'API.500.100.100', 'url is missing or not a valid URL'));
+    if (!events.length || events.some((e) => typeof e !== 'string' || !WEBHOOK_EVENTS.test(e))) return send(res, fail(url(req), 400, 'API.500.100.101', 'event is missing or not a webhook event'));
+    const made = (events as string[]).map((event) => {
+      const existing = [...webhooks.values()].find((w) => w.url === b.url && w.event === event);
+      const w = existing ?? { id: id('whk'), url: b.url as string, event };
+      webhooks.set(w.id, w);
+      return w;
+    });
+    res.status(201).json(Array.isArray(b.events) ? { events: made } : made[0]);
+  });
+  router.get('/v1/webhooks', (_req, res) => res.json({ events: [...webhooks.values()] }));
+  router.delete('/v1/webhooks/:id', (req, res) => {
+    if (!webhooks.delete(req.params.id)) return send(res, fail(url(req), 404, 'API.500.100.102', `webhook ${req.params.id} does not exist`));
+    res.json({ id: req.params.id, deleted: true });
   });
 
   const reset = () => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
-    for (const m of [types, customers, baskets, payments]) m.clear();
+    for (const m of [types, customers, baskets, payments, webhooks]) m.clear();
+    deliveries.length = 0;
+    retrier.reset();
   };
-  return { router, reset, payments, customers, baskets, paymentObject };
+  return { router, reset, payments, customers, baskets, paymentObject, deliveries };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -384,6 +433,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
       payments: (q) => [...u.payments.values()].filter((p) => (!q.orderId || p.orderId === q.orderId) && (!q.id || p.id === q.id)).map(u.paymentObject),
       customers: (q) => [...u.customers.values()].filter((c) => !q.id || c.id === q.id),
       baskets: (q) => [...u.baskets.values()].filter((b) => !q.id || b.id === q.id),
+      notifications: (q) => u.deliveries.filter((d) => (!q.paymentId || d.paymentId === q.paymentId) && (!q.event || d.event === q.event)),
     },
   };
 };

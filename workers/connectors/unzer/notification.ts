@@ -1,0 +1,25 @@
+// Unzer's webhooks are unsigned (its docs: the receiver must not require auth; verify by fetching the resource): the
+// body `{event, publicKey, retrieveUrl, paymentId}` (sent as text/plain) only says that a payment changed. It is a
+// hint: the worker syncs the payment it names with our own credentials and takes only what Unzer answers there; the
+// event, the publicKey and the retrieveUrl are never trusted (a forged retrieveUrl is never fetched).
+import { z } from 'zod';
+import type { ProviderNotification } from '../types.ts';
+
+const Webhook = z.object({
+  event: z.string().min(1),
+  paymentId: z.string().regex(/^s-pay-[A-Za-z0-9]+$/),
+  publicKey: z.string().optional(),
+  retrieveUrl: z.string().optional(),
+});
+
+export function parseNotification(rawBody: string): ProviderNotification {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return { object: 'unknown', reason: 'the body is not JSON' };
+  }
+  const w = Webhook.safeParse(json);
+  if (!w.success) return { object: 'unknown', reason: `not an Unzer payment webhook: ${z.prettifyError(w.error)}` };
+  return { object: 'hint', connector_transaction_id: w.data.paymentId, event: w.data.event };
+}
