@@ -6,6 +6,7 @@
 // order_approved / order_declined decide an order Billie was reviewing (state waiting); every other event
 // (order_created, order_shipped, order_canceled, invoice_*, ...) is answered by our own calls already.
 import { z } from 'zod';
+import { readBody, unreadable } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 import { declined } from './errors.ts';
 
@@ -18,20 +19,12 @@ const Webhook = z.object({
   decline_reason: z.string().nullish(),
 }).passthrough();
 
-const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
-
 /** Billie's "Y-m-d H:i:s" (UTC, UNVERIFIED) as ISO 8601, so notifications about one order are ordered. */
 const iso = (billieDate: string) => `${billieDate.slice(0, 19).replace(' ', 'T')}Z`;
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return unknown('the body is not JSON');
-  }
-  const w = Webhook.safeParse(json);
-  if (!w.success) return unknown(`not a Billie webhook: ${z.prettifyError(w.error)}`);
+  const w = readBody(rawBody, Webhook, 'a Billie webhook');
+  if (!('data' in w)) return w;
   const n = w.data;
   const base = { object: 'payment' as const, connector_transaction_id: n.order_uuid, object_id: n.order_uuid, provider_updated_at: iso(n.created_at) };
   switch (n.event) {
@@ -40,6 +33,6 @@ export function parseNotification(rawBody: string): ProviderNotification {
     case 'order_declined':
       return { ...base, outcome: { kind: 'DECLINED', connector_transaction_id: n.order_uuid, ...declined(n.decline_reason) } };
     default:
-      return unknown(`${n.event}: not an event we act on`);
+      return unreadable(`${n.event}: not an event we act on`);
   }
 }

@@ -6,6 +6,7 @@
 //   order/authorized  the buyer finished the checkout: our status sync confirms the order (nothing to apply)
 //   invoice/*, payout/*, buyer/*, …  nothing for us: captures and refunds are answered at once
 import { z } from 'zod';
+import { readBody, unreadable } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 import { MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
 
@@ -22,21 +23,15 @@ const OrderWebhook = z.object({
 });
 
 const ORDER_TOPICS = new Set(['order/confirmed', 'order/pending', 'order/declined', 'order/canceled']);
-const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
+const unknown = unreadable;
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return unknown('the body is not JSON');
-  }
-  const w = Webhook.safeParse(json);
-  if (!w.success) return unknown(`not a Mondu webhook: ${z.prettifyError(w.error)}`);
+  const w = readBody(rawBody, Webhook, 'a Mondu webhook');
+  if (!('data' in w)) return w;
   const topic = w.data.topic;
   if (topic === 'order/authorized') return unknown('order/authorized: the status sync confirms the order');
   if (!ORDER_TOPICS.has(topic)) return unknown(`${topic}: not a topic we act on`);
-  const o = OrderWebhook.safeParse(json);
+  const o = OrderWebhook.safeParse(w.data);
   if (!o.success) return unknown(`${topic}: ${z.prettifyError(o.error)}`);
   const n = o.data;
   const order: z.infer<typeof MonduOrder> = { uuid: n.order_uuid, state: n.order_state, external_reference_id: n.external_reference_id, decline_reason: n.decline_reason };

@@ -6,6 +6,7 @@
 // fields beyond those, the review message and the signature are UNVERIFIED.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
+import { readBody, unreadable } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { RivertyMessage } from './response.ts';
@@ -21,15 +22,12 @@ const Notification = z.object({
 });
 
 const TYPES = new Set(['CustomerAuthenticationCompleted', 'RiskCheckCompleted']);
-const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
+const unknown = unreadable;
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return unknown('the body is not JSON');
-  }
+  const body = readBody(rawBody, z.unknown(), 'JSON');
+  if (!('data' in body)) return body;
+  const json = body.data;
   const type = (json as { Header?: { MessageType?: unknown } } | null)?.Header?.MessageType;
   if (typeof type === 'string' && !TYPES.has(type)) return unknown(`message type ${type} is not one we act on`);
   const r = Notification.safeParse(json);

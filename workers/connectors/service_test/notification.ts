@@ -5,6 +5,7 @@
 //   dispute.created, dispute.updated  data: the dispute (GET /service_test/v1/disputes/:id)
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
+import { readBody, unreadable } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { paymentOutcome } from './response.ts';
@@ -38,20 +39,14 @@ function refundOutcomeOf(r: z.infer<typeof NotifiedRefund>): Outcome {
   return { kind, connector_transaction_id: r.id, ...(failure ? { error_code: failure.code, error_message: failure.message, ...unifiedFor(failure.code) } : {}) };
 }
 
-const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
+const unknown = unreadable;
 
 /** The provider's clock for the object: its updated_at, else when the event was made. */
 const updatedAt = (o: { updated_at?: string; created_at?: string }, env: z.infer<typeof Envelope>) => o.updated_at ?? env.created_at ?? o.created_at ?? '';
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return unknown('the body is not JSON');
-  }
-  const env = Envelope.safeParse(json);
-  if (!env.success) return unknown(`not a service_test event: ${z.prettifyError(env.error)}`);
+  const env = readBody(rawBody, Envelope, 'a service_test event');
+  if (!('data' in env)) return env;
   const e = env.data;
   const shape = <T>(schema: z.ZodType<T>): T | string => {
     const r = schema.safeParse(e.data);

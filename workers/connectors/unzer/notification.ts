@@ -3,6 +3,7 @@
 // hint: the worker syncs the payment it names with our own credentials and takes only what Unzer answers there; the
 // event, the publicKey and the retrieveUrl are never trusted (a forged retrieveUrl is never fetched).
 import { z } from 'zod';
+import { readBody } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 
 const Webhook = z.object({
@@ -13,13 +14,7 @@ const Webhook = z.object({
 });
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return { object: 'unknown', reason: 'the body is not JSON' };
-  }
-  const w = Webhook.safeParse(json);
-  if (!w.success) return { object: 'unknown', reason: `not an Unzer payment webhook: ${z.prettifyError(w.error)}` };
+  const w = readBody(rawBody, Webhook, 'an Unzer payment webhook');
+  if (!('data' in w)) return w;
   return { object: 'hint', connector_transaction_id: w.data.paymentId, event: w.data.event };
 }

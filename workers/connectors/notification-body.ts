@@ -1,0 +1,18 @@
+// What every notification flow does first: the raw body as JSON of the provider's shape, or the reason it is not.
+import { z } from 'zod';
+import type { ProviderNotification } from './types.ts';
+
+export type Unreadable = Extract<ProviderNotification, { object: 'unknown' }>;
+export const unreadable = (reason: string): Unreadable => ({ object: 'unknown', reason });
+
+/** The body read with `schema`; a body that is not JSON, or not that shape, is unreadable (`what` names the shape). */
+export function readBody<T>(rawBody: string, schema: z.ZodType<T>, what: string): { data: T } | Unreadable {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return unreadable('the body is not JSON');
+  }
+  const r = schema.safeParse(json);
+  return r.success ? { data: r.data } : unreadable(`not ${what}: ${z.prettifyError(r.error)}`);
+}
