@@ -5,7 +5,7 @@
 // Sync delays: eight quick rounds (the buyer's checkout, then the confirm), then a long pause, so a review decided
 // after them is decided by the order/confirmed webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantWithAccount } from '../support/connectors.ts';
+import { customerStep, merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 const TOKEN = 'mondu_sandbox_api_token';
@@ -51,15 +51,9 @@ async function pay(email: string, extra: Record<string, unknown> = {}, key = M.a
 
 /** The buyer at Mondu's hosted checkout: opens the page and posts its authorize (or cancel) form. */
 async function checkout(p: any, action: 'authorize' | 'cancel' = 'authorize') {
-  const ready = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_customer_action' && !!x.next_action?.redirect_to_url);
-  const url = ready.next_action.redirect_to_url as string;
-  expect(url).toMatch(new RegExp(`^${stack.sandboxUrl}/mondu/checkout/[0-9a-f-]{36}$`));
-  const page = await (await fetch(url)).text();
-  const form = new RegExp(`action="([^"]+/${action})"`).exec(page)?.[1];
-  expect(form, page).toBeTruthy();
-  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return { url, location: res.headers.get('location')! };
+  const step = await customerStep(stack, p.payment_id, M.api_key, action);
+  expect(step.url).toMatch(new RegExp(`^${stack.sandboxUrl}/mondu/checkout/[0-9a-f-]{36}$`));
+  return step;
 }
 
 const authorized = async (email = 'jane@acme.example', extra: Record<string, unknown> = {}) => {

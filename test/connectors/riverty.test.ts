@@ -5,7 +5,7 @@
 // refunds name the capture. Sync delays: two quick rounds, then a long pause, so what is pending is decided by the
 // notification.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantWithAccount } from '../support/connectors.ts';
+import { customerStep, merchantWithAccount } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 const KEY = 'riverty_sandbox_api_key';
@@ -48,15 +48,9 @@ async function pay(email: string, extra: Record<string, unknown> = {}, key = M.a
 
 /** The customer at Riverty's authentication page: opens it and posts its approve (or deny) form. */
 async function authenticate(p: any, action: 'approve' | 'deny' = 'approve') {
-  const ready = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_customer_action' && !!x.next_action?.redirect_to_url);
-  const url = ready.next_action.redirect_to_url as string;
-  expect(url).toBe(`${stack.sandboxUrl}/riverty/sca/${ready.connector_transaction_id}`);
-  const page = await (await fetch(url)).text();
-  const form = new RegExp(`action="([^"]+/${action})"`).exec(page)?.[1];
-  expect(form, page).toBeTruthy();
-  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return { url, location: res.headers.get('location')! };
+  const step = await customerStep(stack, p.payment_id, M.api_key, action);
+  expect(step.url).toBe(`${stack.sandboxUrl}/riverty/sca/${step.payment.connector_transaction_id}`);
+  return step;
 }
 
 const authorized = async (email = 'astrid@example.com', extra: Record<string, unknown> = {}) => {

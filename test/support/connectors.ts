@@ -91,3 +91,18 @@ export async function imitationView(stack: Stack, provider: ConnectorName, view:
   expect(r.status, `${provider}/${view}`).toBe(200);
   return r.json() as Promise<any[]>;
 }
+
+/**
+ * The customer at the provider's page (the payment's next_action.redirect_to_url, once it has one): opens it and posts
+ * the form whose action ends in `/<action>`, as a browser would. The provider answers with a redirect (303).
+ */
+export async function customerStep(stack: Stack, paymentId: string, apiKey: string, action: string): Promise<{ url: string; location: string; payment: any }> {
+  const payment = await stack.poll(paymentId, apiKey, (x) => x.status === 'requires_customer_action' && !!x.next_action?.redirect_to_url);
+  const url = payment.next_action.redirect_to_url as string;
+  const page = await (await fetch(url)).text();
+  const form = new RegExp(`action="([^"]+/${action})"`).exec(page)?.[1];
+  expect(form, page).toBeTruthy();
+  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return { url, location: res.headers.get('location')!, payment };
+}

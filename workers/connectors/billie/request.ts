@@ -2,34 +2,19 @@
 // decimal euros {net, gross, tax} (converted exactly: lib/money.ts), a Bearer token from POST /oauth/token. Paths are
 // relative to Billie's API root (BILLIE_BASE_URL, e.g. https://paella-sandbox.billie.io/api/v2); without
 // BILLIE_BASE_URL the provider sandbox serves it at /billie/api/v2.
-import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
+import type { ConnectorJob } from '../../../domain/job.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
+import { int, lineTax, linesOf, obj, str, taxShare, type OrderLine as Line } from '../order-fields.ts';
 import { manifest } from './manifest.ts';
 
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/billie/api/v2');
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
-interface Line { product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null; product_id?: string | null; category?: string | null; brand?: string | null }
-const linesOf = (v: unknown): Line[] => (Array.isArray(v) ? (v as Line[]) : []);
-const lineTax = (l: Line) => l.total_tax_amount ?? l.tax_amount ?? 0;
 
 /** Minor units -> Billie's decimal euros (exact: the digits are moved, 11900 -> 119, 9520 -> 95.2). */
 export const major = (minor: number, currency: string) => Number(toDecimalString(minor, currency as Parameters<typeof toDecimalString>[1]));
 /** Billie's amount object: gross and tax given in minor units, net = gross − tax. */
 export const amountOf = (gross: number, tax: number, currency: string) => ({ net: major(gross - tax, currency), gross: major(gross, currency), tax: major(tax, currency) });
-
-/** The tax of a part of the order: the order's tax in proportion (exact for the whole order). */
-export function taxShare(amount: number, order: ProviderOrder | undefined): number {
-  const lines = linesOf(order?.order_details);
-  const gross = lines.reduce((t, l) => t + (l.amount ?? 0), 0);
-  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
-  if (!gross || !tax) return 0;
-  return amount === gross ? tax : Math.round((tax * amount) / gross);
-}
 
 /** "Hauptstr. 1a" -> street "Hauptstr.", house_number "1a" (Billie takes them apart). */
 export function streetAndNumber(line1: string | undefined, line2: string | undefined) {

@@ -1,8 +1,9 @@
 // Our operations in Mondu's dialect (reference: ../shared/reference/providers/mondu.md): JSON bodies, amounts in
 // integer cents, the API token in the `Api-Token` header. Paths are relative to Mondu's API root (MONDU_BASE_URL,
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
-import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
+import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
+import { int, lineTax, linesOf, obj, str, taxShare, type Obj, type OrderLine as Line } from '../order-fields.ts';
 import { manifest } from './manifest.ts';
 
 /** The API root's path below the base URL: the sandbox's when MONDU_BASE_URL is unset. */
@@ -10,10 +11,6 @@ export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' :
 
 const headers = (apiToken: string) => ({ 'api-token': apiToken });
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 
 /** Our payment_method_type -> Mondu's payment_method. */
 const PAYMENT_METHOD: Record<string, string> = {
@@ -21,9 +18,6 @@ const PAYMENT_METHOD: Record<string, string> = {
 };
 const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
 
-interface Line { product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null; category?: string | null; product_id?: string | null; product_type?: string | null }
-const lineTax = (l: Line) => l.total_tax_amount ?? l.tax_amount ?? 0;
-const linesOf = (v: unknown): Line[] => (Array.isArray(v) ? (v as Line[]) : []);
 
 /** Mondu's address from ours (spec 2.3). */
 function address(a: unknown) {
@@ -32,15 +26,6 @@ function address(a: unknown) {
     address_line1: str(x.line1), address_line2: str(x.line2), city: str(x.city), state: str(x.state), zip_code: str(x.zip),
     country_code: str(x.country),
   };
-}
-
-/** The tax of an amount that is part of the order: the order's tax in proportion (exact for the whole order). */
-export function taxShare(amount: number, order: ProviderOrder | undefined): number {
-  const lines = linesOf(order?.order_details);
-  const gross = lines.reduce((t, l) => t + (l.amount ?? 0), 0);
-  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
-  if (!gross || !tax) return 0;
-  return amount === gross ? tax : Math.round((tax * amount) / gross);
 }
 
 /** POST /orders: the hosted checkout's order, in the authorization flow (we confirm after the buyer's checkout). */

@@ -7,7 +7,7 @@ import { verifySignature, signBody } from '../../../lib/webhook-signature.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as mondu } from './index.ts';
-import { taxShare } from './request.ts';
+import { taxShare } from '../order-fields.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const a = (name: string) => answers[name]!;

@@ -1,0 +1,26 @@
+// Reading the order a job carries (domain/job.ts ProviderOrder: JSON objects the merchant sent), for the request
+// transformers: loose accessors that give undefined for what is absent or not of the type, and the order lines' tax.
+import type { ProviderOrder } from '../../domain/job.ts';
+
+export type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+export const int = (v: unknown): number | undefined =>
+  (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** An order line as spec 2.4 has it (amounts in minor units; `amount` is the line's gross total). */
+export interface OrderLine {
+  product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null;
+  tax_percentage?: number | null; product_id?: string | null; category?: string | null; brand?: string | null; product_type?: string | null;
+}
+export const linesOf = (v: unknown): OrderLine[] => (Array.isArray(v) ? (v as OrderLine[]) : []);
+export const lineTax = (l: OrderLine) => l.total_tax_amount ?? l.tax_amount ?? 0;
+
+/** The tax of a part of the order: the order's tax in proportion (exact for the whole order). */
+export function taxShare(amount: number, order: ProviderOrder | undefined): number {
+  const lines = linesOf(order?.order_details);
+  const gross = lines.reduce((t, l) => t + (l.amount ?? 0), 0);
+  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
+  if (!gross || !tax) return 0;
+  return amount === gross ? tax : Math.round((tax * amount) / gross);
+}
