@@ -22,6 +22,7 @@ function entry(m: Manifest) {
     countries: m.countries,
     currencies: m.currencies,
     customer_types: m.customers,
+    customer_step: m.customer_step ?? 'none',
     required_fields: m.required_fields,
     auth_type: m.auth_type,
     amount_unit: m.amount_unit,

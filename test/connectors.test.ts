@@ -9,7 +9,7 @@ import { CONNECTORS as NAMES } from '../lib/schemas/common.ts';
 import { loadConnector } from '../workers/connectors/index.ts';
 import { FLOWS } from '../workers/connectors/manifest.ts';
 import { IMPLEMENTED, MANIFESTS } from '../workers/connectors/manifests.ts';
-import { connectorFolders, outOfDate, renderCompose, renderRegistry } from '../scripts/connectors-gen.ts';
+import { connectorFolders, outOfDate, renderCompose, renderRegistry, renderTable } from '../scripts/connectors-gen.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -38,8 +38,8 @@ describe('connectors from their manifests', () => {
     expect(CAPABILITIES.service_test).toEqual({ implemented: true, manual_capture: true, multiple_capture: true, incremental_authorization: true });
   });
 
-  it('the registry and docker-compose.yml\'s worker services are as `npm run connectors:gen` writes them', () => {
-    expect(outOfDate().map(([file]) => file), 'run npm run connectors:gen').toEqual([]);
+  it('the registry, docker-compose.yml\'s worker services and README\'s connectors table are as `npm run connectors:gen` writes them', async () => {
+    expect((await outOfDate()).map(([file]) => file), 'run npm run connectors:gen').toEqual([]);
     const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
     const services = [...compose.matchAll(/^ {2}worker-([a-z0-9_]+):\n((?: {4}.*\n)+)/gm)].map((m) => ({ name: m[1]!, body: m[2]! }));
     expect(services.map((s) => s.name).sort()).toEqual(IMPLEMENTED);
@@ -54,5 +54,14 @@ describe('connectors from their manifests', () => {
     const compose = renderCompose(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), names);
     expect(compose).toContain('command: ["node", "workers/main.ts", "--connector", "billie"]');
     expect(compose).toContain('command: ["node", "workers/main.ts", "--connector", "service_test"]');
+  });
+
+  it('README\'s table: a row per connector from its capability data', () => {
+    const rows = renderTable(Object.values(MANIFESTS).filter((m) => !!m)).trim().split('\n').slice(2);
+    expect(rows.map((r) => r.split(' | ')[0]!.slice(2))).toEqual(IMPLEMENTED);
+    const mondu = rows.find((r) => r.startsWith('| mondu '))!;
+    expect(mondu).toContain('automatic (follow-up capture)');
+    expect(mondu).toContain('| B2B | always |');
+    expect(renderTable([{ ...MANIFESTS.service_test!, partial_capture: false, multiple_capture: false, customer_step: undefined }])).toContain('full amount only | any | any | B2B, B2C | none |');
   });
 });

@@ -53,6 +53,11 @@ export interface Manifest<Credentials = unknown> {
   /** The currencies it takes, or 'any'. */
   currencies: readonly (typeof CURRENCIES)[number][] | 'any';
   customers: readonly ('B2B' | 'B2C')[];
+  /**
+   * The customer's step at the provider (a page the customer is redirected to: checkout, authentication, an
+   * application): 'always', 'when_asked' (when the provider's decision asks for it), or absent: none.
+   */
+  customer_step?: 'always' | 'when_asked';
   /** Payment fields the provider needs beyond amount and currency (dotted paths of the payment). */
   required_fields: readonly string[];
   /** The connector account's auth_type, and what its credentials must hold (parsed by the worker). */

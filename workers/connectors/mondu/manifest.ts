@@ -21,6 +21,7 @@ export const manifest: Manifest<z.infer<typeof monduCredentials>> = {
   countries: ['DE', 'AT', 'NL', 'FR', 'GB'],
   currencies: ['EUR', 'GBP'],
   customers: ['B2B'],
+  customer_step: 'always',
   required_fields: [
     'customer.email', 'metadata.company_name', 'billing.address.first_name', 'billing.address.last_name',
     'billing.address.line1', 'billing.address.city', 'billing.address.zip', 'billing.address.country', 'order_details', 'return_url',

@@ -18,6 +18,7 @@ export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
   countries: ['DE', 'AT', 'CH', 'NL', 'BE', 'SE', 'NO', 'DK', 'FI'],
   currencies: ['EUR', 'NOK', 'SEK', 'DKK', 'CHF'],
   customers: ['B2B', 'B2C'],
+  customer_step: 'when_asked',
   required_fields: ['billing.address.country', 'billing.address.line1', 'billing.address.zip', 'billing.address.city'],
   auth_type: 'HeaderKey',
   credentials: rivertyCredentials,

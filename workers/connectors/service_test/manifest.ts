@@ -14,6 +14,7 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   countries: 'any',
   currencies: 'any',
   customers: ['B2B', 'B2C'],
+  customer_step: 'when_asked',
   required_fields: [],
   auth_type: 'HeaderKey',
   credentials: serviceTestCredentials,

@@ -21,6 +21,7 @@ export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
   countries: ['DE', 'AT', 'NL', 'CH'],
   currencies: ['EUR', 'CHF'],
   customers: ['B2B', 'B2C'],
+  customer_step: 'when_asked',
   // B2C also needs metadata.birth_date (or birth_date), B2B metadata.company_name: required_fields cannot say "for
   // B2C only", so Unzer's own validation error answers a missing one.
   required_fields: [
