@@ -49,7 +49,7 @@ export function bnplPayment(connector: ConnectorName, email: string, opts: { buy
     },
     browser_info: {
       user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'de-DE', accept_header: 'text/html',
-      device_fingerprint: { ratepay: 'rp-device-1', payla: 'pl-device-1', unzer: 'uz-device-1', riverty: 'rv-device-1', avarda: 'av-device-1' },
+      device_fingerprint: { ratepay: 'rp-device-1', payla: 'pl-device-1', unzer: 'uz-device-1' },
     },
     ...extra,
   };
