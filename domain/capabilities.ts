@@ -26,30 +26,39 @@ export const followUpCapture = (c: ConnectorName | null | undefined) => manifest
 export const customerType = (p: Pick<StoredPayment, 'metadata'>): 'B2B' | 'B2C' =>
   ['business', 'b2b', 'company'].includes(String(p.metadata?.buyer_type ?? '').toLowerCase()) ? 'B2B' : 'B2C';
 
-/** Can the connector take this payment as confirmed (capture method, currency, country, customer type, fields)? */
-export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refusal | null {
+/**
+ * Can the connector serve a payment of this currency, billing country and customer type? A country not given yet is
+ * IR_04 (the caller decides whether that matters: routing does not exclude a connector for it).
+ */
+export function servingRefusal(m: Manifest | undefined, p: { currency: string; country: unknown; customer: 'B2B' | 'B2C' }): Refusal | null {
   if (!m) return null;
   const connector = m.name;
-  const method = p.capture_method ?? 'automatic';
-  if (!m.capture_methods.includes(method as never)) {
-    return refuse('IR_05', `${connector} does not support capture_method ${method} (it takes ${m.capture_methods.join(', ')})`, 'capture_method');
-  }
   if (m.currencies !== 'any' && !m.currencies.includes(p.currency as never)) {
     return refuse('IR_05', `${connector} does not take ${p.currency} (it takes ${m.currencies.join(', ')})`, 'currency');
   }
+  if (!m.customers.includes(p.customer)) {
+    return refuse('IR_05', `${connector} does not take ${p.customer} customers (it takes ${m.customers.join(', ')}); see metadata.buyer_type`, 'metadata.buyer_type');
+  }
   if (m.countries !== 'any') {
-    const country = valueAt(p, 'billing.address.country');
-    if (!present(country)) return refuse('IR_04', `${connector} needs the billing address's country`, 'billing.address.country');
-    if (!m.countries.includes(country as never)) {
-      return refuse('IR_05', `${connector} does not lend in ${String(country)} (it lends in ${m.countries.join(', ')})`, 'billing.address.country');
+    if (!present(p.country)) return refuse('IR_04', `${connector} needs the billing address's country`, 'billing.address.country');
+    if (!m.countries.includes(p.country as never)) {
+      return refuse('IR_05', `${connector} does not lend in ${String(p.country)} (it lends in ${m.countries.join(', ')})`, 'billing.address.country');
     }
   }
-  const type = customerType(p);
-  if (!m.customers.includes(type)) {
-    return refuse('IR_05', `${connector} does not take ${type} customers (it takes ${m.customers.join(', ')}); see metadata.buyer_type`, 'metadata.buyer_type');
+  return null;
+}
+
+/** Can the connector take this payment as confirmed (capture method, currency, country, customer type, fields)? */
+export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refusal | null {
+  if (!m) return null;
+  const method = p.capture_method ?? 'automatic';
+  if (!m.capture_methods.includes(method as never)) {
+    return refuse('IR_05', `${m.name} does not support capture_method ${method} (it takes ${m.capture_methods.join(', ')})`, 'capture_method');
   }
+  const serving = servingRefusal(m, { currency: p.currency, country: valueAt(p, 'billing.address.country'), customer: customerType(p) });
+  if (serving) return serving;
   for (const path of m.required_fields) {
-    if (!present(valueAt(p, path))) return refuse('IR_04', `${connector} needs ${path}`, path);
+    if (!present(valueAt(p, path))) return refuse('IR_04', `${m.name} needs ${path}`, path);
   }
   return null;
 }

@@ -15,6 +15,7 @@ import { chooseRoute, type Route } from '../lib/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
 import { canStart } from '../domain/transitions.ts';
+import { customerType } from '../domain/capabilities.ts';
 
 interface Snapshot {
   merchant: MerchantDoc | null;
@@ -90,7 +91,7 @@ export class MerchantSetup {
   }
 
   /** The connector account a confirm goes to; null when payment-state will refuse the confirm anyway. */
-  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing'>): Promise<Route | null> {
+  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing' | 'metadata'>): Promise<Route | null> {
     if (canStart(p, 'confirm')) return null;
     const { profiles, accounts: all } = await this.snapshot(p.merchant_id);
     const profile = p.profile_id ? profiles.find((x) => x.profile_id === p.profile_id) : undefined;
@@ -103,6 +104,7 @@ export class MerchantSetup {
       paymentMethodType: body.payment_method_type ?? p.payment_method_type,
       currency: body.currency ?? p.currency,
       country: (body.billing ?? p.billing as typeof body.billing)?.address?.country ?? null,
+      customerType: customerType({ metadata: body.metadata ?? p.metadata }),
       random: Math.random,
     });
     if ('refused' in r) throw errors.invalid(r.param, r.refused);

@@ -72,9 +72,11 @@ export function paymentsRouter(deps: Deps): Router {
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
       profileId,
     });
-    // A confirm in the same call is checked against the merchant's setup first: a refusal writes nothing.
+    // A confirm in the same call is checked against the merchant's setup first: a refusal writes nothing. Without
+    // one, a `connector` list none of whose connectors can take the payment is refused now, not at the confirm.
     let prepared: Awaited<ReturnType<typeof prepareConfirm>> | undefined;
     try {
+      if (!body.confirm && body.connector?.length) await deps.setup.route(intent, { connector: body.connector });
       prepared = body.confirm ? await prepareConfirm(deps, intent, { connector: body.connector }) : undefined;
     } catch (err) {
       // A replay answers what was stored, even if the merchant's setup would refuse the confirm today.

@@ -1,6 +1,7 @@
 // Business profiles (admin key): a merchant's lines of business, each with its return URL, webhook URL, the hash
 // key that signs its webhooks, and the default routing of its payments.
 import type { Router } from 'express';
+import { CAPABILITIES } from '../../domain/connectors.ts';
 import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
@@ -31,13 +32,28 @@ export const profileView = (p: ProfileDoc) => ({
   routing_algorithm: p.routing_algorithm, metadata: p.metadata, created_at: p.created_at, updated_at: p.updated_at,
 });
 
-/** Every connector account a routing algorithm names must be the merchant's. */
-export async function checkRouting(setup: MerchantStore, merchantId: string, routing: RoutingAlgorithm | null | undefined, param: string) {
+/**
+ * A routing must be able to serve: each choice names an enabled connector; a named account is the merchant's, of that
+ * connector, not disabled, and in the profile the routing is for (payments of a profile go to its accounts only); a
+ * connector named without an account has an enabled account in the profile (or the merchant has none at all, and the
+ * sandbox's default account serves it).
+ */
+export async function checkRouting(setup: MerchantStore, merchantId: string, routing: RoutingAlgorithm | null | undefined, param: string, profileId: string) {
   if (!routing) return;
   const choices = routing.type === 'single' ? [routing.data] : routing.type === 'priority' ? routing.data : routing.data.map((d) => d.connector);
+  const accounts = await setup.connectorAccountsOf(merchantId);
   for (const c of choices) {
-    if (typeof c === 'object' && c.merchant_connector_id && !(await setup.connectorAccount(merchantId, c.merchant_connector_id))) {
-      throw errors.invalid(param, `connector account ${c.merchant_connector_id} does not exist for this merchant`);
+    const name = typeof c === 'string' ? c : c.connector;
+    const id = typeof c === 'string' ? null : c.merchant_connector_id ?? null;
+    if (!CAPABILITIES[name].implemented) throw errors.invalid(param, `${name} is not enabled on this service`);
+    if (id) {
+      const a = accounts.find((x) => x.merchant_connector_id === id);
+      if (!a) throw errors.invalid(param, `connector account ${id} does not exist for this merchant`);
+      if (a.connector_name !== name) throw errors.invalid(param, `connector account ${id} is a ${a.connector_name} account, not ${name}`);
+      if (a.disabled) throw errors.invalid(param, `connector account ${id} is disabled`);
+      if (a.profile_id !== profileId) throw errors.invalid(param, `connector account ${id} belongs to business profile ${a.profile_id}, not ${profileId}`);
+    } else if (accounts.length && !accounts.some((x) => x.connector_name === name && !x.disabled && x.profile_id === profileId)) {
+      throw errors.invalid(param, `business profile ${profileId} has no enabled ${name} connector account`);
     }
   }
 }
@@ -53,8 +69,8 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
   r.post(base, async (req, res) => {
     const body = validate(CreateProfileRequest, req.body);
     await merchantOr404(req.params.merchant_id);
-    await checkRouting(setup, req.params.merchant_id, body.routing_algorithm, 'routing_algorithm');
     const p = newProfile(req.params.merchant_id, { ...body, profile_name: body.profile_name ?? `profile_${ids.profile().slice(4, 12)}` });
+    await checkRouting(setup, req.params.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
     try {
       await setup.profiles.insertOne({ ...p });
     } catch (err) {
@@ -75,7 +91,7 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
   r.post(`${base}/:profile_id`, async (req, res) => {
     const body = validate(UpdateProfileRequest, req.body);
     const p = await profileOr404(req.params.merchant_id, req.params.profile_id);
-    await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm');
+    await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
     const set: Partial<ProfileDoc> = { updated_at: new Date().toISOString() };
     for (const k of ['profile_name', 'return_url', 'webhook_details', 'routing_algorithm', 'metadata'] as const) {
       if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];

@@ -2,6 +2,7 @@
 // leading switch's parameter names). Disputes exist only because a provider says so (ARCHITECTURE.md).
 import { z } from 'zod';
 import { Connector, Currency, Timestamp, str } from './common.ts';
+import { rangesInOrder } from './list-limits.ts';
 
 const n = <T extends z.ZodType>(t: T) => t.nullable();
 
@@ -66,7 +67,9 @@ export const ListDisputesQuery = z.strictObject({
   'received_time.gt': Timestamp.optional(),
   'received_time.lte': Timestamp.optional(),
   'received_time.gte': Timestamp.optional(),
-});
+}).superRefine(rangesInOrder([
+  [['received_time.gt'], ['received_time.lt']], [['received_time.gte'], ['received_time.lte']], [['received_time.gt'], ['received_time.lte']], [['received_time.gte'], ['received_time.lt']],
+]));
 
 export type DisputeResource = z.infer<typeof Dispute>;
 export type DisputeStageName = z.infer<typeof DisputeStage>;

@@ -4,7 +4,7 @@ import {
   Amount, CaptureMethod, Connector, Country, Currency, CustomerId, Email, FreeObject, httpUrl, Key, Metadata, PaymentExperience, PaymentId,
   PaymentMethodType, PaymentStatus, Timestamp, str,
 } from './common.ts';
-import { MAX_LIST_OFFSET } from './list-limits.ts';
+import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { PaymentLinkConfig } from './payment-link.ts';
 import { OrderLine, OrderLineResource } from './order-line.ts';
 import { Refund } from './refund.ts';
@@ -303,7 +303,7 @@ export const ListPaymentsQuery = z.strictObject({
   'created.gt': Timestamp.optional(),
   'created.lte': Timestamp.optional(),
   'created.gte': Timestamp.optional(),
-});
+}).superRefine(rangesInOrder([[['created.gt'], ['created.lt']], [['created.gte'], ['created.lte']], [['created.gt'], ['created.lte']], [['created.gte'], ['created.lt']]]));
 
 /** POST /payments/list body: filters, offset pagination. */
 export const ListPaymentsFilter = z.strictObject({
@@ -320,7 +320,7 @@ export const ListPaymentsFilter = z.strictObject({
   end_time: opt(Timestamp),
   limit: opt(z.number().int().min(1).max(100)),
   offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
-});
+}).superRefine(rangesInOrder([[['amount_filter', 'start_amount'], ['amount_filter', 'end_amount']], [['start_time'], ['end_time']]]));
 
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
 export type RoutingAlgorithm = z.infer<typeof Routing>;

@@ -2,7 +2,7 @@
 // resource (spec 2.9).
 import { z } from 'zod';
 import { Amount, Connector, Currency, FreeObject, Metadata, PaymentId, Timestamp, str } from './common.ts';
-import { MAX_LIST_OFFSET } from './list-limits.ts';
+import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { OrderLine, OrderLineResource } from './order-line.ts';
 
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
@@ -50,7 +50,7 @@ export const ListRefundsFilter = z.strictObject({
   merchant_connector_id: opt(z.array(str(64)).max(50)),
   currency: opt(z.array(Currency).max(200)),
   refund_status: opt(z.array(RefundStatus).max(4)),
-});
+}).superRefine(rangesInOrder([[['amount_filter', 'start_amount'], ['amount_filter', 'end_amount']], [['start_time'], ['end_time']]]));
 
 export const Refund = z.object({
   refund_id: z.string(),
