@@ -23,6 +23,8 @@ export const manifest: Manifest<z.infer<typeof twistoCredentials>> = {
   countries: ['CZ', 'PL'],
   currencies: ['CZK', 'PLN', 'EUR'],
   customers: ['B2C'],
+  // Every checkout is Twisto's page: the shopper is always redirected.
+  customer_step: 'always',
   // shopper.email and config.redirect_uri are Twisto's required fields of a checkout.
   required_fields: ['customer.email', 'return_url'],
   auth_type: 'HeaderKey',

@@ -4,6 +4,7 @@
 // external_id}. Twisto documents no signature (manifest webhook scheme `unsigned`), so a webhook is only a hint: the
 // worker reads the checkout it names (the status sync of its open authorization, its open refunds) and acts on that.
 import { z } from 'zod';
+import { readBody } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 
 export const TwistoWebhook = z.object({
@@ -18,13 +19,7 @@ export const TwistoWebhook = z.object({
 });
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return { object: 'unknown', reason: 'the body is not JSON' };
-  }
-  const w = TwistoWebhook.safeParse(json);
-  if (!w.success) return { object: 'unknown', reason: `not a Twisto webhook: ${z.prettifyError(w.error)}` };
+  const w = readBody(rawBody, TwistoWebhook, 'a Twisto webhook');
+  if (!('data' in w)) return w;
   return { object: 'hint', connector_transaction_id: w.data.checkout_id, event: w.data.state };
 }

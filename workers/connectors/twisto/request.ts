@@ -6,6 +6,7 @@
 // Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest, ProviderResponse } from '../../provider-http.ts';
+import { linesOf, obj, str } from '../order-fields.ts';
 import { manifest } from './manifest.ts';
 import { TwistoCheckout, TwistoRefundList } from './response.ts';
 
@@ -14,9 +15,6 @@ export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' :
 
 const headers = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` });
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const cut = (v: string | undefined, max: number) => (v === undefined ? undefined : v.slice(0, max));
 
 /** Minor units -> Twisto's decimal string with two places (exact: no floating point). */
@@ -29,7 +27,6 @@ export function decimal(minor: number): string {
 /** Our reference of the order at Twisto (merchant_reference, order.reference). */
 const orderReference = (job: ConnectorJob) => cut(job.merchant_order_reference_id ?? job.payment_id, 200)!;
 
-interface Line { product_name?: string; quantity?: number; amount?: number; category?: string | null; product_id?: string | null }
 const ITEM_TYPE: Record<string, string> = { shipping_costs: 'shipping', voucher: 'discount' };
 
 /**
@@ -37,7 +34,7 @@ const ITEM_TYPE: Record<string, string> = { shipping_costs: 'shipping', voucher:
  * negative discount item; otherwise one item for the whole order, so Twisto's sum check cannot refuse the checkout.
  */
 export function items(job: ConnectorJob) {
-  const lines = Array.isArray(job.order?.order_details) ? (job.order!.order_details as Line[]) : [];
+  const lines = linesOf(job.order?.order_details);
   const mapped = lines.map((l, i) => {
     const type = ITEM_TYPE[l.category ?? ''] ?? 'sku';
     const amount = type === 'discount' ? -Math.abs(l.amount ?? 0) : (l.amount ?? 0);
