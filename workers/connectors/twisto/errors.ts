@@ -1,0 +1,58 @@
+// Twisto's error bodies -> our error fields (error_code/error_message Twisto's own, unified_code/unified_message ours).
+// Twisto documents HTTP 4xx on validation but not the body (UNVERIFIED): v4 is a Django REST framework API, so we read
+// DRF's two shapes:
+//   {"detail": "...", "code"?: "..."}          one error (authentication, not found, a call the state refuses)
+//   {"<field>": ["msg", ...], "<obj>": {...}}   field errors, nested like the request ("shopper": {"email": [...]})
+// Without a `code`, DRF's default code of the status (401 authentication_failed, 404 not_found, ...) is the code.
+// A scoring decline is not an error: the checkout's state becomes `cancelled` (Twisto exposes no reason).
+import { z } from 'zod';
+import type { Outcome } from '../../../domain/payment.ts';
+import type { ProviderResponse } from '../../provider-http.ts';
+import { UNIFIED } from '../../unified-errors.ts';
+
+export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
+type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };
+export const TwistoFieldErrors: z.ZodType<FieldTree> = z.record(z.string(), z.union([
+  z.array(z.string()).min(1), z.lazy(() => TwistoFieldErrors), z.array(z.lazy(() => TwistoFieldErrors)),
+]));
+
+type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
+
+/** DRF's default codes of its exceptions, by status. */
+const DRF_CODES: Record<number, string> = {
+  400: 'invalid', 401: 'authentication_failed', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed', 415: 'unsupported_media_type',
+};
+
+/** Every field error as [dotted path, message], in the body's order (list items by index). */
+export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) (v as string[]).forEach((m) => out.push([path, m]));
+    else if (Array.isArray(v)) (v as FieldTree[]).forEach((t, i) => out.push(...fieldErrors(t, `${path}.${i}`)));
+    else out.push(...fieldErrors(v as FieldTree, path));
+  }
+  return out;
+}
+
+/** The scoring's refusal (checkout cancelled) or the shopper's own cancel: Twisto does not say which. */
+export const declined = (): ErrorFields => ({
+  error_code: 'cancelled', error_message: 'Twisto rejected the checkout or the shopper cancelled it', ...UNIFIED.customer_declined,
+});
+
+/** What an error answer says. `what`: the operation, which decides the unified code of a refusal. */
+export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 'payment'): ErrorFields {
+  const auth = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : null;
+  const detail = TwistoDetailError.safeParse(res.body);
+  if (detail.success) {
+    const code = detail.data.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
+    const unified = auth ?? (what === 'refund' ? UNIFIED.refund_declined
+      : code === 'invalid_state' ? UNIFIED.invalid_state
+      : res.status === 400 || res.status === 404 ? UNIFIED.invalid_request : UNIFIED.provider_error);
+    return { error_code: code, error_message: detail.data.detail, ...unified };
+  }
+  const fields = TwistoFieldErrors.safeParse(res.body);
+  const list = fields.success ? fieldErrors(fields.data) : [];
+  if (!list.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(auth ?? UNIFIED.provider_error) };
+  return { error_code: list[0]![0], error_message: list.map(([p, m]) => `${p}: ${m}`).join('; '), ...(auth ?? UNIFIED.invalid_request) };
+}

@@ -1,0 +1,43 @@
+// twisto: Czech/Polish consumer buy now, pay later (Twisto PSP API v4: hosted checkout, then charges), imitated by
+// services/provider-sandbox/providers/twisto/. Reference: ../shared/reference/providers/twisto.md; README.md here.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+/** HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`). */
+export const twistoCredentials = z.object({ api_key: z.string().min(1) });
+
+export const TWISTO_SANDBOX_KEY = 'twisto_sandbox_secret_key';
+
+export const manifest: Manifest<z.infer<typeof twistoCredentials>> = {
+  name: 'twisto',
+  display_name: 'Twisto',
+  // refundSync reads a refund by its id (GET /refunds/{id}); a refund has no state at Twisto, so it is done once it exists.
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
+  // An approved checkout is charged by a call of ours (POST /charges): automatic capture follows the authorization.
+  capture_methods: ['automatic', 'manual'],
+  automatic_capture: 'follow_up',
+  // "No partial capture; capture fully, then refund partially" (Twisto's charge docs).
+  partial_capture: false,
+  multiple_capture: false,
+  partial_refund: true,
+  countries: ['CZ', 'PL'],
+  currencies: ['CZK', 'PLN', 'EUR'],
+  customers: ['B2C'],
+  // Every checkout is Twisto's page: the shopper is always redirected.
+  customer_step: 'always',
+  // shopper.email and config.redirect_uri are Twisto's required fields of a checkout.
+  required_fields: ['customer.email', 'return_url'],
+  auth_type: 'HeaderKey',
+  credentials: twistoCredentials,
+  sandbox_account_details: { auth_type: 'HeaderKey', api_key: TWISTO_SANDBOX_KEY },
+  settings: {
+    // Unset: the provider sandbox (its Twisto API root is /twisto/psp/v4). Set: Twisto's API root,
+    // https://api.twisto.cz/psp/v4 (CZ) or https://api.twisto.pl/psp/v4 (PL).
+    base_url: { env: 'TWISTO_BASE_URL', default: 'sandbox' },
+    default_api_key: { env: 'TWISTO_API_KEY', default: TWISTO_SANDBOX_KEY },
+  },
+  // Twisto documents no signature on its webhooks: a webhook is only a hint, on which the worker reads the checkout.
+  webhook: { scheme: 'unsigned' },
+  amount_unit: 'major',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};

@@ -1,0 +1,140 @@
+// Our operations in Twisto's dialect (reference: ../shared/reference/providers/twisto.md): JSON bodies, amounts as
+// decimal strings in major units ("119.00"), the secret key as a Bearer token. Paths are relative to Twisto's API root
+// (TWISTO_BASE_URL, e.g. https://api.twisto.cz/psp/v4); without it the provider sandbox serves it at /twisto/psp/v4.
+// Twisto documents no idempotency key: charges, refunds and the cancel read first (a GET), so a repeat after a lost
+// answer finds what the first call did instead of doing it twice. We still send Idempotency-Key (the operation id):
+// Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
+import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
+import type { ProviderRequest, ProviderResponse } from '../../provider-http.ts';
+import { linesOf, obj, str } from '../order-fields.ts';
+import { manifest } from './manifest.ts';
+import { TwistoCheckout, TwistoRefundList } from './response.ts';
+
+/** The API root's path below the base URL: the sandbox's when TWISTO_BASE_URL is unset. */
+export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/twisto/psp/v4');
+
+const headers = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` });
+
+const cut = (v: string | undefined, max: number) => (v === undefined ? undefined : v.slice(0, max));
+
+/** Minor units -> Twisto's decimal string with two places (exact: no floating point). */
+export function decimal(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(minor));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Our reference of the order at Twisto (merchant_reference, order.reference). */
+const orderReference = (job: ConnectorJob) => cut(job.merchant_order_reference_id ?? job.payment_id, 200)!;
+
+const ITEM_TYPE: Record<string, string> = { shipping_costs: 'shipping', voucher: 'discount' };
+
+/**
+ * Twisto's order items (each `amount` the line's gross total): ours when they add up to the amount, a voucher as a
+ * negative discount item; otherwise one item for the whole order, so Twisto's sum check cannot refuse the checkout.
+ */
+export function items(job: ConnectorJob) {
+  const lines = linesOf(job.order?.order_details);
+  const mapped = lines.map((l, i) => {
+    const type = ITEM_TYPE[l.category ?? ''] ?? 'sku';
+    const amount = type === 'discount' ? -Math.abs(l.amount ?? 0) : (l.amount ?? 0);
+    return { name: cut(l.product_name ?? `Item ${i + 1}`, 255)!, amount, quantity: Math.max(1, l.quantity ?? 1), type, ...(l.product_id ? { reference: l.product_id } : {}) };
+  });
+  const whole = mapped.length > 0 && mapped.reduce((t, x) => t + x.amount, 0) === job.amount;
+  const chosen = whole ? mapped : [{ name: cut(job.order?.description ?? `Order ${orderReference(job)}`, 255)!, amount: job.amount, quantity: 1, type: 'sku' }];
+  return chosen.map((x) => ({ ...x, amount: decimal(x.amount) }));
+}
+
+/** Twisto's shopper from our customer, billing address and spec 2.5 metadata. */
+function shopper(job: ConnectorJob) {
+  const o: Partial<ProviderOrder> = job.order ?? {};
+  const billing = obj(o.billing);
+  const a = obj(billing.address);
+  const [first, ...rest] = (o.customer?.name ?? '').trim().split(/\s+/);
+  const md = obj(o.metadata);
+  const phone = o.customer?.phone ?? (str(obj(billing.phone).number) ? `${str(obj(billing.phone).country_code) ?? ''}${str(obj(billing.phone).number)}` : undefined);
+  const birth = str(md.birth_date) ?? o.birth_date ?? undefined;
+  return {
+    email: o.customer?.email ?? job.customer_email ?? str(billing.email),
+    first_name: str(a.first_name) ?? (first || undefined),
+    last_name: str(a.last_name) ?? (rest.join(' ') || undefined),
+    ...(phone ? { phone: cut(phone, 20) } : {}),
+    ...(birth && /^\d{4}-\d{2}-\d{2}$/.test(birth) ? { birth_date: birth } : {}),
+    ...(str(md.personal_id) ? { personal_id: cut(str(md.personal_id), 11) } : {}),
+    ...(Object.keys(a).length ? {
+      billing_address: { line1: str(a.line1), line2: str(a.line2), city: str(a.city), state: str(a.state), postal_code: str(a.zip), country: str(a.country) },
+    } : {}),
+  };
+}
+
+/** POST /checkouts: the hosted checkout the shopper is sent to (authorize). */
+export function createCheckoutRequest(job: ConnectorJob, secretKey: string): ProviderRequest {
+  const ref = orderReference(job);
+  const installments = (job.order?.payment_method_type ?? '').startsWith('installment');
+  return {
+    method: 'POST', path: `${apiRoot()}/checkouts`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    body: {
+      type: installments ? 'pay-in-three' : 'standard',
+      config: { redirect_uri: cut(job.return_url ?? undefined, 1000) },
+      shopper: shopper(job),
+      order: { reference: ref, amount: decimal(job.amount), currency: job.currency, items: items(job) },
+      merchant_reference: ref,
+    },
+  };
+}
+
+/** GET /checkouts/{id}: the status sync of an authorization, and the first read of a capture or a void. */
+export const checkoutRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
+  method: 'GET', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}`, headers: headers(secretKey),
+});
+
+const checkoutOf = (answers: readonly ProviderResponse[]) => TwistoCheckout.safeParse(answers[0]?.body).data;
+
+/**
+ * capture, after the checkout's read: an approved checkout is charged in full with capture (POST /charges); a completed
+ * one was charged already (our earlier call whose answer was lost), so nothing more is sent.
+ */
+export function chargeNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
+  if (answers.length !== 1 || checkoutOf(answers)?.state !== 'approved') return null;
+  const invoice = str(obj(obj(job.capture_details?.capture_metadata).invoice_data).merchant_invoice_ref);
+  const ref = orderReference(job);
+  return {
+    method: 'POST', path: `${apiRoot()}/charges`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    body: {
+      authority: { type: 'checkout_id', value: job.connector_transaction_id },
+      reference: cut(invoice ?? ref, 200), amount: decimal(job.amount), currency: job.currency, capture: true, order: { reference: ref },
+    },
+  };
+}
+
+/** void, after the checkout's read: cancel it unless it is cancelled already. */
+export function cancelNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
+  if (answers.length !== 1 || checkoutOf(answers)?.state === 'cancelled') return null;
+  return { method: 'POST', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}/cancel`, idempotencyKey: job.operation_id, headers: headers(secretKey) };
+}
+
+/** refund, first: the checkout's refunds (ours carry our refund id as `reference`). */
+export const refundListRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
+  method: 'GET', path: `${apiRoot()}/refunds?${new URLSearchParams({ checkoutId: job.connector_transaction_id ?? '', limit: '200', skip: '0' })}`, headers: headers(secretKey),
+});
+
+/** The refund already made for this refund id, from the list's answer. */
+export const listedRefund = (job: ConnectorJob, answer: ProviderResponse | undefined) =>
+  TwistoRefundList.safeParse(answer?.body).data?.items.find((r) => r.reference === (job.refund_id ?? job.operation_id));
+
+/** refund, then: POST /refunds unless the list shows it made (our earlier call whose answer was lost). */
+export function refundNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
+  if (answers.length !== 1 || listedRefund(job, answers[0])) return null;
+  return {
+    method: 'POST', path: `${apiRoot()}/refunds`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    body: {
+      checkout_id: job.connector_transaction_id, reference: job.refund_id ?? job.operation_id,
+      reason: cut(job.reason ?? 'return', 255), amount: decimal(job.amount),
+    },
+  };
+}
+
+/** refundSync: GET /refunds/{id}. */
+export const refundRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
+  method: 'GET', path: `${apiRoot()}/refunds/${job.connector_refund_id}`, headers: headers(secretKey),
+});
