@@ -11,6 +11,7 @@ import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
+import { manifest as zaver } from './zaver/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   axytos: axytos,
@@ -20,6 +21,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   riverty: riverty,
   service_test: serviceTest,
   unzer: unzer,
+  zaver: zaver,
 };
 
 /** The connectors with a worker, in a stable order (one worker process each). */
