@@ -6,7 +6,7 @@
 // Sync delays: eight quick rounds, then a long pause, so what is decided after them (a review, a refund's approval)
 // is decided by Zaver's callback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bnplPayment, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
+import { bnplPayment as sharedPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
 import { sleep, Stack } from '../support/stack.ts';
 
 const TOKEN = 'zaver_sandbox_callback_token';
@@ -14,6 +14,16 @@ let stack: Stack;
 let M: ConnectorMerchant;
 let bad: ConnectorMerchant;
 let calls: ReturnType<typeof merchantCalls>;
+
+/**
+ * The shared BNPL customer profile, with the device fingerprints our payment schema takes (the profile also carries
+ * riverty's and avarda's, which lib/schemas/payment.ts does not accept yet: IR_07).
+ */
+const bnplPayment = (...args: Parameters<typeof sharedPayment>) => {
+  const body = sharedPayment(...args);
+  const { riverty: _r, avarda: _a, ...fingerprints } = body.browser_info.device_fingerprint;
+  return { ...body, browser_info: { ...body.browser_info, device_fingerprint: fingerprints }, ...args[3] };
+};
 
 beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,30000', SANDBOX_REVIEW_MS: '3000' });
@@ -31,15 +41,9 @@ const inbox = async (match: (body: any) => boolean) =>
 
 /** The payer on Zaver's payment link: opens it and posts its approve (or deny) form; back to the shop. */
 async function payer(p: any, decision: 'approve' | 'deny' = 'approve', key = M.api_key) {
-  const ready = await stack.poll(p.payment_id, key, (x) => x.status === 'requires_customer_action' && !!x.next_action?.redirect_to_url);
-  const url = ready.next_action.redirect_to_url as string;
+  const { url, location } = await customerStep(stack, p.payment_id, key, decision);
   expect(url).toMatch(new RegExp(`^${stack.sandboxUrl}/zaver/checkout/[A-Za-z0-9_-]{32}$`));
-  const page = await (await fetch(url)).text();
-  const form = new RegExp(`action="([^"]+/${decision})"`).exec(page)?.[1];
-  expect(form, page).toBeTruthy();
-  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return res.headers.get('location');
+  return location;
 }
 const authorized = async (email = 'erika@example.com', extra: Record<string, unknown> = {}) => {
   const p = await pay(email, extra);
@@ -71,7 +75,7 @@ describe('zaver through the stack', () => {
     // The callback came with the callback token and was taken.
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: z.paymentId });
     expect(sent).toMatchObject([{ type: 'payment', status: 'PENDING_MERCHANT_CAPTURE', delivered: true, last_status: 200 }]);
-    expect((await inbox((b) => b.paymentId === z.paymentId)).map((d: any) => d.result)).toEqual([expect.stringMatching(/^(applied|unchanged)$/)]);
+    await expect.poll(async () => (await inbox((b) => b.paymentId === z.paymentId)).map((d: any) => d.result)).toEqual([expect.stringMatching(/^(applied|unchanged)$/)]);
   });
 
   it('a callback without the merchant\'s callback token is refused (401) and changes nothing', async () => {
@@ -163,8 +167,9 @@ describe('zaver through the stack', () => {
     expect(z).toMatchObject({ status: 'EXECUTED', merchantReference: r.body.refund_id });
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: z.refundId });
     expect(sent.map((d) => d.status)).toEqual(['PENDING_EXECUTION', 'EXECUTED']);
-    const results = (await inbox((b) => b.refundId === z.refundId)).map((d: any) => [JSON.parse(d.body).status, d.result]);
-    expect(results).toContainEqual(['EXECUTED', 'applied']);
+    // The inbox record is marked once the worker has reported the outcome.
+    await expect.poll(async () => (await inbox((b) => b.refundId === z.refundId)).map((d: any) => [JSON.parse(d.body).status, d.result]))
+      .toContainEqual(['EXECUTED', 'applied']);
   });
 
   it('a refund the merchant\'s representative cancels at Zaver before approving it: failed, told by callback', async () => {
@@ -192,8 +197,8 @@ describe('zaver through the stack', () => {
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: done.connector_transaction_id });
     expect(sent.map((d) => d.status)).toEqual(['PENDING_CONFIRMATION', 'PENDING_MERCHANT_CAPTURE']);
     expect(sent.every((d) => d.delivered)).toBe(true);
-    const results = (await inbox((b) => b.paymentId === done.connector_transaction_id)).map((d: any) => [JSON.parse(d.body).paymentStatus, d.result]);
-    expect(results).toContainEqual(['PENDING_MERCHANT_CAPTURE', 'applied']);
+    await expect.poll(async () => (await inbox((b) => b.paymentId === done.connector_transaction_id)).map((d: any) => [JSON.parse(d.body).paymentStatus, d.result]))
+      .toContainEqual(['PENDING_MERCHANT_CAPTURE', 'applied']);
   });
 
   it('Zaver answers 500 twice (+flaky), then creates the payment: one payment at Zaver', async () => {

@@ -22,6 +22,8 @@ export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
   countries: ['SE', 'DE', 'AT', 'FI'],
   currencies: ['SEK', 'EUR'],
   customers: ['B2C'],
+  // Every payment goes through Zaver's payment link, where the payer identifies and approves.
+  customer_step: 'always',
   // The payer comes back from the payment link to successUrl / cancelUrl.
   required_fields: ['return_url'],
   auth_type: 'HeaderKey',

@@ -6,29 +6,24 @@
 // A payment has no timestamp (UNVERIFIED that none exists): its callbacks are not ordered among themselves, which is
 // safe because payment-state never reopens a closed authorization. A refund is ordered by its lastEvent.
 import { z } from 'zod';
+import { readBody, unreadable } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 import { paymentOutcome, refundStatusOutcome, ZaverPayment, ZaverRefund } from './response.ts';
 
-const unknown = (reason: string): ProviderNotification => ({ object: 'unknown', reason });
-
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return unknown('the body is not JSON');
-  }
-  if (json && typeof json === 'object' && 'refundId' in json) {
-    const r = ZaverRefund.safeParse(json);
-    if (!r.success) return unknown(`not a Zaver refund: ${z.prettifyError(r.error)}`);
+  const body = readBody(rawBody, z.record(z.string(), z.unknown()), 'a JSON object');
+  if (!('data' in body)) return body;
+  if ('refundId' in body.data) {
+    const r = ZaverRefund.safeParse(body.data);
+    if (!r.success) return unreadable(`not a Zaver refund: ${z.prettifyError(r.error)}`);
     const x = r.data;
     return {
       object: 'refund', connector_transaction_id: x.paymentId, object_id: x.refundId, provider_updated_at: x.lastEvent ?? '',
       refund_reference: x.merchantReference ?? null, connector_refund_id: x.refundId, outcome: refundStatusOutcome(x),
     };
   }
-  const p = ZaverPayment.safeParse(json);
-  if (!p.success) return unknown(`not a Zaver payment or refund: ${z.prettifyError(p.error)}`);
-  if (p.data.paymentStatus === 'CREATED') return unknown('CREATED: the payment link is still waiting for the payer');
+  const p = ZaverPayment.safeParse(body.data);
+  if (!p.success) return unreadable(`not a Zaver payment or refund: ${z.prettifyError(p.error)}`);
+  if (p.data.paymentStatus === 'CREATED') return unreadable('CREATED: the payment link is still waiting for the payer');
   return { object: 'payment', connector_transaction_id: p.data.paymentId, object_id: p.data.paymentId, provider_updated_at: '', outcome: paymentOutcome(p.data) };
 }

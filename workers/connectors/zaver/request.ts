@@ -8,6 +8,7 @@ import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 import type { z } from 'zod';
+import { int, lineTax, linesOf, obj, str } from '../order-fields.ts';
 
 export const PAYMENTS = '/payments/link/v2';
 export const REFUNDS = '/refund/v1';
@@ -18,9 +19,6 @@ const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 export const major = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
 
 type Line = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 export type ItemType = 'PHYSICAL' | 'DIGITAL' | 'SERVICE' | 'SHIPPING' | 'FEE' | 'DISCOUNT';
 export interface ZaverLineItem {
@@ -85,9 +83,9 @@ export function lineItems(job: ConnectorJob): ZaverLineItem[] {
 
 /** The order's tax (order_tax_amount, else its lines') and gross (its lines', else the amount). */
 function orderTax(o: ProviderOrder | undefined, amount: number) {
-  const lines = o?.order_details ?? [];
-  const gross = lines.reduce((s, l) => s + (int(l.amount) ?? 0), 0) || amount;
-  const tax = o?.order_tax_amount ?? lines.reduce((s, l) => s + (int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0), 0);
+  const lines = linesOf(o?.order_details);
+  const gross = lines.reduce((s, l) => s + (l.amount ?? 0), 0) || amount;
+  const tax = o?.order_tax_amount ?? lines.reduce((s, l) => s + lineTax(l), 0);
   return { gross, tax };
 }
 
