@@ -12,6 +12,7 @@ import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
 import { manifest as twisto } from './twisto/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
+import { manifest as zaver } from './zaver/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   axytos: axytos,
@@ -22,6 +23,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   service_test: serviceTest,
   twisto: twisto,
   unzer: unzer,
+  zaver: zaver,
 };
 
 /** The connectors with a worker, in a stable order (one worker process each). */
