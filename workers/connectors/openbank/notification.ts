@@ -4,6 +4,7 @@
 // after which the merchant re-reads the order. Nothing proves the body is Zinia's, so it is only a hint: the worker
 // syncs the payment's open authorization and refunds with Zinia (manifest webhook scheme 'unsigned').
 import { z } from 'zod';
+import { readBody } from '../notification-body.ts';
 import type { ProviderNotification } from '../types.ts';
 
 export const ZiniaNotification = z.object({
@@ -16,14 +17,8 @@ export const ZiniaNotification = z.object({
 });
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return { object: 'unknown', reason: 'the body is not JSON' };
-  }
-  const r = ZiniaNotification.safeParse(json);
-  if (!r.success) return { object: 'unknown', reason: `not a Zinia notification: ${z.prettifyError(r.error)}` };
+  const r = readBody(rawBody, ZiniaNotification, 'a Zinia notification');
+  if (!('data' in r)) return r;
   const n = r.data;
   return { object: 'hint', connector_transaction_id: n.order_id, event: n.status ? `${n.event} ${n.status}` : n.event };
 }

@@ -6,16 +6,13 @@ import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
+import { int, obj, str, type Obj } from '../order-fields.ts';
 import type { Session } from '../types.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';
 
 export interface Credentials { api_key: string; key1: string; api_secret: string }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /** Cents -> Zinia's decimal euros (exact: 11900 -> 119, 4760 -> 47.6). */
 export const euros = (minor: number, currency = 'EUR') => Number(toDecimalString(minor, currency as 'EUR'));
