@@ -7,6 +7,7 @@ import type { Manifest } from './manifest.ts';
 import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
+import { manifest as openbank } from './openbank/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
@@ -18,6 +19,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   axytos: axytos,
   billie: billie,
   mondu: mondu,
+  openbank: openbank,
   ratepay: ratepay,
   riverty: riverty,
   service_test: serviceTest,

@@ -1,0 +1,104 @@
+// Zinia's answers -> outcomes, parsed with the shapes the sandbox's Zinia answers (designed, UNVERIFIED: README.md).
+// The order's status carries the decision: CREATED (the customer is at the Link-Up), PENDING (a manual review),
+// APPROVED and what follows it (shipped, refunded), REJECTED, CANCELLED, EXPIRED.
+import { z } from 'zod';
+import type { Outcome } from '../../../domain/payment.ts';
+import type { ProviderResponse } from '../../provider-http.ts';
+import { UnexpectedAnswer } from '../types.ts';
+import { errorFields, fieldsOf } from './errors.ts';
+
+export const ORDER_STATUSES = ['CREATED', 'PENDING', 'APPROVED', 'PARTIALLY_SHIPPED', 'SHIPPED', 'REFUNDED', 'REJECTED', 'CANCELLED', 'EXPIRED'] as const;
+const Amount = z.number().nonnegative();
+const Reason = z.object({ code: z.string().min(1), message: z.string() });
+
+export const ZiniaToken = z.object({ access_token: z.string().min(1), token_type: z.string().optional(), expires_in: z.number().int().positive() });
+export const ZiniaOrder = z.object({
+  order_id: z.string().min(1),
+  merchant_order_id: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  amount: Amount,
+  currency: z.string(),
+  redirect_url: z.string().nullish(),
+  rejection_reason: Reason.nullish(),
+  shipped_amount: Amount.optional(),
+  cancelled_amount: Amount.optional(),
+  refunded_amount: Amount.optional(),
+});
+export const ZiniaShipment = z.object({
+  shipment_id: z.string().min(1), order_id: z.string(), amount: Amount, status: z.literal('CONFIRMED'), order_status: z.enum(ORDER_STATUSES),
+  shipped_amount: Amount, remaining_amount: Amount,
+});
+export const ZiniaRefund = z.object({
+  refund_id: z.string().min(1), merchant_refund_id: z.string(), order_id: z.string(), amount: Amount, currency: z.string(),
+  status: z.enum(['PENDING', 'COMPLETED', 'REJECTED']), rejection_reason: Reason.nullish(),
+});
+
+function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
+  const r = schema.safeParse(res.body);
+  if (!r.success) throw new UnexpectedAnswer(`openbank: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+const failed = (res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome => ({ kind, ...errorFields(res) });
+
+/** POST /auth/login: the token, or the refusal of the credentials as the job's outcome. */
+export function tokenAnswer(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
+  if (res.status >= 400) return failed(res, 'FAILED');
+  const t = parse(ZiniaToken, res);
+  return { access_token: t.access_token, expires_in_s: t.expires_in };
+}
+
+const NOT_COMPLETED: Record<'REJECTED' | 'CANCELLED' | 'EXPIRED', z.infer<typeof Reason>> = {
+  REJECTED: { code: 'CREDIT_CHECK_REJECTED', message: 'Zinia rejected the financing' },
+  CANCELLED: { code: 'CUSTOMER_CANCELLED', message: 'The order was cancelled at Zinia' },
+  EXPIRED: { code: 'ORDER_EXPIRED', message: 'The customer did not complete the application in time' },
+};
+
+/** The order in our terms: Zinia's order id is our connector_transaction_id. */
+export function orderStatusOutcome(o: z.infer<typeof ZiniaOrder>): Outcome {
+  const id = { connector_transaction_id: o.order_id };
+  switch (o.status) {
+    case 'CREATED': return o.redirect_url ? { kind: 'CUSTOMER_ACTION', ...id, redirect_url: o.redirect_url } : { kind: 'PENDING', ...id };
+    case 'PENDING': return { kind: 'PENDING', ...id };
+    case 'APPROVED': case 'PARTIALLY_SHIPPED': case 'SHIPPED': case 'REFUNDED': return { kind: 'AUTHORIZED', ...id };
+    case 'REJECTED': case 'CANCELLED': case 'EXPIRED': {
+      const r = o.rejection_reason ?? NOT_COMPLETED[o.status];
+      return { kind: 'DECLINED', ...id, ...fieldsOf(r.code, r.message) };
+    }
+  }
+}
+
+/** authorize (create the order: the customer goes to its redirect_url) and the status sync (read it). */
+export function orderOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return failed(res, 'DECLINED');
+  return orderStatusOutcome(parse(ZiniaOrder, res));
+}
+
+/** The shipment confirmation is the capture: its shipment id our connector_capture_id. */
+export function shipmentOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return failed(res, 'FAILED');
+  return { kind: 'CAPTURED', connector_transaction_id: parse(ZiniaShipment, res).shipment_id };
+}
+
+/** Voided when Zinia cancelled what was left (nothing shipped: CANCELLED; after partial shipments: the rest). */
+export function cancelOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return failed(res, 'FAILED');
+  const o = parse(ZiniaOrder, res);
+  const open = o.amount - (o.shipped_amount ?? 0) - (o.cancelled_amount ?? 0);
+  return o.status === 'CANCELLED' || open <= 0 ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: o.status, error_message: `The order is ${o.status} at Zinia, not cancelled` };
+}
+
+/** A refund: COMPLETED at once, PENDING (decided later: notification hint or refund sync), or REJECTED. */
+export function refundOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return failed(res, 'FAILED');
+  const r = parse(ZiniaRefund, res);
+  const id = { connector_transaction_id: r.refund_id };
+  switch (r.status) {
+    case 'COMPLETED': return { kind: 'REFUNDED', ...id };
+    case 'PENDING': return { kind: 'PENDING', ...id };
+    case 'REJECTED': {
+      const why = r.rejection_reason ?? { code: 'REFUND_REJECTED', message: 'Zinia rejected the refund' };
+      return { kind: 'FAILED', ...id, ...fieldsOf(why.code, why.message) };
+    }
+  }
+}
