@@ -4,6 +4,7 @@
 // as not enabled (domain/connectors.ts).
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import type { Manifest } from './manifest.ts';
+import { manifest as avarda } from './avarda/manifest.ts';
 import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
@@ -16,6 +17,7 @@ import { manifest as unzer } from './unzer/manifest.ts';
 import { manifest as zaver } from './zaver/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
+  avarda: avarda,
   axytos: axytos,
   billie: billie,
   mondu: mondu,

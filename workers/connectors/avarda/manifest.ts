@@ -1,0 +1,43 @@
+// avarda: Avarda Checkout 3 (partner API: REST/JSON, decimals, a short-lived partner token as Bearer), imitated by
+// services/provider-sandbox/providers/avarda/. Reference: ../shared/reference/providers/avarda.md; README.md here.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+/** BodyKey: api_key = Avarda's clientId, key1 = its clientSecret (Avarda issues them per market/currency). */
+export const avardaCredentials = z.object({
+  auth_type: z.literal('BodyKey'),
+  api_key: z.string().min(1),
+  key1: z.string().min(1),
+});
+
+export const AVARDA_SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
+
+export const manifest: Manifest<z.infer<typeof avardaCredentials>> = {
+  name: 'avarda',
+  display_name: 'Avarda Checkout',
+  // No refundSync: a refund is in effect when answered. The notification is Avarda's completion callback (a hint).
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
+  // Avarda never captures on its own: a capture is the order's activation (POST .../order), a separate call.
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  automatic_capture: 'follow_up',
+  partial_capture: true,
+  multiple_capture: true,
+  partial_refund: true,
+  countries: ['SE', 'NO', 'DK', 'FI'],
+  currencies: ['SEK', 'NOK', 'DKK', 'EUR'],
+  customers: ['B2C', 'B2B'],
+  // The customer completes Avarda Checkout's form and is sent back to return_url; the form asks for everything else.
+  required_fields: ['billing.address.country', 'return_url'],
+  auth_type: 'BodyKey',
+  credentials: avardaCredentials,
+  sandbox_account_details: { auth_type: 'BodyKey', api_key: AVARDA_SANDBOX.client_id, key1: AVARDA_SANDBOX.client_secret },
+  settings: {
+    // https://stage.checkout-api.avarda.com (stage) or https://checkout-api.avarda.com; unset: the sandbox's /avarda.
+    base_url: { env: 'AVARDA_BASE_URL', default: 'sandbox/avarda' },
+    default_api_key: { env: 'AVARDA_API_KEY', default: AVARDA_SANDBOX.client_id },
+  },
+  // checkoutSetup.completedNotificationUrl gets {"purchaseId"} unsigned: a hint, the worker reads the purchase.
+  webhook: { scheme: 'unsigned' },
+  amount_unit: 'major',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};
