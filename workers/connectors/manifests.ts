@@ -10,6 +10,7 @@ import { manifest as mondu } from './mondu/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
+import { manifest as svea } from './svea/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
 
 export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
@@ -19,6 +20,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   ratepay: ratepay,
   riverty: riverty,
   service_test: serviceTest,
+  svea: svea,
   unzer: unzer,
 };
 
