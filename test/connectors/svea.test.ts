@@ -139,7 +139,7 @@ describe('svea: deliveries and credits', () => {
     expect(queue.some((c) => c.path.startsWith('/svea/api/v1/queue/') && c.status === 303)).toBe(true);
   });
 
-  it('manual capture of the whole amount: processing while the task runs, then succeeded', async () => {
+  it('manual capture of the whole amount: the delivery task polled until done, succeeded', async () => {
     const p = await authorized();
     const c = await calls.capture(p.payment_id, {});
     expect(c.status, JSON.stringify(c.body)).toBe(200);
