@@ -29,6 +29,8 @@ export interface ProviderRequest {
 export interface ProviderResponse {
   status: number;
   body: unknown;
+  /** The answer's headers, names lowercased (e.g. the Location of an asynchronous task). */
+  headers?: Record<string, string>;
 }
 
 export async function providerCall(baseUrl: string, req: ProviderRequest, connector: string): Promise<ProviderResponse> {
@@ -64,6 +66,6 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     } catch {
       throw new ProviderUnavailable(`${connector}: answer is not JSON (HTTP ${res.status})`);
     }
-    return { status: res.status, body };
+    return { status: res.status, body, headers: Object.fromEntries(res.headers) };
   });
 }

@@ -12,6 +12,7 @@ import { manifest as openbank } from './openbank/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
+import { manifest as svea } from './svea/manifest.ts';
 import { manifest as twisto } from './twisto/manifest.ts';
 import { manifest as unzer } from './unzer/manifest.ts';
 import { manifest as zaver } from './zaver/manifest.ts';
@@ -25,6 +26,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   ratepay: ratepay,
   riverty: riverty,
   service_test: serviceTest,
+  svea: svea,
   twisto: twisto,
   unzer: unzer,
   zaver: zaver,

@@ -1,0 +1,36 @@
+// svea: Svea Checkout (the customer's checkout iframe: invoice, part payment, account credit, cards, banks) and Svea's
+// Payment Admin API (deliveries = captures, cancels, credits = refunds), imitated by services/provider-sandbox/providers/svea/.
+import { z } from 'zod';
+import type { Manifest } from '../manifest.ts';
+
+/** api_key: Svea's shared secret; key1: the checkout merchant id (both sign every request, README.md). */
+export const sveaCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1) });
+
+export const manifest: Manifest<z.infer<typeof sveaCredentials>> = {
+  name: 'svea',
+  display_name: 'Svea Checkout (invoice, part payment, account)',
+  flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
+  // The checkout only reserves; a capture is a delivery, done when the goods ship. An automatic capture is our
+  // delivery call once the order is final.
+  capture_methods: ['automatic', 'manual', 'manual_multiple'],
+  automatic_capture: 'follow_up',
+  partial_capture: true,
+  multiple_capture: true,
+  countries: ['SE', 'NO', 'FI', 'DK', 'DE'],
+  currencies: ['SEK', 'NOK', 'EUR', 'DKK'],
+  customers: ['B2B', 'B2C'],
+  // countryCode is mandatory; the checkout's merchantSettings need the shop's pages (confirmationUri, termsUri).
+  required_fields: ['billing.address.country', 'return_url'],
+  auth_type: 'BodyKey',
+  credentials: sveaCredentials,
+  sandbox_account_details: { auth_type: 'BodyKey', api_key: 'svea_sandbox_secret', key1: '124842' },
+  partial_refund: true,
+  settings: {
+    base_url: { env: 'SVEA_BASE_URL', default: 'sandbox/svea' },
+    default_api_key: { env: 'SVEA_API_KEY', default: 'svea_sandbox_secret' },
+  },
+  // Svea's push (and its newer webhooks) are not signed: a push only says "look at order N"; the worker reads the order.
+  webhook: { scheme: 'unsigned' },
+  amount_unit: 'minor',
+  queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
+};
