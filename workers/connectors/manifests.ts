@@ -7,6 +7,7 @@ import type { Manifest } from './manifest.ts';
 import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
+import { manifest as payla } from './payla/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
@@ -16,6 +17,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   axytos: axytos,
   billie: billie,
   mondu: mondu,
+  payla: payla,
   ratepay: ratepay,
   riverty: riverty,
   service_test: serviceTest,
