@@ -51,6 +51,11 @@ export interface ConnectorJob {
    * authorization's reference (reference_id).
    */
   connector_capture_id?: string;
+  /**
+   * For a capture, void, incremental authorization or refund: how many of those the provider accepted on this payment
+   * before this one (providers that number the calls on a transaction, e.g. PAYONE's sequencenumber).
+   */
+  follow_ups_before?: number;
 }
 
 /**
@@ -135,7 +140,18 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     // service_test needs none of the order; every real provider's authorization does, and some repeat it later.
     ...(op.connector !== 'service_test' ? { order: orderOf(p) } : {}),
     ...(op.capture_details ? { capture_details: op.capture_details } : {}),
+    ...(FOLLOW_UPS.has(op.kind) ? { follow_ups_before: followUpsBefore(p, op) } : {}),
   };
+}
+
+const FOLLOW_UPS = new Set<OperationKind>(['capture', 'void', 'incremental_authorization', 'refund']);
+const ACCEPTED = new Set(['AUTHORIZED', 'CAPTURED', 'VOIDED', 'REFUNDED']);
+
+/** The follow-ups started before `op` (operations are kept in the order they began) that the provider accepted. */
+function followUpsBefore(p: StoredPayment, op: Operation): number {
+  const at = p.operations.findIndex((o) => o.operation_id === op.operation_id);
+  return p.operations.slice(0, at < 0 ? p.operations.length : at)
+    .filter((o) => FOLLOW_UPS.has(o.kind) && o.last_outcome !== null && ACCEPTED.has(o.last_outcome)).length;
 }
 
 function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id' | 'connector_capture_id'> {

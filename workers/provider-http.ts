@@ -24,6 +24,8 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   /** Another host of the provider's (e.g. its OAuth server), instead of the connector's base URL. */
   baseUrl?: string;
+  /** 'text': the provider answers plain text (e.g. PAYONE's key=value lines); the response's body is that string. */
+  answer?: 'json' | 'text';
 }
 
 export interface ProviderResponse {
@@ -60,6 +62,7 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     if (res.status >= 500 || res.status === 409 || res.status === 429) {
       throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
     }
+    if (req.answer === 'text') return { status: res.status, body: text };
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;

@@ -9,6 +9,7 @@ import { manifest as axytos } from './axytos/manifest.ts';
 import { manifest as billie } from './billie/manifest.ts';
 import { manifest as mondu } from './mondu/manifest.ts';
 import { manifest as openbank } from './openbank/manifest.ts';
+import { manifest as payla } from './payla/manifest.ts';
 import { manifest as ratepay } from './ratepay/manifest.ts';
 import { manifest as riverty } from './riverty/manifest.ts';
 import { manifest as serviceTest } from './service_test/manifest.ts';
@@ -23,6 +24,7 @@ export const MANIFESTS: Partial<Record<ConnectorName, Manifest>> = {
   billie: billie,
   mondu: mondu,
   openbank: openbank,
+  payla: payla,
   ratepay: ratepay,
   riverty: riverty,
   service_test: serviceTest,

@@ -28,6 +28,7 @@ export interface ConnectorJob {
   'order_json'?: (string);
   'capture_details_json'?: (string);
   'connector_capture_id'?: (string);
+  'follow_ups_before'?: (number);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -41,6 +42,7 @@ export interface ConnectorJob {
   '_order_json'?: "order_json";
   '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
+  '_follow_ups_before'?: "follow_ups_before";
 }
 
 export interface ConnectorJob__Output {
@@ -68,6 +70,7 @@ export interface ConnectorJob__Output {
   'order_json'?: (string);
   'capture_details_json'?: (string);
   'connector_capture_id'?: (string);
+  'follow_ups_before'?: (number);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -81,4 +84,5 @@ export interface ConnectorJob__Output {
   '_order_json'?: "order_json";
   '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
+  '_follow_ups_before'?: "follow_ups_before";
 }

@@ -1,0 +1,136 @@
+// The PAYONE (Payla) imitation against the examples the connector's unit tests use (the sheet's documented
+// preauthorization, workers/connectors/payla/fixtures/): the documented request is accepted, answers have the
+// fixtures' key=value shape and are read by the connector's own response transformers, and notifications are the
+// form body the connector's notification flow reads. In process, no stack.
+import express from 'express';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdempotencyStore } from '../../recorder.ts';
+import { paylaImitation } from './imitation.ts';
+import answers from '../../../../workers/connectors/payla/fixtures/answers.json' with { type: 'json' };
+import requests from '../../../../workers/connectors/payla/fixtures/requests.json' with { type: 'json' };
+import { PAYLA_SANDBOX } from '../../../../workers/connectors/payla/manifest.ts';
+import { connector } from '../../../../workers/connectors/payla/index.ts';
+import { splitLines } from '../../../../workers/connectors/payla/response.ts';
+import type { ConnectorJob } from '../../../../domain/job.ts';
+
+let base = '';
+const received: string[] = [];
+let close = () => {};
+let im: ReturnType<typeof paylaImitation>;
+beforeAll(async () => {
+  im = paylaImitation(new IdempotencyStore());
+  const app = express();
+  app.post('/hook', express.text({ type: '*/*' }), (req, res) => { received.push(req.body as string); res.type('text/plain').send('TSOK'); });
+  app.use(express.urlencoded({ extended: false }));
+  app.use(express.json());
+  app.use('/payla', im.router);
+  app.use('/sandbox', im.operator);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+const account = { mid: PAYLA_SANDBOX.mid, aid: PAYLA_SANDBOX.aid, portalid: PAYLA_SANDBOX.portalid, key: createHash('md5').update(PAYLA_SANDBOX.portal_key).digest('hex'), api_version: '3.10', encoding: 'UTF-8', mode: 'test' };
+const documented: Record<string, string> = Object.fromEntries(requests.preauthorization.split('&').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+let refs = 0;
+const nextRef = () => `R${Date.now() % 1e9}${++refs}`;
+async function post(params: Record<string, string>) {
+  const res = await fetch(`${base}/payla/post-gateway/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+  const text = await res.text();
+  return { status: res.status, text, lines: splitLines(text), type: res.headers.get('content-type') };
+}
+const preauth = (over: Record<string, string> = {}) => post({ ...account, ...documented, reference: nextRef(), ...over });
+const keysOf = (s: string) => Object.keys(splitLines(s)).sort();
+const job = (over: Partial<ConnectorJob> = {}) => ({ capture_method: 'manual', connector_transaction_id: null, follow_ups_before: 0, ...over }) as ConnectorJob;
+
+describe('payla imitation: preauthorization', () => {
+  it('accepts the documented request; answers text/plain lines of the fixture\'s keys, which the connector reads', async () => {
+    const r = await preauth();
+    expect(r.status).toBe(200);
+    expect(r.type).toMatch(/^text\/plain/);
+    expect(keysOf(r.text)).toEqual(keysOf(answers.preauthorization_approved));
+    expect(connector.authorize!.response({ status: 200, body: r.text }, job())).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: r.lines.txid });
+  });
+
+  it('wrong key / portal / mid: status=ERROR with PAYONE\'s account codes (the fixture\'s shape); the connector fails with UE_4000', async () => {
+    const bad = await preauth({ key: createHash('md5').update('wrong').digest('hex') });
+    expect(bad.status).toBe(200);
+    expect(bad.lines).toEqual(splitLines(answers.error_key));
+    expect(connector.authorize!.response({ status: 200, body: bad.text }, job())).toMatchObject({ kind: 'FAILED', error_code: '2', unified_code: 'UE_4000' });
+    expect((await preauth({ portalid: '1' })).lines.errorcode).toBe('3');
+    expect((await preauth({ mid: '1' })).lines.errorcode).toBe('4');
+    // The current plugin's sha384 key is taken too.
+    expect((await preauth({ key: createHash('sha384').update(PAYLA_SANDBOX.portal_key).digest('hex') })).lines.status).toBe('APPROVED');
+  });
+
+  it('a missing or faulty parameter is errorcode 1001 naming it; the basket must add up to the amount', async () => {
+    const noBirthday = await preauth({ birthday: '' });
+    expect(noBirthday.lines).toEqual(splitLines(answers.error_parameter));
+    expect((await preauth({ 'add_paydata[device_token]': '' })).lines.errormessage).toBe('Parameter {add_paydata[device_token]} faulty or missing');
+    expect((await preauth({ country: 'CH' })).lines).toMatchObject({ status: 'ERROR', errorcode: '1001' });
+    expect((await preauth({ amount: '9999' })).lines.errormessage).toContain('does not match the basket');
+    expect((await preauth({ businessrelation: 'b2b', birthday: '' })).lines.errormessage).toBe('Parameter {company} faulty or missing');
+  });
+
+  it('+decline: errorcode 307 with a customer message; a used reference 911', async () => {
+    const d = await preauth({ email: 'erika+decline@example.com' });
+    expect(keysOf(d.text)).toEqual(keysOf(answers.error_risk_decline));
+    expect(d.lines).toMatchObject({ status: 'ERROR', errorcode: '307' });
+    const ref = nextRef();
+    expect((await preauth({ reference: ref })).lines.status).toBe('APPROVED');
+    expect((await preauth({ reference: ref })).lines).toMatchObject({ status: 'ERROR', errorcode: '911' });
+  });
+
+  it('+flaky: HTTP 500 twice for a reference, then one transaction', async () => {
+    const ref = nextRef();
+    const email = 'erika+flaky@example.com';
+    expect((await preauth({ reference: ref, email })).status).toBe(500);
+    expect((await preauth({ reference: ref, email })).status).toBe(500);
+    expect((await preauth({ reference: ref, email })).lines.status).toBe('APPROVED');
+    expect([...im.transactions.values()].filter((t) => t.reference === ref)).toHaveLength(1);
+  });
+});
+
+describe('payla imitation: follow-ups and TransactionStatus', () => {
+  it('captures in sequence (partial, then the rest), debits negative amounts, and notifies each step, form-encoded with the md5 key', async () => {
+    const set = await fetch(`${base}/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${base}/hook` }),
+    });
+    expect(set.status).toBe(200);
+    const txid = (await preauth()).lines.txid!;
+    const follow = (p: Record<string, string>) => post({ ...account, txid, currency: 'EUR', ...p });
+    expect((await follow({ request: 'capture', sequencenumber: '2', amount: '4000', capturemode: 'notcompleted' })).lines).toEqual(splitLines(`status=ERROR\nerrorcode=921\nerrormessage=Sequencenumber 2 invalid (expected 1)\ncustomermessage=Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.`));
+    const c1 = await follow({ request: 'capture', sequencenumber: '1', amount: '4000', capturemode: 'notcompleted', settleaccount: 'auto' });
+    expect(keysOf(c1.text)).toEqual(keysOf(answers.capture_approved));
+    expect(connector.capture!.response({ status: 200, body: c1.text }, job({ connector_transaction_id: txid }))).toEqual({ kind: 'CAPTURED', connector_transaction_id: `${txid}-1` });
+    expect((await follow({ request: 'capture', sequencenumber: '2', amount: '7000', capturemode: 'completed' })).lines).toMatchObject({ errorcode: '922' });
+    expect((await follow({ request: 'capture', sequencenumber: '2', amount: '6000', capturemode: 'completed' })).lines.status).toBe('APPROVED');
+    expect((await follow({ request: 'capture', sequencenumber: '3', amount: '0', capturemode: 'completed' })).lines).toMatchObject({ errorcode: '950' });
+    expect((await follow({ request: 'debit', sequencenumber: '3', amount: '2500' })).lines).toMatchObject({ errorcode: '1001' });
+    const d = await follow({ request: 'debit', sequencenumber: '3', amount: '-2500' });
+    expect(keysOf(d.text)).toEqual(keysOf(answers.debit_approved));
+    expect(im.transactions.get(txid)).toMatchObject({ amount: 10_000, captured: 10_000, refunded: 2_500, sequence: 3, completed: true });
+    for (let i = 0; i < 100 && received.filter((b) => b.includes(`txid=${txid}`)).length < 4; i += 1) await new Promise((r) => setTimeout(r, 20));
+    const mine = received.filter((b) => new URLSearchParams(b).get('txid') === txid).map((b) => Object.fromEntries(new URLSearchParams(b)));
+    expect(mine.map((b) => [b.txaction, b.sequencenumber])).toEqual([['appointed', '0'], ['capture', '1'], ['capture', '2'], ['debit', '3']]);
+    expect(Object.keys(mine[0]!).sort()).toEqual(Object.keys(Object.fromEntries(new URLSearchParams(answers.transaction_status_appointed))).sort());
+    expect(mine[0]!.key).toBe(account.key);
+    expect(connector.notification!.parse(new URLSearchParams(mine[3]!).toString())).toEqual({ object: 'hint', connector_transaction_id: txid, event: 'debit' });
+    expect(im.deliveries.filter((x) => x.txid === txid).every((x) => x.delivered)).toBe(true);
+  });
+
+  it('a release is a completed capture of 0; +refund_fail debits are refused with 991', async () => {
+    const r = await preauth({ email: 'erika+refund_fail@example.com', request: 'authorization' });
+    const txid = r.lines.txid!;
+    expect(im.transactions.get(txid)).toMatchObject({ captured: 10_000, completed: true });
+    const d = await post({ ...account, request: 'debit', txid, sequencenumber: '1', amount: '-100', currency: 'EUR' });
+    expect(d.lines).toEqual(splitLines(answers.debit_declined));
+    const p = (await preauth()).lines.txid!;
+    expect((await post({ ...account, request: 'capture', txid: p, sequencenumber: '1', amount: '0', capturemode: 'completed', currency: 'EUR' })).lines.status).toBe('APPROVED');
+    expect(im.transactions.get(p)).toMatchObject({ captured: 0, released: 10_000, completed: true });
+  });
+});

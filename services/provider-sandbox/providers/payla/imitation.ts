@@ -1,0 +1,250 @@
+// PAYONE's Server API as the sandbox imitates it for Payla's secured invoice (clearingtype fnc, financingtype PIV;
+// the worker's side: workers/connectors/payla/), mounted at /payla, so {sandbox}/payla stands for https://api.pay1.de:
+//   POST /payla/post-gateway/   form-encoded key=value parameters; `request` = preauthorization | authorization |
+//                               capture | debit. Answers HTTP 200, text/plain lines: status=APPROVED (txid, userid,
+//                               clearing_* bank data) | status=ERROR (errorcode, errormessage, customermessage).
+// Account parameters on every call: mid, aid, portalid, key = md5 (or sha384) hex of the portal key, api_version 3.x,
+// mode test|live. Amounts in minor units, debits negative; follow-ups carry sequencenumber = previous + 1.
+// TransactionStatus notifications (appointed, capture, debit) go form-encoded, with key = md5 of the portal key, to
+// the URL configured for the portal (the PMI's setting: operator call POST /sandbox/payla/portals/:portalid/
+// transaction-status-url {url}), retried with the shared Retrier until a 2xx.
+// Error codes are the imitation's (PAYONE publishes its list only in the PMI): 2 key, 3 portalid, 4 mid, 5 aid,
+// 1001 a parameter faulty or missing (the message names it), 307 risk decline, 911 reference used, 921 sequencenumber,
+// 922 amount above what is open, 950 transaction closed, 600 txid unknown, 991 debit refused.
+// Magic tags (customer email, ../../magic.ts): +decline (307), +slow, +flaky (500 for the first two calls of a
+// reference), +refund_fail (991), +refund_flaky (500 for the first two debits of a sequence). PAYONE's fnc decides at
+// once and debits synchronously: +redirect, +review and +refund_pending change nothing.
+import express, { type Router } from 'express';
+import { createHash, randomInt } from 'node:crypto';
+import { config } from '../../../../lib/config.ts';
+import { PAYLA_SANDBOX } from '../../../../workers/connectors/payla/manifest.ts';
+import { magicTags } from '../../magic.ts';
+import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
+import type { Imitation } from '../../provider.ts';
+import type { IdempotencyStore } from '../../recorder.ts';
+
+interface Portal { portalid: string; mid: string; aid: string; portal_key: string; txstatus_url: string | null }
+interface Transaction {
+  txid: string; portalid: string; reference: string; request: 'preauthorization' | 'authorization'; userid: string;
+  email: string; currency: string; amount: number; captured: number; refunded: number; released: number;
+  completed: boolean; sequence: number; device_token: string; businessrelation: string; basket: Record<string, string>[];
+  created_at: string;
+}
+interface Delivery extends Attempts { txid: string; txaction: string; sequencenumber: number; url: string; body: string; created_at: string }
+
+type Params = Record<string, string>;
+type Answer = { http: number; lines: Params };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
+const sha384 = (s: string) => createHash('sha384').update(s, 'utf8').digest('hex');
+const has = (p: Params, k: string) => typeof p[k] === 'string' && p[k]!.trim() !== '';
+
+const error = (errorcode: number, errormessage: string, customermessage = 'Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.'): Answer =>
+  ({ http: 200, lines: { status: 'ERROR', errorcode: String(errorcode), errormessage, customermessage } });
+const faulty = (param: string, why = 'faulty or missing') => error(1001, `Parameter {${param}} ${why}`);
+const approved = (lines: Params): Answer => ({ http: 200, lines: { status: 'APPROVED', ...lines } });
+/** PAYONE's answer format: one key=value per line. */
+export const toLines = (lines: Params) => Object.entries(lines).map(([k, v]) => `${k}=${v}`).join('\n');
+
+const REQUIRED = ['firstname', 'lastname', 'street', 'zip', 'city', 'country', 'email', 'telephonenumber'];
+const COUNTRIES = ['DE', 'AT'];
+
+/** The basket positions it[n]..va[n], n = 1.. without gaps, or the first faulty parameter's name. */
+function readBasket(p: Params): Record<string, string>[] | string {
+  const out: Record<string, string>[] = [];
+  for (let n = 1; has(p, `it[${n}]`) || has(p, `id[${n}]`) || has(p, `pr[${n}]`); n += 1) {
+    for (const k of ['it', 'id', 'pr', 'no', 'de', 'va']) if (!has(p, `${k}[${n}]`)) return `${k}[${n}]`;
+    if (!['goods', 'shipment', 'handling', 'voucher'].includes(p[`it[${n}]`]!)) return `it[${n}]`;
+    if (!/^-?\d+$/.test(p[`pr[${n}]`]!)) return `pr[${n}]`;
+    if (!/^\d+$/.test(p[`no[${n}]`]!) || p[`no[${n}]`] === '0') return `no[${n}]`;
+    if (!/^\d+$/.test(p[`va[${n}]`]!)) return `va[${n}]`;
+    out.push({ it: p[`it[${n}]`]!, id: p[`id[${n}]`]!, pr: p[`pr[${n}]`]!, no: p[`no[${n}]`]!, de: p[`de[${n}]`]!, va: p[`va[${n}]`]! });
+  }
+  return out.length ? out : 'it[1]';
+}
+
+export function paylaImitation(idem: IdempotencyStore) {
+  const router: Router = express.Router();
+  const portals = new Map<string, Portal>();
+  const seed = () => {
+    portals.clear();
+    const id = process.env.PAYLA_API_KEY || PAYLA_SANDBOX.portalid;
+    portals.set(id, { portalid: id, mid: PAYLA_SANDBOX.mid, aid: PAYLA_SANDBOX.aid, portal_key: PAYLA_SANDBOX.portal_key, txstatus_url: null });
+  };
+  seed();
+  const transactions = new Map<string, Transaction>();
+  const deliveries: Delivery[] = [];
+  const retrier = new Retrier(retryFirstMs());
+  let nextTxid = 300_000_000 + randomInt(1_000_000);
+
+  /** A TransactionStatus for the transaction's latest sequence, to the portal's configured URL (none: not sent). */
+  function notify(t: Transaction, txaction: string, extra: Params = {}) {
+    const portal = portals.get(t.portalid);
+    if (!portal?.txstatus_url) return;
+    const params: Params = {
+      key: md5(portal.portal_key), txaction, portalid: portal.portalid, aid: portal.aid, mode: 'test', clearingtype: 'fnc',
+      txid: String(t.txid), reference: t.reference, sequencenumber: String(t.sequence), userid: t.userid, currency: t.currency,
+      price: (t.amount / 100).toFixed(2), balance: ((t.captured - t.refunded) / 100).toFixed(2), receivable: ((t.captured - t.refunded) / 100).toFixed(2),
+      txtime: String(Math.floor(Date.now() / 1000)), transaction_status: 'completed', ...extra,
+    };
+    const body = new URLSearchParams(params).toString();
+    const d: Delivery = {
+      txid: t.txid, txaction, sequencenumber: t.sequence, url: portal.txstatus_url, body, created_at: new Date().toISOString(),
+      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
+    };
+    keep(deliveries, d);
+    retrier.post(d, portal.txstatus_url, body, { 'content-type': 'application/x-www-form-urlencoded' }, { provider: 'payla', txid: t.txid, txaction });
+  }
+
+  /** The account parameters: the portal's mid, aid and hashed key; else PAYONE's error for the first one wrong. */
+  function account(p: Params): Portal | Answer {
+    const portal = has(p, 'portalid') ? portals.get(p.portalid!) : undefined;
+    if (!portal) return error(3, 'Parameter {portalid} faulty or missing');
+    const key = (p.key ?? '').toLowerCase();
+    if (key !== md5(portal.portal_key) && key !== sha384(portal.portal_key)) return error(2, 'Parameter {key} faulty or missing');
+    if (p.mid !== portal.mid) return error(4, 'Parameter {mid} faulty or missing');
+    if (p.aid !== portal.aid) return error(5, 'Parameter {aid} faulty or missing');
+    if (!/^3\.\d+$/.test(p.api_version ?? '')) return faulty('api_version');
+    if (p.mode !== 'test' && p.mode !== 'live') return faulty('mode');
+    return portal;
+  }
+
+  async function authorize(p: Params, portal: Portal): Promise<Answer> {
+    if (p.clearingtype !== 'fnc') return faulty('clearingtype');
+    if (p.financingtype !== 'PIV') return error(1001, `Parameter {financingtype} ${has(p, 'financingtype') ? 'not part of the contract' : 'faulty or missing'}`);
+    if (!/^[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount');
+    if (p.currency !== 'EUR') return faulty('currency');
+    if (!/^[A-Za-z0-9_./-]{1,20}$/.test(p.reference ?? '')) return faulty('reference');
+    for (const k of REQUIRED) if (!has(p, k)) return faulty(k);
+    if (!COUNTRIES.includes(p.country!)) return error(1001, `Parameter {country} not part of the contract: ${p.country}`);
+    if (p.businessrelation === 'b2b') {
+      if (!has(p, 'company')) return faulty('company');
+    } else if (p.businessrelation === 'b2c') {
+      if (!/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(p.birthday ?? '')) return faulty('birthday');
+    } else return faulty('businessrelation');
+    if (!has(p, 'add_paydata[device_token]')) return faulty('add_paydata[device_token]');
+    const basket = readBasket(p);
+    if (typeof basket === 'string') return faulty(basket);
+    const sum = basket.reduce((s, l) => s + Number(l.pr) * Number(l.no), 0);
+    if (sum !== Number(p.amount)) return error(1001, `Parameter {amount} does not match the basket (${sum})`);
+    const email = p.email!;
+    const tags = magicTags(email);
+    if (tags.has('flaky') && idem.count(`payla:flaky:${portal.portalid}:${p.reference}`) <= 2) return { http: 500, lines: {} };
+    if ([...transactions.values()].some((t) => t.portalid === portal.portalid && t.reference === p.reference)) {
+      return error(911, 'Reference number already exists');
+    }
+    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+    if (tags.has('decline')) {
+      return error(307, 'Declined by risk check', 'Leider ist die Zahlung per Rechnungskauf nicht möglich. Bitte wählen Sie eine andere Zahlungsart.');
+    }
+    const t: Transaction = {
+      txid: String(nextTxid++), portalid: portal.portalid, reference: p.reference!, request: p.request as Transaction['request'],
+      userid: String(100_000_000 + randomInt(900_000_000)), email, currency: p.currency!, amount: Number(p.amount),
+      captured: p.request === 'authorization' ? Number(p.amount) : 0, refunded: 0, released: 0, completed: p.request === 'authorization',
+      sequence: 0, device_token: p['add_paydata[device_token]']!, businessrelation: p.businessrelation!, basket, created_at: new Date().toISOString(),
+    };
+    transactions.set(t.txid, t);
+    notify(t, 'appointed');
+    return approved({
+      txid: t.txid, userid: t.userid,
+      clearing_bankaccountholder: 'Payla GmbH', clearing_bankiban: 'DE89370400440532013000', clearing_bankbic: 'COBADEFFXXX',
+      clearing_reference: `PAYLA${t.txid}`,
+    });
+  }
+
+  /** The transaction and its next sequence number, or PAYONE's error. */
+  function followUp(p: Params, portal: Portal): Transaction | Answer {
+    const t = has(p, 'txid') ? transactions.get(p.txid!) : undefined;
+    if (!t || t.portalid !== portal.portalid) return error(600, 'Transaction not found');
+    if (!/^\d+$/.test(p.sequencenumber ?? '')) return faulty('sequencenumber');
+    if (Number(p.sequencenumber) !== t.sequence + 1) return error(921, `Sequencenumber ${p.sequencenumber} invalid (expected ${t.sequence + 1})`);
+    if (p.currency !== t.currency) return faulty('currency');
+    return t;
+  }
+
+  async function capture(p: Params, portal: Portal): Promise<Answer> {
+    const t = followUp(p, portal);
+    if ('http' in t) return t;
+    if (!/^\d+$/.test(p.amount ?? '')) return faulty('amount');
+    if (p.capturemode !== 'completed' && p.capturemode !== 'notcompleted') return faulty('capturemode');
+    if (t.completed) return error(950, 'Transaction already completed');
+    const amount = Number(p.amount);
+    if (amount > t.amount - t.captured) return error(922, `Amount exceeds the open amount (${t.amount - t.captured})`);
+    if (magicTags(t.email).has('slow')) await sleep(config.sandboxSlowMs);
+    t.sequence += 1;
+    t.captured += amount;
+    if (p.capturemode === 'completed') {
+      t.released = t.amount - t.captured;
+      t.completed = true;
+    }
+    notify(t, 'capture');
+    return approved({ txid: t.txid, settleaccount: p.settleaccount === 'no' ? 'no' : 'yes' });
+  }
+
+  async function debit(p: Params, portal: Portal): Promise<Answer> {
+    const t = followUp(p, portal);
+    if ('http' in t) return t;
+    if (!/^-[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount', 'must be negative');
+    const tags = magicTags(t.email);
+    if (tags.has('refund_flaky') && idem.count(`payla:refund_flaky:${t.txid}:${p.sequencenumber}`) <= 2) return { http: 500, lines: {} };
+    const amount = -Number(p.amount);
+    if (amount > t.captured - t.refunded) return error(922, `Amount exceeds the captured amount (${t.captured - t.refunded})`);
+    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+    if (tags.has('refund_fail')) return error(991, 'Debit declined', 'Die Gutschrift konnte nicht ausgeführt werden.');
+    t.sequence += 1;
+    t.refunded += amount;
+    notify(t, 'debit');
+    return approved({ txid: t.txid, settleaccount: 'yes' });
+  }
+
+  router.post('/post-gateway/', async (req, res, next) => {
+    try {
+      const p = (req.body ?? {}) as Params;
+      const portal = account(p);
+      let out: Answer;
+      if ('http' in portal) out = portal;
+      else {
+        switch (p.request) {
+          case 'preauthorization': case 'authorization': out = await authorize(p, portal); break;
+          case 'capture': out = await capture(p, portal); break;
+          case 'debit': out = await debit(p, portal); break;
+          default: out = faulty('request');
+        }
+      }
+      if (out.http >= 500) return res.status(out.http).type('text/plain').send('Internal Server Error');
+      res.status(200).type('text/plain').send(toLines(out.lines));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  /** The PMI's TransactionStatus URL of a portal (the merchant sets it there). */
+  const operator: Router = express.Router();
+  operator.post('/payla/portals/:portalid/transaction-status-url', (req, res) => {
+    const portal = portals.get(req.params.portalid!);
+    const url = (req.body as { url?: unknown } | undefined)?.url;
+    if (!portal) return res.status(404).json({ error: 'unknown portal' });
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return res.status(400).json({ error: 'url must be http(s)' });
+    portal.txstatus_url = url;
+    res.json({ portalid: portal.portalid, txstatus_url: url });
+  });
+
+  return {
+    router, operator, transactions, deliveries,
+    reset: () => { transactions.clear(); deliveries.length = 0; retrier.reset(); seed(); },
+  };
+}
+
+export const imitation: Imitation = (idem) => {
+  const r = paylaImitation(idem);
+  return {
+    router: r.router,
+    operator: r.operator,
+    reset: r.reset,
+    views: {
+      transactions: (q) => [...r.transactions.values()].filter((t) =>
+        (!q.txid || t.txid === q.txid) && (!q.reference || t.reference === q.reference) && (!q.email || t.email === q.email)),
+      notifications: (q) => r.deliveries.filter((d) => (!q.txid || d.txid === q.txid) && (!q.txaction || d.txaction === q.txaction)),
+    },
+  };
+};
