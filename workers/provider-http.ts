@@ -62,13 +62,14 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
     if (res.status >= 500 || res.status === 409 || res.status === 429) {
       throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
     }
-    if (req.answer === 'text') return { status: res.status, body: text };
+    const answered = { status: res.status, headers: Object.fromEntries(res.headers) };
+    if (req.answer === 'text') return { ...answered, body: text };
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
       throw new ProviderUnavailable(`${connector}: answer is not JSON (HTTP ${res.status})`);
     }
-    return { status: res.status, body, headers: Object.fromEntries(res.headers) };
+    return { ...answered, body };
   });
 }

@@ -22,15 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.stop());
 
-/**
- * The shared BNPL profile without the device fingerprints this branch's payment schema does not know yet (riverty,
- * avarda: Avarda needs none).
- */
-const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}) => {
-  const p = bnplPayment('avarda', email, opts);
-  const { riverty: _r, avarda: _a, ...fingerprints } = p.browser_info.device_fingerprint;
-  return { ...p, browser_info: { ...p.browser_info, device_fingerprint: fingerprints } };
-};
+const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}) => bnplPayment('avarda', email, opts);
 /** The shared BNPL profile, in Sweden: SEK, billing in Stockholm, Swedish locale. */
 const swedish = (email: string, extra: Record<string, unknown> = {}, opts: { buyer?: 'consumer' | 'business' } = {}) => {
   const p = profile(email, opts);

@@ -6,7 +6,7 @@
 // Sync delays: two quick rounds, then a long pause, so what the customer or a review decides later reaches us by the
 // notification (the status sync would find it only 30 s later).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bnplPayment as profile, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
+import { bnplPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
 const SANDBOX = { auth_type: 'SignatureKey', api_key: 'openbank_sandbox_merchant_api_key', key1: 'openbank_sandbox_client_id', api_secret: 'openbank_sandbox_client_secret' };
@@ -21,15 +21,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => stack?.stop());
 
-/**
- * The shared BNPL profile, without the device fingerprints our API does not take yet (riverty, avarda: IR_07 unknown
- * field; Zinia needs none).
- */
-function bnplPayment(...args: Parameters<typeof profile>) {
-  const b = profile(...args);
-  const { ratepay, payla, unzer } = b.browser_info.device_fingerprint;
-  return { ...b, browser_info: { ...b.browser_info, device_fingerprint: { ratepay, payla, unzer } }, ...args[3] };
-}
 const pay = (email: string, extra: Record<string, unknown> = {}) => calls.pay(bnplPayment('openbank', email, {}, extra));
 const order = async (orderId: string) => (await imitationView(stack, 'openbank', 'orders', { order_id: orderId }))[0];
 const waitQuickSyncs = () => new Promise((r) => setTimeout(r, 1_200));

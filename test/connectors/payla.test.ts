@@ -26,9 +26,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => stack?.stop());
 
-// The shared profile's browser_info also names fingerprints (riverty, avarda) this checkout's schema does not know yet.
-const BROWSER = { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'de-DE', accept_header: 'text/html', device_fingerprint: { payla: 'pl-device-1', ratepay: 'rp-device-1' } };
-const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}, extra: Record<string, unknown> = {}) => bnplPayment('payla', email, opts, { browser_info: BROWSER, ...extra });
+const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}, extra: Record<string, unknown> = {}) => bnplPayment('payla', email, opts, extra);
 const pay = (email: string, extra: Record<string, unknown> = {}, opts: { buyer?: 'consumer' | 'business' } = {}) => calls.pay(profile(email, opts, extra));
 const settled = (p: any) => stack.poll(p.payment_id, M.api_key, (x) => x.status !== 'processing');
 const tx = async (txid: string) => (await imitationView(stack, 'payla', 'transactions', { txid }))[0];

@@ -6,7 +6,7 @@
 // Sync delays: eight quick rounds, then a long pause, so what is decided after them (a review, a refund's approval)
 // is decided by Zaver's callback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bnplPayment as sharedPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
+import { bnplPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
 import { sleep, Stack } from '../support/stack.ts';
 
 const TOKEN = 'zaver_sandbox_callback_token';
@@ -15,15 +15,6 @@ let M: ConnectorMerchant;
 let bad: ConnectorMerchant;
 let calls: ReturnType<typeof merchantCalls>;
 
-/**
- * The shared BNPL customer profile, with the device fingerprints our payment schema takes (the profile also carries
- * riverty's and avarda's, which lib/schemas/payment.ts does not accept yet: IR_07).
- */
-const bnplPayment = (...args: Parameters<typeof sharedPayment>) => {
-  const body = sharedPayment(...args);
-  const { riverty: _r, avarda: _a, ...fingerprints } = body.browser_info.device_fingerprint;
-  return { ...body, browser_info: { ...body.browser_info, device_fingerprint: fingerprints }, ...args[3] };
-};
 
 beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,30000', SANDBOX_REVIEW_MS: '3000' });
