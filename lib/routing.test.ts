@@ -34,6 +34,9 @@ describe('chooseRoute', () => {
     expect(chooseRoute(input({ accounts: [A, { ...B, disabled: true }], forced: ['service_test'], routing: { type: 'single', data: pick('mca_b') } })))
       .toMatchObject({ param: 'connector', refused: expect.stringContaining('mca_b (service_test): disabled') });
     expect(chooseRoute(input({ forced: ['billie'] }))).toMatchObject({ param: 'connector', refused: expect.stringContaining('billie: no connector account') });
+    // The one forced connector has an account but cannot take a value of the payment: the refusal names that field.
+    expect(chooseRoute(input({ accounts: [account('mca_bil', { connector_name: 'billie' })], forced: ['billie'], customerType: 'B2B', currency: 'USD' })))
+      .toEqual({ param: 'currency', refused: 'billie does not take USD (it takes EUR)' });
   });
 
   it('a routing that cannot serve the payment refuses it, saying why; it never falls back to an account it does not name', () => {

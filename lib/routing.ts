@@ -25,7 +25,8 @@ export interface Route {
   /** Why this connector: recorded on the attempt. */
   reason: string;
 }
-export type RouteRefusal = { refused: string; param: 'connector' | 'routing' };
+/** The field refused: connector or routing, or the payment's field a forced connector cannot take (currency, ...). */
+export type RouteRefusal = { refused: string; param: string };
 
 type Choice = z.infer<typeof RoutingChoice>;
 
@@ -54,11 +55,16 @@ const accepts = (filter: Accepted, value: string | null) => !filter || value ===
 
 type Payment = Pick<RouteInput, 'paymentMethodType' | 'currency' | 'country' | 'customerType'>;
 
-/** Why the connector cannot serve this payment (currency, country, customer type), or null. A country not known yet does not exclude. */
+/** The connector's capabilities that exclude this payment (currency, country, customer type); a country not known yet does not. */
+function capabilityRefusal(name: ConnectorName, p: Payment): { message: string; param: string } | null {
+  const r = servingRefusal(manifestOf(name), { currency: p.currency, country: p.country, customer: p.customerType });
+  return r && r.code !== 'IR_04' ? { message: r.message, param: r.param ?? 'connector' } : null;
+}
+
+/** Why the connector cannot serve this payment, or null. */
 function connectorCannot(name: ConnectorName, p: Payment): string | null {
   if (!CAPABILITIES[name].implemented) return `${name} is not enabled`;
-  const r = servingRefusal(manifestOf(name), { currency: p.currency, country: p.country, customer: p.customerType });
-  return r && r.code !== 'IR_04' ? r.message : null;
+  return capabilityRefusal(name, p)?.message ?? null;
 }
 
 /** Why the account cannot take this payment (disabled, its connector, its payment_methods_enabled), or null. */
@@ -144,6 +150,11 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
       const r = named ? run(named, 'connector_forced') : resolve(name, 'connector_forced');
       if (r) return r;
     }
+    // One connector with a usable account, which cannot take a value of the payment: the refusal names that field.
+    const only = input.forced.length === 1 ? input.forced[0]! : null;
+    const hasAccount = !input.merchantHasAccounts || input.accounts.some((a) => a.connector_name === only && !a.disabled);
+    const capability = only && hasAccount && CAPABILITIES[only].implemented ? capabilityRefusal(only, input) : null;
+    if (capability) return { refused: capability.message, param: capability.param };
     return refused('connector', `no connector account of ${input.forced.join(', ')} can take this payment`);
   }
   if (input.routing) return run(input.routing, 'request_routing') ?? refused('routing', 'no connector account of this routing can take this payment');

@@ -105,7 +105,7 @@ describe('routing across connectors', () => {
     // A connector that cannot take the currency, for a merchant without accounts (the sandbox's default account).
     const bare = await merchant();
     const usd = await stack.api('POST', '/payments', { ...payment('jane@acme.example', 'business'), currency: 'USD', confirm: false, connector: ['billie'] }, bare.api_key);
-    expect(usd.body.error).toMatchObject({ param: 'connector', message: expect.stringContaining('billie does not take USD') });
+    expect(usd.body.error).toMatchObject({ code: 'IR_05', param: 'currency', message: expect.stringContaining('billie does not take USD') });
     expect(await countPayments(m.merchant_id) + await countPayments(bare.merchant_id)).toBe(0);
     const ok = await stack.api('POST', '/payments', { ...body, connector: ['service_test'] }, m.api_key);
     expect(ok.body.status).toBe('requires_confirmation');
