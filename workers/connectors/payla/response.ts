@@ -72,8 +72,16 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outc
 const followUpId = (job: ConnectorJob, a: z.infer<typeof PayoneApproved>) =>
   `${a.txid ?? job.connector_transaction_id ?? ''}-${(job.follow_ups_before ?? 0) + 1}`;
 
+/**
+ * 921 (this sequencenumber is taken) on a follow-up: PAYONE has no idempotency key and no status read, so it may be
+ * this very operation, done by an earlier attempt whose answer was lost. It is never reported failed (that could hide
+ * a charge or a refund): the operation stays open, in flight, for the status syncs and an operator to settle.
+ */
+const sequenceTaken = (a: { status: string; errorcode?: string }) => a.status === 'ERROR' && a.errorcode === '921';
+
 export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   const a = parseAnswer(res);
+  if (sequenceTaken(a)) return { kind: 'PENDING' };
   if (a.status === 'ERROR') return errorOutcome(a, 'FAILED');
   if (a.status === 'PENDING') throw new UnexpectedAnswer('payla: a capture answered PENDING');
   return { kind: 'CAPTURED', connector_transaction_id: followUpId(job, a) };
@@ -81,6 +89,7 @@ export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcom
 
 export function voidOutcome(res: ProviderResponse): Outcome {
   const a = parseAnswer(res);
+  if (sequenceTaken(a)) return { kind: 'PENDING' };
   if (a.status === 'ERROR') return errorOutcome(a, 'FAILED');
   if (a.status === 'PENDING') throw new UnexpectedAnswer('payla: a release answered PENDING');
   return { kind: 'VOIDED' };
@@ -89,6 +98,7 @@ export function voidOutcome(res: ProviderResponse): Outcome {
 /** refund: a debit is decided at once; a refused one (991) is declined, any other error fails it. */
 export function refundOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   const a = parseAnswer(res);
+  if (sequenceTaken(a)) return { kind: 'PENDING' };
   if (a.status === 'ERROR') {
     const o = errorOutcome(a, 'FAILED');
     return o.unified_code === 'UE_6000' ? { ...o, kind: 'DECLINED' } : o;
