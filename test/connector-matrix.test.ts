@@ -66,7 +66,8 @@ async function settle(m: ConnectorMerchant, p: any, how: 'approve' | 'any' = 'ap
   }
 }
 
-const providerCalls = async (name: ConnectorName) => (await stack.sandboxCalls({ provider: name })).length;
+/** The calls that would change something at the provider (its reads come from status syncs of earlier payments, at any time). */
+const providerCalls = async (name: ConnectorName) => (await stack.sandboxCalls({ provider: name })).filter((c) => c.method !== 'GET').length;
 
 describe.each(IMPLEMENTED.map((name) => [name, MANIFESTS[name]!] as const))('%s', (name, m) => {
   const M = () => merchants.get(name)!;
