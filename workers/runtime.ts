@@ -14,6 +14,7 @@ import { flowFor, type Connector, type Session } from './connectors/types.ts';
 import { TokenRefused, type TokenCache } from './token-cache.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited, type ProviderRequest, type ProviderResponse } from './provider-http.ts';
+import { UNIFIED } from './unified-errors.ts';
 import type { MerchantStore } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
@@ -67,6 +68,11 @@ const notYetSent = (job: Job<ConnectorJob>) => job.data.mode === 'execute' && ST
 export const MERCHANT_DELETED: Outcome = {
   kind: 'FAILED', error_code: 'merchant_deleted', error_message: 'The merchant account was deleted before this operation was sent to the provider',
 };
+
+export const UNUSABLE_CREDENTIALS = (m: Connector<any>['manifest']): Outcome => ({
+  kind: 'FAILED', error_code: 'invalid_connector_credentials', error_message: `The connector account's credentials are not what ${m.name} takes (${m.auth_type})`,
+  ...UNIFIED.credentials_refused,
+});
 
 /** What one job sends where, and how its answer is read. */
 interface Call {
@@ -125,6 +131,13 @@ export function processor(
     const credentials = await credentialsOf(data);
     // A deleted connector account: the provider cannot be called on its behalf any more.
     if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
+    // Credentials the connector cannot use (an account stored before the gateway checked them): nothing can be sent,
+    // so an operation not yet sent fails with that reason instead of waiting in flight.
+    if (credentials && data.kind !== 'authenticate' && notYetSent(job) && !connector.manifest.credentials.safeParse(credentials).success) {
+      const reply = await report(client, data, UNUSABLE_CREDENTIALS(connector.manifest));
+      log.warn('operation failed: the connector account\'s credentials do not fit the connector', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      return { status: reply.status };
+    }
     const withToken = !!connector.token && data.kind !== 'authenticate';
     const session = async (): Promise<Session> => {
       if (!withToken) return {};

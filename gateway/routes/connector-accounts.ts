@@ -2,6 +2,8 @@
 // rest, answered masked), the payment methods it takes, and whether it is in use.
 import type { Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
+import type { ConnectorName } from '../../lib/schemas/common.ts';
+import { MANIFESTS } from '../../workers/connectors/manifests.ts';
 import { ids } from '../../lib/ids.ts';
 import { webhookDetailsOf, type ConnectorAccountDoc, type MerchantStore } from '../../lib/merchant-store.ts';
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
@@ -28,6 +30,16 @@ export const connectorAccountView = (a: ConnectorAccountDoc) => ({
   disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
 });
 
+/** The credentials must be what the connector's manifest takes: else 400 naming the field, and nothing is stored. */
+function checkCredentials(connector: ConnectorName, details: unknown): void {
+  const m = MANIFESTS[connector];
+  if (!m) return;
+  const r = m.credentials.safeParse(details);
+  if (r.success) return;
+  const issue = r.error.issues[0]!;
+  throw errors.invalid(['connector_account_details', ...issue.path.map(String)].join('.'), `${connector} takes ${m.auth_type} credentials: ${issue.message}`);
+}
+
 export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = scopedRouter();
   const base = '/account/:merchant_id/connectors';
@@ -37,6 +49,7 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
 
   r.post(base, async (req, res) => {
     const body = validate(CreateConnectorAccountRequest, req.body);
+    checkCredentials(body.connector_name, body.connector_account_details);
     const m = await merchantOr404(req.params.merchant_id);
     const profileId = body.profile_id ?? m.default_profile;
     const profile = profileId ? await setup.profile(m.merchant_id, profileId) : null;
@@ -67,6 +80,7 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
   r.post(`${base}/:merchant_connector_id`, async (req, res) => {
     const body = validate(UpdateConnectorAccountRequest, req.body);
     const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
+    if (body.connector_account_details) checkCredentials(a.connector_name, body.connector_account_details);
     const set: Partial<ConnectorAccountDoc> = { updated_at: new Date().toISOString() };
     for (const k of ['connector_label', 'payment_methods_enabled', 'test_mode', 'disabled', 'metadata'] as const) {
       if (body[k] !== undefined && body[k] !== null) (set as Record<string, unknown>)[k] = body[k];

@@ -93,16 +93,29 @@ export async function imitationView(stack: Stack, provider: ConnectorName, view:
 }
 
 /**
+ * Posts a form of an HTML page as a browser would (its hidden inputs, form-encoded), without following the redirect:
+ * the first form whose action `pick` accepts.
+ */
+export async function submitForm(pageUrl: string, pick: (action: string) => boolean): Promise<Response> {
+  const page = await (await fetch(pageUrl)).text();
+  const forms = [...page.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((f) => ({ action: f[1]!.replace(/&amp;/g, '&'), inner: f[2]! }));
+  const form = forms.find((f) => pick(f.action));
+  expect(form, page).toBeTruthy();
+  const fields = [...form!.inner.matchAll(/<input[^>]*type="hidden"[^>]*>/g)].map((i) => [/name="([^"]*)"/.exec(i[0])?.[1] ?? '', (/value="([^"]*)"/.exec(i[0])?.[1] ?? '').replace(/&amp;/g, '&').replace(/&quot;/g, '"')]);
+  return fetch(new URL(form!.action, pageUrl), {
+    method: 'POST', redirect: 'manual',
+    ...(fields.length ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() } : {}),
+  });
+}
+
+/**
  * The customer at the provider's page (the payment's next_action.redirect_to_url, once it has one): opens it and posts
  * the form whose action ends in `/<action>`, as a browser would. The provider answers with a redirect (303).
  */
 export async function customerStep(stack: Stack, paymentId: string, apiKey: string, action: string): Promise<{ url: string; location: string; payment: any }> {
   const payment = await stack.poll(paymentId, apiKey, (x) => x.status === 'requires_customer_action' && !!x.next_action?.redirect_to_url);
   const url = payment.next_action.redirect_to_url as string;
-  const page = await (await fetch(url)).text();
-  const form = new RegExp(`action="([^"]+/${action})"`).exec(page)?.[1];
-  expect(form, page).toBeTruthy();
-  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual' });
+  const res = await submitForm(url, (a) => a.endsWith(`/${action}`));
   expect(res.status).toBe(303);
   return { url, location: res.headers.get('location')!, payment };
 }
