@@ -26,6 +26,7 @@ export const manifest: Manifest<z.infer<typeof avardaCredentials>> = {
   countries: ['SE', 'NO', 'DK', 'FI'],
   currencies: ['SEK', 'NOK', 'DKK', 'EUR'],
   customers: ['B2C', 'B2B'],
+  customer_step: 'always',
   // The customer completes Avarda Checkout's form and is sent back to return_url; the form asks for everything else.
   required_fields: ['billing.address.country', 'return_url'],
   auth_type: 'BodyKey',

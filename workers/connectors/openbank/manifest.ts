@@ -31,6 +31,7 @@ export const manifest: Manifest<z.infer<typeof openbankCredentials>> = {
   countries: ['DE', 'ES', 'NL'],
   currencies: ['EUR'],
   customers: ['B2C'],
+  customer_step: 'always',
   // The Link-Up needs the way back; the mobile number and birth date Zinia requires are refused by Zinia itself
   // (they may come from several of our fields: customer.phone or billing.phone, metadata.birth_date or birth_date).
   required_fields: ['customer.email', 'return_url', 'billing.address.line1', 'billing.address.zip', 'billing.address.city', 'billing.address.country'],

@@ -19,6 +19,7 @@ export const manifest: Manifest<z.infer<typeof sveaCredentials>> = {
   countries: ['SE', 'NO', 'FI', 'DK', 'DE'],
   currencies: ['SEK', 'NOK', 'EUR', 'DKK'],
   customers: ['B2B', 'B2C'],
+  customer_step: 'always',
   // countryCode is mandatory; the checkout's merchantSettings need the shop's pages (confirmationUri, termsUri).
   required_fields: ['billing.address.country', 'return_url'],
   auth_type: 'BodyKey',
