@@ -24,3 +24,18 @@ export function taxShare(amount: number, order: ProviderOrder | undefined): numb
   if (!gross || !tax) return 0;
   return amount === gross ? tax : Math.round((tax * amount) / gross);
 }
+
+/**
+ * A line priced per unit, for providers that take a unit price and a quantity: the line's gross total and tax (minor
+ * units), and a quantity the total divides by. A total that does not divide is one unit named "3 × Name", so unit
+ * price × quantity is the total exactly.
+ */
+export function perUnit(l: OrderLine | Obj, i: number): { name: string; quantity: number; gross: number; tax: number; unitGross: number } {
+  const gross = int(l.amount) ?? 0;
+  const tax = int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0;
+  const given = int(l.quantity) ?? 1;
+  const name = str(l.product_name) ?? `Item ${i + 1}`;
+  const whole = given >= 1 && gross % given === 0;
+  const quantity = whole ? given : 1;
+  return { name: whole ? name : `${given} × ${name}`, quantity, gross, tax, unitGross: gross / quantity };
+}

@@ -6,7 +6,7 @@ import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
-import { int, obj, str, type Obj } from '../order-fields.ts';
+import { int, obj, perUnit, str, type Obj } from '../order-fields.ts';
 import type { Session } from '../types.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';
@@ -46,19 +46,12 @@ function itemType(l: Obj): ZiniaItem['type'] {
  * does not divide by the quantity is sent as one item "3 × Name", so unit price × quantity is the total exactly.
  */
 export function itemOf(l: Obj, i: number, currency: string): ZiniaItem {
-  const gross = int(l.amount) ?? 0;
-  const tax = int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0;
-  let quantity = int(l.quantity) ?? 1;
-  let name = str(l.product_name) ?? `Item ${i + 1}`;
-  if (quantity < 1 || gross % quantity !== 0) {
-    name = `${quantity} × ${name}`;
-    quantity = 1;
-  }
+  const { name, quantity, gross, tax, unitGross } = perUnit(l, i);
   const net = gross - tax;
   const rate = typeof l.tax_percentage === 'number' ? l.tax_percentage : net > 0 ? Math.round((tax / net) * 10_000) / 100 : 0;
   return {
     sku: str(l.product_id) ?? `line-${i + 1}`, name, type: itemType(l), quantity,
-    unit_price: euros(gross / quantity, currency), total_amount: euros(gross, currency), tax_rate: rate, tax_amount: euros(tax, currency),
+    unit_price: euros(unitGross, currency), total_amount: euros(gross, currency), tax_rate: rate, tax_amount: euros(tax, currency),
   };
 }
 

@@ -8,6 +8,7 @@ import { config, connectorSetting } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
+import { perUnit } from '../order-fields.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;
 type Line = Record<string, unknown>;
@@ -54,19 +55,12 @@ function vatOf(gross: number, tax: number, given: unknown): number {
 
 /** One of our lines (amount = the line's gross total) as a Svea row priced per unit; a total that does not divide by its quantity is one row "3 × Name". */
 export function rowOf(l: Line, i: number): SveaOrderRow {
-  const gross = int(l.amount) ?? 0;
-  const tax = int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0;
-  let quantity = int(l.quantity) ?? 1;
-  let name = str(l.product_name) ?? `Item ${i + 1}`;
-  if (quantity < 1 || gross % quantity !== 0) {
-    name = `${quantity} × ${name}`;
-    quantity = 1;
-  }
+  const { name, quantity, gross, tax, unitGross } = perUnit(l, i);
   return {
     ...(str(l.product_id) ? { ArticleNumber: str(l.product_id)!.slice(0, 256) } : {}),
     Name: name.slice(0, 40),
     Quantity: quantity * 100,
-    UnitPrice: gross / quantity,
+    UnitPrice: unitGross,
     VatPercent: vatOf(gross, tax, l.tax_percentage),
   };
 }

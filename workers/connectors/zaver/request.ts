@@ -8,7 +8,7 @@ import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 import type { z } from 'zod';
-import { int, lineTax, linesOf, obj, str } from '../order-fields.ts';
+import { int, lineTax, linesOf, obj, perUnit, str } from '../order-fields.ts';
 
 export const PAYMENTS = '/payments/link/v2';
 export const REFUNDS = '/refund/v1';
@@ -53,18 +53,11 @@ export function taxRate(gross: number, tax: number, given?: unknown): number {
  * quantity is one item "3 × Name", so unitPrice × quantity stays totalAmount.
  */
 export function lineItemOf(l: Line, i: number, currency: string): ZaverLineItem {
-  const gross = int(l.amount) ?? 0;
-  const tax = int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0;
-  let quantity = int(l.quantity) ?? 1;
-  let name = str(l.product_name) ?? `Item ${i + 1}`;
-  if (quantity < 1 || gross % quantity !== 0) {
-    name = `${quantity} × ${name}`;
-    quantity = 1;
-  }
+  const { name, quantity, gross, tax, unitGross } = perUnit(l, i);
   return {
     id: str(l.product_id) ?? `line-${i + 1}`,
     name, quantity,
-    unitPrice: major(gross / quantity, currency),
+    unitPrice: major(unitGross, currency),
     totalAmount: major(gross, currency),
     taxRatePercent: taxRate(gross, tax, l.tax_percentage),
     taxAmount: major(tax, currency),
