@@ -21,6 +21,7 @@ import { refundsRouter } from './routes/refunds.ts';
 import { disputesRouter } from './routes/disputes.ts';
 import { DisputeStore } from '../lib/dispute-store.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
+import { eventsRouter } from './routes/events.ts';
 
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
@@ -60,6 +61,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(refundsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
   app.use(disputesRouter(new DisputeStore(db)));
+  // The admin key or the merchant's own secret key (checked by the router).
+  app.use(eventsRouter(db, deps.redis));
   // Keyless: the provider calls, and its signature is checked by the route.
   app.use(webhooksRouter(db, deps));
 

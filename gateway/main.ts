@@ -10,6 +10,7 @@ import { PaymentStore } from '../lib/payment-store.ts';
 import { RefundStore } from '../lib/refund-store.ts';
 import { ConnectorQueues } from '../lib/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
+import { WebhookQueue } from '../lib/event-store.ts';
 import { CAPABILITIES } from '../domain/connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
@@ -35,17 +36,19 @@ const setup = new MerchantSetup(db, { pub: redis });
 await setup.listen(setupEvents);
 
 const paymentStateHealth = healthChecker(config.paymentStateAddr);
+const webhookQueue = new WebhookQueue(redis);
 const implemented = (Object.keys(CAPABILITIES) as ConnectorName[]).filter((c) => CAPABILITIES[c].implemented);
 const settle = async <T>(p: Promise<T>, ms = 2_000): Promise<T | Error> =>
   Promise.race([p, new Promise<Error>((r) => setTimeout(() => r(new Error('timeout')), ms))]).catch((e: Error) => e);
 
 async function health() {
-  const [mongoOk, redisOk, psOk, sandboxOk, workers] = await Promise.all([
+  const [mongoOk, redisOk, psOk, sandboxOk, workers, webhookWorkers] = await Promise.all([
     settle(db.command({ ping: 1 })).then((r) => !(r instanceof Error)),
     settle(redis.ping()).then((r) => r === 'PONG'),
     paymentStateHealth.check(),
     settle(fetch(`${config.sandboxUrl}/health`)).then((r) => !(r instanceof Error) && r.ok),
     Promise.all(implemented.map(async (c) => [c, await settle(queues.get(c).getWorkersCount()).then((n) => (n instanceof Error ? 0 : n))] as const)),
+    settle(webhookQueue.queue.getWorkersCount()).then((n) => (n instanceof Error ? 0 : n)),
   ]);
   const workerCounts = Object.fromEntries(workers);
   const ok = mongoOk && redisOk && psOk && sandboxOk && workers.every(([, n]) => n > 0);
@@ -54,6 +57,8 @@ async function health() {
     parts: {
       gateway: 'up', mongodb: mongoOk ? 'up' : 'down', redis: redisOk ? 'up' : 'down', payment_state: psOk ? 'up' : 'down',
       provider_sandbox: sandboxOk ? 'up' : 'down', workers: workerCounts,
+      // Informational: payments go on without it; merchant webhooks wait (nothing is lost) until one runs.
+      webhook_workers: webhookWorkers,
     },
   };
 }
@@ -76,7 +81,7 @@ onShutdown({
       clearTimeout(force);
     }],
     ['outcome waiter', () => waiter.close()],
-    ['queues', () => queues.close()],
+    ['queues', () => Promise.all([queues.close(), webhookQueue.close()])],
     ['redis', () => { redis.disconnect(); setupEvents.disconnect(); }],
     ['grpc', () => { paymentState.close(); paymentStateHealth.close(); }],
     ['mongo', () => mongo.close()],

@@ -64,6 +64,20 @@ const schema = z.object({
     }
     return delays;
   }),
+  // The reference switch's schedule: 60 s, 2 x 5 min, 5 x 10 min, 5 x 1 h, 3 x 6 h (about a day).
+  WEBHOOK_RETRY_DELAYS_MS: str([60_000, ...Array(2).fill(300_000), ...Array(5).fill(600_000), ...Array(5).fill(3_600_000), ...Array(3).fill(21_600_000)].join(',')).transform((raw, ctx) => {
+    const delays = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())));
+    if (delays.some((n) => !Number.isInteger(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: `must be comma-separated non-negative integers (ms), got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return delays;
+  }),
+  WEBHOOK_TIMEOUT_MS: int(15_000),
+  WEBHOOK_CONCURRENCY: int(20),
+  WEBHOOK_RELAY_INTERVAL_MS: int(1_000),
+  WEBHOOK_REQUEUE_INTERVAL_MS: int(30_000),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '']).optional().transform((v) => v === 'true'),
   SWEEP_AFTER_MS: int(60_000),
   SWEEP_INTERVAL_MS: int(15_000),
   SANDBOX_SLOW_MS: int(15_000),
@@ -156,6 +170,17 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Status sync (psync) delays for operations the provider left pending, in ms. */
     syncDelaysMs: e.SYNC_DELAYS_MS,
     /** Operations begun and not completed for this long are enqueued again by the recovery sweeper. */
+    /** Delays between a merchant webhook's delivery attempts (ms); its length is the number of retries. */
+    webhookRetryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
+    /** One delivery attempt's time limit (connect, send, answer). */
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    /** How often the relay looks for transitions whose events are not stored yet (it also wakes on every transition). */
+    webhookRelayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
+    /** How often undelivered events whose job is gone from Redis are enqueued again. */
+    webhookRequeueIntervalMs: e.WEBHOOK_REQUEUE_INTERVAL_MS,
+    /** Merchant webhook URLs may name loopback and private addresses (local testing only). */
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
     sweepAfterMs: e.SWEEP_AFTER_MS,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     sandboxSlowMs: e.SANDBOX_SLOW_MS,

@@ -21,6 +21,8 @@ const SHAPES: ListShape[] = [
   { name: 'GET /disputes/list?dispute_status', collection: 'disputes', equal: ['merchant_id', 'dispute_status'], sort: DISPUTE_SORT },
   { name: 'GET /disputes/list?dispute_stage', collection: 'disputes', equal: ['merchant_id', 'dispute_stage'], sort: DISPUTE_SORT },
   { name: 'GET /disputes/list?connector', collection: 'disputes', equal: ['merchant_id', 'connector'], sort: DISPUTE_SORT },
+  { name: 'GET /events/{merchant_id}', collection: 'events', equal: ['merchant_id'], sort: { created_at: -1, event_id: -1 } },
+  { name: 'GET /events/{merchant_id}?object_id', collection: 'events', equal: ['merchant_id', 'object_id'], sort: { created_at: -1, event_id: -1 } },
   { name: 'GET /disputes/list?reason', collection: 'disputes', equal: ['merchant_id', 'connector_reason'], sort: DISPUTE_SORT },
 ];
 

@@ -19,6 +19,8 @@ export interface IndexSpec { collection: string; keys: IndexKeys; name: string; 
  */
 export const INDEXES: IndexSpec[] = [
   { collection: 'transitions', keys: { payment_id: 1, merchant_id: 1, seq: 1 }, name: 'payment_seq', unique: true },
+  // Only transitions whose merchant events are not derived yet carry `outbox` (the webhook relay's lookup).
+  { collection: 'transitions', keys: { outbox: 1 }, name: 'outbox' },
   { collection: 'payments', keys: { payment_id: 1, merchant_id: 1 }, name: 'payment_merchant', unique: true },
   // Present only on payments with an operation in flight, so the sweeper's lookup stays small.
   { collection: 'payments', keys: { sweep_key: 1 }, name: 'sweep_key' },
@@ -52,6 +54,15 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'disputes', keys: { merchant_id: 1, dispute_stage: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_stage' },
   { collection: 'disputes', keys: { merchant_id: 1, connector: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_connector' },
   { collection: 'disputes', keys: { merchant_id: 1, connector_reason: 1, created_at: -1, dispute_id: -1 }, name: 'disputes_by_reason' },
+  // Merchant events: one per event_id (derived deterministically, so a relay run twice writes one); GET /events lists
+  // newest first, by merchant and by object; a payment's pending events in order (webhook ordering); pending ones
+  // for re-enqueueing deliveries lost from Redis.
+  { collection: 'events', keys: { event_id: 1 }, name: 'event_id', unique: true },
+  { collection: 'events', keys: { merchant_id: 1, created_at: -1, event_id: -1 }, name: 'events_list' },
+  { collection: 'events', keys: { merchant_id: 1, object_id: 1, created_at: -1, event_id: -1 }, name: 'events_by_object' },
+  { collection: 'events', keys: { payment_id: 1, merchant_id: 1, sequence: 1, order: 1 }, name: 'events_by_payment' },
+  { collection: 'events', keys: { delivery_status: 1 }, name: 'events_by_delivery_status' },
+  { collection: 'event_attempts', keys: { event_id: 1, started_at: 1 }, name: 'attempts_by_event' },
   // The same notification (same account, same bytes) is recorded once; ordering is judged per provider object.
   { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, body_sha256: 1 }, name: 'notification_identity', unique: true },
   { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, object_key: 1, provider_updated_at: -1 }, name: 'notifications_by_object' },

@@ -18,7 +18,14 @@ export interface Transition {
   to: string;
   trace_id: string | null;
   snapshot: StoredPayment;
+  /**
+   * 'pending' from the append until the webhook relay has derived and stored the transition's events (then removed):
+   * the transition log is the outbox of merchant events, and only undelivered entries carry the (indexed) field.
+   */
+  outbox?: typeof OUTBOX_PENDING;
 }
+
+export const OUTBOX_PENDING = 'pending';
 
 /** What payment-state publishes after every applied transition (Redis channel `{REDIS_PREFIX}:payment-events`). */
 export interface PaymentEvent {
@@ -74,7 +81,7 @@ export class PaymentStore {
     const t: Transition = {
       merchant_id: next.merchant_id, payment_id: next.payment_id, seq: next.seq, at: next.updated,
       action: meta.action, operation_id: meta.operation_id, from: meta.from, to: next.status,
-      trace_id: currentTraceId() ?? null, snapshot: next,
+      trace_id: currentTraceId() ?? null, snapshot: next, outbox: OUTBOX_PENDING,
     };
     try {
       await this.span('insert', 'transitions', () => this.transitions.insertOne(t));
@@ -139,6 +146,23 @@ export class PaymentStore {
 
   async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {
     return this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }).sort({ seq: 1 }).toArray();
+  }
+
+  /** Transitions whose events the relay has not derived yet, oldest payments' first seq first (at most `limit`). */
+  async outboxPending(limit = 200): Promise<Transition[]> {
+    const rows = await this.transitions.find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } }).limit(limit).toArray();
+    return rows.sort((a, b) => a.at.localeCompare(b.at) || a.seq - b.seq);
+  }
+
+  /** The transition before `t` (null for a payment's first). */
+  async previous(t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>): Promise<Transition | null> {
+    if (t.seq === 0) return null;
+    return this.transitions.findOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq - 1 }, { projection: { _id: 0 } });
+  }
+
+  /** The relay has stored `t`'s events: take it out of the outbox. */
+  async relayed(t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>): Promise<void> {
+    await this.transitions.updateOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq }, { $unset: { outbox: '' } });
   }
 
   /** Payments with an operation begun and not finished since before `before` (for the recovery sweeper). */

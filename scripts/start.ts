@@ -68,6 +68,8 @@ parts.push(
   node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
   // One process serves every connector's queue here; production scales each connector's workers on its own.
   node(0, 'workers', 'workers/main.ts', '--connector', 'all'),
+  // Merchant webhooks: the relay from the transition log and the deliveries (scale: run more of it).
+  node(0, 'webhooks', 'workers/webhooks/main.ts'),
   node(0, 'gateway', 'gateway/main.ts'),
 );
 
@@ -133,6 +135,7 @@ if (up) {
   console.error(`
 [start] BNPL payment service is up: http://127.0.0.1:${port}  (GET /health, /openapi.json)
 [start] admin api-key: ${supplied.has('ADMIN_API_KEY') ? 'the one in ADMIN_API_KEY' : `${secrets.ADMIN_API_KEY}  (kept in ${secretsFile})`}
+[start] merchant webhooks to private/loopback addresses: ${process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' ? 'ALLOWED (WEBHOOK_ALLOW_PRIVATE_URLS=true; local testing only)' : 'refused (set WEBHOOK_ALLOW_PRIVATE_URLS=true to send them to a local receiver such as npm run webhook-receiver)'}
 [start] logs: ${logDir}/<process>.log. Ctrl-C stops everything.
 `);
 } else if (!stopping) {

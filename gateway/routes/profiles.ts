@@ -12,6 +12,16 @@ import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 import type { SetupChanged } from './accounts.ts';
 import type { z } from 'zod';
+import { config } from '../../lib/config.ts';
+import { webhookUrlProblem } from '../../lib/webhook-url.ts';
+
+/** The SSRF guard on the URL's text (the webhook worker checks the addresses it resolves to at every delivery). */
+function checkWebhookUrl(body: ProfileFields): void {
+  const url = body.webhook_details?.webhook_url;
+  if (!url) return;
+  const problem = webhookUrlProblem(url, config.webhookAllowPrivateUrls);
+  if (problem) throw errors.invalid('webhook_details.webhook_url', problem);
+}
 
 type ProfileFields = z.infer<typeof UpdateProfileRequest>;
 
@@ -68,6 +78,7 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
 
   r.post(base, async (req, res) => {
     const body = validate(CreateProfileRequest, req.body);
+    checkWebhookUrl(body);
     await merchantOr404(req.params.merchant_id);
     const p = newProfile(req.params.merchant_id, { ...body, profile_name: body.profile_name ?? `profile_${ids.profile().slice(4, 12)}` });
     await checkRouting(setup, req.params.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
@@ -90,6 +101,7 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
 
   r.post(`${base}/:profile_id`, async (req, res) => {
     const body = validate(UpdateProfileRequest, req.body);
+    checkWebhookUrl(body);
     const p = await profileOr404(req.params.merchant_id, req.params.profile_id);
     await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
     const set: Partial<ProfileDoc> = { updated_at: new Date().toISOString() };

@@ -13,11 +13,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** One worker process serves every implemented connector's queue (`--connector all`); no other worker parts. */
 const OTHER_WORKERS: `worker-${string}`[] = [];
-export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'gateway' | (typeof OTHER_WORKERS)[number];
+export type PartName = 'payment-state' | 'provider-sandbox' | 'worker' | 'worker-webhooks' | 'gateway' | (typeof OTHER_WORKERS)[number];
 const FILES: Record<string, string[]> = {
   'payment-state': ['services/payment-state/main.ts'],
   'provider-sandbox': ['services/provider-sandbox/main.ts'],
   worker: ['workers/main.ts', '--connector', 'all'],
+  // Merchant webhooks: the relay (transition log -> events) and the deliveries.
+  'worker-webhooks': ['workers/webhooks/main.ts'],
   ...Object.fromEntries(OTHER_WORKERS.map((w) => [w, ['workers/main.ts', '--connector', w.slice('worker-'.length)]])),
   gateway: ['gateway/main.ts'],
 };
@@ -85,6 +87,12 @@ export class Stack {
       SWEEP_INTERVAL_MS: '1000',
       SWEEP_AFTER_MS: '10000',
       LOG_LEVEL: 'debug',
+      // Test receivers listen on 127.0.0.1; quick retries so a receiver that comes back is reached within the test.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '300,600,1000,2000,3000,5000,5000,5000',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      WEBHOOK_RELAY_INTERVAL_MS: '250',
+      WEBHOOK_REQUEUE_INTERVAL_MS: '1000',
       ...overrides,
     };
     const stack = new Stack(env, dbName);
@@ -93,6 +101,7 @@ export class Stack {
       await stack.startPart('provider-sandbox');
       await stack.startPart('worker');
       for (const w of OTHER_WORKERS) await stack.startPart(w);
+      await stack.startPart('worker-webhooks');
       await stack.startPart('gateway');
       await stack.waitHealthy();
     } catch (err) {
@@ -200,7 +209,7 @@ export class Stack {
 
   /** Stops every process and removes what the stack stored: its database and its Redis keys. */
   async stop(): Promise<void> {
-    await Promise.all((['gateway', 'worker', ...OTHER_WORKERS, 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
+    await Promise.all((['gateway', 'worker', 'worker-webhooks', ...OTHER_WORKERS, 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
     const db = await this.db().catch(() => undefined);
     await db?.dropDatabase().catch(() => undefined);
     await this.mongo?.close();

@@ -1,0 +1,137 @@
+// Merchant events, derived from a stored transition and the one before it. Pure: the relay (workers/webhooks/relay.ts)
+// reads the two transitions, calls deriveEvents and stores what it returns; deriving the same transition twice gives
+// the same events with the same ids, so a relay that crashes half-way and runs again writes each event once.
+//
+// The table of event types (EVENT_TYPES below is the source; README "Merchant webhooks" shows it):
+//   payment_* and action_required: the payment's status changed (from the status before this transition); the
+//     reference switch's mapping, plus payment_partially_captured for our two partial-capture statuses.
+//   payment_captured: a capture of the payment was charged (a partial capture too). Reference event, ours per capture.
+//   payment_capture_failed, payment_cancel_failed: a capture or void the provider refused (the payment returns to the
+//     status it had; no status event for that return). Ours.
+//   payment_incremental_authorization: an incremental authorization was decided (its row says success or failure). Ours.
+//   refund_succeeded, refund_failed: a refund of the payment reached that status. Reference events.
+//   dispute_*: a dispute of the payment was opened or moved; the type is the dispute's new status (reference events).
+// One transition can give several events (a capture that completes the payment: payment_captured then
+// payment_succeeded); `order` keeps their order within the transition, and (sequence, order) orders a payment's events.
+import { createHash } from 'node:crypto';
+import type { PaymentStatusName } from '../lib/schemas/common.ts';
+import { DISPUTE_STATUSES } from '../lib/schemas/dispute.ts';
+import { EVENT_TYPE_NAMES as NAMES, type EventTypeName } from '../lib/schemas/event.ts';
+import type { StoredPayment } from './payment.ts';
+import { toResource } from './intent.ts';
+import { refundView } from './refunds.ts';
+import { disputeView } from './disputes.ts';
+
+export type EventObjectType = 'payment_details' | 'refund_details' | 'dispute_details';
+
+interface EventTypeInfo { object_type: EventObjectType; when: string; reference: boolean }
+
+/** Every event type a merchant can receive: what it is about and when it is sent. */
+export const EVENT_TYPES = {
+  payment_succeeded: { object_type: 'payment_details', when: 'the payment became succeeded (captured in full)', reference: true },
+  payment_failed: { object_type: 'payment_details', when: 'the payment became failed', reference: true },
+  payment_processing: { object_type: 'payment_details', when: 'the payment became processing (a provider call in flight or under provider review)', reference: true },
+  payment_cancelled: { object_type: 'payment_details', when: 'the payment became cancelled', reference: true },
+  payment_authorized: { object_type: 'payment_details', when: 'the payment became requires_capture (authorized, manual capture)', reference: true },
+  payment_captured: { object_type: 'payment_details', when: 'a capture of the payment was charged (partial or full)', reference: true },
+  action_required: { object_type: 'payment_details', when: 'the payment became requires_customer_action or requires_merchant_action', reference: true },
+  payment_partially_captured: { object_type: 'payment_details', when: 'the payment became partially_captured or partially_captured_and_capturable', reference: false },
+  payment_capture_failed: { object_type: 'payment_details', when: 'the provider refused a capture (the payment keeps what it had)', reference: false },
+  payment_cancel_failed: { object_type: 'payment_details', when: 'the provider refused a void (the hold is still there)', reference: false },
+  payment_incremental_authorization: { object_type: 'payment_details', when: 'an incremental authorization was decided (its row: success or failure)', reference: false },
+  refund_succeeded: { object_type: 'refund_details', when: 'a refund became succeeded', reference: true },
+  refund_failed: { object_type: 'refund_details', when: 'a refund became failed', reference: true },
+  ...Object.fromEntries(DISPUTE_STATUSES.map((s) => [s, { object_type: 'dispute_details', when: `a dispute was opened or moved with status ${s}`, reference: true }])) as
+    Record<(typeof DISPUTE_STATUSES)[number], EventTypeInfo>,
+} satisfies Record<EventTypeName, EventTypeInfo>;
+
+export type EventType = EventTypeName;
+export const EVENT_TYPE_NAMES = NAMES;
+
+/** The event a status change gives; statuses absent here (requires_payment_method, requires_confirmation) give none. */
+export const STATUS_EVENTS: Partial<Record<PaymentStatusName, EventType>> = {
+  succeeded: 'payment_succeeded',
+  failed: 'payment_failed',
+  processing: 'payment_processing',
+  cancelled: 'payment_cancelled',
+  requires_capture: 'payment_authorized',
+  requires_customer_action: 'action_required',
+  requires_merchant_action: 'action_required',
+  partially_captured: 'payment_partially_captured',
+  partially_captured_and_capturable: 'payment_partially_captured',
+};
+
+export interface DerivedEvent {
+  event_id: string;
+  event_type: EventType;
+  object_type: EventObjectType;
+  object_id: string;
+  /** Position within the transition: (sequence, order) orders a payment's events. */
+  order: number;
+  /** The API resource as GET answers it at this transition. */
+  object: unknown;
+}
+
+/** Deterministic: the same transition and event always get the same id. */
+export function eventId(merchantId: string, paymentId: string, seq: number, type: EventType, objectId: string): string {
+  return `evt_${createHash('sha256').update(JSON.stringify([merchantId, paymentId, seq, type, objectId])).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The events of the transition that produced `next`, given the payment as the transition before it left it (null for
+ * the first transition).
+ */
+export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): DerivedEvent[] {
+  const out: Omit<DerivedEvent, 'event_id' | 'order'>[] = [];
+  const payment = () => toResource(next);
+  const paymentEvent = (event_type: EventType) => out.push({ event_type, object_type: 'payment_details', object_id: next.payment_id, object: payment() });
+
+  // Rows that moved in this transition.
+  const prevCaptures = new Map((prev?.captures ?? []).map((c) => [c.capture_id, c.status]));
+  const newlyCharged = (next.captures ?? []).some((c) => c.status === 'charged' && prevCaptures.get(c.capture_id) !== 'charged');
+  const captureFailed = (next.captures ?? []).some((c) => c.status === 'failed' && prevCaptures.get(c.capture_id) !== 'failed');
+  const prevIncr = new Map((prev?.incremental_authorizations ?? []).map((a) => [a.authorization_id, a.status]));
+  const incrDecided = (next.incremental_authorizations ?? []).some((a) => a.status !== 'processing' && prevIncr.get(a.authorization_id) !== a.status);
+  // A void the provider refused: the payment went back from processing to where it was, with the void's error.
+  const prevOps = new Map((prev?.operations ?? []).map((o) => [o.operation_id, o]));
+  const voidFailed = next.operations.some((o) => o.kind === 'void' && !o.open && prevOps.get(o.operation_id)?.open && next.status !== 'cancelled' && next.status !== 'failed');
+
+  if (newlyCharged) paymentEvent('payment_captured');
+  if (captureFailed) paymentEvent('payment_capture_failed');
+  if (voidFailed) paymentEvent('payment_cancel_failed');
+  if (incrDecided) paymentEvent('payment_incremental_authorization');
+  const statusChanged = prev === null ? false : prev.status !== next.status;
+  // Returning to the status before a refused capture or void is not news of its own: the failure event says it.
+  const returned = (captureFailed || voidFailed || incrDecided) && prev?.status === 'processing';
+  const statusEvent = STATUS_EVENTS[next.status];
+  if ((statusChanged || (prev === null && statusEvent)) && statusEvent && !returned) paymentEvent(statusEvent);
+
+  const prevRefunds = new Map((prev?.refunds ?? []).map((r) => [r.refund_id, r.status]));
+  for (const r of next.refunds ?? []) {
+    if (r.status === prevRefunds.get(r.refund_id)) continue;
+    const type = r.status === 'succeeded' ? 'refund_succeeded' : r.status === 'failed' ? 'refund_failed' : null;
+    if (type) out.push({ event_type: type, object_type: 'refund_details', object_id: r.refund_id, object: refundView(r) });
+  }
+
+  const prevDisputes = new Map((prev?.disputes ?? []).map((d) => [d.dispute_id, d]));
+  for (const d of next.disputes ?? []) {
+    const before = prevDisputes.get(d.dispute_id);
+    if (before && before.dispute_status === d.dispute_status && before.dispute_stage === d.dispute_stage) continue;
+    out.push({ event_type: d.dispute_status, object_type: 'dispute_details', object_id: d.dispute_id, object: disputeView(d) });
+  }
+
+  return out.map((e, order) => ({ ...e, order, event_id: eventId(next.merchant_id, next.payment_id, next.seq, e.event_type, e.object_id) }));
+}
+
+/** The body a merchant receives for an event: exactly these fields, serialized once and signed as sent. */
+export interface WebhookPayload {
+  merchant_id: string;
+  event_id: string;
+  event_type: EventType;
+  content: { type: EventObjectType; object: unknown };
+  timestamp: string;
+}
+
+export function webhookPayload(e: { merchant_id: string; event_id: string; event_type: EventType; object_type: EventObjectType; object: unknown; created_at: string }): WebhookPayload {
+  return { merchant_id: e.merchant_id, event_id: e.event_id, event_type: e.event_type, content: { type: e.object_type, object: e.object }, timestamp: e.created_at };
+}

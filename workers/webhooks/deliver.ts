@@ -1,0 +1,73 @@
+// One delivery attempt of a merchant webhook: POST the exact body, signed, to the profile's URL, within
+// WEBHOOK_TIMEOUT_MS; the connection's DNS lookup refuses internal addresses (lib/webhook-url.ts). Never throws: the
+// answer (or why there was none) is what the attempt records.
+import http from 'node:http';
+import https from 'node:https';
+import { guardedLookup, webhookUrlProblem } from '../../lib/webhook-url.ts';
+import { signWebhook } from '../../lib/merchant-webhook-signature.ts';
+
+export const SIGNATURE_HEADER = 'x-webhook-signature-512';
+const EXCERPT = 2048;
+const MAX_READ = 64 * 1024;
+
+export interface SendResult {
+  request: { headers: Record<string, string>; body: string };
+  response: { status_code: number; body: string; headers: Record<string, string> } | null;
+  error: string | null;
+  delivered: boolean;
+  started_at: string;
+  duration_ms: number;
+}
+
+export async function sendWebhook(url: string, body: string, hashKey: string, opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string }): Promise<SendResult> {
+  const started = Date.now();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'bnpl-payment-service-webhooks/1',
+    [SIGNATURE_HEADER]: signWebhook(body, hashKey),
+    'x-webhook-event-id': opts.eventId,
+    'x-webhook-event-type': opts.eventType,
+  };
+  const done = (r: Pick<SendResult, 'response' | 'error'>): SendResult => ({
+    request: { headers, body }, ...r, delivered: !!r.response && r.response.status_code >= 200 && r.response.status_code < 300,
+    started_at: new Date(started).toISOString(), duration_ms: Date.now() - started,
+  });
+  const problem = webhookUrlProblem(url, opts.allowPrivate);
+  if (problem) return done({ response: null, error: `webhook URL not allowed: ${problem}` });
+  const target = new URL(url);
+  const lib = target.protocol === 'https:' ? https : http;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (r: Pick<SendResult, 'response' | 'error'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = lib.request(target, {
+      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(opts.allowPrivate) as never, agent: false,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < MAX_READ) chunks.push(c);
+        size += c.length;
+      });
+      res.on('end', () => finish({
+        response: {
+          status_code: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT),
+          headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k === 'content-type' || k === 'content-length').map(([k, v]) => [k, String(v)])),
+        },
+        error: null,
+      }));
+      res.on('error', (err) => finish({ response: null, error: `response broke off: ${err.message}` }));
+    });
+    const timer = setTimeout(() => {
+      finish({ response: null, error: `no answer within ${opts.timeoutMs} ms` });
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => finish({ response: null, error: err.code ? `${err.code}: ${err.message}` : err.message }));
+    req.end(body);
+  });
+}

@@ -1,0 +1,152 @@
+// The webhook worker: `node workers/webhooks/main.ts`. Runs the relay (transition log -> events -> the `webhooks`
+// queue) and delivers the queue's jobs to merchants. Scale it by running more processes: the relay is idempotent and
+// a delivery job runs in one process at a time (jobId = event_id).
+//
+// Delivery: the body {merchant_id, event_id, event_type, content: {type, object}, timestamp} is signed with the
+// business profile's payment_response_hash_key (X-Webhook-Signature-512, hex HMAC-SHA512); any 2xx is delivered;
+// otherwise (or no answer within WEBHOOK_TIMEOUT_MS) it is tried again after each of WEBHOOK_RETRY_DELAYS_MS, then
+// marked failed. A payment's events go out in order: one waits while an earlier event of its payment is undelivered,
+// and is sent at once when that one is settled. At least once: a process killed after the merchant answered but before
+// the answer was recorded sends the event again (merchants deduplicate by event_id).
+import { DelayedError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
+initTelemetry('worker-webhooks');
+import { config } from '../../lib/config.ts';
+import { onShutdown } from '../../lib/lifecycle.ts';
+import { log } from '../../lib/log.ts';
+import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
+import { MerchantStore } from '../../lib/merchant-store.ts';
+import { PaymentStore } from '../../lib/payment-store.ts';
+import { EventStore, WEBHOOK_QUEUE, WebhookQueue, type EventDoc, type WebhookJob } from '../../lib/event-store.ts';
+import { telemetry } from '../../lib/queue.ts';
+import { paymentEventsChannel, redisConnection } from '../../lib/redis.ts';
+import { open } from '../../lib/secret-box.ts';
+import { webhookPayload } from '../../domain/events.ts';
+import { Relay } from './relay.ts';
+import { sendWebhook } from './deliver.ts';
+
+/** How long an event waits behind an earlier undelivered event of its payment before it looks again. */
+const ORDER_WAIT_MS = 5_000;
+
+const { client: mongo, db } = await connectMongo();
+await ensureIndexes(db);
+const connection = redisConnection();
+const store = new EventStore(db);
+const setup = new MerchantStore(db);
+const payments = new PaymentStore(db);
+const queue = new WebhookQueue(connection);
+const relay = new Relay(payments, store, queue, setup);
+
+/** Where the event goes and what signs it: the profile's webhook URL and hash key now (null URL: none configured). */
+async function targetOf(e: EventDoc): Promise<{ url: string | null; hashKey: string | null }> {
+  const merchant = await setup.merchant(e.merchant_id);
+  const profileId = e.profile_id ?? merchant?.default_profile ?? null;
+  const profile = merchant && profileId ? await setup.profile(e.merchant_id, profileId) : null;
+  if (!profile) return { url: null, hashKey: null };
+  return { url: profile.webhook_details?.webhook_url ?? null, hashKey: open(profile.payment_response_hash_key_sealed, profile.profile_id) };
+}
+
+/** The next event of the payment waited behind `e`: send it now rather than at its next look. */
+async function releaseNext(e: EventDoc): Promise<void> {
+  const next = await store.nextPending(e);
+  if (!next) return;
+  const job = await queue.queue.getJob(next.event_id);
+  if (job && await job.isDelayed()) await job.promote().catch(() => undefined);
+}
+
+async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
+  const e = await store.find(job.data.merchant_id, job.data.event_id);
+  if (!e) return;
+  const manualId = job.data.manual_attempt_id;
+  if (!manualId) {
+    if (e.delivery_status !== 'pending') return;
+    if (await store.earlierPending(e)) {
+      await job.moveToDelayed(Date.now() + ORDER_WAIT_MS, token);
+      throw new DelayedError();
+    }
+  }
+  const { url, hashKey } = await targetOf(e);
+  const lastTry = !manualId && job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (!url || !hashKey) {
+    if (manualId) {
+      const now = new Date().toISOString();
+      await store.recordAttempt({ attempt_id: manualId, event_id: e.event_id, merchant_id: e.merchant_id, trigger: 'manual', url: null, request: { headers: {}, body: '' }, response: null, error: 'the business profile has no webhook URL', delivered: false, started_at: now, duration_ms: 0 });
+    } else {
+      await store.settle(e.event_id, 'not_configured');
+      await releaseNext(e);
+    }
+    return;
+  }
+  const body = JSON.stringify(webhookPayload(e));
+  const r = await sendWebhook(url, body, hashKey, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls, eventId: e.event_id, eventType: e.event_type });
+  await store.recordAttempt({
+    attempt_id: manualId ?? `${e.event_id}:${job.attemptsMade + 1}:${job.processedOn ?? Date.now()}`, event_id: e.event_id, merchant_id: e.merchant_id,
+    trigger: manualId ? 'manual' : 'automatic', url, ...r,
+  });
+  log.info('webhook attempt', { event_id: e.event_id, event_type: e.event_type, delivered: r.delivered, status_code: r.response?.status_code ?? null, error: r.error, duration_ms: r.duration_ms });
+  if (r.delivered) {
+    await store.settle(e.event_id, 'delivered');
+    await releaseNext(e);
+    return;
+  }
+  if (manualId) return;
+  if (lastTry) {
+    await store.settle(e.event_id, 'failed');
+    await releaseNext(e);
+  }
+  throw new Error(r.error ?? `answered ${r.response?.status_code}`);
+}
+
+const delays = config.webhookRetryDelaysMs;
+const worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, deliver, {
+  connection,
+  prefix: config.redisPrefix,
+  concurrency: config.webhookConcurrency,
+  lockDuration: Math.max(30_000, config.webhookTimeoutMs * 2),
+  stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
+  maxStalledCount: 1_000,
+  settings: { backoffStrategy: (attemptsMade: number) => delays[Math.min(attemptsMade, delays.length) - 1] ?? 0 },
+  telemetry: telemetry(),
+});
+worker.on('failed', (job, err) => log.warn('webhook attempt failed', { event_id: job?.data.event_id, attempts: job?.attemptsMade, err: err.message }));
+worker.on('error', (err) => log.error('webhook worker error', { err }));
+await worker.waitUntilReady();
+
+/** Runs `task` every `ms`, never two at once. */
+function every(ms: number, name: string, task: () => Promise<unknown>): NodeJS.Timeout {
+  let running = false;
+  return setInterval(() => {
+    if (running) return;
+    running = true;
+    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
+  }, ms);
+}
+
+const runRelay = () => relay.trigger().catch((err) => log.error('relay failed', { err }));
+// Woken by every applied transition (payment-state's announcement); the interval catches what a lost message missed.
+const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+subscriber.on('error', (err) => log.warn('relay subscriber error', { err: err.message }));
+await subscriber.subscribe(paymentEventsChannel());
+subscriber.on('message', () => void runRelay());
+const relayTimer = every(config.webhookRelayIntervalMs, 'relay', () => relay.trigger());
+const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () => {
+  const n = await relay.requeueLost();
+  if (n) log.warn('re-enqueued webhook deliveries lost from the queue', { count: n });
+});
+await runRelay();
+log.info('worker ready', { queue: WEBHOOK_QUEUE, concurrency: config.webhookConcurrency, allow_private_urls: config.webhookAllowPrivateUrls });
+
+onShutdown({
+  name: 'worker-webhooks',
+  note: 'finishing deliveries in flight',
+  forceExitMs: Math.max(30_000, config.webhookTimeoutMs + 15_000),
+  steps: [
+    ['relay', () => { clearInterval(relayTimer); clearInterval(requeueTimer); subscriber.disconnect(); }],
+    ['worker', () => worker.close()],
+    ['queue', () => queue.close()],
+    ['redis', () => connection.disconnect()],
+    ['mongo', () => mongo.close()],
+    ['telemetry', () => shutdownTelemetry()],
+  ],
+});

@@ -1,0 +1,89 @@
+// The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
+// append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
+// enqueues their deliveries (jobId = event_id) and only then unmarks the transition. A crash anywhere in between
+// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The re-enqueuer
+// gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
+import { deriveEvents } from '../../domain/events.ts';
+import type { EventDoc, EventStore, WebhookQueue } from '../../lib/event-store.ts';
+import type { MerchantStore } from '../../lib/merchant-store.ts';
+import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../lib/payment-store.ts';
+
+const key = (t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>) => `${t.merchant_id}:${t.payment_id}:${t.seq}`;
+
+export class Relay {
+  private readonly payments: PaymentStore;
+  private readonly events: EventStore;
+  private readonly queue: WebhookQueue;
+  private readonly setup: MerchantStore;
+  private running: Promise<number> | null = null;
+  private again = false;
+
+  constructor(payments: PaymentStore, events: EventStore, queue: WebhookQueue, setup: MerchantStore) {
+    this.payments = payments;
+    this.events = events;
+    this.queue = queue;
+    this.setup = setup;
+  }
+
+  /** Runs the relay now, or once more after the run in progress (calls while one runs coalesce). */
+  trigger(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      let total = 0;
+      try {
+        do {
+          this.again = false;
+          total += await this.runOnce();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+      return total;
+    })();
+    return this.running;
+  }
+
+  /** One pass over the outbox; returns how many transitions it relayed. */
+  async runOnce(limit = 200): Promise<number> {
+    const batch = await this.payments.outboxPending(limit);
+    const done = new Set<string>();
+    const defaults = new Map<string, string | null>();
+    let relayed = 0;
+    for (const t of batch) {
+      const prev = await this.payments.previous(t);
+      // A payment's events are stored in the order of its transitions: never one before those of the transition before.
+      if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) continue;
+      const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
+      let profileId = t.snapshot.profile_id ?? null;
+      if (!profileId && derived.length) {
+        if (!defaults.has(t.merchant_id)) defaults.set(t.merchant_id, (await this.setup.merchant(t.merchant_id))?.default_profile ?? null);
+        profileId = defaults.get(t.merchant_id) ?? null;
+      }
+      const docs: EventDoc[] = derived.map((d) => ({
+        event_id: d.event_id, merchant_id: t.merchant_id, profile_id: profileId, event_type: d.event_type, object_type: d.object_type,
+        object_id: d.object_id, payment_id: t.payment_id, sequence: t.seq, order: d.order, created_at: t.at, object: d.object,
+        delivery_status: 'pending', delivery_attempts: 0, last_attempt_at: null, delivered_at: null,
+      }));
+      for (const d of docs) await this.events.insert(d);
+      for (const d of docs) await this.queue.enqueue(d);
+      await this.payments.relayed(t);
+      done.add(key(t));
+      relayed++;
+    }
+    return relayed;
+  }
+
+  /** Undelivered events without a job (lost from Redis) get one again; returns how many. */
+  async requeueLost(): Promise<number> {
+    let n = 0;
+    for (const e of await this.events.pending()) {
+      if (await this.queue.queue.getJob(e.event_id)) continue;
+      await this.queue.enqueue(e);
+      n++;
+    }
+    return n;
+  }
+}
