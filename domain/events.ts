@@ -5,7 +5,8 @@
 // The table of event types (EVENT_TYPES below is the source; README "Merchant webhooks" shows it):
 //   payment_* and action_required: the payment's status changed (from the status before this transition); the
 //     reference switch's mapping, plus payment_partially_captured for our two partial-capture statuses.
-//   payment_captured: a capture of the payment was charged (a partial capture too). Reference event, ours per capture.
+//   payment_captured: a capture of the payment was charged (manual capture, partial or full; an automatic capture is
+//     payment_succeeded alone). Reference event, ours per capture.
 //   payment_capture_failed, payment_cancel_failed: a capture or void the provider refused (the payment returns to the
 //     status it had; no status event for that return). Ours.
 //   payment_incremental_authorization: an incremental authorization was decided (its row says success or failure). Ours.
@@ -33,7 +34,7 @@ export const EVENT_TYPES = {
   payment_processing: { object_type: 'payment_details', when: 'the payment became processing (a provider call in flight or under provider review)', reference: true },
   payment_cancelled: { object_type: 'payment_details', when: 'the payment became cancelled', reference: true },
   payment_authorized: { object_type: 'payment_details', when: 'the payment became requires_capture (authorized, manual capture)', reference: true },
-  payment_captured: { object_type: 'payment_details', when: 'a capture of the payment was charged (partial or full)', reference: true },
+  payment_captured: { object_type: 'payment_details', when: 'a manual capture of the payment was charged (partial or full)', reference: true },
   action_required: { object_type: 'payment_details', when: 'the payment became requires_customer_action or requires_merchant_action', reference: true },
   payment_partially_captured: { object_type: 'payment_details', when: 'the payment became partially_captured or partially_captured_and_capturable', reference: false },
   payment_capture_failed: { object_type: 'payment_details', when: 'the provider refused a capture (the payment keeps what it had)', reference: false },
