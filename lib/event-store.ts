@@ -146,7 +146,7 @@ export class WebhookQueue {
   /** One delivery attempt now, beside the schedule (POST .../retry). */
   async enqueueManual(e: Pick<EventDoc, 'event_id' | 'merchant_id'>, attemptId: string): Promise<void> {
     await this.queue.add('retry', { event_id: e.event_id, merchant_id: e.merchant_id, manual_attempt_id: attemptId }, {
-      attempts: 1, jobId: `${e.event_id}:${attemptId}`, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 },
+      attempts: 1, jobId: attemptId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 },
     });
   }
 

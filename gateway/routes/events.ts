@@ -79,7 +79,7 @@ export function eventsRouter(db: Db, redis: Redis): Router {
       throw errors.unknownField(Object.keys(req.body as object)[0]!);
     }
     const e = await eventOf(req);
-    const attemptId = `${e.event_id}:manual:${randomBytes(6).toString('hex')}`;
+    const attemptId = `${e.event_id}_manual_${randomBytes(6).toString('hex')}`;
     await queue.enqueueManual(e, attemptId);
     const deadline = Date.now() + config.webhookTimeoutMs + 5_000;
     let attempt: AttemptDoc | null = null;

@@ -81,7 +81,7 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   const body = JSON.stringify(webhookPayload(e));
   const r = await sendWebhook(url, body, hashKey, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls, eventId: e.event_id, eventType: e.event_type });
   await store.recordAttempt({
-    attempt_id: manualId ?? `${e.event_id}:${job.attemptsMade + 1}:${job.processedOn ?? Date.now()}`, event_id: e.event_id, merchant_id: e.merchant_id,
+    attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`, event_id: e.event_id, merchant_id: e.merchant_id,
     trigger: manualId ? 'manual' : 'automatic', url, ...r,
   });
   log.info('webhook attempt', { event_id: e.event_id, event_type: e.event_type, delivered: r.delivered, status_code: r.response?.status_code ?? null, error: r.error, duration_ms: r.duration_ms });
@@ -103,7 +103,8 @@ const worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, deliver, {
   connection,
   prefix: config.redisPrefix,
   concurrency: config.webhookConcurrency,
-  lockDuration: Math.max(30_000, config.webhookTimeoutMs * 2),
+  // The lock is renewed while the process lives; a killed worker's delivery is taken up again after about this long.
+  lockDuration: config.jobLockMs,
   stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
   maxStalledCount: 1_000,
   settings: { backoffStrategy: (attemptsMade: number) => delays[Math.min(attemptsMade, delays.length) - 1] ?? 0 },
