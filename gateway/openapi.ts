@@ -12,6 +12,7 @@ import {
   CreateApiKeyRequest, CreateConnectorAccountRequest, CreateMerchantAccountRequest, CreateProfileRequest, UpdateApiKeyRequest,
   UpdateConnectorAccountRequest, UpdateMerchantAccountRequest, UpdateProfileRequest,
 } from '../lib/schemas/merchant.ts';
+import { EventAttempts, EventList, ListEventsQuery, RetryEventResponse } from '../lib/schemas/event.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
 const ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().optional() }) });
@@ -105,6 +106,24 @@ export function openApiDocument() {
       },
       '/disputes/{dispute_id}': {
         get: { summary: 'Retrieve a dispute', parameters: [pathParam('dispute_id')], responses: { 200: { description: 'Dispute', ...json(Dispute) }, 404: { description: 'Not found', ...json(ErrorBody) } } },
+      },
+      '/events/{merchant_id}': {
+        get: {
+          summary: 'List a merchant\'s events, newest first (admin key, or the merchant\'s own secret key); event_types comma-separated; created_after/created_before inclusive',
+          parameters: [mid, ...Object.entries((z.toJSONSchema(ListEventsQuery, { io: 'input' }) as { properties: Record<string, object> }).properties)
+            .map(([name, schema]) => ({ name, in: 'query', required: false, schema }))],
+          responses: { ...ok('Events'), 200: { description: '{count, total_count, data}', ...json(EventList) }, 401: { description: 'No or bad key', ...json(ErrorBody) }, 403: { description: 'Publishable key', ...json(ErrorBody) } },
+        },
+      },
+      '/events/{merchant_id}/{event_id}/attempts': {
+        get: { summary: 'An event\'s delivery attempts, oldest first: request, response status and body excerpt, error, timing', parameters: [mid, pathParam('event_id')], responses: { ...ok('Attempts'), 200: { description: 'Attempts', ...json(EventAttempts) } } },
+      },
+      '/events/{merchant_id}/{event_id}/retry': {
+        post: {
+          summary: 'Deliver the event again now (one attempt beside the schedule); answers when the attempt is made (202 with attempt null if it is still running)',
+          parameters: [mid, pathParam('event_id')],
+          responses: { ...ok('Retried'), 200: { description: 'The event and the attempt', ...json(RetryEventResponse) }, 202: { description: 'Attempt still running', ...json(RetryEventResponse) } },
+        },
       },
       '/accounts': { post: { summary: 'Create a merchant account (admin key)', requestBody: json(CreateMerchantAccountRequest), responses: { 200: { description: 'Merchant account' } } } },
       '/accounts/{merchant_id}': {

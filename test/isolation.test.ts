@@ -196,6 +196,10 @@ function walkTable(): Row[] {
 
     // Disputes (A's secret key).
     { route: 'GET /disputes/:dispute_id', calls: B.disputes.map((d) => ({ method: 'GET', path: `/disputes/${d}`, key: sk })) },
+    // Events: A's secret key on B's merchant id (the admin key reads every merchant's events by design).
+    { route: 'GET /events/:merchant_id', calls: [{ method: 'GET', path: `/events/${B.merchant_id}`, key: sk }] },
+    { route: 'GET /events/:merchant_id/:event_id/attempts', calls: [{ method: 'GET', path: `/events/${B.merchant_id}/evt_${'0'.repeat(32)}/attempts`, key: sk }] },
+    { route: 'POST /events/:merchant_id/:event_id/retry', calls: [{ method: 'POST', path: `/events/${B.merchant_id}/evt_${'0'.repeat(32)}/retry`, key: sk }] },
 
     // Admin routes: A's merchant_id in the path, B's resource id, the admin key.
     { route: 'GET /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'GET', path: `/api_keys/${A.merchant_id}/${k}`, key: admin })) },

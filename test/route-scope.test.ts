@@ -73,12 +73,14 @@ const PUBLIC_ROUTES = [
   // The provider calls it; the signature is the permission (the walk gives it A's id and C's account: 404 whatever the key).
   'POST /webhooks/:merchant_id/:merchant_connector_id',
 ];
-type RouteKind = 'public' | 'admin' | 'client' | 'merchant';
+type RouteKind = 'public' | 'admin' | 'client' | 'merchant' | 'admin or merchant';
 function routeKind(route: string): RouteKind {
   if (PUBLIC_ROUTES.includes(route)) return 'public';
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
+  // The Events API: the admin key, or the merchant's own secret key.
+  if (/^\/events(\/|$)/.test(path)) return 'admin or merchant';
   if (/^\/(payments|customers|refunds|disputes)(\/|$)/.test(path)) return 'merchant';
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
@@ -92,7 +94,7 @@ function callFor(route: string, key: KeyKind): Call {
   const merchantId = kind === 'admin' ? C.merchant_id : A.merchant_id;
   const path = template
     .replace(':merchant_id', merchantId).replace(':payment_id', pay.payment_id).replace(':payment_link_id', pay.payment_link.payment_link_id)
-    .replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':dispute_id', disputeId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
+    .replace(':event_id', `evt_${'0'.repeat(32)}`).replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':dispute_id', disputeId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
   const clientSecret = kind === 'client' && key.endsWith('publishable') ? pay.client_secret : undefined;
   const query = method === 'GET' && clientSecret ? `?client_secret=${clientSecret}` : route === 'GET /payments/list' ? '?limit=100' : '';
   let body: Record<string, unknown> | undefined;
@@ -120,6 +122,12 @@ function expected(route: string, key: KeyKind): Expect {
   if (kind === 'public') return 'same as keyless';
   const unauthorized = { status: 401, code: 'IR_01' };
   if (kind === 'admin') return key === 'admin' ? 'allowed' : unauthorized;
+  if (kind === 'admin or merchant') {
+    if (key === 'admin' || key === 'secret') return 'allowed';
+    if (key === 'other merchant secret') return { status: 404, code: 'HE_02' };
+    if (key === 'publishable' || key === 'other merchant publishable') return { status: 403, code: 'IR_22' };
+    return unauthorized;
+  }
   if (['none', 'malformed', 'unknown secret', 'unknown publishable', 'admin'].includes(key)) return unauthorized;
   if (key === 'secret') return 'allowed';
   const collection = !route.includes(':');

@@ -62,16 +62,17 @@ describe('npm start supervisor', () => {
       expect(out).not.toContain(`admin_${id}`);
       const kids = childrenOf(sup.pid!);
       expect(kids.map((k) => k.cmd.split(' ').slice(1).join(' ').replace(root, '')).sort()).toEqual([
-        'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector all',
+        'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector all', 'workers/webhooks/main.ts',
       ]);
+      expect(out).toMatch(/merchant webhooks to private\/loopback addresses: (ALLOWED|refused)/);
 
       // A crash is followed by a restart.
-      const worker = kids.find((k) => k.cmd.includes('workers/main.ts'))!;
+      const worker = kids.find((k) => k.cmd.includes('workers/main.ts --connector'))!;
       process.kill(worker.pid, 'SIGKILL');
       let restarted: number | undefined;
       for (let t = 0; t < 100 && !restarted; t++) {
         await sleep(100);
-        restarted = childrenOf(sup.pid!).find((k) => k.cmd.includes('workers/main.ts') && k.pid !== worker.pid)?.pid;
+        restarted = childrenOf(sup.pid!).find((k) => k.cmd.includes('workers/main.ts --connector') && k.pid !== worker.pid)?.pid;
       }
       expect(restarted).toBeDefined();
       for (let t = 0; t < 100 && !(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)); t++) await sleep(100);

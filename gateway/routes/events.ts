@@ -40,7 +40,8 @@ function adminOrSecret(db: Db) {
 export function eventsRouter(db: Db, redis: Redis): Router {
   const store = new EventStore(db);
   const setup = new MerchantStore(db);
-  const queue = new WebhookQueue(redis);
+  // Made at the first retry: declaring the routes touches no connection.
+  let queue: WebhookQueue | undefined;
   const r = scopedRouter();
   r.use('/events', adminOrSecret(db));
 
@@ -80,7 +81,7 @@ export function eventsRouter(db: Db, redis: Redis): Router {
     }
     const e = await eventOf(req);
     const attemptId = `${e.event_id}_manual_${randomBytes(6).toString('hex')}`;
-    await queue.enqueueManual(e, attemptId);
+    await (queue ??= new WebhookQueue(redis)).enqueueManual(e, attemptId);
     const deadline = Date.now() + config.webhookTimeoutMs + 5_000;
     let attempt: AttemptDoc | null = null;
     while (Date.now() < deadline) {
