@@ -410,6 +410,9 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
     await sleep(1_000);
   }
   const byId = new Map(all.map((p) => [p.payment_id, p]));
+  // A payment no unit knows: a create the merchant retried that made a second payment.
+  const known = new Set(units.map((u) => u.payment_id).filter(Boolean));
+  for (const p of all) if (!known.has(p.payment_id)) notes.push(`orphan payment ${p.payment_id} (${p.status}, ${p.metadata?.fault_op ?? '?'}): created by a request whose answer the merchant never got`);
 
   // Our log: the same operation's same transition recorded twice.
   const transitions = await db.collection('transitions').find({ merchant_id: merchantId }, { projection: { payment_id: 1, operation_id: 1, action: 1 } }).toArray();
