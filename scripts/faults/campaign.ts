@@ -76,7 +76,7 @@ export interface CampaignOptions {
 }
 
 export const DEFAULT_OPTIONS: CampaignOptions = {
-  perOperation: 40, concurrency: 16, kills: 3, killGapMs: [1_500, 5_000], recoveryMs: 90_000, only: [], log: () => {},
+  perOperation: 60, concurrency: 16, kills: 3, killGapMs: [1_500, 5_000], recoveryMs: 90_000, only: [], log: () => {},
 };
 
 /** The stack's settings: short timers so that recovery happens within the window (the same paths as production). */
