@@ -3,7 +3,7 @@
 // exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>,
 // its operator calls (raising a dispute) at /sandbox; the recorder keeps those as provider 'sandbox'.
 import express from 'express';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
 initTelemetry('provider-sandbox');
 import { config } from '../../lib/config.ts';
@@ -23,6 +23,28 @@ for (const dir of readdirSync(providersDir, { withFileTypes: true }).filter((e) 
   providers.set(dir, imitation(idem, publicUrl));
 }
 
+// SANDBOX_STATE_FILE: the providers' state (those that keep one) and the idempotency records survive a crash of the
+// sandbox, as a provider's database would: written before each answer of a provider call, read at start.
+const stateFile = process.env.SANDBOX_STATE_FILE || '';
+const saveState = () => {
+  if (!stateFile) return;
+  const providersState = Object.fromEntries([...providers].filter(([, p]) => p.state).map(([n, p]) => [n, p.state!.save()]));
+  writeFileSync(`${stateFile}.tmp`, JSON.stringify({ idem: idem.save(), providers: providersState }));
+  renameSync(`${stateFile}.tmp`, stateFile);
+};
+if (stateFile && existsSync(stateFile)) {
+  const saved = JSON.parse(readFileSync(stateFile, 'utf8'));
+  idem.load(saved.idem);
+  for (const [n, st] of Object.entries(saved.providers ?? {})) providers.get(n)?.state?.load(st);
+  log.info('provider sandbox state loaded', { file: stateFile });
+}
+
+// The fault switch (POST /__sandbox/faults): provider calls answered with a 5xx before anything is done
+// (error_rate), or carried out and answered only after hang_ms (hang_rate: a timeout at the caller, the change made).
+interface FaultSwitch { error_rate: number; status: number; hang_rate: number; hang_ms: number }
+const noFaults: FaultSwitch = { error_rate: 0, status: 503, hang_rate: 0, hang_ms: 0 };
+let faults: FaultSwitch = { ...noFaults };
+
 const app = express();
 app.disable('x-powered-by');
 app.use(tracingMiddleware());
@@ -38,6 +60,18 @@ app.use((req, res, next) => {
       provider, method: req.method, path, idempotency_key: req.header('idempotency-key') ?? null,
       status: res.statusCode, answered: res.writableFinished, at: new Date().toISOString(), trace_id: traceId,
     }));
+  }
+  if (!providers.has(provider)) return next();
+  if (Math.random() < faults.error_rate) return res.status(faults.status).json({ error: { code: 'internal_error', message: 'sandbox fault switch' } });
+  const hang = Math.random() < faults.hang_rate ? faults.hang_ms : 0;
+  if (stateFile || hang) {
+    const end = res.end.bind(res) as (...a: unknown[]) => express.Response;
+    res.end = ((...a: unknown[]) => {
+      saveState();
+      if (hang) setTimeout(() => end(...a), hang).unref();
+      else end(...a);
+      return res;
+    }) as typeof res.end;
   }
   next();
 });
@@ -58,7 +92,30 @@ app.post('/__sandbox/reset', (_req, res) => {
   recorder.reset();
   idem.reset();
   for (const p of providers.values()) p.reset();
+  saveState();
   res.json({ status: 'reset' });
+});
+/** Idempotency keys (scoped) a provider carried out, with how many times; ?twice=true: only those done more than once. */
+app.get('/__sandbox/applied', (req, res) => res.json(idem.applied(req.query.twice === 'true')));
+app.get('/__sandbox/faults', (_req, res) => res.json(faults));
+app.post('/__sandbox/faults', (req, res) => {
+  const b = req.body ?? {};
+  const rate = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : undefined);
+  const next: FaultSwitch = {
+    error_rate: rate(b.error_rate) ?? 0,
+    status: Number.isInteger(b.status) && b.status >= 500 && b.status <= 599 ? b.status : 503,
+    hang_rate: rate(b.hang_rate) ?? 0,
+    hang_ms: Number.isInteger(b.hang_ms) && b.hang_ms >= 0 ? b.hang_ms : 0,
+  };
+  for (const f of ['error_rate', 'hang_rate'] as const) {
+    if (b[f] !== undefined && rate(b[f]) === undefined) return res.status(400).json({ error: { code: 'invalid_request', message: `${f} must be a number from 0 to 1` } });
+  }
+  faults = next;
+  res.json(faults);
+});
+app.delete('/__sandbox/faults', (_req, res) => {
+  faults = { ...noFaults };
+  res.json(faults);
 });
 
 app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {

@@ -11,6 +11,9 @@ export interface SandboxProvider {
   views: Record<string, (query: Record<string, unknown>) => unknown>;
   /** Operator calls, mounted at /sandbox on the sandbox's own port, no key. */
   operator?: Router;
+  /** What the provider keeps across a crash of the sandbox when SANDBOX_STATE_FILE is set (a provider's database);
+   * providers without it start empty again. */
+  state?: { save(): unknown; load(saved: any): void };
 }
 
 /** Each providers/<name>/imitation.ts exports `imitation`; the sandbox mounts every folder it finds. */

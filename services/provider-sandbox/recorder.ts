@@ -28,6 +28,8 @@ export class Recorder {
 export class IdempotencyStore {
   private readonly entries = new Map<string, { state: 'in_progress' } | { state: 'done'; status: number; body: unknown }>();
   private readonly attempts = new Map<string, number>();
+  /** How many times a key's request was carried out (not replayed, not a 5xx): more than once is a double application. */
+  private readonly appliedCount = new Map<string, number>();
 
   /** How many requests this key has carried, this one included. */
   count(key: string): number {
@@ -43,6 +45,11 @@ export class IdempotencyStore {
   }
   finish(key: string, status: number, body: unknown): void {
     this.entries.set(key, { state: 'done', status, body });
+    this.appliedCount.set(key, (this.appliedCount.get(key) ?? 0) + 1);
+  }
+  /** Scoped keys carried out more than once (GET /__sandbox/applied?twice=true). */
+  applied(onlyTwice: boolean): { key: string; applied: number }[] {
+    return [...this.appliedCount].filter(([, n]) => !onlyTwice || n > 1).map(([key, applied]) => ({ key, applied }));
   }
   abandon(key: string): void {
     this.entries.delete(key);
@@ -50,6 +57,21 @@ export class IdempotencyStore {
   reset(): void {
     this.entries.clear();
     this.attempts.clear();
+    this.appliedCount.clear();
+  }
+  /** What SANDBOX_STATE_FILE keeps across a crash; keys still in progress died with the process. */
+  save(): unknown {
+    return {
+      entries: [...this.entries].filter(([, e]) => e.state === 'done'),
+      attempts: [...this.attempts],
+      applied: [...this.appliedCount],
+    };
+  }
+  load(s: any): void {
+    this.reset();
+    for (const [k, v] of s?.entries ?? []) this.entries.set(k, v);
+    for (const [k, v] of s?.attempts ?? []) this.attempts.set(k, v);
+    for (const [k, v] of s?.applied ?? []) this.appliedCount.set(k, v);
   }
 }
 

@@ -313,7 +313,19 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     disputes.reset();
     notifier.reset();
   };
-  return { router, operator: disputes.operator, payments, refunds, disputes: disputes.disputes, notifier, reset };
+  /** Payments and refunds (disputes and pending notifications are not kept); decisions due are taken on the next read. */
+  const state = {
+    save: () => ({ payments: [...payments.values()], refunds: [...refunds.values()] }),
+    load: (saved: { payments?: SandboxPayment[]; refunds?: SandboxRefund[] }) => {
+      reset();
+      for (const p of saved.payments ?? []) payments.set(p.id, p);
+      for (const r of saved.refunds ?? []) {
+        refunds.set(r.id, r);
+        refundsOf.set(r.payment_id, [...(refundsOf.get(r.payment_id) ?? []), r]);
+      }
+    },
+  };
+  return { router, operator: disputes.operator, payments, refunds, disputes: disputes.disputes, notifier, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -322,6 +334,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
     router: st.router,
     operator: st.operator,
     reset: st.reset,
+    state: st.state,
     views: {
       payments: (q) => [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key),
       refunds: (q) => [...st.refunds.values()].filter((r) =>
