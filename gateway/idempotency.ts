@@ -9,11 +9,17 @@ import { errors } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import { open, seal } from '../lib/secret-box.ts';
+import { idempotencyScope } from '../lib/ids.ts';
+import { config } from '../lib/config.ts';
 import { requestHash } from '../domain/intent.ts';
 
 const TTL_MS = 24 * 3600_000;
-/** A claim still "running" after this long belongs to a request that died: the key may be used again. */
-const ABANDONED_MS = 120_000;
+/**
+ * A claim still "running" after this long belongs to a request that died: the key may be used again. Every request
+ * waits at most for Begin's retries and the outcome, so a live one is done by then. Running the request again is safe:
+ * the ids it creates derive from the key (lib/ids.ts requestId), so it finds what the first run created.
+ */
+const abandonedMs = () => config.beginRetryMs + config.confirmWaitMs + 5_000;
 /** How often a gateway deletes expired records itself (where no TTL index does it). */
 const PURGE_EVERY_MS = 10 * 60_000;
 
@@ -56,7 +62,7 @@ export function idempotency(db: Db) {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const seen = await coll.findOne({ _id: id });
-      const stale = seen && (expired(seen, now) || (seen.state === 'running' && now - seen.created_at > ABANDONED_MS));
+      const stale = seen && (expired(seen, now) || (seen.state === 'running' && now - seen.created_at > abandonedMs()));
       if (!seen || stale) {
         if (seen) await coll.deleteOne({ _id: id, created_at: seen.created_at });
         try {
@@ -85,6 +91,6 @@ export function idempotency(db: Db) {
       done.catch(() => undefined).finally(() => json(body));
       return res;
     };
-    next();
+    idempotencyScope.run({ claim: id }, () => next());
   };
 }

@@ -1,7 +1,7 @@
 // Starting an operation from the gateway: ask payment-state (Begin), enqueue the connector job, wait for the
 // outcome up to CONFIRM_WAIT_MS, then answer with the payment as recorded (processing if the provider is slow).
 import { call, errorCodeOf, grpc, outcomeUnknown } from '../lib/grpc.ts';
-import { ids } from '../lib/ids.ts';
+import { ids, requestId } from '../lib/ids.ts';
 import { log } from '../lib/log.ts';
 import { jobFor } from '../domain/job.ts';
 import { ApiError, errors } from '../lib/errors.ts';
@@ -110,7 +110,7 @@ export async function runOperation(
  * started. Started: it goes on as if payment-state had answered. Not started: the error, and it stays unstarted.
  */
 async function begin(deps: Deps, merchantId: string, paymentId: string, request: BeginRequest): Promise<{ reply: Begun; fromStore: boolean }> {
-  const operationId = ids.operation();
+  const operationId = requestId('op', `${request.action}:${paymentId}`, ids.operation);
   const giveUpAt = Date.now() + config.beginRetryMs;
   let lastDeadline = 0;
   for (let attempt = 0; ; attempt++) {

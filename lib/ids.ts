@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -12,6 +13,31 @@ export function randomAlnum(n: number): string {
     }
   }
   return out;
+}
+
+/** n characters from [A-Za-z0-9], fixed by `seed` (the same seed, the same characters). */
+export function derivedAlnum(seed: string, n: number): string {
+  let out = '';
+  for (let i = 0; out.length < n; i++) {
+    for (const b of createHash('sha256').update(`${i}:${seed}`).digest()) {
+      if (b < 248) out += ALNUM[b % 62];
+      if (out.length === n) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The request's Idempotency-Key claim (`<owner>:<key>`), for the duration of the request (gateway/idempotency.ts).
+ * The ids a request creates are derived from it, so the same request run again (its gateway died mid-way and the
+ * merchant retried) names the same payment, operation or refund, which already exist: it cannot create a second.
+ */
+export const idempotencyScope = new AsyncLocalStorage<{ claim: string }>();
+
+/** An id of `prefix` derived from the request's Idempotency-Key and `what`, or a random one without a key. */
+export function requestId(prefix: string, what: string, random: () => string): string {
+  const claim = idempotencyScope.getStore()?.claim;
+  return claim ? `${prefix}_${derivedAlnum(`${claim}|${what}`, 26)}` : random();
 }
 
 export const ids = {

@@ -13,22 +13,8 @@ afterAll(async () => campaign?.stop(), 60_000);
 const small: CampaignOptions = { ...DEFAULT_OPTIONS, perOperation: 2, concurrency: 6, kills: 1, killGapMs: [300, 900], recoveryMs: 60_000 };
 const webhooks = existsSync(new URL('../workers/webhooks/main.ts', import.meta.url));
 
-/** Known, reported in docs/decisions.md "Fault campaign (issue 14)": a POST whose gateway died mid-request keeps its
- * Idempotency-Key "running" for 120 s (gateway/idempotency.ts ABANDONED_MS), so the merchant's retry of a create is
- * refused (409) past the client's 60 s; the payments it could not make are the only refusals allowed here. */
-const knownLockout = (line: string) => /never sent, its payment not ready: create answered nothing|orphan payment/.test(line);
-
 async function expectClean(s: Scenario) {
   const r = await runScenario(campaign, s, small);
-  if (s.fault.kind === 'kill' && s.fault.process.name === 'gateway') {
-    const locked = r.notes.filter(knownLockout).filter((n) => n.startsWith('refused: '));
-    r.notes = r.notes.filter((n) => !knownLockout(n));
-    for (const row of r.rows) {
-      const own = locked.filter((n) => n.startsWith(`refused: ${row.operation} #`)).length;
-      row.refused -= own;
-      row.sent -= own;
-    }
-  }
   expect(r.skipped).toBeUndefined();
   // The fault happened while the operations ran (otherwise the test proves nothing).
   expect(r.notes.filter((n) => /kills happened/.test(n))).toEqual([]);
@@ -36,7 +22,7 @@ async function expectClean(s: Scenario) {
   if (s.fault.kind === 'provider_5xx') expect(faulted.join()).not.toMatch(/: 0 provider calls answered 5xx/);
   const informative = (n: string) => n.startsWith('events: not available') || n.startsWith('provider fault switch');
   expect({ failures: failures([r]), notes: r.notes.filter((n) => !informative(n)) }).toEqual({ failures: [], notes: [] });
-  if (!(s.fault.kind === 'kill' && s.fault.process.name === 'gateway')) for (const row of r.rows) expect(row.sent, row.operation).toBe(small.perOperation);
+  for (const row of r.rows) expect(row.sent, row.operation).toBe(small.perOperation);
 }
 
 describe('fault campaign, small form', () => {

@@ -2,7 +2,7 @@
 // authentication (4.6), retrieve, update, lists.
 import type { Request, Response, Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
-import { ids, randomAlnum } from '../../lib/ids.ts';
+import { idempotencyScope, ids, randomAlnum, requestId } from '../../lib/ids.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
   ListPaymentsFilter, ListPaymentsQuery, Payment, ReviewDecisionRequest, ThreeDsAuthenticationRequest, UpdatePaymentRequest,
@@ -66,7 +66,7 @@ export function paymentsRouter(deps: Deps): Router {
     if (body.confirm && !body.payment_method) throw errors.missing('payment_method');
     const profileId = await deps.setup.profileFor(merchantId, body);
     const intent = createIntent(merchantId, body, {
-      now: new Date(), paymentId: body.payment_id ?? ids.payment(), clientSecret: ids.clientSecret,
+      now: new Date(), paymentId: body.payment_id ?? requestId('pay', 'payment', ids.payment), clientSecret: ids.clientSecret,
       newCustomerId: () => `cus_${randomAlnum(20)}`, ephemeralSecret: () => `epk_${randomAlnum(32)}`,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
@@ -97,7 +97,10 @@ export function paymentsRouter(deps: Deps): Router {
       }
       // A replay finishes what the first request may not have (it could have died before saving the customer).
       await Promise.all([deps.customers.saveFrom(existing), deps.links.saveFrom(existing)]);
-      return res.json(toResource(existing));
+      // The same request under the same Idempotency-Key, run again after its gateway died: the confirm it asked for
+      // goes on under the same operation id (Begin answers the one already started, or starts it).
+      if (!(body.confirm && idempotencyScope.getStore())) return res.json(toResource(existing));
+      payment = existing;
     }
     // The customer and link records are written while the confirm runs; the answer waits for both.
     const saved = Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);

@@ -5,7 +5,7 @@ import type { Request, Router } from 'express';
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
 import { ApiError, errors } from '../../lib/errors.ts';
-import { ids } from '../../lib/ids.ts';
+import { ids, requestId } from '../../lib/ids.ts';
 import { config } from '../../lib/config.ts';
 import type { RefundDoc } from '../../lib/refund-store.ts';
 import { CreateRefundRequest, ListRefundsFilter, REFUND_FIELDS, RefundId, UpdateRefundRequest, type RefundResource } from '../../lib/schemas/refund.ts';
@@ -45,7 +45,7 @@ export function refundsRouter(deps: Deps): Router {
   r.post('/refunds', async (req, res) => {
     const merchantId = merchantOf(req);
     const body = validate(CreateRefundRequest, req.body);
-    const params = { ...body, refund_id: body.refund_id ?? ids.refund() };
+    const params = { ...body, refund_id: body.refund_id ?? requestId('ref', 'refund', ids.refund) };
     const hash = requestHash(params);
     // One refund_id names one refund of the merchant: claimed before payment-state is asked.
     const earlier = await deps.refunds.claim(merchantId, params.refund_id, params.payment_id, hash);
