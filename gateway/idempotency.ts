@@ -91,6 +91,6 @@ export function idempotency(db: Db) {
       done.catch(() => undefined).finally(() => json(body));
       return res;
     };
-    idempotencyScope.run({ claim: id }, () => next());
+    idempotencyScope.run({ claim: id, requestHash: hash }, () => next());
   };
 }

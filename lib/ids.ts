@@ -32,12 +32,13 @@ export function derivedAlnum(seed: string, n: number): string {
  * The ids a request creates are derived from it, so the same request run again (its gateway died mid-way and the
  * merchant retried) names the same payment, operation or refund, which already exist: it cannot create a second.
  */
-export const idempotencyScope = new AsyncLocalStorage<{ claim: string }>();
+export const idempotencyScope = new AsyncLocalStorage<{ claim: string; requestHash: string }>();
 
 /** An id of `prefix` derived from the request's Idempotency-Key and `what`, or a random one without a key. */
 export function requestId(prefix: string, what: string, random: () => string): string {
-  const claim = idempotencyScope.getStore()?.claim;
-  return claim ? `${prefix}_${derivedAlnum(`${claim}|${what}`, 26)}` : random();
+  const scope = idempotencyScope.getStore();
+  // The request's hash too: a key reused after it expired, for another request, names new things.
+  return scope ? `${prefix}_${derivedAlnum(`${scope.claim}|${scope.requestHash}|${what}`, 26)}` : random();
 }
 
 export const ids = {
