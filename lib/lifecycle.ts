@@ -57,3 +57,13 @@ export function onShutdown(opts: LifecycleOptions): (signal: string) => Promise<
   for (const signal of signals) target.once(signal, () => void stop(signal));
   return stop;
 }
+
+/** Runs `task` every `ms`, never two at once: a pass that outlasts the interval makes the next one wait. */
+export function every(ms: number, name: string, task: () => Promise<unknown>, log: NonNullable<LifecycleOptions['log']> = defaultLog): NodeJS.Timeout {
+  let running = false;
+  return setInterval(() => {
+    if (running) return;
+    running = true;
+    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
+  }, ms);
+}

@@ -4,7 +4,7 @@ import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
 initTelemetry('payment-state');
 import { config } from '../../lib/config.ts';
 import { grpc, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
-import { onShutdown } from '../../lib/lifecycle.ts';
+import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../lib/payment-store.ts';
@@ -39,15 +39,6 @@ await new Promise<void>((resolve, reject) =>
   server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
 log.info('payment-state listening', { addr: config.paymentStateAddr });
 
-/** Runs `task` every `ms`, never two at once: a pass that outlasts the interval makes the next one wait. */
-function every(ms: number, name: string, task: () => Promise<unknown>): NodeJS.Timeout {
-  let running = false;
-  return setInterval(() => {
-    if (running) return;
-    running = true;
-    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
-  }, ms);
-}
 
 const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());
 const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp());

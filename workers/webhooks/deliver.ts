@@ -5,19 +5,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { guardedLookup, webhookUrlProblem } from '../../lib/webhook-url.ts';
 import { signWebhook } from '../../lib/merchant-webhook-signature.ts';
+import type { AttemptDoc } from '../../lib/event-store.ts';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature-512';
 const EXCERPT = 2048;
 const MAX_READ = 64 * 1024;
 
-export interface SendResult {
-  request: { headers: Record<string, string>; body: string };
-  response: { status_code: number; body: string; headers: Record<string, string> } | null;
-  error: string | null;
-  delivered: boolean;
-  started_at: string;
-  duration_ms: number;
-}
+/** What one attempt did, as its attempt record keeps it (lib/event-store.ts AttemptDoc). */
+export type SendResult = Omit<AttemptDoc, 'attempt_id' | 'event_id' | 'merchant_id' | 'trigger' | 'url'>;
 
 export async function sendWebhook(url: string, body: string, hashKey: string, opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string }): Promise<SendResult> {
   const started = Date.now();

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
 initTelemetry('worker-webhooks');
 import { config } from '../../lib/config.ts';
-import { onShutdown } from '../../lib/lifecycle.ts';
+import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
@@ -114,15 +114,6 @@ worker.on('failed', (job, err) => log.warn('webhook attempt failed', { event_id:
 worker.on('error', (err) => log.error('webhook worker error', { err }));
 await worker.waitUntilReady();
 
-/** Runs `task` every `ms`, never two at once. */
-function every(ms: number, name: string, task: () => Promise<unknown>): NodeJS.Timeout {
-  let running = false;
-  return setInterval(() => {
-    if (running) return;
-    running = true;
-    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
-  }, ms);
-}
 
 const runRelay = () => relay.trigger().catch((err) => log.error('relay failed', { err }));
 // Woken by every applied transition (payment-state's announcement); the interval catches what a lost message missed.
