@@ -1,7 +1,7 @@
 // Starting an operation from the gateway: ask payment-state (Begin), enqueue the connector job, wait for the
 // outcome up to CONFIRM_WAIT_MS, then answer with the payment as recorded (processing if the provider is slow).
 import { call, errorCodeOf, grpc, outcomeUnknown } from '../lib/grpc.ts';
-import { ids, requestId } from '../lib/ids.ts';
+import { idempotencyScope, ids, requestId } from '../lib/ids.ts';
 import { log } from '../lib/log.ts';
 import { jobFor } from '../domain/job.ts';
 import { ApiError, errors } from '../lib/errors.ts';
@@ -111,13 +111,16 @@ export async function runOperation(
  */
 async function begin(deps: Deps, merchantId: string, paymentId: string, request: BeginRequest): Promise<{ reply: Begun; fromStore: boolean }> {
   const operationId = requestId('op', `${request.action}:${paymentId}`, ids.operation);
+  // An id derived from the request's Idempotency-Key may have been begun by the same request run before (its gateway
+  // died): payment-state looks it up first, as for a repeat.
+  const derived = !!idempotencyScope.getStore();
   const giveUpAt = Date.now() + config.beginRetryMs;
   let lastDeadline = 0;
   for (let attempt = 0; ; attempt++) {
     lastDeadline = Date.now() + config.beginAttemptMs;
     try {
       const reply = await call<BeginRequest, BeginReply__Output>(deps.paymentState, 'Begin',
-        { ...request, operation_id: operationId, repeat: attempt > 0, not_after_ms: lastDeadline },
+        { ...request, operation_id: operationId, repeat: attempt > 0 || derived, not_after_ms: lastDeadline },
         config.beginAttemptMs, { waitForReady: true });
       return { reply: { ...reply, job: reply.job ? fromJobMessage(reply.job) : null }, fromStore: false };
     } catch (err) {

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { nextRestart } from '../restart-policy.ts';
+import { deriveEvents } from '../../domain/events.ts';
+import { Receiver } from './receiver.ts';
 import { Stack, sleep, type PartName } from '../../test/support/stack.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -264,7 +266,7 @@ export async function claimRedisDb(baseUrl = process.env.REDIS_URL || 'redis://1
 // ---------------------------------------------------------------------------------------------------------------
 // Running
 
-export interface Campaign { stack: Stack; stateDir: string; redis: Awaited<ReturnType<typeof claimRedisDb>>; stop: () => Promise<void> }
+export interface Campaign { stack: Stack; stateDir: string; redis: Awaited<ReturnType<typeof claimRedisDb>>; receiver: Receiver; stop: () => Promise<void> }
 
 export async function startCampaignStack(extraEnv: Record<string, string> = {}): Promise<Campaign> {
   const redis = await claimRedisDb();
@@ -277,9 +279,11 @@ export async function startCampaignStack(extraEnv: Record<string, string> = {}):
     rmSync(stateDir, { recursive: true, force: true });
     throw err;
   }
+  const receiver = await Receiver.start();
   return {
-    stack, stateDir, redis,
+    stack, stateDir, redis, receiver,
     stop: async () => {
+      await receiver.stop();
       await stack.stop();
       await redis.release();
       rmSync(stateDir, { recursive: true, force: true });
@@ -329,10 +333,18 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
   const wh = webhookPart(stack);
   if (f.kind === 'kill' && !f.process.part(stack)) return { scenario: scenario.name, skipped: `not available: this stack has no ${f.process.name} process`, rows: [], notes: [], seconds: 0 };
   if (f.kind === 'merchant_endpoint_down' && !wh) return { scenario: scenario.name, skipped: 'not available: no webhook worker (workers/webhooks) in this stack', rows: [], notes: [], seconds: 0 };
-  if (f.kind === 'merchant_endpoint_down') return { scenario: scenario.name, skipped: 'not available: the merchant endpoint scenario needs the webhook receiver check, not written yet', rows: [], notes: [], seconds: 0 };
 
   const notes: string[] = [];
   const { merchant_id, api_key } = await stack.merchant({ merchant_name: `faults ${scenario.name}` });
+  if (wh) {
+    // The merchant's webhook endpoint: the campaign's receiver, checking the signature with the profile's hash key.
+    const hashKey = `faults-${randomBytes(12).toString('hex')}`;
+    const profile = (await stack.api('GET', `/accounts/${merchant_id}`, undefined, stack.adminKey)).body.default_profile as string;
+    const set = await stack.api('POST', `/account/${merchant_id}/business_profile/${profile}`, {
+      webhook_details: { webhook_url: c.receiver.endpointFor(merchant_id, hashKey) }, payment_response_hash_key: hashKey,
+    }, stack.adminKey);
+    if (set.status !== 200) throw new Error(`the campaign's webhook endpoint was refused: ${JSON.stringify(set.body)}`);
+  }
   const tag = `f${randomBytes(3).toString('hex')}`;
   const units: Unit[] = [];
   let n = 0;
@@ -369,6 +381,16 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
       r.disconnect();
       await c.redis.reclaim();
       o.log(`  FLUSHDB of Redis database ${c.redis.db}`);
+    } else if (f.kind === 'merchant_endpoint_down') {
+      for (let outage = 0; outage < o.kills && busy(); outage++) {
+        const gapEnd = Date.now() + rand(o.killGapMs[0], o.killGapMs[1]);
+        while (Date.now() < gapEnd && busy()) await sleep(50);
+        c.receiver.down = true;
+        o.log(`  merchant endpoint down #${outage + 1}`);
+        await sleep(rand(3_000, 6_000));
+        c.receiver.down = false;
+      }
+      notes.push(`merchant endpoint: ${c.receiver.of(merchant_id).length} deliveries taken while it was up`);
     } else if (f.kind === 'provider_5xx' || f.kind === 'provider_timeout') {
       const on = f.kind === 'provider_5xx'
         ? { error_rate: 0.6, status: 503 }
@@ -386,6 +408,7 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
     }
   })();
   await Promise.all([work, driver]);
+  c.receiver.down = false;
   await sandboxFaults(stack, null).catch(() => undefined);
   o.log(`  work done in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counters.networkErrors} network errors, ${counters.answered5xx} 5xx, ${counters.inProgress409} 409 still running); waiting for recovery`);
 
@@ -494,7 +517,63 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
   rows.get(OPERATIONS[0])!.answered_5xx = counters.answered5xx;
   const wh = webhookPart(stack);
   if (!wh) notes.push('events: not available (no webhook worker in this stack): events missing/duplicated not checked');
+  else await checkEvents(c, merchantId, units, rows, deadline, notes);
   return [...rows.values()];
+}
+
+/**
+ * The merchant's side of events: every event the payments' transitions give (domain/events.ts, from the stored log)
+ * reached the receiver, signed, and none was produced twice (two event ids for one transition's event, or an event
+ * no transition gives). The same event id received again (at-least-once delivery after a kill) is counted apart, as
+ * information. A payment's events are first received in their order (sequence, then order within a transition).
+ */
+async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows: Map<OperationName, Row>, deadline: number, notes: string[]): Promise<void> {
+  const db = await c.stack.db();
+  const events = db.collection('events');
+  // Deliveries go on after the payments are final: wait for them within the window (and at least 30 s more).
+  const until = Math.max(deadline, Date.now() + 30_000);
+  while (Date.now() < until && (await events.countDocuments({ merchant_id: merchantId, delivery_status: 'pending' })) > 0) await sleep(1_000);
+  const transitions = await db.collection('transitions').find({ merchant_id: merchantId }, { projection: { _id: 0, payment_id: 1, seq: 1, snapshot: 1 } }).sort({ payment_id: 1, seq: 1 }).toArray();
+  const expected = new Map<string, { payment_id: string; rank: number; type: string }>();
+  let prev: any = null;
+  for (const t of transitions) {
+    if (prev && prev.payment_id !== t.payment_id) prev = null;
+    for (const e of deriveEvents(prev?.snapshot ?? null, t.snapshot)) expected.set(e.event_id, { payment_id: t.payment_id, rank: t.seq * 100 + e.order, type: e.event_type });
+    prev = t;
+  }
+  const received = c.receiver.of(merchantId);
+  const unverified = received.filter((r) => !r.verified);
+  if (unverified.length) notes.push(`events: ${unverified.length} deliveries with a signature that does not verify`);
+  const firstArrival = new Map<string, number>();
+  received.forEach((r, i) => { if (!firstArrival.has(r.event_id)) firstArrival.set(r.event_id, i); });
+  const rowOf = new Map<string, Row>();
+  for (const u of units) if (u.payment_id) rowOf.set(u.payment_id, rows.get(u.op)!);
+  const row = (paymentId: string) => rowOf.get(paymentId) ?? rows.get(OPERATIONS[0])!;
+  for (const r of rows.values()) { r.events_missing = 0; r.events_duplicated = 0; }
+  for (const [id, e] of expected) {
+    if (firstArrival.has(id)) continue;
+    row(e.payment_id).events_missing! += 1;
+    const doc = await events.findOne({ event_id: id }, { projection: { _id: 0, delivery_status: 1, delivery_attempts: 1 } });
+    notes.push(`event missing at the receiver: ${e.type} of ${e.payment_id} (${id}; ${doc ? `${doc.delivery_status}, ${doc.delivery_attempts} attempts` : 'never stored'})`);
+  }
+  for (const id of firstArrival.keys()) {
+    if (expected.has(id)) continue;
+    const r = received.find((x) => x.event_id === id)!;
+    rows.get(OPERATIONS[0])!.events_duplicated! += 1;
+    notes.push(`event no transition gives: ${r.event_type} ${id}`);
+  }
+  // Two stored events for one transition's event (the relay's unique id would have to fail).
+  const stored = await events.aggregate([{ $match: { merchant_id: merchantId } }, { $group: { _id: { p: '$payment_id', s: '$sequence', t: '$event_type', o: '$object_id' }, n: { $sum: 1 } } }, { $match: { n: { $gt: 1 } } }]).toArray();
+  for (const d of stored) { row(d._id.p).events_duplicated! += d.n - 1; notes.push(`event stored ${d.n} times: ${d._id.t} of ${d._id.p} at ${d._id.s}`); }
+  const redelivered = received.length - firstArrival.size;
+  if (redelivered) notes.push(`events: ${redelivered} redeliveries of an event already received (at least once; merchants deduplicate by event_id)`);
+  // Order: a payment's events first arrive in their order.
+  const byPayment = new Map<string, number[]>();
+  for (const [id, i] of [...firstArrival].sort((a, b) => a[1] - b[1])) {
+    const e = expected.get(id);
+    if (e) byPayment.set(e.payment_id, [...(byPayment.get(e.payment_id) ?? []), e.rank]);
+  }
+  for (const [pid, ranks] of byPayment) if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!)) notes.push(`events of ${pid} arrived out of order`);
 }
 
 export async function runCampaign(c: Campaign, o: CampaignOptions): Promise<ScenarioResult[]> {
