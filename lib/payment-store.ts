@@ -150,8 +150,9 @@ export class PaymentStore {
 
   /** Transitions whose events the relay has not derived yet, oldest payments' first seq first (at most `limit`). */
   async outboxPending(limit = 200): Promise<Transition[]> {
-    const rows = await this.transitions.find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } }).limit(limit).toArray();
-    return rows.sort((a, b) => a.at.localeCompare(b.at) || a.seq - b.seq);
+    // The oldest first: a transition waits for the one before it, which is older, so it is in the same batch or an
+    // earlier one. (An unsorted batch could hold only transitions whose predecessors it does not hold: none would move.)
+    return this.transitions.find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } }).sort({ at: 1, seq: 1 }).limit(limit).toArray();
   }
 
   /** The transition before `t` (null for a payment's first). */

@@ -34,10 +34,14 @@ export class Relay {
     this.running = (async () => {
       let total = 0;
       try {
-        do {
+        const limit = 200;
+        for (let full = true; full || this.again;) {
           this.again = false;
-          total += await this.runOnce();
-        } while (this.again);
+          const n = await this.runOnce(limit);
+          total += n;
+          // A full batch: there may be more waiting behind it.
+          full = n === limit;
+        }
       } finally {
         this.running = null;
       }
