@@ -9,6 +9,8 @@ import type { MerchantStore } from '../../lib/merchant-store.ts';
 import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../lib/payment-store.ts';
 
 const key = (t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>) => `${t.merchant_id}:${t.payment_id}:${t.seq}`;
+/** Payments relayed at once in a pass. */
+const PARALLEL = 16;
 
 export class Relay {
   private readonly payments: PaymentStore;
@@ -50,34 +52,51 @@ export class Relay {
     return this.running;
   }
 
-  /** One pass over the outbox; returns how many transitions it relayed. */
+  /**
+   * One pass over the outbox; returns how many transitions it relayed. Payments are relayed side by side (PARALLEL at a
+   * time), each payment's transitions one after the other in their order.
+   */
   async runOnce(limit = 200): Promise<number> {
     const batch = await this.payments.outboxPending(limit);
     const done = new Set<string>();
-    const defaults = new Map<string, string | null>();
+    const defaults = new Map<string, Promise<string | null>>();
+    const byPayment = new Map<string, Transition[]>();
+    for (const t of batch) byPayment.set(`${t.merchant_id}:${t.payment_id}`, [...(byPayment.get(`${t.merchant_id}:${t.payment_id}`) ?? []), t]);
+    const groups = [...byPayment.values()];
     let relayed = 0;
-    for (const t of batch) {
-      const prev = await this.payments.previous(t);
-      // A payment's events are stored in the order of its transitions: never one before those of the transition before.
-      if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) continue;
-      const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
-      let profileId = t.snapshot.profile_id ?? null;
-      if (!profileId && derived.length) {
-        if (!defaults.has(t.merchant_id)) defaults.set(t.merchant_id, (await this.setup.merchant(t.merchant_id))?.default_profile ?? null);
-        profileId = defaults.get(t.merchant_id) ?? null;
+    const lane = async () => {
+      for (let g = groups.shift(); g; g = groups.shift()) {
+        for (const t of g) {
+          if (!(await this.relayOne(t, done, defaults))) break;
+          relayed++;
+        }
       }
-      const docs: EventDoc[] = derived.map((d) => ({
-        event_id: d.event_id, merchant_id: t.merchant_id, profile_id: profileId, event_type: d.event_type, object_type: d.object_type,
-        object_id: d.object_id, payment_id: t.payment_id, sequence: t.seq, order: d.order, created_at: t.at, object: d.object,
-        delivery_status: 'pending', delivery_attempts: 0, last_attempt_at: null, delivered_at: null,
-      }));
-      for (const d of docs) await this.events.insert(d);
-      for (const d of docs) await this.queue.enqueue(d);
-      await this.payments.relayed(t);
-      done.add(key(t));
-      relayed++;
-    }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
     return relayed;
+  }
+
+  /** Relays one transition; false when the one before it is not relayed yet (its events come first). */
+  private async relayOne(t: Transition, done: Set<string>, defaults: Map<string, Promise<string | null>>): Promise<boolean> {
+    const prev = await this.payments.previous(t);
+    // A payment's events are stored in the order of its transitions: never one before those of the transition before.
+    if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) return false;
+    const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
+    let profileId = t.snapshot.profile_id ?? null;
+    if (!profileId && derived.length) {
+      if (!defaults.has(t.merchant_id)) defaults.set(t.merchant_id, this.setup.merchant(t.merchant_id).then((m) => m?.default_profile ?? null));
+      profileId = await defaults.get(t.merchant_id)!;
+    }
+    const docs: EventDoc[] = derived.map((d) => ({
+      event_id: d.event_id, merchant_id: t.merchant_id, profile_id: profileId, event_type: d.event_type, object_type: d.object_type,
+      object_id: d.object_id, payment_id: t.payment_id, sequence: t.seq, order: d.order, created_at: t.at, object: d.object,
+      delivery_status: 'pending', delivery_attempts: 0, last_attempt_at: null, delivered_at: null,
+    }));
+    for (const d of docs) await this.events.insert(d);
+    for (const d of docs) await this.queue.enqueue(d);
+    await this.payments.relayed(t);
+    done.add(key(t));
+    return true;
   }
 
   /** Undelivered events without a job (lost from Redis) get one again; returns how many. */
