@@ -85,6 +85,42 @@ describe('beginRefund', () => {
     expect(capturing.status).toBe('processing');
     expect(apply(refund(capturing, { amount: 1_000 })).operation!.amount).toBe(1_000);
   });
+  it('within one capture: also within the payment\'s remainder (issue 19 item 1: refunds that named no capture count too)', () => {
+    // The issue's sequence: capture 1000, refund 1000 naming no capture, then 1000 naming the capture.
+    let p = paid('manual', 1_000);
+    p = apply(beginCapture(p, {}, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
+    p = apply(applyOutcome(p, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
+    p = apply(refund(p, { amount: 1_000 })).payment;
+    expect(refundable(p, 'cap_1')).toBe(0);
+    expect(refund(p, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_000 }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
+    expect(refund(p, { refund_id: 'ref_2', capture_id: 'cap_1' }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
+    // Two captures (3000 + 2000), 4000 refunded naming none: cap_1 has 3000 of its own left, the payment only 1000.
+    let q = paid('manual_multiple');
+    q = apply(beginCapture(q, { amount_to_capture: 3_000 }, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
+    q = apply(applyOutcome(q, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
+    q = apply(beginCapture(q, { amount_to_capture: 2_000 }, { now, operationId: 'op_c2', captureId: 'cap_2' })).payment;
+    q = apply(applyOutcome(q, 'op_c2', { kind: 'CAPTURED' }, now)).payment;
+    q = apply(refund(q, { amount: 4_000 })).payment;
+    expect(refundable(q, 'cap_1')).toBe(1_000);
+    expect(refund(q, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_001 }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
+    expect(apply(refund(q, { refund_id: 'ref_2', capture_id: 'cap_1' }, 'op_2', 'h2')).operation!.amount).toBe(1_000);
+    // And the capture's remainder binds when it is the smaller: 2500 of cap_2 refunded through it, 500 is its limit.
+    let r = paid('manual_multiple');
+    r = apply(beginCapture(r, { amount_to_capture: 3_000 }, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
+    r = apply(applyOutcome(r, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
+    r = apply(refund(r, { capture_id: 'cap_1', amount: 2_500 })).payment;
+    expect(refundable(r)).toBe(500);
+    expect(refundable(r, 'cap_1')).toBe(500);
+  });
+  it('a failed refund naming a capture gives its amount back to the capture and the payment', () => {
+    let p = paid('manual', 1_000);
+    p = apply(beginCapture(p, {}, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
+    p = apply(applyOutcome(p, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
+    p = apply(refund(p, { capture_id: 'cap_1', amount: 1_000 })).payment;
+    p = apply(applyOutcome(p, 'op_r', { kind: 'DECLINED', error_code: 'refund_declined', error_message: 'no' }, now)).payment;
+    expect(refundable(p)).toBe(1_000);
+    expect(refundable(p, 'cap_1')).toBe(1_000);
+  });
 });
 
 describe('beginRefundUpdate', () => {

@@ -10,15 +10,19 @@ import { manifestOf, refundRefusal } from './capabilities.ts';
 /** Refunds that still hold (or have taken back) money: every one but the failed. */
 const holding = (r: RefundRow) => r.status !== 'failed';
 
-/** What can still be refunded: captured minus refunds not failed; within one capture, that capture's remainder. */
+/**
+ * What can still be refunded: captured minus refunds not failed. Within one capture, the smaller of that capture's
+ * remainder (its amount minus the refunds that named it) and the payment's remainder: a refund naming a capture is
+ * still money taken back from the payment, so refunds that named no capture (or another one) count against it too.
+ */
 export function refundable(p: StoredPayment, captureId?: string | null): number {
   const refunds = (p.refunds ?? []).filter(holding);
-  if (captureId) {
-    const capture = p.captures?.find((c) => c.capture_id === captureId && c.status === 'charged');
-    if (!capture) return 0;
-    return capture.amount - refunds.filter((r) => r.capture_id === captureId).reduce((t, r) => t + r.amount, 0);
-  }
-  return (p.amount_received ?? 0) - refunds.reduce((t, r) => t + r.amount, 0);
+  const ofPayment = (p.amount_received ?? 0) - refunds.reduce((t, r) => t + r.amount, 0);
+  if (!captureId) return ofPayment;
+  const capture = p.captures?.find((c) => c.capture_id === captureId && c.status === 'charged');
+  if (!capture) return 0;
+  const ofCapture = capture.amount - refunds.filter((r) => r.capture_id === captureId).reduce((t, r) => t + r.amount, 0);
+  return Math.min(ofCapture, ofPayment);
 }
 
 /**
@@ -52,9 +56,10 @@ export function beginRefund(
   }
   const left = refundable(p, body.capture_id);
   const amount = body.amount ?? left;
-  if (left <= 0) return refuse('IR_13', 'Nothing is left to refund: the captured amount is refunded already', 'amount');
+  const within = body.capture_id ? `capture ${body.capture_id} and the payment` : 'the payment';
+  if (left <= 0) return refuse('IR_13', `Nothing is left to refund: what ${within} captured is refunded already`, 'amount');
   if (amount > left) {
-    return refuse('IR_13', `The refund amount (${amount}) exceeds what is captured and not refunded (${left})`, 'amount');
+    return refuse('IR_13', `The refund amount (${amount}) exceeds what ${within} captured and not refunded (${left})`, 'amount');
   }
   const unable = refundRefusal(manifestOf(p.connector), amount, left);
   if (unable) return unable;
