@@ -156,6 +156,63 @@ describe('refund rules', () => {
   });
 });
 
+describe('refunds naming a capture (issue 19 item 1)', () => {
+  const providerWrites = async () => (await stack.sandboxCalls({ provider: 'service_test' })).filter((c) => c.method !== 'GET').length;
+  const payment = async (id: string) => (await stack.api('GET', `/payments/${id}`, undefined, key)).body;
+  async function held(amount: number, capture_method: 'manual' | 'manual_multiple') {
+    return captured(amount, 'rita@example.com', { capture_method, customer: { id: `cus_cap_${amount}`, email: 'rita@example.com' } });
+  }
+
+  it('capture 1000, refund 1000, then 1000 naming that capture: 400 IR_13, no second refund at the provider, the payment unchanged', async () => {
+    const p = await held(1_000, 'manual');
+    const cap = await stack.api('POST', `/payments/${p.payment_id}/capture`, {}, key);
+    expect(cap.body.status, JSON.stringify(cap.body)).toBe('succeeded');
+    const captureId = cap.body.captures[0].capture_id;
+    const first = await refund({ payment_id: p.payment_id, amount: 1_000 });
+    expect(first.status).toBe(200);
+    expect(first.body.status).toBe('succeeded');
+    const before = await payment(p.payment_id);
+    const writes = await providerWrites();
+    const over = await refund({ payment_id: p.payment_id, amount: 1_000, capture_id: captureId });
+    expect(over.status, JSON.stringify(over.body)).toBe(400);
+    expect(over.body.error).toMatchObject({ type: 'invalid_request', code: 'IR_13', param: 'amount' });
+    // Without an amount (the rest of the capture by default) it is refused the same way.
+    expect((await refund({ payment_id: p.payment_id, capture_id: captureId })).body.error).toMatchObject({ code: 'IR_13', param: 'amount' });
+    expect(await providerWrites()).toBe(writes);
+    expect(await sandboxRefunds(p.connector_transaction_id)).toHaveLength(1);
+    expect(await payment(p.payment_id)).toEqual(before);
+  });
+
+  it('partial captures (manual_multiple): the capture\'s remainder binds, concurrent refunds through it never sum above it, then the payment\'s binds', async () => {
+    const p = await held(5_000, 'manual_multiple');
+    const c1 = await stack.api('POST', `/payments/${p.payment_id}/capture`, { amount_to_capture: 1_000 }, key);
+    const c2 = await stack.api('POST', `/payments/${p.payment_id}/capture`, { amount_to_capture: 2_000 }, key);
+    expect(c2.body.status, JSON.stringify(c2.body)).toBe('partially_captured_and_capturable');
+    const cap1 = c1.body.captures[0].capture_id;
+    const writes = await providerWrites();
+    // The payment has 3000 left to refund; capture 1 only 1000.
+    const over = await refund({ payment_id: p.payment_id, amount: 1_001, capture_id: cap1 });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: 'IR_13', param: 'amount', message: expect.stringContaining(cap1) });
+    expect(await providerWrites()).toBe(writes);
+    // Eight at once of 400 through capture 1: two fit (800 of its 1000), the rest are IR_13 before any provider call.
+    const answers = await Promise.all(Array.from({ length: 8 }, () => refund({ payment_id: p.payment_id, amount: 400, capture_id: cap1 })));
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error.code, JSON.stringify(a.body)).toBe('IR_13');
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect((await sandboxRefunds(p.connector_transaction_id)).map((r) => r.amount)).toEqual([400, 400]);
+    // The rest of the payment stays refundable without naming a capture.
+    expect((await refund({ payment_id: p.payment_id })).body).toMatchObject({ status: 'succeeded', amount: 2_200 });
+    // Now the payment's remainder binds: capture 1 has 200 of its own left, the payment nothing.
+    const before = await payment(p.payment_id);
+    const left = await refund({ payment_id: p.payment_id, amount: 200, capture_id: cap1 });
+    expect(left.status, JSON.stringify(left.body)).toBe(400);
+    expect(left.body.error).toMatchObject({ code: 'IR_13', param: 'amount' });
+    expect(await payment(p.payment_id)).toEqual(before);
+    expect((await sandboxRefunds(p.connector_transaction_id)).map((r) => r.amount)).toEqual([400, 400, 2_200]);
+    expect(before.refunds.filter((r: any) => r.status !== 'failed').reduce((t: number, r: any) => t + r.amount, 0)).toBe(3_000);
+  });
+});
+
 describe('crash safety', () => {
   it('a worker killed mid-refund: the refund is not lost and is made once at the provider', async () => {
     // +slow: the payment's authorization is slow too; wait for it, then refund.
