@@ -1,6 +1,7 @@
 // The Idempotency-Key header, on every POST (ARCHITECTURE.md): the same key with the same request within 24 h
 // replays the first successful answer; with a different request -> 409; while the first is still running -> 409 (retry
-// later). Keys are per merchant. A unique insert claims a key, so two concurrent requests cannot both run.
+// later). Keys are per merchant and bound to the endpoint (method and full path) of their first request: the same key
+// on another endpoint -> 409 saying so. A unique insert claims a key, so two concurrent requests cannot both run.
 // Records expire at `expires_at`: MongoDB's TTL index deletes them (lib/mongo.ts); FerretDB 1.x has no TTL index, so
 // an expired record is treated as absent here and expired records are deleted now and then by the gateway itself.
 import type { NextFunction, Request, Response } from 'express';
@@ -26,6 +27,8 @@ const PURGE_EVERY_MS = 10 * 60_000;
 export interface IdempotencyDoc {
   _id: string;
   request_hash: string;
+  /** Method and full path, e.g. `POST /payments/list`; records written before issue 19 have none. */
+  endpoint?: string;
   state: 'running' | 'done';
   status: number | null;
   /** The answer to replay, sealed: answers can carry secrets (a new API key, a profile's hash key). */
@@ -34,6 +37,14 @@ export interface IdempotencyDoc {
   /** When the record stops counting; the TTL index's field. */
   expires_at: Date;
 }
+
+/**
+ * The endpoint a key is bound to: the method and the full path as the merchant sent it (routing is strict and case
+ * sensitive, so one route has one spelling). The query string is no part of it: no POST route reads one.
+ * The request hash (which the ids a request creates derive from, lib/ids.ts requestId) keeps the router-relative
+ * path it always had, so those ids stay what they were; a key on another endpoint is refused before that matters.
+ */
+const endpointOf = (req: Request) => `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
 
 /** Expired: past expires_at (records written before it existed: 24 h after created_at). */
 const expired = (d: IdempotencyDoc, now: number) => (d.expires_at ? d.expires_at.getTime() <= now : now - d.created_at > TTL_MS);
@@ -53,15 +64,23 @@ export function idempotency(db: Db) {
     const owner = req.caller ? (req.caller.kind === 'secret' ? req.caller.merchantId : `${req.caller.merchantId}:client`) : 'admin';
     const id = `${owner}:${key}`;
     const hash = requestHash({ method: req.method, path: req.path, body: req.body ?? null });
+    const endpoint = endpointOf(req);
     const now = Date.now();
     purge(now);
 
-    const claim = () => coll.insertOne({ _id: id, request_hash: hash, state: 'running', status: null, body: null, created_at: now, expires_at: new Date(now + TTL_MS) });
+    const claim = () => coll.insertOne({ _id: id, request_hash: hash, endpoint, state: 'running', status: null, body: null, created_at: now, expires_at: new Date(now + TTL_MS) });
     try {
       await claim();
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const seen = await coll.findOne({ _id: id });
+      // Bound to its endpoint until it expires, even if its request died: that request may still be retried.
+      if (seen?.endpoint && seen.endpoint !== endpoint && !expired(seen, now)) {
+        return next(errors.duplicate(
+          `This Idempotency-Key was used on another endpoint (${seen.endpoint}); a key serves one endpoint only: use a new key for ${endpoint}`,
+          'Idempotency-Key',
+        ));
+      }
       const stale = seen && (expired(seen, now) || (seen.state === 'running' && now - seen.created_at > abandonedMs()));
       if (!seen || stale) {
         if (seen) await coll.deleteOne({ _id: id, created_at: seen.created_at });

@@ -62,6 +62,39 @@ describe('Idempotency-Key', () => {
     expect(c.status).toBe(409);
   });
 
+  it('a key is bound to its endpoint (issue 19 item 9): POST /payments/list then POST /refunds/list is 409 naming the first, never its answer', async () => {
+    // POST /payments/list then POST /refunds/list: the refunds list is not answered with the payments list.
+    const payments = await post('/payments/list', { limit: 5 }, 'cross-list');
+    expect(payments.status).toBe(200);
+    expect(payments.body.data).toEqual(expect.any(Array));
+    const refunds = await post('/refunds/list', { limit: 5 }, 'cross-list');
+    expect(refunds.status, JSON.stringify(refunds.body)).toBe(409);
+    expect(refunds.headers.get('idempotent-replayed')).toBeNull();
+    expect(refunds.body.error).toMatchObject({
+      type: 'invalid_request', code: 'HE_01', param: 'Idempotency-Key', message: expect.stringContaining('another endpoint (POST /payments/list)'),
+    });
+    expect(refunds.body.error.message).toContain('POST /refunds/list');
+    // The query string is no part of the endpoint: the same path with one replays.
+    const withQuery = await stack.api('POST', '/payments/list?x=1', { limit: 5 }, key, { 'idempotency-key': 'cross-list' });
+    expect(withQuery.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('a key is bound to its endpoint (issue 19 item 9): POST /customers then POST /payments is 409, no customer answered, nothing created', async () => {
+    const customer = await post('/customers', { name: 'Rita', email: 'rita@example.com' }, 'cross-create');
+    expect(customer.status).toBe(200);
+    expect(customer.body.customer_id).toEqual(expect.any(String));
+    const n = await countPayments();
+    const payment = await post('/payments', { name: 'Rita', email: 'rita@example.com' }, 'cross-create');
+    expect(payment.status, JSON.stringify(payment.body)).toBe(409);
+    expect(payment.body).not.toHaveProperty('customer_id');
+    expect(payment.body.error).toMatchObject({ code: 'HE_01', param: 'Idempotency-Key', message: expect.stringContaining('POST /customers') });
+    expect(await countPayments()).toBe(n);
+    // The refusal leaves the key with its endpoint: the first request still replays there.
+    const again = await post('/customers', { name: 'Rita', email: 'rita@example.com' }, 'cross-create');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(customer.body);
+  });
+
   it('a key over 255 characters -> 400 naming the header; an unauthenticated request claims nothing', async () => {
     const long = await post('/payments', { amount: 1, currency: 'EUR' }, 'k'.repeat(256));
     expect(long.status).toBe(400);
