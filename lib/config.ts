@@ -75,6 +75,9 @@ const schema = z.object({
   }),
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_CONCURRENCY: int(20),
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(4),
+  WEBHOOK_BREAKER_FAILURES: int(5),
+  WEBHOOK_BREAKER_COOLDOWN_MS: int(30_000),
   WEBHOOK_RELAY_INTERVAL_MS: int(1_000),
   WEBHOOK_REQUEUE_INTERVAL_MS: int(30_000),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '']).optional().transform((v) => v === 'true'),
@@ -175,6 +178,12 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** One delivery attempt's time limit (connect, send, answer). */
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    /** Deliveries in flight to one endpoint (URL origin) at once, across all webhook workers. */
+    webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+    /** Failed attempts in a row after which an endpoint is paused (its deliveries wait; then one probe). */
+    webhookBreakerFailures: e.WEBHOOK_BREAKER_FAILURES,
+    /** How long a paused endpoint waits before its probe; doubled after each failed probe, up to 10 minutes. */
+    webhookBreakerCooldownMs: e.WEBHOOK_BREAKER_COOLDOWN_MS,
     /** How often the relay looks for transitions whose events are not stored yet (it also wakes on every transition). */
     webhookRelayIntervalMs: e.WEBHOOK_RELAY_INTERVAL_MS,
     /** How often undelivered events whose job is gone from Redis are enqueued again. */

@@ -4,7 +4,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../lib/merchant-webhook-signature.ts';
+import { Webhook } from 'standardwebhooks';
+import { standardWebhookSecret, verifyWebhookSignature } from '../lib/merchant-webhook-signature.ts';
 import { Stack, freePort, sleep } from './support/stack.ts';
 
 interface Received { headers: IncomingHttpHeaders; raw: string; body: { merchant_id: string; event_id: string; event_type: string; content: { type: string; object: any }; timestamp: string } }
@@ -132,6 +133,10 @@ describe('merchant webhooks', () => {
     for (const r of got) {
       expect(verifyWebhookSignature(r.raw, r.headers['x-webhook-signature-512'], hashKey)).toBe(true);
       expect(verifyWebhookSignature(r.raw, r.headers['x-webhook-signature-512'], 'another key of the merchant')).toBe(false);
+      // Standard Webhooks (issue 19 item 12): the id is the event id, and the standardwebhooks package verifies it.
+      const std = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+      expect(std['webhook-id']).toBe(r.body.event_id);
+      expect(new Webhook(standardWebhookSecret(hashKey)).verify(r.raw, std)).toEqual(r.body);
       expect(Object.keys(r.body)).toEqual(['merchant_id', 'event_id', 'event_type', 'content', 'timestamp']);
       expect(r.body.merchant_id).toBe(merchantId);
     }

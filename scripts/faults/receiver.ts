@@ -1,9 +1,9 @@
-// The merchant's webhook endpoint in the fault campaign: a real HTTP server that verifies each delivery's
-// X-Webhook-Signature-512 with the profile's hash key and records what arrived, per merchant (the path names it).
+// The merchant's webhook endpoint in the fault campaign: a real HTTP server that verifies each delivery's Standard
+// Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) and X-Webhook-Signature-512 with the profile's hash key and records what arrived, per merchant (the path names it).
 // `down` makes it answer 503, as a merchant's server that is being deployed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhookSignature } from '../../lib/merchant-webhook-signature.ts';
+import { standardWebhookProblem, verifyWebhookSignature } from '../../lib/merchant-webhook-signature.ts';
 
 export interface Received { merchant_id: string; event_id: string; event_type: string; object_id: string | null; verified: boolean; at: number }
 
@@ -23,7 +23,7 @@ export class Receiver {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => self!.handle(req.url ?? '', req.headers['x-webhook-signature-512'] as string | undefined, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => self!.handle(req.url ?? '', req.headers, Buffer.concat(chunks).toString('utf8'), res));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     self = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -36,7 +36,7 @@ export class Receiver {
     return `${this.url}/hooks/${merchantId}`;
   }
 
-  private handle(path: string, signature: string | undefined, body: string, res: import('node:http').ServerResponse): void {
+  private handle(path: string, headers: import('node:http').IncomingHttpHeaders, body: string, res: import('node:http').ServerResponse): void {
     if (this.down) return void res.writeHead(503).end('deploying');
     const merchantId = decodeURIComponent(path.split('/')[2] ?? '');
     const key = this.keys.get(merchantId);
@@ -46,7 +46,7 @@ export class Receiver {
     this.received.push({
       merchant_id: merchantId, event_id: payload?.event_id ?? '', event_type: payload?.event_type ?? '',
       object_id: o.refund_id ?? o.dispute_id ?? o.payment_id ?? null,
-      verified: !!key && !!signature && verifyWebhookSignature(body, signature, key), at: Date.now(),
+      verified: !!key && standardWebhookProblem(body, headers, key) === null && verifyWebhookSignature(body, headers['x-webhook-signature-512'], key), at: Date.now(),
     });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   }

@@ -1,10 +1,11 @@
 // One delivery attempt of a merchant webhook: POST the exact body, signed, to the profile's URL, within
-// WEBHOOK_TIMEOUT_MS; the connection's DNS lookup refuses internal addresses (lib/webhook-url.ts). Never throws: the
-// answer (or why there was none) is what the attempt records.
+// WEBHOOK_TIMEOUT_MS. The host's addresses are resolved and vetted first (every one public unicast: lib/webhook-url.ts) and
+// the connection goes only to those (a pinned lookup), so a name cannot resolve differently between check and connect.
+// Never throws: the answer (or why there was none) is what the attempt records.
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, webhookUrlProblem } from '../../lib/webhook-url.ts';
-import { signWebhook } from '../../lib/merchant-webhook-signature.ts';
+import { hostOf, pinnedLookup, resolveWebhookHost, webhookUrlProblem } from '../../lib/webhook-url.ts';
+import { signStandardWebhook, signWebhook } from '../../lib/merchant-webhook-signature.ts';
 import type { AttemptDoc } from '../../lib/event-store.ts';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature-512';
@@ -16,9 +17,15 @@ export type SendResult = Omit<AttemptDoc, 'attempt_id' | 'event_id' | 'merchant_
 
 export async function sendWebhook(url: string, body: string, hashKey: string, opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string }): Promise<SendResult> {
   const started = Date.now();
+  const timestamp = Math.floor(started / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'bnpl-payment-service-webhooks/1',
+    // Standard Webhooks (replay-safe: the id and this attempt's time are signed with the body), then the
+    // Hyperswitch-compatible body-only signature for receivers built for it.
+    'webhook-id': opts.eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(opts.eventId, timestamp, body, hashKey),
     [SIGNATURE_HEADER]: signWebhook(body, hashKey),
     'x-webhook-event-id': opts.eventId,
     'x-webhook-event-type': opts.eventType,
@@ -31,6 +38,13 @@ export async function sendWebhook(url: string, body: string, hashKey: string, op
   if (problem) return done({ response: null, error: `webhook URL not allowed: ${problem}` });
   const target = new URL(url);
   const lib = target.protocol === 'https:' ? https : http;
+  let vetted: Awaited<ReturnType<typeof resolveWebhookHost>>;
+  try {
+    vetted = await resolveWebhookHost(hostOf(target), opts.allowPrivate);
+  } catch (err) {
+    const e: NodeJS.ErrnoException = err instanceof Error ? err : new Error(String(err));
+    return done({ response: null, error: e.code ? `${e.code}: ${e.message}` : e.message });
+  }
   return new Promise<SendResult>((resolve) => {
     let settled = false;
     const finish = (r: Pick<SendResult, 'response' | 'error'>) => {
@@ -41,7 +55,7 @@ export async function sendWebhook(url: string, body: string, hashKey: string, op
     };
     const req = lib.request(target, {
       method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: guardedLookup(opts.allowPrivate) as never, agent: false,
+      lookup: pinnedLookup(vetted) as never, agent: false,
     }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

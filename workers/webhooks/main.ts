@@ -6,7 +6,9 @@
 // business profile's payment_response_hash_key (X-Webhook-Signature-512, hex HMAC-SHA512); any 2xx is delivered;
 // otherwise (or no answer within WEBHOOK_TIMEOUT_MS) it is tried again after each of WEBHOOK_RETRY_DELAYS_MS, then
 // marked failed. A payment's events go out in order: one waits while an earlier event of its payment is undelivered,
-// and is sent at once when that one is settled. At least once: a process killed after the merchant answered but before
+// and is sent at once when that one is settled. Fair per endpoint (endpoint-gate.ts): at most WEBHOOK_ENDPOINT_CONCURRENCY
+// attempts in flight to one URL origin, the others wait without holding a worker slot; an endpoint failing
+// WEBHOOK_BREAKER_FAILURES times in a row is paused (its events stay pending, then one probe). At least once: a process killed after the merchant answered but before
 // the answer was recorded sends the event again (merchants deduplicate by event_id).
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -25,6 +27,7 @@ import { open } from '../../lib/secret-box.ts';
 import { webhookPayload } from '../../domain/events.ts';
 import { Relay } from './relay.ts';
 import { sendWebhook } from './deliver.ts';
+import { EndpointGate, endpointOf } from './endpoint-gate.ts';
 
 /** How long an event waits behind an earlier undelivered event of its payment before it looks again. */
 const ORDER_WAIT_MS = 5_000;
@@ -37,6 +40,12 @@ const setup = new MerchantStore(db);
 const payments = new PaymentStore(db);
 const queue = new WebhookQueue(connection);
 const relay = new Relay(payments, store, queue, setup);
+const gate = new EndpointGate(connection, {
+  prefix: config.redisPrefix, cap: config.webhookEndpointConcurrency, failures: config.webhookBreakerFailures,
+  cooldownMs: config.webhookBreakerCooldownMs, leaseMs: config.webhookTimeoutMs + 10_000, waitMs: Math.min(config.webhookTimeoutMs, 5_000),
+});
+/** A little spread so jobs told to wait until the same moment do not all come back at once. */
+const jitter = () => Math.floor(Math.random() * 250);
 
 /** Where the event goes and what signs it: the profile's webhook URL and hash key now (null URL: none configured). */
 async function targetOf(e: EventDoc): Promise<{ url: string | null; hashKey: string | null }> {
@@ -53,6 +62,16 @@ async function releaseNext(e: EventDoc): Promise<void> {
   if (!next) return;
   const job = await queue.queue.getJob(next.event_id);
   if (job && await job.isDelayed()) await job.promote().catch(() => undefined);
+}
+
+/** The attempt to `endpoint` is over: record its outcome for the breaker, free its slot, wake the jobs waiting for one. */
+async function settleEndpoint(endpoint: string, member: string, delivered: boolean): Promise<void> {
+  const { pausedForMs, wake } = await gate.release(endpoint, member, delivered);
+  if (pausedForMs) log.warn('webhook endpoint paused after failed attempts in a row', { endpoint, paused_ms: pausedForMs });
+  for (const id of wake) {
+    const waiting = await queue.queue.getJob(id);
+    if (waiting && await waiting.isDelayed()) await waiting.promote().catch(() => undefined);
+  }
 }
 
 async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
@@ -78,8 +97,23 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     }
     return;
   }
+  // A manual retry (the merchant asked, the gateway waits for it) bypasses the per-endpoint cap and pause.
+  const endpoint = endpointOf(url);
+  const member = manualId ?? job.id ?? e.event_id;
+  if (!manualId) {
+    const admission = await gate.admit(endpoint, member);
+    if (!admission.go) {
+      await job.moveToDelayed(admission.untilMs + jitter(), token);
+      throw new DelayedError();
+    }
+  }
   const body = JSON.stringify(webhookPayload(e));
-  const r = await sendWebhook(url, body, hashKey, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls, eventId: e.event_id, eventType: e.event_type });
+  let r: Awaited<ReturnType<typeof sendWebhook>> | undefined;
+  try {
+    r = await sendWebhook(url, body, hashKey, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls, eventId: e.event_id, eventType: e.event_type });
+  } finally {
+    await settleEndpoint(endpoint, member, r?.delivered ?? false);
+  }
   await store.recordAttempt({
     attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`, event_id: e.event_id, merchant_id: e.merchant_id,
     trigger: manualId ? 'manual' : 'automatic', url, ...r,
