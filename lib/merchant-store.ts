@@ -155,11 +155,11 @@ export class MerchantStore {
       ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
   }
 
-  /** The provider credentials of a connector account, live or retired, opened (workers only; never answered or logged). */
-  async credentials(merchantId: string, mcaId: string): Promise<ConnectorAccountDetailsValue | null> {
-    const a = await this.liveOrRetiredAccount(merchantId, mcaId);
-    return a ? JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) : null;
-  }
+}
+
+/** The account's provider credentials, opened (workers only; never answered or logged). */
+export function credentialsOfAccount(a: ConnectorAccountDoc): ConnectorAccountDetailsValue {
+  return JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id));
 }
 
 /** The account's webhook details, opened (never answered or logged); null when the account has none. */

@@ -6,8 +6,7 @@ import { routesOfApp } from './support/routes.ts';
 import { Stack } from './support/stack.ts';
 
 let stack: Stack;
-// Workers read credentials on every job here, so a deleted account cannot hide behind their cache.
-beforeAll(async () => { stack = await Stack.start({ CREDENTIALS_TTL_MS: '0' }); });
+beforeAll(async () => { stack = await Stack.start(); });
 afterAll(async () => stack?.stop());
 
 const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
