@@ -44,7 +44,6 @@ const schema = z.object({
   ADMIN_API_KEY: str(''),
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
-  CREDENTIALS_TTL_MS: int(30_000),
   SETUP_CACHE_MS: int(10_000),
   CONFIRM_WAIT_MS: int(10_000),
   PROVIDER_TIMEOUT_MS: int(30_000),
@@ -147,8 +146,6 @@ export function parseConfig(source: Record<string, string | undefined>) {
     keyHashSecret: e.KEY_HASH_SECRET,
     /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
     masterEncKey: e.MASTER_ENC_KEY,
-    /** How long a worker keeps a connector account's opened credentials before reading them again. */
-    credentialsTtlMs: e.CREDENTIALS_TTL_MS,
     /** How long a gateway may use its snapshot of a merchant's setup (profiles, connector accounts, review rule). */
     setupCacheMs: e.SETUP_CACHE_MS,
     confirmWaitMs: e.CONFIRM_WAIT_MS,

@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { ConnectorName } from './schemas/common.ts';
 import type { ConnectorAccountDetailsValue, ConnectorWebhookDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
 import { canExist } from './ids.ts';
+import { isDuplicateKey } from './mongo.ts';
 import { open } from './secret-box.ts';
 
 export interface MerchantDoc {
@@ -49,6 +50,12 @@ export interface ConnectorAccountDoc {
   updated_at: string;
 }
 
+/** A merchant id once given: kept for ever, deleted merchants' too, so that no id is handed to a second owner. */
+export interface MerchantIdDoc {
+  merchant_id: string;
+  claimed_at: string;
+}
+
 export interface ApiKeyDoc {
   key_id: string;
   merchant_id: string;
@@ -70,12 +77,41 @@ export class MerchantStore {
   /** Deleted connector accounts, kept so operations already at the provider can still be synced and settled. */
   readonly retiredConnectorAccounts;
   readonly apiKeys;
+  /** Every merchant id ever given (unique index merchant_id); never deleted. */
+  readonly merchantIds;
+  /** Collections whose records name a merchant id that was in use before merchant_ids was kept (indexed by merchant_id). */
+  private readonly usedBy;
   constructor(db: Db) {
     this.merchants = db.collection<MerchantDoc>('merchants');
     this.profiles = db.collection<ProfileDoc>('business_profiles');
     this.connectorAccounts = db.collection<ConnectorAccountDoc>('connector_accounts');
     this.retiredConnectorAccounts = db.collection<ConnectorAccountDoc>('retired_connector_accounts');
     this.apiKeys = db.collection<ApiKeyDoc>('api_keys');
+    this.merchantIds = db.collection<MerchantIdDoc>('merchant_ids');
+    this.usedBy = [db.collection('payments'), db.collection('customers')];
+  }
+
+  /**
+   * Takes a merchant id for good: false when it was ever taken (by a live or a deleted merchant). The unique-key
+   * insert decides, so of concurrent creates with one id exactly one gets it. An id of a merchant deleted before
+   * merchant_ids was kept is known by what it left (its payments, its customers).
+   */
+  async claimMerchantId(merchantId: string): Promise<boolean> {
+    try {
+      await this.merchantIds.insertOne({ merchant_id: merchantId, claimed_at: new Date().toISOString() });
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+    for (const c of this.usedBy) if (await c.findOne({ merchant_id: merchantId }, { projection: { _id: 1 } })) return false;
+    return true;
+  }
+
+  /** Records an id taken before merchant_ids was kept (a merchant being deleted): a repeat is no change. */
+  async keepMerchantId(merchantId: string): Promise<void> {
+    await this.merchantIds.insertOne({ merchant_id: merchantId, claimed_at: new Date().toISOString() }).catch((err) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
   }
 
   async merchant(merchantId: string) {
@@ -119,11 +155,11 @@ export class MerchantStore {
       ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
   }
 
-  /** The provider credentials of a connector account, live or retired, opened (workers only; never answered or logged). */
-  async credentials(merchantId: string, mcaId: string): Promise<ConnectorAccountDetailsValue | null> {
-    const a = await this.liveOrRetiredAccount(merchantId, mcaId);
-    return a ? JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) : null;
-  }
+}
+
+/** The account's provider credentials, opened (workers only; never answered or logged). */
+export function credentialsOfAccount(a: ConnectorAccountDoc): ConnectorAccountDetailsValue {
+  return JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id));
 }
 
 /** The account's webhook details, opened (never answered or logged); null when the account has none. */

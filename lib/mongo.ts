@@ -30,6 +30,8 @@ export const INDEXES: IndexSpec[] = [
   // A provider's notification names the payment by the provider's id.
   { collection: 'payments', keys: { merchant_id: 1, connector_transaction_id: 1 }, name: 'by_connector_transaction' },
   { collection: 'merchants', keys: { merchant_id: 1 }, name: 'merchant_id', unique: true },
+  // Every merchant id ever given, deleted merchants' too: the id is never handed to another owner (with its data).
+  { collection: 'merchant_ids', keys: { merchant_id: 1 }, name: 'merchant_id', unique: true },
   { collection: 'merchants', keys: { publishable_key: 1 }, name: 'publishable_key', unique: true },
   { collection: 'api_keys', keys: { key_hash: 1 }, name: 'key_hash', unique: true },
   { collection: 'api_keys', keys: { key_id: 1 }, name: 'key_id', unique: true },

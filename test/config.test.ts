@@ -24,7 +24,7 @@ describe('parseConfig', () => {
       mongodbUrl: 'mongodb://127.0.0.1:27017/bnpl', redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'bnpl', port: 8080,
       publicBaseUrl: 'http://localhost:8080', paymentStateAddr: '127.0.0.1:50051', sandboxPort: 8090, sandboxHost: '127.0.0.1',
       sandboxUrl: 'http://127.0.0.1:8090', threeDsServerUrl: 'http://127.0.0.1:8090', threeDsServerApiKey: 'sk_sandbox_three_ds_server',
-      threeDsRequestorUrl: 'http://localhost:8080', adminApiKey: '', keyHashSecret: '', masterEncKey: '', credentialsTtlMs: 30_000,
+      threeDsRequestorUrl: 'http://localhost:8080', adminApiKey: '', keyHashSecret: '', masterEncKey: '',
       setupCacheMs: 10_000, confirmWaitMs: 10_000, providerTimeoutMs: 30_000, jobLockMs: 30_000, jobAttempts: 6, jobBackoffMs: 1_000,
       workerConcurrency: 50, rateLimitPerSecond: 1000, rateLimitPerAddressPerSecond: 2000, trustProxy: '', checkoutRateLimitPerSecond: 5,
       syncDelaysMs: [2000, 5000, 10000, 30000, 60000, 300000, 300000, 300000, 300000, 300000], sweepAfterMs: 60_000,

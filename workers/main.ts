@@ -37,7 +37,7 @@ const client = paymentStateClient(config.paymentStateAddr);
 const connection = redisConnection();
 const { client: mongo, db } = await connectMongo();
 const setup = new MerchantStore(db);
-const credentialsOf = credentialsCache(setup, config.credentialsTtlMs);
+const credentialsOf = credentialsCache(setup);
 const merchantExists = async (merchantId: string) => !!(await setup.merchant(merchantId));
 const tokens = new TokenCache(connection);
 const payments = new PaymentStore(db).payments;

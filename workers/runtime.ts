@@ -1,5 +1,6 @@
 // Runs one connector job: call the provider (with the operation id as idempotency key), report the outcome to
 // payment-state, and, while the provider has not decided, come back later to ask (status sync).
+import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
 import { config, connectorSetting } from '../lib/config.ts';
@@ -15,7 +16,7 @@ import { TokenRefused, type TokenCache } from './token-cache.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited, type ProviderRequest, type ProviderResponse } from './provider-http.ts';
 import { UNIFIED } from './unified-errors.ts';
-import type { MerchantStore } from '../lib/merchant-store.ts';
+import { credentialsOfAccount, type MerchantStore } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
@@ -39,21 +40,41 @@ export async function report(client: PaymentStateClient, job: Pick<ConnectorJob,
   }
 }
 
-/** Provider credentials by connector account, opened from MongoDB and kept briefly (an update applies within CREDENTIALS_TTL_MS). */
-export function credentialsCache(setup: MerchantStore, ttlMs = 30_000) {
-  const cache = new Map<string, { at: number; value: Promise<ConnectorAccountDetailsValue | null> }>();
-  return (job: ConnectorJob): Promise<ConnectorAccountDetailsValue | null> => {
+/** A connector account's credentials as a job uses them, with what the worker must know of the account now. */
+export interface AccountCredentials {
+  details: ConnectorAccountDetailsValue;
+  disabled: boolean;
+  /** Which stored credentials these are: the sealed value itself (sealed afresh, with a new IV, on every change). */
+  version: string;
+}
+
+/**
+ * Provider credentials by connector account. The account is read on every job (one lookup by its key), so a change
+ * through the admin API (new credentials, disabled, deleted) applies to the very next job, whichever worker runs it
+ * and however old the job is; only the opening of the sealed value is kept, by account and version.
+ */
+export function credentialsCache(setup: MerchantStore, maxEntries = 10_000) {
+  const opened = new Map<string, { version: string; details: ConnectorAccountDetailsValue }>();
+  return async (job: ConnectorJob): Promise<AccountCredentials | null> => {
     // No account, or the default account: the sandbox default credentials (the manifest's settings).
-    if (!job.merchant_connector_id || job.merchant_connector_id === DEFAULT_ACCOUNT_ID) return Promise.resolve(null);
+    if (!job.merchant_connector_id || job.merchant_connector_id === DEFAULT_ACCOUNT_ID) return null;
+    const a = await setup.liveOrRetiredAccount(job.merchant_id, job.merchant_connector_id);
+    if (!a) return null;
     const key = `${job.merchant_id}:${job.merchant_connector_id}`;
-    const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-    const value = setup.credentials(job.merchant_id, job.merchant_connector_id);
-    cache.set(key, { at: Date.now(), value });
-    value.catch(() => cache.delete(key));
-    return value;
+    const version = a.connector_account_details_sealed;
+    let hit = opened.get(key);
+    if (hit?.version !== version) {
+      hit = { version, details: credentialsOfAccount(a) };
+      opened.delete(key);
+      opened.set(key, hit);
+      if (opened.size > maxEntries) opened.delete(opened.keys().next().value!);
+    }
+    return { details: hit.details, disabled: a.disabled, version: shortVersion(version) };
   };
 }
+
+/** A short, one-way name of a stored credential (token cache keys, logs): never the sealed value itself. */
+const shortVersion = (sealed: string) => createHash('sha256').update(sealed).digest('hex').slice(0, 16);
 
 /** Operations that move money or start a customer's flow: never started for a deleted merchant. A void only releases funds. */
 const STARTS = new Set<ConnectorJob['kind']>(['authorize', 'capture', 'incremental_authorization', 'authenticate']);
@@ -67,6 +88,10 @@ const notYetSent = (job: Job<ConnectorJob>) => job.data.mode === 'execute' && ST
 
 export const MERCHANT_DELETED: Outcome = {
   kind: 'FAILED', error_code: 'merchant_deleted', error_message: 'The merchant account was deleted before this operation was sent to the provider',
+};
+
+export const ACCOUNT_DISABLED: Outcome = {
+  kind: 'FAILED', error_code: 'connector_account_disabled', error_message: 'The connector account was disabled before this operation was sent to the provider',
 };
 
 export const UNUSABLE_CREDENTIALS = (m: Connector<any>['manifest']): Outcome => ({
@@ -109,11 +134,13 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   };
 }
 
-/** The cache key of a connector account's token: its id, or the sandbox default's. */
-const tokenAccount = (job: ConnectorJob) => (job.merchant_connector_id && job.merchant_connector_id !== DEFAULT_ACCOUNT_ID ? `${job.merchant_id}:${job.merchant_connector_id}` : 'default');
+/** The cache key of a connector account's token: its id and credentials' version (a token of replaced credentials is
+ * never used again), or the sandbox default's. */
+const tokenAccount = (job: ConnectorJob, account: AccountCredentials | null) =>
+  (account && job.merchant_connector_id ? `${job.merchant_id}:${job.merchant_connector_id}:${account.version}` : 'default');
 
 export function processor(
-  connector: Connector<any>, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<ConnectorAccountDetailsValue | null>,
+  connector: Connector<any>, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<AccountCredentials | null>,
   merchantExists: (merchantId: string) => Promise<boolean>,
   /** Pauses the queue after a provider's 429 (worker.rateLimit); the job waits without spending an attempt. */
   rateLimit?: (ms: number) => Promise<void>,
@@ -128,9 +155,16 @@ export function processor(
       log.warn('operation refused: merchant deleted', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
       return { status: reply.status };
     }
-    const credentials = await credentialsOf(data);
+    const account = await credentialsOf(data);
+    const credentials = account?.details ?? null;
     // A deleted connector account: the provider cannot be called on its behalf any more.
     if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
+    // A disabled account starts nothing new; what may already be at the provider runs on (with its current credentials).
+    if (account?.disabled && notYetSent(job)) {
+      const reply = await report(client, data, ACCOUNT_DISABLED);
+      log.warn('operation refused: connector account disabled', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      return { status: reply.status };
+    }
     // Credentials the connector cannot use (an account stored before the gateway checked them): nothing can be sent,
     // so an operation not yet sent fails with that reason instead of waiting in flight.
     if (credentials && data.kind !== 'authenticate' && notYetSent(job) && !connector.manifest.credentials.safeParse(credentials).success) {
@@ -143,7 +177,7 @@ export function processor(
       if (!withToken) return {};
       if (!tokens) throw new UnrecoverableError(`${connector.manifest.name} needs a token cache`);
       const baseUrl = connectorSetting(connector.manifest.settings.base_url);
-      return { access_token: await tokens.get(connector.manifest.name, tokenAccount(data), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
+      return { access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
     };
     const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);
@@ -169,7 +203,7 @@ export function processor(
       sent = await send(await session());
       // A token the provider no longer takes (revoked, rotated): one more try with a new one.
       if (withToken && sent.res.status === 401) {
-        await tokens!.invalidate(connector.manifest.name, tokenAccount(data));
+        await tokens!.invalidate(connector.manifest.name, tokenAccount(data, account));
         sent = await send(await session());
       }
     } catch (err) {

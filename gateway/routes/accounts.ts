@@ -42,8 +42,15 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   r.post('/accounts', async (req, res) => {
     const body = validate(CreateMerchantAccountRequest, req.body);
     const now = new Date().toISOString();
+    const merchantId = body.merchant_id ?? ids.merchant();
+    // A merchant id is given once, ever: a deleted merchant's payments, customers and events still carry it.
+    if (!(await setup.claimMerchantId(merchantId))) {
+      throw errors.duplicate(await setup.merchant(merchantId)
+        ? 'The merchant account with the specified merchant_id already exists'
+        : 'The specified merchant_id was used by a merchant account that was deleted: merchant ids are never reused, choose another', 'merchant_id');
+    }
     const m: MerchantDoc = {
-      merchant_id: body.merchant_id ?? ids.merchant(), merchant_name: body.merchant_name ?? null,
+      merchant_id: merchantId, merchant_name: body.merchant_name ?? null,
       publishable_key: ids.publishableKey(), metadata: body.metadata ?? null, manual_review: body.manual_review ?? null,
       default_profile: null, created: now, updated: now,
     };
@@ -75,10 +82,11 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   });
 
   // Deleting a merchant account ends it at once: its keys stop working, its links close, and its setup is removed;
-  // workers start no new provider operation for it. Its payments stay, as the record of what happened, and its
-  // connector accounts' credentials are retired, not destroyed, so operations already at a provider still settle.
+  // workers start no new provider operation for it. Its payments stay, as the record of what happened, and its id is
+  // never given again (merchant_ids), so nobody reaches them by creating it anew. Its connector accounts' credentials are retired, not destroyed, so operations already at a provider still settle.
   r.delete('/accounts/:merchant_id', async (req, res) => {
     const m = await merchantOr404(req.params.merchant_id);
+    await setup.keepMerchantId(m.merchant_id);
     await setup.apiKeys.deleteMany({ merchant_id: m.merchant_id });
     await setup.merchants.deleteOne({ merchant_id: m.merchant_id });
     await Promise.all([setup.profiles.deleteMany({ merchant_id: m.merchant_id }), setup.retireConnectorAccounts(m.merchant_id)]);
