@@ -96,7 +96,7 @@ export function beginCapture(
   if (amount > p.amount_capturable) {
     return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
   }
-  const unable = captureRefusal(manifestOf(p.connector), p, amount);
+  const unable = captureRefusal(manifestOf(p.connector), p, amount, body);
   if (unable) return unable;
   const details: CaptureDetails = {
     capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null, metadata: body.metadata ?? null,

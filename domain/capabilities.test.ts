@@ -1,8 +1,11 @@
 // A connector's capabilities, checked before a job is queued: each refusal names the field or the capability.
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../workers/connectors/manifest.ts';
+import { manifest as billie } from '../workers/connectors/billie/manifest.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import { manifest as mondu } from '../workers/connectors/mondu/manifest.ts';
 import { manifest as serviceTest } from '../workers/connectors/service_test/manifest.ts';
-import { captureRefusal, confirmRefusal, customerType, refundRefusal } from './capabilities.ts';
+import { captureRefusal, confirmRefusal, customerType, fieldsNeeded, refundRefusal } from './capabilities.ts';
 import type { StoredPayment } from './payment.ts';
 
 const b2b: Manifest = {
@@ -45,5 +48,39 @@ describe('captureRefusal and refundRefusal', () => {
     expect(refundRefusal(refunds, 400, 1_000)).toMatchObject({ param: 'amount' });
     expect(refundRefusal(refunds, 1_000, 1_000)).toBeNull();
     expect(refundRefusal(serviceTest as Manifest, 1, 1_000)).toBeNull();
+  });
+});
+
+describe('what a capture needs (issue 19 item 3): due at confirm for an automatic capture, at each capture otherwise', () => {
+  const invoiced = payment({ metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', invoice_url: 'https://shop.example/i.pdf' } });
+  const noUrl = payment({ metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH' } });
+  const withFields = (p: StoredPayment) => ({ ...p, customer: { email: 'a@b.example' }, return_url: 'https://shop.example/r', order_details: [{}],
+    billing: { address: { first_name: 'A', last_name: 'B', line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } } }) as unknown as StoredPayment;
+
+  it('billie and mondu: an automatic capture needs metadata.invoice_url when confirmed, a manual one at its capture', () => {
+    for (const m of [billie, mondu] as Manifest[]) {
+      expect(fieldsNeeded(m, 'automatic')).toEqual({ confirm: [...m.required_fields, 'metadata.invoice_url'], capture: [] });
+      expect(fieldsNeeded(m, 'manual')).toEqual({ confirm: [...m.required_fields], capture: ['metadata.invoice_url'] });
+      expect(fieldsNeeded(m, 'manual_multiple').capture).toEqual(['metadata.invoice_url']);
+      expect(confirmRefusal(m, withFields(noUrl))).toMatchObject({ code: 'IR_04', param: 'metadata.invoice_url', message: expect.stringContaining('capture_method automatic') });
+      expect(confirmRefusal(m, withFields(invoiced))).toBeNull();
+      expect(confirmRefusal(m, withFields({ ...noUrl, capture_method: 'manual' }))).toBeNull();
+    }
+  });
+
+  it('a capture takes metadata.invoice_url from its own request first, else the payment; without either it is refused naming it', () => {
+    const p = { ...noUrl, capture_method: 'manual' } as StoredPayment;
+    expect(captureRefusal(billie as Manifest, p, 1_000)).toMatchObject({ code: 'IR_04', param: 'metadata.invoice_url' });
+    expect(captureRefusal(mondu as Manifest, p, 1_000, { metadata: { invoice_url: '' } })).toMatchObject({ param: 'metadata.invoice_url' });
+    expect(captureRefusal(billie as Manifest, p, 1_000, { metadata: { invoice_url: 'https://shop.example/1.pdf' } })).toBeNull();
+    expect(captureRefusal(mondu as Manifest, { ...invoiced, capture_method: 'manual' } as StoredPayment, 400, {})).toBeNull();
+  });
+
+  it('a connector without capture_fields needs nothing more at capture', () => {
+    for (const m of Object.values(MANIFESTS) as Manifest[]) {
+      if (m.capture_fields?.length) continue;
+      expect(fieldsNeeded(m, 'automatic')).toEqual({ confirm: [...m.required_fields], capture: [] });
+      expect(fieldsNeeded(m, 'manual').capture).toEqual([]);
+    }
   });
 });

@@ -2,9 +2,9 @@
 // data). A payment the connector cannot take is refused with a 400 naming the field or the capability. Pure.
 import type { Manifest } from '../workers/connectors/manifest.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
-import type { ConnectorName } from '../lib/schemas/common.ts';
+import type { CaptureMethodName, ConnectorName } from '../lib/schemas/common.ts';
 import type { Refusal, StoredPayment } from './payment.ts';
-import { refuse } from './transitions.ts';
+import { automaticCapture, refuse } from './transitions.ts';
 
 export const manifestOf = (c: ConnectorName | null | undefined): Manifest | undefined => (c ? MANIFESTS[c] : undefined);
 
@@ -57,16 +57,42 @@ export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refus
   }
   const serving = servingRefusal(m, { currency: p.currency, country: valueAt(p, 'billing.address.country'), customer: customerType(p) });
   if (serving) return serving;
-  for (const path of m.required_fields) {
-    if (!present(valueAt(p, path))) return refuse('IR_04', `${m.name} needs ${path}`, path);
+  const needed = fieldsNeeded(m, method);
+  for (const path of needed.confirm) {
+    if (present(valueAt(p, path))) continue;
+    const why = m.capture_fields?.includes(path) ? ` for capture_method ${method}: its capture needs it, and an automatic capture has no capture request to give it in` : '';
+    return refuse('IR_04', `${m.name} needs ${path}${why}`, path);
   }
   return null;
 }
 
-/** Can the connector capture this amount (partial capture)? */
-export function captureRefusal(m: Manifest | undefined, p: StoredPayment, amount: number): Refusal | null {
-  if (m && !m.partial_capture && amount < p.amount_capturable) {
+/**
+ * The fields a connector needs for a payment of this capture method (dotted paths): those the payment must hold
+ * when it is confirmed, and those each capture request must give or the payment hold. A capture's own fields
+ * (manifest capture_fields) are due at confirm for an automatic capture, which has no request of its own, and at
+ * each capture for the manual methods (the capture request's metadata may carry them: the payment's metadata
+ * cannot change once confirmed).
+ */
+export function fieldsNeeded(m: Manifest, method: CaptureMethodName): { confirm: string[]; capture: string[] } {
+  const capture = [...(m.capture_fields ?? [])];
+  return automaticCapture(method)
+    ? { confirm: [...m.required_fields, ...capture], capture: [] }
+    : { confirm: [...m.required_fields], capture };
+}
+
+/**
+ * Can the connector capture this amount (partial capture), with what this capture request and the payment give
+ * (its capture_fields: the request's value first, as the connector reads them)?
+ */
+export function captureRefusal(m: Manifest | undefined, p: StoredPayment, amount: number, request: object = {}): Refusal | null {
+  if (!m) return null;
+  if (!m.partial_capture && amount < p.amount_capturable) {
     return refuse('IR_05', `${m.name} captures the whole authorized amount only (${p.amount_capturable})`, 'amount_to_capture');
+  }
+  for (const path of m.capture_fields ?? []) {
+    if (!present(valueAt(request, path)) && !present(valueAt(p, path))) {
+      return refuse('IR_04', `${m.name} needs ${path} to capture (in this capture request's ${path.split('.')[0]}, or on the payment)`, path);
+    }
   }
   return null;
 }

@@ -97,6 +97,24 @@ describe('deriveEvents', () => {
     expect(types(capturing, failed)).toEqual(['payment_capture_failed']);
   });
 
+  it('a follow-up automatic capture the provider refuses (billie): payment_capture_failed, the payment requires_capture with the error', () => {
+    // Issue 19 item 3: the merchant is told, by the event and by the payment's error, and may capture it again.
+    const created = intent('automatic', {
+      customer: { email: 'a@acme.example' }, billing: { address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
+      metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', invoice_url: 'https://shop.example/i.pdf' },
+    });
+    const confirming = step(created, beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'billie' }));
+    const capturing = outcome(confirming, 'op_a', { kind: 'AUTHORIZED' });
+    expect(capturing).toMatchObject({ status: 'processing', captures: [{ status: 'started', amount: 10_000 }] });
+    expect(types(confirming, capturing)).toEqual([]);
+    const failed = outcome(capturing, 'op_a-capture', { kind: 'FAILED', error_code: 'request_validation_error', error_message: 'invoice_url: blank', unified_code: 'UE_2000' });
+    expect(failed).toMatchObject({ status: 'requires_capture', error_code: 'request_validation_error', unified_code: 'UE_2000', captures: [{ status: 'failed', error_code: 'request_validation_error' }] });
+    const events = deriveEvents(capturing, failed);
+    expect(events.map((e) => e.event_type)).toEqual(['payment_capture_failed']);
+    expect(events[0]!.object).toMatchObject({ status: 'requires_capture', error_code: 'request_validation_error', captures: [{ status: 'failed' }] });
+    expect(beginCapture(failed, {}, { now, operationId: 'op_c', captureId: 'cap_2' })).toMatchObject({ kind: 'apply' });
+  });
+
   it('cancel: cancelled; a refused void: payment_cancel_failed', () => {
     const confirming = confirm(intent('manual'));
     const authorized = outcome(confirming, 'op_a', { kind: 'AUTHORIZED' });

@@ -415,7 +415,7 @@ describe('external 3DS authentication (spec 4.6)', () => {
 describe('automatic capture where the provider only authorizes (manifest automatic_capture: follow_up, e.g. mondu)', () => {
   const b2b = {
     customer: { email: 'jane@acme.example' }, return_url: 'https://shop.example/r', order_details: [{ product_name: 'Desk', quantity: 1, amount: 10_000 }],
-    metadata: { buyer_type: 'business', company_name: 'ACME GmbH' },
+    metadata: { buyer_type: 'business', company_name: 'ACME GmbH', invoice_url: 'https://shop.example/i.pdf' },
     billing: { address: { first_name: 'Jane', last_name: 'Roe', line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
   };
   const confirmMondu = (capture_method: string) =>

@@ -2,6 +2,7 @@
 // the same manifests that the checks before queueing read. A connector still pointed at the provider sandbox also
 // shows `sandbox_account_details`: the connector_account_details its imitation accepts, so a merchant can create a
 // working connector account from it as is.
+import { fieldsNeeded } from '../domain/capabilities.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { Manifest } from '../workers/connectors/manifest.ts';
 
@@ -24,6 +25,10 @@ function entry(m: Manifest) {
     customer_types: m.customers,
     customer_step: m.customer_step ?? 'none',
     required_fields: m.required_fields,
+    // What a capture itself needs, and per capture method every field due when the payment is confirmed and when
+    // each capture is asked for (the checks before queueing read the same: domain/capabilities.ts fieldsNeeded).
+    capture_fields: m.capture_fields ?? [],
+    required_fields_by_capture_method: Object.fromEntries(m.capture_methods.map((c) => [c, fieldsNeeded(m, c)])),
     auth_type: m.auth_type,
     amount_unit: m.amount_unit,
     ...(inSandbox(m) ? { sandbox_account_details: m.sandbox_account_details ?? { auth_type: m.auth_type, api_key: m.settings.default_api_key.default } } : {}),

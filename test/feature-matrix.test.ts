@@ -20,7 +20,17 @@ describe('GET /feature_matrix', () => {
       display_name: expect.any(String), capture_methods: ['automatic', 'manual', 'manual_multiple'], refunds: true, partial_refund: true,
       notifications: true, customer_types: ['B2B', 'B2C'], countries: 'any', currencies: 'any', auth_type: 'HeaderKey', amount_unit: 'minor',
       sandbox_account_details: { auth_type: 'HeaderKey', api_key: expect.any(String) },
+      capture_fields: [], required_fields_by_capture_method: { automatic: { confirm: [], capture: [] }, manual: { confirm: [], capture: [] } },
     });
+    // Every field each connector needs, per capture method: an invoice's URL for billie and mondu, due at confirm
+    // for an automatic capture and at each capture for the manual ones (issue 19 item 3).
+    for (const name of ['billie', 'mondu']) {
+      const c = r.body.connectors.find((x: any) => x.name === name);
+      expect(c.capture_fields).toEqual(['metadata.invoice_url']);
+      expect(c.required_fields_by_capture_method.automatic).toEqual({ confirm: [...c.required_fields, 'metadata.invoice_url'], capture: [] });
+      expect(c.required_fields_by_capture_method.manual).toEqual({ confirm: c.required_fields, capture: ['metadata.invoice_url'] });
+      expect(c.required_fields_by_capture_method.manual_multiple).toEqual({ confirm: c.required_fields, capture: ['metadata.invoice_url'] });
+    }
   });
 
   it('a connector account made from sandbox_account_details as is pays through that connector', async () => {

@@ -58,8 +58,15 @@ export interface Manifest<Credentials = unknown> {
    * application): 'always', 'when_asked' (when the provider's decision asks for it), or absent: none.
    */
   customer_step?: 'always' | 'when_asked';
-  /** Payment fields the provider needs beyond amount and currency (dotted paths of the payment). */
+  /** Payment fields the provider needs beyond amount and currency (dotted paths of the payment), for any capture method. */
   required_fields: readonly string[];
+  /**
+   * Fields every capture call needs at the provider (dotted paths, such as 'metadata.invoice_url' for an invoice). A
+   * capture request may carry the same path (spec 4.3's capture `metadata`), which comes first, else the payment's. An
+   * automatic capture has no request of its own, so a payment with capture_method automatic must hold them when it
+   * is confirmed; a manual capture is checked when it is asked for (domain/capabilities.ts fieldsNeeded). Default none.
+   */
+  capture_fields?: readonly string[];
   /** The connector account's auth_type, and what its credentials must hold (parsed by the worker). */
   auth_type: 'HeaderKey' | 'BodyKey' | 'SignatureKey' | 'MultiAuthKey';
   credentials: z.ZodType<Credentials>;

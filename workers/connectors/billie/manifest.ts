@@ -26,6 +26,10 @@ export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
     'customer.email', 'metadata.company_name', 'metadata.legal_form', 'billing.address.line1', 'billing.address.city',
     'billing.address.zip', 'billing.address.country',
   ],
+  // An invoice names the merchant's invoice document: POST /invoices {..., invoice_url} (reference billie.md "Capture =
+  // create invoice"; its imitation refuses a blank one, whether Billie does is UNVERIFIED). The invoice number has a
+  // fallback (the operation id), the URL none.
+  capture_fields: ['metadata.invoice_url'],
   auth_type: 'BodyKey',
   credentials: billieCredentials,
   sandbox_account_details: { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'billie_sandbox_client_secret' },
