@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { refundView } from './refunds.ts';
 import { paymentDisputeView } from './disputes.ts';
-import { isHttpUrl } from '../lib/schemas/common.ts';
+import { framingSource } from '../lib/schemas/payment-link.ts';
 import { ORDER_LINE_FIELDS, PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../lib/schemas/payment.ts';
 import { customerFields, type CustomerView } from './customer.ts';
 import { netAmount, type StoredPayment } from './payment.ts';
@@ -101,7 +101,11 @@ export function paymentLinkOf(merchantId: string, paymentId: string, link: { id:
  */
 export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string[] | null {
   const config = p.request_extras?.payment_link_config as { allowed_domains?: unknown } | undefined;
-  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.filter(isHttpUrl).map((u) => new URL(u).origin) : [];
+  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.flatMap((u) => {
+    // Checked again when read: a value stored before the rule goes into the CSP header only if it is an origin now.
+    const r = typeof u === 'string' ? framingSource(u) : null;
+    return r && 'source' in r ? [r.source] : [];
+  }) : [];
   return list.length ? list : null;
 }
 
