@@ -6,6 +6,7 @@ import { toApiError } from '../../gateway/validate.ts';
 import { CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, UpdatePaymentRequest } from './payment.ts';
 import { CreateCustomerRequest, UpdateCustomerRequest } from './customer.ts';
 import { CreateRefundRequest, UpdateRefundRequest } from './refund.ts';
+import { CreateApiKeyRequest, CreateMerchantAccountRequest } from './merchant.ts';
 
 const PAN = '4111 1111 1111 1111';
 const base = { amount: 1_000, currency: 'EUR' };
@@ -60,6 +61,8 @@ describe('a card number in a free-form field', () => {
     ['customer address', UpdateCustomerRequest, { address: { city: PAN } }, 'address.city'],
     ['refund reason', CreateRefundRequest, { payment_id: 'pay_'.padEnd(30, 'x'), reason: PAN }, 'reason'],
     ['refund metadata', UpdateRefundRequest, { metadata: { k: PAN } }, 'metadata.k'],
+    ['merchant name', CreateMerchantAccountRequest, { merchant_name: PAN }, 'merchant_name'],
+    ['api key description', CreateApiKeyRequest, { name: 'k', expiration: 'never', description: PAN }, 'description'],
   ];
   it.each(cases)('%s: 400 naming the field, saying card numbers are not accepted', (_what, schema, body, param) => {
     const e = refusal(schema, body);
