@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { refundView } from './refunds.ts';
 import { paymentDisputeView } from './disputes.ts';
-import { isHttpUrl } from '../lib/schemas/common.ts';
-import { ORDER_LINE_FIELDS, PAYMENT_FIELDS, type CreatePaymentBody, type PaymentResource } from '../lib/schemas/payment.ts';
+import { framingSource } from '../lib/schemas/payment-link.ts';
+import { ORDER_LINE_FIELDS, PAYMENT_FIELDS, PaymentMethodData, type CreatePaymentBody, type PaymentResource } from '../lib/schemas/payment.ts';
 import { customerFields, type CustomerView } from './customer.ts';
 import { netAmount, type StoredPayment } from './payment.ts';
 import { requestExtras } from './request-fields.ts';
@@ -101,7 +101,11 @@ export function paymentLinkOf(merchantId: string, paymentId: string, link: { id:
  */
 export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string[] | null {
   const config = p.request_extras?.payment_link_config as { allowed_domains?: unknown } | undefined;
-  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.filter(isHttpUrl).map((u) => new URL(u).origin) : [];
+  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.flatMap((u) => {
+    // Checked again when read: a value stored before the rule goes into the CSP header only if it is an origin now.
+    const r = typeof u === 'string' ? framingSource(u) : null;
+    return r && 'source' in r ? [r.source] : [];
+  }) : [];
   return list.length ? list : null;
 }
 
@@ -111,6 +115,8 @@ export function toResource(p: StoredPayment): PaymentResource {
   out.order_details = p.order_details?.map(orderLineView) ?? null;
   out.refunds = p.refunds?.map(refundView) ?? [];
   out.disputes = p.disputes?.map(paymentDisputeView) ?? [];
+  // Only the spec's shapes are answered: what was stored before pay_later was strict (a card, say) is not.
+  if (!PaymentMethodData.nullish().safeParse(p.payment_method_data).success) out.payment_method_data = null;
   // A secure link exists only for a payment with allowed_domains (an update may add them after the create).
   if (p.payment_link && !framingOrigins(p)) out.payment_link = { ...p.payment_link, secure_link: null };
   return out as PaymentResource;

@@ -157,6 +157,30 @@ describe('payment links', () => {
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({ status: 'requires_confirmation', return_url: null });
   });
 
+  it('allowed_domains takes only origins: the CSP values of issue 19 are 400 on create and update, stored nowhere; a valid one is exactly the frame-ancestors', async () => {
+    const bad = ['https://*', 'https://a.com;sandbox', '*', 'https://a.com; script-src *', 'https://*.com', 'https://*.co.uk', 'https://u:p@shop.example', 'http://shop.example'];
+    const { body: target } = await create({ description: 'update target' });
+    for (const value of bad) {
+      const r = await create({ payment_link_config: { allowed_domains: ['https://ok.example', value] }, description: `csp ${value}` });
+      expect(r.status, value).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'IR_05', param: 'payment_link_config.allowed_domains.1' });
+      const u = await stack.api('POST', `/payments/${target.payment_id}`, { payment_link_config: { allowed_domains: [value] } }, key);
+      expect(u.status, value).toBe(400);
+      expect(u.body.error.param).toBe('payment_link_config.allowed_domains.0');
+    }
+    const list = await stack.api('GET', '/payments/list?limit=100', undefined, key);
+    expect(JSON.stringify(list.body)).not.toContain('csp ');
+    expect((await stack.api('GET', `/payments/${target.payment_id}`, undefined, key)).body.payment_link.secure_link).toBeNull();
+    // The update takes the same rule, and a valid value is exactly what frames the secure page.
+    const ok = await stack.api('POST', `/payments/${target.payment_id}`, { payment_link_config: { allowed_domains: ['https://shop.example'] } }, key);
+    expect(ok.status).toBe(200);
+    const framed = await page(ok.body.payment_link.secure_link, { 'sec-fetch-dest': 'iframe' });
+    expect(framed.status).toBe(200);
+    const csp = framed.headers.get('content-security-policy')!;
+    expect(csp.split('; ').filter((d) => d.startsWith('frame-ancestors'))).toEqual(['frame-ancestors https://shop.example']);
+    expect(csp).not.toMatch(/sandbox|\*/);
+  });
+
   it('a javascript: return_url stored before the rule is never answered as a redirect', async () => {
     const { body: p } = await create({ return_url: 'https://shop.example/done' });
     await (await stack.db()).collection('payments').updateOne({ payment_id: p.payment_id }, { $set: { return_url: 'javascript:alert(document.domain)' } });

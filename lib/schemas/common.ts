@@ -1,5 +1,6 @@
 // Shared value types of spec section 2.1.
 import { z } from 'zod';
+import { CARD_NUMBER_MESSAGE, cardNumberIn, findCardNumber } from './card-number.ts';
 
 export const CURRENCIES = [
   'AED', 'AFN', 'ALL', 'AMD', 'ANG', 'AOA', 'ARS', 'AUD', 'AWG', 'AZN', 'BAM', 'BBD', 'BDT', 'BGN', 'BHD', 'BIF', 'BMD', 'BND', 'BOB', 'BRL', 'BSD', 'BTN', 'BWP', 'BYN', 'BZD', 'CAD', 'CDF', 'CHF', 'CLP', 'CNY', 'COP', 'CRC', 'CUP', 'CVE', 'CZK', 'DJF', 'DKK', 'DOP', 'DZD', 'EGP', 'ERN', 'ETB', 'EUR', 'FJD', 'FKP', 'GBP', 'GEL', 'GHS', 'GIP', 'GMD', 'GNF', 'GTQ', 'GYD', 'HKD', 'HNL', 'HRK', 'HTG', 'HUF', 'IDR', 'ILS', 'INR', 'IQD', 'IRR', 'ISK', 'JMD', 'JOD', 'JPY', 'KES', 'KGS', 'KHR', 'KMF', 'KPW', 'KRW', 'KWD', 'KYD', 'KZT', 'LAK', 'LBP', 'LKR', 'LRD', 'LSL', 'LYD', 'MAD', 'MDL', 'MGA', 'MKD', 'MMK', 'MNT', 'MOP', 'MRU', 'MUR', 'MVR', 'MWK', 'MXN', 'MYR', 'MZN', 'NAD', 'NGN', 'NIO', 'NOK', 'NPR', 'NZD', 'OMR', 'PAB', 'PEN', 'PGK', 'PHP', 'PKR', 'PLN', 'PYG', 'QAR', 'RON', 'RSD', 'RUB', 'RWF', 'SAR', 'SBD', 'SCR', 'SDG', 'SEK', 'SGD', 'SHP', 'SLE', 'SLL', 'SOS', 'SRD', 'SSP', 'STN', 'SVC', 'SYP', 'SZL', 'THB', 'TJS', 'TMT', 'TND', 'TOP', 'TRY', 'TTD', 'TWD', 'TZS', 'UAH', 'UGX', 'USD', 'UYU', 'UZS', 'VES', 'VND', 'VUV', 'WST', 'XAF', 'XCD', 'XOF', 'XPF', 'YER', 'ZAR', 'ZMW', 'ZWL',
@@ -43,6 +44,12 @@ const NO_NUL = /^[^\u0000]*$/;
 export const str = (max?: number) => (max ? z.string().max(max) : z.string()).regex(NO_NUL, 'must not contain NUL characters');
 
 /**
+ * Free-form text a merchant or customer writes (descriptions, names, address lines, references…): a request string
+ * that holds no card number (lib/schemas/card-number.ts).
+ */
+export const text = (max?: number) => str(max).refine((s) => !findCardNumber(s), CARD_NUMBER_MESSAGE);
+
+/**
  * Why a free-form JSON value (metadata and other objects kept as given) cannot be stored, or null: NUL in a string or
  * key, and (with `keyRules`) keys MongoDB refuses: $-prefixed or containing a dot.
  */
@@ -68,7 +75,7 @@ function keyProblem(k: string, keyRules = true): string | null {
 
 /** A key of a free-form object. */
 export const Key = (max = 255, message?: string) => z.string().max(max, message).superRefine((k, ctx) => {
-  const bad = keyProblem(k);
+  const bad = keyProblem(k) ?? (findCardNumber(k) ? CARD_NUMBER_MESSAGE : null);
   if (bad) ctx.addIssue({ code: 'custom', message: bad });
 });
 
@@ -76,6 +83,9 @@ export const Key = (max = 255, message?: string) => z.string().max(max, message)
 export const storable = <T extends z.ZodType>(schema: T) => schema.superRefine((v, ctx) => {
   const bad = unstorable(v);
   if (bad) ctx.addIssue({ code: 'custom', path: bad.path, message: bad.message });
+  // Free-form values are kept as given: a card number at any depth would be stored and answered.
+  const card = bad ? null : cardNumberIn(v);
+  if (card) ctx.addIssue({ code: 'custom', path: card, message: CARD_NUMBER_MESSAGE });
 });
 
 /** A free-form JSON value that the database can store. */

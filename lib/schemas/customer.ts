@@ -1,7 +1,7 @@
 // Customers API (spec area "customers", shaped like the leading switch's v1 customers): request bodies and the
 // Customer resource. A customer belongs to one merchant; customer_id is unique per merchant.
 import { z } from 'zod';
-import { CustomerId, Email, Metadata, Timestamp, str } from './common.ts';
+import { CustomerId, Email, Metadata, Timestamp, str, text } from './common.ts';
 import { MAX_LIST_OFFSET } from './list-limits.ts';
 import { Address } from './payment.ts';
 
@@ -11,11 +11,11 @@ const opt = <T extends z.ZodType>(t: T) => t.nullish();
 export const CustomerAddress = Address.shape.address.unwrap().unwrap();
 
 const customerFields = {
-  name: opt(str(255)),
+  name: opt(text(255)),
   email: opt(Email),
-  phone: opt(str(255)),
+  phone: opt(text(255)),
   phone_country_code: opt(str(8)),
-  description: opt(str(255)),
+  description: opt(text(255)),
   address: opt(CustomerAddress),
   metadata: opt(Metadata),
 };

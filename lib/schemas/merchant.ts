@@ -1,6 +1,6 @@
 // Merchant setup (admin key): merchant accounts, business profiles, API keys, merchant connector accounts.
 import { z } from 'zod';
-import { Amount, Connector, Country, Currency, httpUrl, Metadata, PaymentMethodType, Timestamp, str } from './common.ts';
+import { Amount, Connector, Country, Currency, httpUrl, Metadata, PaymentMethodType, Timestamp, str, text } from './common.ts';
 import { Routing, type RoutingAlgorithm } from './payment.ts';
 
 export type { RoutingAlgorithm };
@@ -11,14 +11,14 @@ export const ManualReview = z.strictObject({ amount_at_least: Amount });
 
 export const CreateMerchantAccountRequest = z.strictObject({
   merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
-  merchant_name: opt(str(255)),
+  merchant_name: opt(text(255)),
   metadata: opt(Metadata),
   /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
   manual_review: opt(ManualReview),
 });
 
 export const UpdateMerchantAccountRequest = z.strictObject({
-  merchant_name: opt(str(255)),
+  merchant_name: opt(text(255)),
   metadata: opt(Metadata),
   manual_review: opt(ManualReview),
   /** The profile payments use when they name none (must be one of the merchant's). */
@@ -29,7 +29,7 @@ export const WebhookDetails = z.strictObject({ webhook_url: opt(httpUrl()) });
 
 /** Create and update take the same fields, all optional (a new profile without a name gets one). */
 const ProfileRequest = z.strictObject({
-  profile_name: str(64).min(1).optional(),
+  profile_name: text(64).min(1).optional(),
   return_url: opt(httpUrl()),
   webhook_details: opt(WebhookDetails),
   /** Signs outgoing webhooks (HMAC-SHA512); generated when not given. */
@@ -43,13 +43,13 @@ export const UpdateProfileRequest = ProfileRequest;
 
 export const Expiration = z.union([z.literal('never'), Timestamp]);
 export const CreateApiKeyRequest = z.strictObject({
-  name: str(64).min(1),
-  description: opt(str(256)),
+  name: text(64).min(1),
+  description: opt(text(256)),
   expiration: Expiration,
 });
 export const UpdateApiKeyRequest = z.strictObject({
-  name: str(64).min(1).optional(),
-  description: opt(str(256)),
+  name: text(64).min(1).optional(),
+  description: opt(text(256)),
   expiration: Expiration.optional(),
 });
 
@@ -84,7 +84,7 @@ export const PaymentMethodsEnabled = z.array(z.strictObject({
 export const CreateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),
   connector_name: Connector,
-  connector_label: opt(str(64).min(1)),
+  connector_label: opt(text(64).min(1)),
   connector_account_details: ConnectorAccountDetails,
   connector_webhook_details: opt(ConnectorWebhookDetails),
   payment_methods_enabled: opt(PaymentMethodsEnabled),
@@ -96,7 +96,7 @@ export const CreateConnectorAccountRequest = z.strictObject({
 });
 export const UpdateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),
-  connector_label: opt(str(64).min(1)),
+  connector_label: opt(text(64).min(1)),
   connector_account_details: opt(ConnectorAccountDetails),
   connector_webhook_details: opt(ConnectorWebhookDetails),
   payment_methods_enabled: opt(PaymentMethodsEnabled),

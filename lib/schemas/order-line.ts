@@ -1,23 +1,23 @@
 // An order line (spec 2.4), as a request gives it and as it is answered.
 import { z } from 'zod';
-import { Amount, str } from './common.ts';
+import { Amount, text } from './common.ts';
 
 const opt = <T extends z.ZodType>(t: T) => t.nullish();
 
 export const OrderLine = z.strictObject({
-  product_name: str(255),
+  product_name: text(255),
   quantity: z.number().int().min(1),
   amount: Amount,
   requires_shipping: opt(z.boolean()),
-  product_img_link: opt(str(2048)),
-  product_link: opt(str(2048)),
-  product_id: opt(str(255)),
-  category: opt(str(255)),
-  sub_category: opt(str(255)),
-  brand: opt(str(255)),
-  product_type: opt(str(255)),
+  product_img_link: opt(text(2048)),
+  product_link: opt(text(2048)),
+  product_id: opt(text(255)),
+  category: opt(text(255)),
+  sub_category: opt(text(255)),
+  brand: opt(text(255)),
+  product_type: opt(text(255)),
   tax_percentage: opt(z.number().min(0)),
-  product_tax_code: opt(str(255)),
+  product_tax_code: opt(text(255)),
   tax_amount: opt(Amount),
   total_tax_amount: opt(Amount),
 });

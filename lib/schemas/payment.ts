@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import {
   Amount, CaptureMethod, Connector, Country, Currency, CustomerId, Email, FreeObject, httpUrl, Key, Metadata, PaymentExperience, PaymentId,
-  PaymentMethodType, PaymentStatus, Timestamp, str,
+  PaymentMethodType, PaymentStatus, Timestamp, str, text,
 } from './common.ts';
 import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { PaymentLinkConfig } from './payment-link.ts';
@@ -17,24 +17,24 @@ const n = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const Address = z.strictObject({
   address: opt(z.strictObject({
-    city: opt(str(255)), country: opt(Country), line1: opt(str(255)), line2: opt(str(255)), line3: opt(str(255)),
-    zip: opt(str(64)), state: opt(str(255)), first_name: opt(str(255)), last_name: opt(str(255)),
+    city: opt(text(255)), country: opt(Country), line1: opt(text(255)), line2: opt(text(255)), line3: opt(text(255)),
+    zip: opt(text(64)), state: opt(text(255)), first_name: opt(text(255)), last_name: opt(text(255)),
   })),
-  phone: opt(z.strictObject({ number: opt(str(64)), country_code: opt(str(8)) })),
+  phone: opt(z.strictObject({ number: opt(text(64)), country_code: opt(text(8)) })),
   email: opt(Email),
 });
 
 
 export const CustomerDetails = z.strictObject({
   id: opt(CustomerId),
-  name: opt(str(255)),
+  name: opt(text(255)),
   email: opt(Email),
-  phone: opt(str(255)),
-  phone_country_code: opt(str(8)),
-  birth_date: opt(str(10)),
-  gender: opt(str(10)),
-  locale: opt(str(5)),
-  ssn: opt(str(20)),
+  phone: opt(text(255)),
+  phone_country_code: opt(text(8)),
+  birth_date: opt(text(10)),
+  gender: opt(text(10)),
+  locale: opt(text(5)),
+  ssn: opt(text(20)),
 });
 
 export const BrowserInfo = z.strictObject({
@@ -61,8 +61,19 @@ export const MandateData = z.strictObject({
 
 export const SurchargeDetails = z.strictObject({ surcharge_amount: Amount, tax_amount: opt(Amount) });
 
+/**
+ * Spec 2.8: `pay_later` holds one sub-object named for the payment method type, empty for invoice (and, with nothing
+ * else shown by the spec, for every type). Strict: BNPL takes no card, so `pay_later.card` and the like are refused.
+ */
+const NoData = z.strictObject({}).optional();
+const PayLaterData = z.strictObject({
+  invoice: NoData, installment_invoice: NoData, subscription_invoice: NoData,
+  direct_debit: NoData, installment_direct_debit: NoData, subscription_direct_debit: NoData,
+} satisfies Record<z.infer<typeof PaymentMethodType>, typeof NoData>)
+  .refine((d) => Object.keys(d).length === 1, 'must hold exactly one sub-object, named for the payment method type (e.g. {"invoice": {}})');
+
 export const PaymentMethodData = z.strictObject({
-  pay_later: z.record(Key(), FreeObject).optional(),
+  pay_later: PayLaterData.optional(),
   billing: opt(Address),
 });
 
@@ -104,32 +115,32 @@ const paymentFields = {
   customer: opt(CustomerDetails),
   customer_id: opt(CustomerId),
   email: opt(Email),
-  name: opt(str(255)),
-  phone: opt(str(255)),
+  name: opt(text(255)),
+  phone: opt(text(255)),
   phone_country_code: opt(str(8)),
   off_session: opt(z.boolean()),
-  description: opt(str(4096)),
+  description: opt(text(4096)),
   return_url: opt(httpUrl()),
   setup_future_usage: opt(z.enum(['off_session', 'on_session'])),
   payment_method_data: opt(PaymentMethodData),
   payment_method: opt(z.enum(['pay_later'])),
   payment_method_type: opt(PaymentMethodType),
   payment_token: opt(str(255)),
-  statement_descriptor_name: opt(str(255)),
-  statement_descriptor_suffix: opt(str(255)),
+  statement_descriptor_name: opt(text(255)),
+  statement_descriptor_suffix: opt(text(255)),
   order_details: opt(z.array(OrderLine).max(1000)),
   mandate_data: opt(MandateData),
   mandate_id: opt(str(255)),
   browser_info: opt(BrowserInfo),
   payment_experience: opt(PaymentExperience),
   metadata: opt(Metadata),
-  merchant_order_reference_id: opt(str(255)),
+  merchant_order_reference_id: opt(text(255)),
   capture_on: opt(Timestamp),
   payment_link: opt(z.boolean()),
   session_expiry: opt(z.number().int().min(0).max(7_776_000)),
-  business_label: opt(str(255)),
+  business_label: opt(text(255)),
   business_country: opt(Country),
-  business_sub_label: opt(str(255)),
+  business_sub_label: opt(text(255)),
   profile_id: opt(str(64)),
   payment_type: opt(z.enum(['normal', 'new_mandate', 'setup_mandate', 'recurring_mandate'])),
   retry_action: opt(z.enum(['manual_retry', 'requeue'])),
@@ -173,10 +184,21 @@ function checkCustomerId(b: CustomerIdFields, ctx: z.RefinementCtx): void {
   }
 }
 
+type PayLaterFields = { payment_method_type?: string | null; payment_method_data?: { pay_later?: object } | null };
+
+/** The pay_later sub-object is named for the payment method type: both given, they agree. */
+function checkPayLaterType(b: PayLaterFields, ctx: z.RefinementCtx): void {
+  const named = Object.keys(b.payment_method_data?.pay_later ?? {})[0];
+  if (named && b.payment_method_type && named !== b.payment_method_type) {
+    ctx.addIssue({ code: 'custom', path: ['payment_method_data', 'pay_later', named], message: `is named for ${named}, but payment_method_type is ${b.payment_method_type}` });
+  }
+}
+
 /** Rules across fields shared by create, confirm and update. */
-function checkShared(b: DescriptorFields & CustomerIdFields, ctx: z.RefinementCtx): void {
+function checkShared(b: DescriptorFields & CustomerIdFields & PayLaterFields, ctx: z.RefinementCtx): void {
   checkDescriptors(b, ctx);
   checkCustomerId(b, ctx);
+  checkPayLaterType(b, ctx);
 }
 
 /** Spec 2.4: the sum of the order lines' amounts equals the payment amount. */
@@ -208,15 +230,15 @@ export const CapturePaymentRequest = z.strictObject({
   capture_id: opt(str().length(30, 'capture_id must be exactly 30 characters')),
   capture_metadata: opt(z.strictObject({
     invoice_data: opt(z.strictObject({
-      delivery_date: opt(str(64)), due_date: opt(str(64)), invoice_date: opt(str(64)), merchant_invoice_ref: opt(str(255)),
+      delivery_date: opt(text(64)), due_date: opt(text(64)), invoice_date: opt(text(64)), merchant_invoice_ref: opt(text(255)),
     })),
   })),
   metadata: opt(Metadata),
   order_details: opt(z.array(OrderLine).max(1000)),
   // Spec 4.3's further parameters, named as the leading switch names them; accepted, not acted on yet.
   refund_uncaptured_amount: opt(z.boolean()),
-  statement_descriptor_suffix: opt(str(22)),
-  statement_descriptor_prefix: opt(str(22)),
+  statement_descriptor_suffix: opt(text(22)),
+  statement_descriptor_prefix: opt(text(22)),
   merchant_connector_details: opt(MerchantConnectorDetails),
   capture_type: opt(CaptureType),
 });
@@ -231,7 +253,7 @@ export const UpdatePaymentRequest = z.strictObject({
 
 export const CancelPaymentRequest = z.strictObject({
   amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
-  cancellation_reason: opt(str(255)),
+  cancellation_reason: opt(text(255)),
   order_details: opt(z.array(OrderLine).max(1000)),
   merchant_connector_details: opt(MerchantConnectorDetails),
 });
@@ -239,7 +261,7 @@ export const CancelPaymentRequest = z.strictObject({
 export const IncrementalAuthorizationRequest = z.strictObject({
   /** The new total to authorize; more than the current amount. */
   amount: Amount,
-  reason: opt(str(255)),
+  reason: opt(text(255)),
 });
 
 /** The 3DS SDK's data for an app-based authentication (spec 4.6). */

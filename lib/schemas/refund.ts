@@ -1,7 +1,7 @@
 // Refunds: the create, update and list bodies (spec 4.8, 4.9; ARCHITECTURE.md "Refund create") and the Refund
 // resource (spec 2.9).
 import { z } from 'zod';
-import { Amount, Connector, Currency, FreeObject, Metadata, PaymentId, Timestamp, str } from './common.ts';
+import { Amount, Connector, Currency, FreeObject, Metadata, PaymentId, Timestamp, str, text } from './common.ts';
 import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { OrderLine, OrderLineResource } from './order-line.ts';
 
@@ -22,7 +22,7 @@ export const CreateRefundRequest = z.strictObject({
   payment_id: PaymentId,
   /** Default: what is captured and not yet refunded (refunds not failed). */
   amount: opt(Amount.min(1, 'amount must be greater than 0')),
-  reason: opt(str(255)),
+  reason: opt(text(255)),
   refund_id: opt(RefundId),
   metadata: opt(Metadata),
   /** Refund within one capture: at most what is left of that capture. */
@@ -34,7 +34,7 @@ export const CreateRefundRequest = z.strictObject({
 });
 
 /** POST /refunds/{id}: reason and metadata only (spec 4.9). */
-export const UpdateRefundRequest = z.strictObject({ reason: opt(str(255)), metadata: opt(Metadata) });
+export const UpdateRefundRequest = z.strictObject({ reason: opt(text(255)), metadata: opt(Metadata) });
 
 /** POST /refunds/list (spec 4.8). */
 export const ListRefundsFilter = z.strictObject({
