@@ -2,11 +2,12 @@
 // changed it refuses, naming the busy ports' variables; /health reports a part down when its port is answered by
 // another instance's process; it says which MongoDB and Redis it uses; `npm stop` (scripts/stop.sh) stops it; the
 // sandbox keeps its state across a restart (SANDBOX_STATE_FILE, by default <state dir>/sandbox-state.json).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -86,7 +87,8 @@ describe('npm start', () => {
       // npm stop: the running start stops (exit 0, as on Ctrl-C), its processes with it, and its pid file goes.
       const kids = childrenOf(first.child.pid!).map((c) => c.pid);
       expect(kids.length).toBeGreaterThanOrEqual(5);
-      execFileSync('bash', ['scripts/stop.sh'], { cwd: root, env, stdio: 'pipe', timeout: 130_000 });
+      // Not execFileSync: the test must keep reading start's output, or start blocks writing it and never exits.
+      await promisify(execFile)('bash', ['scripts/stop.sh'], { cwd: root, env, timeout: 130_000 });
       expect(first.child.exitCode ?? first.child.signalCode).toBe(0);
       for (const pid of kids) expect(alive(pid)).toBe(false);
       expect(existsSync(`${stateDir}/start.pid`)).toBe(false);
@@ -101,7 +103,7 @@ describe('npm start', () => {
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
     }
-  });
+  }, 300_000);
 });
 
 describe('/health under an instance id', () => {
@@ -142,5 +144,5 @@ describe('/health under an instance id', () => {
     } finally {
       await stack.stop();
     }
-  });
+  }, 240_000);
 });
