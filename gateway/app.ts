@@ -45,7 +45,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
 
   app.get('/health', async (_req, res) => {
     const h = await health();
-    res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', parts: h.parts });
+    // instance_id: the `npm start` run this gateway belongs to (scripts/start.ts checks it answers its own).
+    res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', ...(config.instanceId ? { instance_id: config.instanceId } : {}), parts: h.parts });
   });
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();

@@ -2,7 +2,7 @@
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
 import { config, requireGatewaySecrets } from '../lib/config.ts';
-import { healthChecker, paymentStateClient } from '../lib/grpc.ts';
+import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
@@ -45,8 +45,11 @@ async function health() {
   const [mongoOk, redisOk, psOk, sandboxOk, workers, webhookWorkers] = await Promise.all([
     settle(db.command({ ping: 1 })).then((r) => !(r instanceof Error)),
     settle(redis.ping()).then((r) => r === 'PONG'),
-    paymentStateHealth.check(),
-    settle(fetch(`${config.sandboxUrl}/health`)).then((r) => !(r instanceof Error) && r.ok),
+    // Under `npm start` (INSTANCE_ID set) a part is up only when the process answering is this run's own: a port
+    // answered by another instance's process is as good as nothing listening.
+    paymentStateHealth.check(1_000, config.instanceId ? instanceHealthService(config.instanceId) : ''),
+    settle(fetch(`${config.sandboxUrl}/health`).then(async (r) => r.ok && (!config.instanceId || (await r.json() as { instance_id?: unknown }).instance_id === config.instanceId)))
+      .then((ok) => ok === true),
     Promise.all(implemented.map(async (c) => [c, await settle(queues.get(c).getWorkersCount()).then((n) => (n instanceof Error ? 0 : n))] as const)),
     settle(webhookQueue.queue.getWorkersCount()).then((n) => (n instanceof Error ? 0 : n)),
   ]);

@@ -38,6 +38,8 @@ const schema = z.object({
   SANDBOX_PORT: port(8090),
   SANDBOX_HOST: str('127.0.0.1'),
   SANDBOX_URL: str(''),
+  SANDBOX_OPERATOR_KEY: str(''),
+  INSTANCE_ID: str(''),
   THREE_DS_SERVER_URL: str(''),
   THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
   THREE_DS_REQUESTOR_URL: str(''),
@@ -136,6 +138,10 @@ export function parseConfig(source: Record<string, string | undefined>) {
     sandboxPort: e.SANDBOX_PORT,
     sandboxHost: e.SANDBOX_HOST,
     sandboxUrl,
+    /** The key of the sandbox's operator routes (/__sandbox/*, /sandbox/*); unset: they refuse every call. */
+    sandboxOperatorKey: e.SANDBOX_OPERATOR_KEY,
+    /** The `npm start` run this process belongs to (scripts/start.ts); /health reports a part answering with another as down. */
+    instanceId: e.INSTANCE_ID,
     /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
     threeDsServerUrl: e.THREE_DS_SERVER_URL || sandboxUrl,
     threeDsServerApiKey: e.THREE_DS_SERVER_API_KEY,

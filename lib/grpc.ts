@@ -112,14 +112,18 @@ export function unary<Req, Res>(method: string, handler: (req: Req, deadline: nu
 
 export { grpc };
 
-/** grpc.health.v1 Check against a server: true when it answers SERVING within the deadline. */
-export function healthChecker(addr: string): { check: (timeoutMs?: number) => Promise<boolean>; close: () => void } {
+/** The grpc.health.v1 service name under which a process of an `npm start` run (INSTANCE_ID) answers SERVING: a
+ * server of another run does not know it (NOT_FOUND), so a check of it tells our own process from another's. */
+export const instanceHealthService = (instanceId: string) => `bnpl.instance/${instanceId}`;
+
+/** grpc.health.v1 Check against a server: true when it answers SERVING within the deadline (for `service`: '' the server). */
+export function healthChecker(addr: string): { check: (timeoutMs?: number, service?: string) => Promise<boolean>; close: () => void } {
   const def = protoLoader.loadSync(healthProtoPath, { keepCase: true, longs: Number, enums: String, defaults: true });
   const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } };
   const client = new pkg.grpc.health.v1.Health(addr, grpc.credentials.createInsecure());
   return {
-    check: (timeoutMs = 1_000) => new Promise((resolve) => {
-      (client as unknown as Record<string, Unary<object, { status: string }>>).Check.call(client, { service: '' }, { deadline: Date.now() + timeoutMs },
+    check: (timeoutMs = 1_000, service = '') => new Promise((resolve) => {
+      (client as unknown as Record<string, Unary<object, { status: string }>>).Check.call(client, { service }, { deadline: Date.now() + timeoutMs },
         (err, res) => resolve(!err && res?.status === 'SERVING'));
     }),
     close: () => client.close(),

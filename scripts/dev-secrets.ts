@@ -4,13 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-export const SECRET_NAMES = ['ADMIN_API_KEY', 'KEY_HASH_SECRET', 'MASTER_ENC_KEY'] as const;
+export const SECRET_NAMES = ['ADMIN_API_KEY', 'KEY_HASH_SECRET', 'MASTER_ENC_KEY', 'SANDBOX_OPERATOR_KEY'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 const generate: Record<SecretName, () => string> = {
   ADMIN_API_KEY: () => `admin_${randomBytes(24).toString('hex')}`,
   KEY_HASH_SECRET: () => randomBytes(32).toString('hex'),
   MASTER_ENC_KEY: () => randomBytes(32).toString('hex'),
+  SANDBOX_OPERATOR_KEY: () => `sbop_${randomBytes(24).toString('hex')}`,
 };
 
 export function devSecrets(env: NodeJS.ProcessEnv, file: string): { secrets: Record<SecretName, string>; supplied: Set<SecretName> } {

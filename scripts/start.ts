@@ -3,12 +3,17 @@
 // A child that dies is restarted; Ctrl-C stops everything, letting workers finish their active jobs.
 // Each process's output goes to <state dir>/logs/<process>.log, and the service's own processes' to the terminal too
 // (Redis and FerretDB log every connection: only to their files).
+// It refuses to start when a port it needs is taken; every child gets this run's INSTANCE_ID, and "up" means the
+// gateway's /health answers 200 with that id (each part answering is this run's own). <state dir>/start.pid lets
+// `npm stop` (scripts/stop.sh) stop it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
-import { connect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseConfig } from '../lib/config.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { nextRestart } from './restart-policy.ts';
+import { answers as listening, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
@@ -18,16 +23,18 @@ mkdirSync(logDir, { recursive: true });
 
 const secretsFile = `${stateDir}/dev-secrets.json`;
 const { secrets, supplied } = devSecrets(process.env, secretsFile);
-const env: NodeJS.ProcessEnv = { ...process.env, ...secrets };
-const port = Number(process.env.PORT || 8080);
+// INSTANCE_ID: this run, in every child's environment and in their health answers. SANDBOX_STATE_FILE: the sandbox
+// keeps its providers' state across a restart (a refund of a payment made before it still finds the payment).
+const instanceId = randomUUID();
+const env: NodeJS.ProcessEnv = {
+  ...process.env, ...secrets, INSTANCE_ID: instanceId, SANDBOX_STATE_FILE: process.env.SANDBOX_STATE_FILE || `${stateDir}/sandbox-state.json`,
+};
+const cfg = parseConfig(env);
+const port = cfg.port;
 const timeoutMs = Number(process.env.START_TIMEOUT_MS || 90_000);
+const pidFile = `${stateDir}/start.pid`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const listening = (p: number) => new Promise<boolean>((resolve) => {
-  const s = connect(p, '127.0.0.1');
-  s.once('connect', () => { s.end(); resolve(true); });
-  s.once('error', () => resolve(false));
-});
 
 /** stage: the order of shutdown. Intake and workers stop first (workers finish their jobs, which still need
  * payment-state and the provider), then the services they report to, then the stores. */
@@ -41,18 +48,42 @@ const part = (stage: number, name: string, cmd: string, args: string[], port?: n
 const node = (stage: number, name: string, file: string, ...args: string[]) => part(stage, name, process.execPath, [`${root}${file}`, ...args]);
 const logOf = (p: Part) => `${logDir}/${p.name}.log`;
 
-// Otherwise whatever holds the port would answer /health and "up" would be a lie.
-if (await listening(port)) {
-  console.error(`[start] not started: port ${port} is already in use (another npm start?); set PORT to use another`);
+// Otherwise whatever holds a port would answer for our process, and "up" would be a lie.
+const busy = await portProblems(wantedPorts(cfg));
+if (busy.length) {
+  console.error(busy.map((b) => `[start] not started: ${b}`).join('\n'));
   process.exit(1);
 }
-if (!process.env.REDIS_URL && !(await listening(6379))) {
-  parts.push(part(2, 'redis', 'redis-server', ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], 6379));
+/** The npm start whose pid file is in the state directory, while it runs. */
+const runningStart = (): number | undefined => {
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.ts') ? pid : undefined; } catch { return undefined; }
+};
+const other = runningStart();
+if (other) {
+  console.error(`[start] not started: another npm start (pid ${other}) runs from ${stateDir} (its secrets, sandbox state and logs); npm stop stops it, or set START_STATE_DIR to another folder`);
+  process.exit(1);
 }
+writeFileSync(pidFile, `${process.pid}\n`);
+const forgetPid = () => { if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true }); };
+process.on('exit', forgetPid);
+
+let redisFrom = 'REDIS_URL';
+if (!process.env.REDIS_URL) {
+  redisFrom = 'already running';
+  if (!(await listening(6379))) {
+    redisFrom = 'started by npm start';
+    parts.push(part(2, 'redis', 'redis-server', ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], 6379));
+  }
+}
+let mongoFrom = 'MONGODB_URL';
 if (!process.env.MONGODB_URL) {
   const ferretPort = Number(process.env.FERRETDB_PORT || 27017);
   env.MONGODB_URL = `mongodb://127.0.0.1:${ferretPort}/bnpl`;
+  mongoFrom = 'FerretDB, already running';
   if (!(await listening(ferretPort))) {
+    mongoFrom = 'FerretDB, started by npm start';
     // The same provisioning as `npm test` (scripts/services.sh): build, then create and prepare the database.
     const prep = spawnSync('bash', [`${root}scripts/services.sh`, 'prepare-ferretdb'], { stdio: 'inherit', env });
     if (prep.status !== 0) {
@@ -63,6 +94,11 @@ if (!process.env.MONGODB_URL) {
     parts.push(part(2, 'ferretdb', `${cache}/ferretdb`, ['-listen', `127.0.0.1:${ferretPort}`, '-postgresql-url', pgUrl], ferretPort));
   }
 }
+const stores = [
+  `[start] MongoDB: ${withoutCredentials(env.MONGODB_URL!)} (${mongoFrom})`,
+  `[start] Redis: ${withoutCredentials(cfg.redisUrl)} (${redisFrom}; keys under ${cfg.redisPrefix}:)`,
+].join('\n');
+console.error(`${stores}\n[start] instance ${instanceId}; pid ${process.pid} (${pidFile}: npm stop stops it)`);
 parts.push(
   node(1, 'payment-state', 'services/payment-state/main.ts'),
   node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
@@ -117,13 +153,18 @@ for (const p of parts) {
   for (let t = 0; p.port && t < 100 && !(await listening(p.port)); t++) await sleep(100);
 }
 
-// Up means /health answers 200: every part reachable. Give up early on a crash loop, late on a timeout.
+// Up means /health answers 200 for this run's instance: every part reachable and its own (the gateway checks each
+// part's instance id). Give up early on a crash loop, late on a timeout.
 const deadline = Date.now() + timeoutMs;
 let lastAnswer = 'no answer';
 let up = false;
 while (!stopping && Date.now() < deadline && !parts.some((p) => p.crashesInARow >= 3)) {
   const r = await fetch(`http://127.0.0.1:${port}/health`).then(
-    async (res) => ({ ok: res.ok, text: `${res.status} ${await res.text()}` }),
+    async (res) => {
+      const text = await res.text();
+      const own = (() => { try { return (JSON.parse(text) as { instance_id?: unknown }).instance_id === instanceId; } catch { return false; } })();
+      return { ok: res.ok && own, text: `${res.status} ${own ? '' : `(not this instance's gateway) `}${text}` };
+    },
     (e: Error & { cause?: { code?: string } }) => ({ ok: false, text: `no answer (${e.cause?.code ?? e.message})` }),
   );
   lastAnswer = r.text;
@@ -135,8 +176,11 @@ if (up) {
   console.error(`
 [start] BNPL payment service is up: http://127.0.0.1:${port}  (GET /health, /openapi.json)
 [start] admin api-key: ${supplied.has('ADMIN_API_KEY') ? 'the one in ADMIN_API_KEY' : `${secrets.ADMIN_API_KEY}  (kept in ${secretsFile})`}
+[start] sandbox operator key (header X-Sandbox-Operator-Key, for ${cfg.sandboxUrl}/__sandbox/* and /sandbox/*): ${supplied.has('SANDBOX_OPERATOR_KEY') ? 'the one in SANDBOX_OPERATOR_KEY' : `${secrets.SANDBOX_OPERATOR_KEY}  (kept in ${secretsFile})`}
+[start] sandbox state: ${env.SANDBOX_STATE_FILE} (kept across restarts; delete it to start the sandbox empty)
+${stores}
 [start] merchant webhooks to private/loopback addresses: ${process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' ? 'ALLOWED (WEBHOOK_ALLOW_PRIVATE_URLS=true; local testing only)' : 'refused (set WEBHOOK_ALLOW_PRIVATE_URLS=true to send them to a local receiver such as npm run webhook-receiver)'}
-[start] logs: ${logDir}/<process>.log. Ctrl-C stops everything.
+[start] logs: ${logDir}/<process>.log. Ctrl-C or npm stop stops everything.
 `);
 } else if (!stopping) {
   const lines = [`[start] NOT UP: http://127.0.0.1:${port}/health ${lastAnswer.startsWith('no answer') ? 'gave' : 'answered'} ${lastAnswer.slice(0, 600)}`];

@@ -41,7 +41,7 @@ describe('kill -9 of a connector\'s worker mid-capture', () => {
     const done = await stack.poll(held.payment_id, key, (p) => p.status !== 'processing', 60_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
     await sleep(500);
-    const transactions = (await (await fetch(`${stack.sandboxUrl}/__sandbox/ratepay/transactions`)).json()) as any[];
+    const transactions = (await (await stack.sandbox(`/__sandbox/ratepay/transactions`)).json()) as any[];
     const t = transactions.find((x) => x.ratepay_transaction_id === held.connector_transaction_id);
     expect(t.captures).toHaveLength(1);
     expect(t.captures[0].gross).toBe(10_000);

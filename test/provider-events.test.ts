@@ -16,7 +16,7 @@ const pay = (email: string, extra: Record<string, unknown> = {}) => stack.api('P
   amount: 8_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { id: 'cus_events', email }, ...extra,
 }, key);
 const operator = async (path: string, body: unknown) => {
-  const r = await fetch(`${stack.sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await stack.sandbox(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json() as any };
 };
 async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {

@@ -18,6 +18,7 @@ interface Received { body: string; event: any; signature: string | undefined; an
 
 let sandbox: ChildProcess;
 let sandboxUrl = '';
+const OPERATOR_KEY = `sbop_${randomBytes(16).toString('hex')}`;
 let hookServer: Server;
 let hookUrl = '';
 const received: Received[] = [];
@@ -45,6 +46,7 @@ beforeAll(async () => {
     env: {
       ...process.env, SANDBOX_PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_REVIEW_MS: String(REVIEW_MS),
       SANDBOX_SLOW_MS: '1000', SANDBOX_WEBHOOK_RETRY_MS: '100', SERVICE_TEST_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'debug',
+      SANDBOX_OPERATOR_KEY: OPERATOR_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -69,8 +71,9 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const operatorRoute = /^\/(__sandbox|sandbox)\//.test(path);
   const res = await fetch(sandboxUrl + path, {
-    method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(operatorRoute ? { 'x-sandbox-operator-key': OPERATOR_KEY } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -299,7 +302,7 @@ describe('every notification', () => {
   });
 
   it('a receiver that never answers 2xx gets 8 attempts, spaced by the doubling backoff, then none', async () => {
-    expect((await fetch(`${sandboxUrl}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
+    expect((await call('POST', '/__sandbox/reset')).status).toBe(200);
     const p = await payment('jane+review@example.com', { webhook_url: 'http://127.0.0.1:1/nobody' });
     const read = async () => (await call('GET', `/__sandbox/service_test/notifications?object_id=${p.id}`)).body[0];
     // Retries after 100, 200, 400, ... 6400 ms: 12.7 s from the first attempt to the eighth.

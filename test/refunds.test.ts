@@ -33,7 +33,7 @@ async function pollRefund(id: string, until: (r: any) => boolean, ms = 30_000) {
   }
 }
 const sandboxRefunds = async (paymentRef?: string) =>
-  ((await fetch(`${stack.sandboxUrl}/__sandbox/service_test/refunds`)).ok ? (await (await fetch(`${stack.sandboxUrl}/__sandbox/service_test/refunds`)).json() as any[]) : [])
+  ((await stack.sandbox(`/__sandbox/service_test/refunds`)).ok ? (await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json() as any[]) : [])
     .filter((r) => !paymentRef || r.payment_id === paymentRef);
 
 describe('refund flows by the sandbox\'s magic values', () => {

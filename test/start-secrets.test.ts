@@ -34,9 +34,12 @@ describe('devSecrets', () => {
       expect(first.secrets.ADMIN_API_KEY).toBe('admin_given');
       expect([...first.supplied]).toEqual(['ADMIN_API_KEY']);
       expect(first.secrets.MASTER_ENC_KEY).toMatch(/^[0-9a-f]{64}$/);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ KEY_HASH_SECRET: first.secrets.KEY_HASH_SECRET, MASTER_ENC_KEY: first.secrets.MASTER_ENC_KEY });
+      expect(first.secrets.SANDBOX_OPERATOR_KEY).toMatch(/^sbop_[0-9a-f]{48}$/);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+        KEY_HASH_SECRET: first.secrets.KEY_HASH_SECRET, MASTER_ENC_KEY: first.secrets.MASTER_ENC_KEY, SANDBOX_OPERATOR_KEY: first.secrets.SANDBOX_OPERATOR_KEY,
+      });
       const second = devSecrets({}, file);
-      expect(second.secrets).toMatchObject({ KEY_HASH_SECRET: first.secrets.KEY_HASH_SECRET, MASTER_ENC_KEY: first.secrets.MASTER_ENC_KEY });
+      expect(second.secrets).toMatchObject({ KEY_HASH_SECRET: first.secrets.KEY_HASH_SECRET, MASTER_ENC_KEY: first.secrets.MASTER_ENC_KEY, SANDBOX_OPERATOR_KEY: first.secrets.SANDBOX_OPERATOR_KEY });
       expect(second.secrets.ADMIN_API_KEY).toMatch(/^admin_[0-9a-f]{48}$/);
       expect(devSecrets({ MASTER_ENC_KEY: 'f'.repeat(64) }, file).secrets).toEqual({ ...second.secrets, MASTER_ENC_KEY: 'f'.repeat(64) });
       expect(readFileSync(file, 'utf8')).not.toContain('f'.repeat(64));
@@ -90,7 +93,9 @@ describe('npm start secrets', () => {
       expect(logs).toContain('admin api-key: the one in ADMIN_API_KEY');
       expect(logs).not.toContain(admin);
       const saved = JSON.parse(readFileSync(`${stateDir}/dev-secrets.json`, 'utf8'));
-      expect(Object.keys(saved).sort()).toEqual(['KEY_HASH_SECRET', 'MASTER_ENC_KEY']);
+      expect(Object.keys(saved).sort()).toEqual(['KEY_HASH_SECRET', 'MASTER_ENC_KEY', 'SANDBOX_OPERATOR_KEY']);
+      // The generated sandbox operator key is printed, as the admin key is when generated.
+      expect(logs).toContain(`sandbox operator key (header X-Sandbox-Operator-Key, for http://127.0.0.1:${sb}/__sandbox/* and /sandbox/*): ${saved.SANDBOX_OPERATOR_KEY}`);
       expect(await run.stop()).toBe(0);
     } finally {
       rmSync(stateDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ const authenticate = (p: { payment_id: string; client_secret: string }, body: Re
   stack.api('POST', `/payments/${p.payment_id}/3ds/authentication`, { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N', ...body }, apiKey);
 const providerCalls = async () => (await stack.sandboxCalls({ provider: 'service_test' })).filter((c) => c.method === 'POST');
 const threeDsCalls = async () => (await stack.sandboxCalls({ provider: 'three_ds_server', path: '/three_ds_server/v1/authentications' }));
-const transactions = async (): Promise<any[]> => (await fetch(`${stack.sandboxUrl}/__sandbox/three_ds_server/transactions`)).json();
+const transactions = async (): Promise<any[]> => (await stack.sandbox(`/__sandbox/three_ds_server/transactions`)).json();
 const stored = async (id: string) => (await stack.db()).collection('payments').findOne({ merchant_id: merchantId, payment_id: id });
 const transitions = async () => (await stack.db()).collection('transitions').countDocuments({});
 

@@ -323,7 +323,7 @@ async function killer(stack: Stack, part: PartName, o: CampaignOptions, busy: ()
 }
 
 async function sandboxFaults(stack: Stack, body: Record<string, unknown> | null): Promise<void> {
-  await fetch(`${stack.sandboxUrl}/__sandbox/faults`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
+  await stack.sandbox(`/__sandbox/faults`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
 }
 
 export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOptions): Promise<ScenarioResult> {
@@ -413,7 +413,7 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
   o.log(`  work done in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counters.networkErrors} network errors, ${counters.answered5xx} 5xx, ${counters.inProgress409} 409 still running); waiting for recovery`);
 
   const rows = await checkInvariants(c, scenario, merchant_id, units, counters, o, notes);
-  await fetch(`${stack.sandboxUrl}/__sandbox/reset`, { method: 'POST' }).catch(() => undefined);
+  await stack.sandbox(`/__sandbox/reset`, { method: 'POST' }).catch(() => undefined);
   return { scenario: scenario.name, rows, notes, seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -449,9 +449,9 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
   for (const [k, count] of seen) if (count > 1) { const pid = k.split('|')[0]!; twiceLog.set(pid, (twiceLog.get(pid) ?? 0) + 1); notes.push(`applied twice in our log: ${k} x${count}`); }
 
   // The provider: keys carried out more than once, and its payments against ours.
-  const appliedTwice: { key: string; applied: number }[] = await (await fetch(`${stack.sandboxUrl}/__sandbox/applied?twice=true`)).json() as any;
+  const appliedTwice: { key: string; applied: number }[] = await (await stack.sandbox(`/__sandbox/applied?twice=true`)).json() as any;
   const providerPayments: any[] = await stack.sandboxPayments();
-  const providerRefunds: any[] = await (await fetch(`${stack.sandboxUrl}/__sandbox/service_test/refunds`)).json() as any;
+  const providerRefunds: any[] = await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json() as any;
   const byKey = new Map(providerPayments.map((pp) => [pp.idempotency_key, pp]));
 
   const blank = (op: OperationName): Row => ({

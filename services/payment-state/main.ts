@@ -3,7 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
 initTelemetry('payment-state');
 import { config } from '../../lib/config.ts';
-import { grpc, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
+import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
@@ -32,7 +32,10 @@ server.addService(proto.bnpl.paymentstate.v1.PaymentState.service, {
   Complete: unary('Complete', (req) => service.complete(req as never)),
   ReportDispute: unary('ReportDispute', (req) => reportDispute(service, disputes, req as never)),
 });
-const health = new HealthImplementation({ '': 'SERVING', 'bnpl.paymentstate.v1.PaymentState': 'SERVING' });
+const health = new HealthImplementation({
+  '': 'SERVING', 'bnpl.paymentstate.v1.PaymentState': 'SERVING',
+  ...(config.instanceId ? { [instanceHealthService(config.instanceId)]: 'SERVING' as const } : {}),
+});
 health.addToServer(server);
 
 await new Promise<void>((resolve, reject) =>
@@ -47,7 +50,10 @@ onShutdown({
   name: 'payment-state',
   steps: [
     ['sweeper and pick-up', () => { clearInterval(sweeper); clearInterval(pickup); }],
-    ['health', () => health.setStatus('', 'NOT_SERVING')],
+    ['health', () => {
+      health.setStatus('', 'NOT_SERVING');
+      if (config.instanceId) health.setStatus(instanceHealthService(config.instanceId), 'NOT_SERVING');
+    }],
     // Stop taking calls; let the calls in flight finish.
     ['grpc server', () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()))],
     ['queues', () => queues.close()],

@@ -1,7 +1,8 @@
 // The provider sandbox: imitates the providers' HTTP APIs (one folder each in providers/: service_test for now, and a
 // 3DS server) with magic values that force outcomes (magic.ts), records every call it receives (recorder.ts), and
 // exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>,
-// its operator calls (raising a dispute) at /sandbox; the recorder keeps those as provider 'sandbox'.
+// its operator calls (raising a dispute) at /sandbox; the recorder keeps those as provider 'sandbox'. /__sandbox and
+// /sandbox answer only the operator key (operator-auth.ts).
 import express from 'express';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';
@@ -11,6 +12,7 @@ import { tracingMiddleware } from '../../lib/http-tracing.ts';
 import { onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { IdempotencyStore, Recorder } from './recorder.ts';
+import { OPERATOR_PREFIXES, operatorAuth } from './operator-auth.ts';
 import type { Imitation, SandboxProvider } from './provider.ts';
 
 const recorder = new Recorder();
@@ -76,7 +78,9 @@ app.use((req, res, next) => {
   next();
 });
 
-app.get('/health', (_req, res) => res.json({ status: 'ok' }));
+// instance_id: the `npm start` run this sandbox belongs to, so the gateway's /health knows it reached its own.
+app.get('/health', (_req, res) => res.json({ status: 'ok', instance_id: config.instanceId || null }));
+app.use([...OPERATOR_PREFIXES], operatorAuth(config.sandboxOperatorKey));
 for (const [name, p] of providers) app.use(`/${name}`, p.router);
 for (const p of providers.values()) if (p.operator) app.use('/sandbox', p.operator);
 

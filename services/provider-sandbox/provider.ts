@@ -9,7 +9,7 @@ export interface SandboxProvider {
   reset(): void;
   /** GET /__sandbox/<name>/<view>?<query>: what the provider holds, for tests. */
   views: Record<string, (query: Record<string, unknown>) => unknown>;
-  /** Operator calls, mounted at /sandbox on the sandbox's own port, no key. */
+  /** Operator calls, mounted at /sandbox on the sandbox's own port, behind the operator key (operator-auth.ts). */
   operator?: Router;
   /** What the provider keeps across a crash of the sandbox when SANDBOX_STATE_FILE is set (a provider's database);
    * providers without it start empty again. */

@@ -37,7 +37,7 @@ function payment(email: string, extra: Record<string, unknown> = {}, metadata: R
 const pay = (email: string, extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}, apiKey = key) =>
   stack.api('POST', '/payments', payment(email, extra, metadata), apiKey);
 const at = async (externalOrderId: string) =>
-  ((await (await fetch(`${stack.sandboxUrl}/__sandbox/axytos/orders?externalOrderId=${encodeURIComponent(externalOrderId)}`)).json()) as any[])[0];
+  ((await (await stack.sandbox(`/__sandbox/axytos/orders?externalOrderId=${encodeURIComponent(externalOrderId)}`)).json()) as any[])[0];
 const capture = (id: string, body: Record<string, unknown> = {}) => stack.api('POST', `/payments/${id}/capture`, body, key);
 const refund = (paymentId: string, amount?: number) => stack.api('POST', '/refunds', { payment_id: paymentId, ...(amount ? { amount } : {}) }, key);
 

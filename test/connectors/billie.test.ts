@@ -16,7 +16,7 @@ beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '300,300,30000', SANDBOX_REVIEW_MS: '1500' });
   M = await merchantWithAccount(stack, 'billie', undefined, HOOK_SECRET);
   // Billie's team sets up the merchant's webhook: our address for the account, and the secret it sends.
-  const hook = await fetch(`${stack.sandboxUrl}/sandbox/billie/webhooks`, {
+  const hook = await stack.sandbox(`/sandbox/billie/webhooks`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: 'billie_sandbox_client_id', url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, secret: HOOK_SECRET }),
   });
@@ -44,7 +44,7 @@ async function pay(email: string, extra: Record<string, unknown> = {}, key = M.a
   return r.body;
 }
 const until = (p: any, status: string, key = M.api_key) => (p.status === status ? p : stack.poll(p.payment_id, key, (x) => x.status === status));
-const sandbox = async (view: string, q: Record<string, string> = {}) => (await fetch(`${stack.sandboxUrl}/__sandbox/billie/${view}?${new URLSearchParams(q)}`)).json() as Promise<any>;
+const sandbox = async (view: string, q: Record<string, string> = {}) => (await stack.sandbox(`/__sandbox/billie/${view}?${new URLSearchParams(q)}`)).json() as Promise<any>;
 const capture = (id: string, body: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, body, M.api_key);
 async function refundEnd(id: string) {
   for (let i = 0; i < 100; i++) {

@@ -61,7 +61,7 @@ const authorized = async (email = 'jane@acme.example', extra: Record<string, unk
   await checkout(p);
   return stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture');
 };
-const sandbox = async (view: string, q: Record<string, string>) => (await fetch(`${stack.sandboxUrl}/__sandbox/mondu/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
+const sandbox = async (view: string, q: Record<string, string>) => (await stack.sandbox(`/__sandbox/mondu/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
 const capture = (id: string, body: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, body, M.api_key);
 
 describe('mondu through the stack', () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   M = await merchantWithAccount(stack, 'payla');
   calls = merchantCalls(stack, M.api_key);
   // The portal's TransactionStatus URL, as the merchant sets it in PAYONE's merchant interface.
-  const set = await fetch(`${stack.sandboxUrl}/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
+  const set = await stack.sandbox(`/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });
   expect(set.status).toBe(200);

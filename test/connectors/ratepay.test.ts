@@ -46,7 +46,7 @@ const pay = async (email: string, extra: Record<string, unknown> = {}) => {
 };
 const settle = (id: string) => stack.poll(id, key, (p) => p.status !== 'processing');
 const transaction = async (id: string) => {
-  const all = (await (await fetch(`${stack.sandboxUrl}/__sandbox/ratepay/transactions`)).json()) as any[];
+  const all = (await (await stack.sandbox(`/__sandbox/ratepay/transactions`)).json()) as any[];
   return all.find((t) => t.ratepay_transaction_id === id);
 };
 const capture = (id: string, body: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, body, key);
@@ -173,7 +173,7 @@ describe('ratepay: declines, errors, retries', () => {
     const posts = (await stack.sandboxCalls({ provider: 'ratepay' })).filter((c) => c.method === 'POST' && c.path === '/ratepay/transaction/management/v2/transactions');
     const mine = posts.filter((c) => c.idempotency_key && posts.filter((x) => x.idempotency_key === c.idempotency_key).length === 3);
     expect(mine.map((c) => c.status)).toEqual([500, 500, 201]);
-    const all = (await (await fetch(`${stack.sandboxUrl}/__sandbox/ratepay/transactions?idempotency_key=${mine[0]!.idempotency_key}`)).json()) as any[];
+    const all = (await (await stack.sandbox(`/__sandbox/ratepay/transactions?idempotency_key=${mine[0]!.idempotency_key}`)).json()) as any[];
     expect(all).toHaveLength(1);
   });
 

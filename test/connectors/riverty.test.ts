@@ -57,7 +57,7 @@ const authorized = async (email = 'astrid@example.com', extra: Record<string, un
   const p = await pay(email, extra);
   return p.status === 'requires_capture' ? p : stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture');
 };
-const sandbox = async (view: string, q: Record<string, string>) => (await fetch(`${stack.sandboxUrl}/__sandbox/riverty/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
+const sandbox = async (view: string, q: Record<string, string>) => (await stack.sandbox(`/__sandbox/riverty/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
 const order = async (number: string) => (await sandbox('orders', { number }))[0];
 const capture = (id: string, b: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, b, M.api_key);
 async function refundDone(id: string, key = M.api_key) {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: `${Array(QUICK_ROUNDS).fill(250).join(',')},60000`, SANDBOX_REVIEW_MS: '8000' });
   M = await merchantWithAccount(stack, 'twisto');
   // Onboarding at Twisto: the merchant's webhook URL, ours for this account.
-  const hook = await fetch(`${stack.sandboxUrl}/sandbox/twisto/webhooks`, {
+  const hook = await stack.sandbox(`/sandbox/twisto/webhooks`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ secret_key: 'twisto_sandbox_secret_key', url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });

@@ -49,7 +49,7 @@ function payment(email: string, extra: Record<string, unknown> = {}, metadata: R
 const pay = (email: string, extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}, apiKey = key) =>
   stack.api('POST', '/payments', payment(email, extra, metadata), apiKey);
 const at = async (connectorTransactionId: string) =>
-  ((await (await fetch(`${stack.sandboxUrl}/__sandbox/unzer/payments?id=${connectorTransactionId}`)).json()) as any[])[0];
+  ((await (await stack.sandbox(`/__sandbox/unzer/payments?id=${connectorTransactionId}`)).json()) as any[])[0];
 const capture = (id: string, amount?: number) => stack.api('POST', `/payments/${id}/capture`, amount === undefined ? {} : { amount_to_capture: amount }, key);
 const refund = (paymentId: string, amount?: number) => stack.api('POST', '/refunds', { payment_id: paymentId, ...(amount ? { amount } : {}) }, key);
 async function pollRefund(id: string, until: (r: any) => boolean, ms = 20_000) {
@@ -147,7 +147,7 @@ describe('unzer: decisions', () => {
     const done = await stack.poll(r.body.payment_id, key, (p) => p.status !== 'processing', 20_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
     expect(await at(r.body.connector_transaction_id)).toMatchObject({ state: { name: 'completed' } });
-    const delivered = await (await fetch(`${stack.sandboxUrl}/__sandbox/unzer/notifications?paymentId=${r.body.connector_transaction_id}`)).json() as any[];
+    const delivered = await (await stack.sandbox(`/__sandbox/unzer/notifications?paymentId=${r.body.connector_transaction_id}`)).json() as any[];
     expect(delivered).toMatchObject([{ event: 'authorize.succeeded', delivered: true, last_status: 200 }]);
     expect(await hintsFor(r.body.connector_transaction_id)).toMatchObject([{ result: 'synced' }]);
   });
@@ -189,13 +189,13 @@ describe('unzer: decisions', () => {
     expect(done).toMatchObject({ status: 'succeeded' });
     const authorizations = (await stack.sandboxCalls({ provider: 'unzer', path: '/unzer/v1/payments/authorize' })).map((c) => c.status);
     expect(authorizations.filter((s) => s === 500)).toHaveLength(2);
-    expect(((await (await fetch(`${stack.sandboxUrl}/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as unknown[])).toHaveLength(1);
+    expect(((await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as unknown[])).toHaveLength(1);
   });
 
   it('a business buyer: the customer carries the company', async () => {
     const r = await pay('buyer@muster.example', {}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', birth_date: undefined });
     expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded' });
-    const customers = (await (await fetch(`${stack.sandboxUrl}/__sandbox/unzer/customers`)).json()) as any[];
+    const customers = (await (await stack.sandbox(`/__sandbox/unzer/customers`)).json()) as any[];
     expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'GmbH' } });
   });
 

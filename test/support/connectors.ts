@@ -87,7 +87,7 @@ export function merchantCalls(stack: Stack, apiKey: string) {
 
 /** A view of the provider's imitation (GET /__sandbox/<provider>/<view>?query): what the provider holds. */
 export async function imitationView(stack: Stack, provider: ConnectorName, view: string, query: Record<string, string> = {}): Promise<any[]> {
-  const r = await fetch(`${stack.sandboxUrl}/__sandbox/${provider}/${view}?${new URLSearchParams(query)}`);
+  const r = await stack.sandbox(`/__sandbox/${provider}/${view}?${new URLSearchParams(query)}`);
   expect(r.status, `${provider}/${view}`).toBe(200);
   return r.json() as Promise<any[]>;
 }

@@ -74,6 +74,7 @@ export class Stack {
       ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
       KEY_HASH_SECRET: randomBytes(32).toString('hex'),
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),
+      SANDBOX_OPERATOR_KEY: `sbop_${randomBytes(16).toString('hex')}`,
       // Tests that are not about the rate limit must not meet it (test/rate-limit.test.ts sets its own).
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_PER_ADDRESS_PER_SECOND: '0',
@@ -188,12 +189,17 @@ export class Stack {
     return { merchant_id: m.body.merchant_id, api_key: k.body.api_key };
   }
 
+  /** A call to the sandbox's operator routes (/__sandbox/*, /sandbox/*), with the operator key. */
+  sandbox(path: string, init: RequestInit = {}): Promise<Response> {
+    return sandboxOperatorFetch(this.sandboxUrl, this.env.SANDBOX_OPERATOR_KEY, path, init);
+  }
+
   async sandboxCalls(query: Record<string, string> = {}): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; answered: boolean; trace_id: string | null }[]> {
-    return (await fetch(`${this.sandboxUrl}/__sandbox/calls?${new URLSearchParams(query)}`)).json() as Promise<any>;
+    return (await this.sandbox(`/__sandbox/calls?${new URLSearchParams(query)}`)).json() as Promise<any>;
   }
 
   async sandboxPayments(idempotencyKey?: string): Promise<{ id: string; status: string; captured: number }[]> {
-    return (await fetch(`${this.sandboxUrl}/__sandbox/service_test/payments?${new URLSearchParams(idempotencyKey ? { idempotency_key: idempotencyKey } : {})}`)).json() as Promise<any>;
+    return (await this.sandbox(`/__sandbox/service_test/payments?${new URLSearchParams(idempotencyKey ? { idempotency_key: idempotencyKey } : {})}`)).json() as Promise<any>;
   }
 
   /** Polls GET /payments/{id} until `until` holds. */
@@ -226,6 +232,14 @@ export class Stack {
       redis.disconnect();
     }
   }
+}
+
+/** fetch of a sandbox operator route (services/provider-sandbox/operator-auth.ts): the key in X-Sandbox-Operator-Key. */
+export function sandboxOperatorFetch(sandboxUrl: string, key: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('x-sandbox-operator-key', key);
+  if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return fetch(sandboxUrl + path, { ...init, headers });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-// service_test disputes. A dispute exists because an operator says so (the sandbox's own port, no key):
+// service_test disputes. A dispute exists because an operator says so (the sandbox's own port, the operator key):
 //   POST /sandbox/disputes                         raise one on a payment the sandbox authorized -> 201 {connector_dispute_id, dispute}
 //   POST /sandbox/disputes/:connector_dispute_id   move it {status?, stage?} -> 200, or 409 invalid_dispute_move (unchanged)
 // The operator speaks the spec's names (dispute_opened); the provider's API and notifications its own (opened).

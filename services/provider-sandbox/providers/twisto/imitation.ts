@@ -8,7 +8,7 @@
 //   POST /psp/v4/refunds, GET /psp/v4/refunds/:id, GET /psp/v4/refunds?checkoutId=&limit=&skip=   refunds of a completed checkout
 //   GET  /checkout/:id, POST /checkout/:id/(approve|deny)   the checkout page the shopper completes, then back to
 //        config.redirect_uri with checkout_id and state (parameter names UNVERIFIED)
-// Operator (the merchant's onboarding at Twisto, no key): POST /sandbox/twisto/webhooks {secret_key, url} registers the
+// Operator (the merchant's onboarding at Twisto; the sandbox's operator key): POST /sandbox/twisto/webhooks {secret_key, url} registers the
 // merchant's webhook URL. Webhooks (approved, completed, cancelled, refunded) are unsigned JSON, retried with the
 // sandbox's backoff. Auth: `Authorization: Bearer <secret key>`. Amounts: decimal strings in major units. Errors:
 // Django REST framework's {"detail", "code"} and field errors (UNVERIFIED). No idempotency key (none documented).
