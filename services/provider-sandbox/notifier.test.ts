@@ -11,9 +11,9 @@ describe('signBody', () => {
 
   it('signs with the sandbox secret as openssl does, and any byte changed changes it', () => {
     const body = '{"id":"evt_000000000000000000000000","type":"refund.updated"}';
-    const sig = signBody(body, 'whsec_some_account_secret');
+    const sig = signBody(body, 'whsec_sandbox_service_test');
     expect(sig).toBe('13937890f5fa3487897417c00d80e28cb0cd054cf9b9b21d251d800bab0fb4a0e0c4ff6d817caffa6025bdc55e50bbe74597ae345d0f3ae42bc7b9b156645c55');
-    expect(signBody(body.replace('refund', 'Refund'), 'whsec_some_account_secret')).not.toBe(sig);
+    expect(signBody(body.replace('refund', 'Refund'), 'whsec_sandbox_service_test')).not.toBe(sig);
     expect(signBody(body, 'another secret')).not.toBe(sig);
   });
 });
