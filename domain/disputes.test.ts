@@ -208,3 +208,16 @@ describe('views', () => {
     expect(disputeView({ ...d, merchant_id: 'm1', payment_seq: 3 } as DisputeRow)).toEqual(d);
   });
 });
+
+describe('a dispute is about what the payment took (issue 19)', () => {
+  it('an amount above what was captured, or another currency, is refused naming the field; at most the captured amount is taken', () => {
+    const p = captured();
+    expect(disputeOutcome(p, report({ amount: 99_999_999, currency: 'USD' }), ctx)).toMatchObject({ kind: 'refused', code: 'IR_05', param: 'currency' });
+    expect(disputeOutcome(p, report({ amount: 99_999_999 }), ctx)).toMatchObject({ kind: 'refused', code: 'IR_05', param: 'amount' });
+    expect(disputeOutcome(p, report({ amount: 10_001 }), ctx)).toMatchObject({ kind: 'refused', param: 'amount' });
+    expect(only(applied(disputeOutcome(p, report({ amount: 10_000 }), ctx))).amount).toBe('10000');
+    // A later report of a dispute may not raise it beyond the payment either.
+    const opened = applied(disputeOutcome(p, report({ amount: 4_000 }), ctx));
+    expect(disputeOutcome(opened, report({ amount: 20_000, dispute_status: 'dispute_challenged' }), ctx)).toMatchObject({ kind: 'refused', param: 'amount' });
+  });
+});

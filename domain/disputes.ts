@@ -49,7 +49,7 @@ export type DisputeDecision = Exclude<Decision, { kind: 'noop' }> | IgnoredRepor
  * status does not change.
  */
 export function disputeOutcome(p: StoredPayment, report: DisputeReport, ctx: { now: string; disputeId: string }): DisputeDecision {
-  const bad = badValue(report);
+  const bad = badValue(report) ?? beyondPayment(p, report);
   if (bad) return bad;
   const stage = report.dispute_stage as DisputeStageName;
   const status = report.dispute_status as DisputeStatusName;
@@ -95,6 +95,17 @@ function invalidMove(d: DisputeRow, stage: DisputeStageName, status: DisputeStat
   if (stage === d.dispute_stage && CLOSED_DISPUTE_STATUSES.includes(d.dispute_status) && status !== d.dispute_status) {
     return `${d.dispute_status} is closed within the stage ${stage}; it cannot become ${status}`;
   }
+  return null;
+}
+
+/**
+ * A dispute is about money the payment took: at most what was captured, in the payment's currency. Anything else is
+ * no provider's word about this payment (a forged or misrouted notice) and is refused, naming the field.
+ */
+function beyondPayment(p: StoredPayment, r: DisputeReport): ReturnType<typeof refuse> | null {
+  if (r.currency !== null && r.currency !== p.currency) return refuse('IR_05', `currency ${r.currency} is not the payment's (${p.currency})`, 'currency');
+  const captured = p.amount_received ?? 0;
+  if (r.amount > captured) return refuse('IR_05', `amount ${r.amount} exceeds what was captured of the payment (${captured})`, 'amount');
   return null;
 }
 

@@ -155,6 +155,9 @@ export function openApiDocument() {
         post: { summary: 'Update a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], requestBody: json(UpdateConnectorAccountRequest), responses: ok('Connector account') },
         delete: { summary: 'Delete a connector account (admin key)', parameters: [mid, pathParam('merchant_connector_id')], responses: ok('{merchant_id, merchant_connector_id, deleted}') },
       },
+      '/account/{merchant_id}/connectors/{merchant_connector_id}/webhook_secret/rotate': {
+        post: { summary: 'A new generated notification secret (service_test), answered once; the previous one is accepted for WEBHOOK_SECRET_GRACE_MS (admin key)', parameters: [mid, pathParam('merchant_connector_id')], responses: ok('Connector account, the new secret in connector_webhook_details.merchant_secret') },
+      },
       '/webhooks/{merchant_id}/{merchant_connector_id}': {
         post: {
           summary: 'A provider\'s notification (no api-key: signed by the provider; service_test: x-webhook-signature-512, hex HMAC-SHA512 of the raw body with the account\'s connector_webhook_details.merchant_secret)',
@@ -165,6 +168,7 @@ export function openApiDocument() {
             200: { description: 'Recorded (also for a repeat, and for objects we do not know): {"received": true}', ...json(z.object({ received: z.literal(true) })) },
             401: { description: 'Signature missing or invalid; nothing recorded', ...json(ErrorBody) },
             404: { description: 'Unknown merchant or connector account, or a connector without notifications', ...json(ErrorBody) },
+            429: { description: 'More than PROVIDER_NOTIFICATIONS_PER_SECOND notifications for this connector account in a second (Retry-After)', ...json(ErrorBody) },
           },
         },
       },

@@ -57,6 +57,9 @@ const schema = z.object({
   RATE_LIMIT_PER_ADDRESS_PER_SECOND: int(2000),
   TRUST_PROXY: str(''),
   CHECKOUT_RATE_LIMIT_PER_SECOND: int(5),
+  PROVIDER_NOTIFICATIONS_PER_SECOND: int(50),
+  NOTICE_SYNC_DELAY_MS: int(1000),
+  WEBHOOK_SECRET_GRACE_MS: int(24 * 3600 * 1000),
   SYNC_DELAYS_MS: str('2000,5000,10000,30000,60000,300000,300000,300000,300000,300000').transform((raw, ctx) => {
     const delays = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())));
     if (delays.some((n) => !Number.isInteger(n) || n < 0)) {
@@ -173,6 +176,15 @@ export function parseConfig(source: Record<string, string | undefined>) {
     trustProxy: e.TRUST_PROXY,
     /** Keyless checkout calls (a payment link's pay button, its 3DS authentication) per payment per second; 0: off. */
     checkoutRateLimitPerSecond: e.CHECKOUT_RATE_LIMIT_PER_SECOND,
+    /** Provider notifications per connector account in any rolling second (429 with Retry-After above it); 0: off. */
+    providerNotificationsPerSecond: e.PROVIDER_NOTIFICATIONS_PER_SECOND,
+    /**
+     * The window in which a notice's status sync of a payment waits: notices about the payment arriving meanwhile
+     * are merged into that one sync.
+     */
+    noticeSyncDelayMs: e.NOTICE_SYNC_DELAY_MS,
+    /** How long a connector account's previous notification secret is still accepted after it changed. */
+    webhookSecretGraceMs: e.WEBHOOK_SECRET_GRACE_MS,
     /** Status sync (psync) delays for operations the provider left pending, in ms. */
     syncDelaysMs: e.SYNC_DELAYS_MS,
     /** Operations begun and not completed for this long are enqueued again by the recovery sweeper. */

@@ -2,10 +2,11 @@
 // Secrets (provider credentials, webhook hash keys) are sealed with lib/secret-box.ts; keys only as a keyed hash.
 import type { Db } from 'mongodb';
 import type { ConnectorName } from './schemas/common.ts';
-import type { ConnectorAccountDetailsValue, ConnectorWebhookDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
+import type { ConnectorAccountDetailsValue, PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
 import { canExist } from './ids.ts';
 import { isDuplicateKey } from './mongo.ts';
 import { open } from './secret-box.ts';
+import { StoredWebhookDetails, type StoredWebhookDetailsValue } from './webhook-secret.ts';
 
 export interface MerchantDoc {
   merchant_id: string;
@@ -40,7 +41,10 @@ export interface ConnectorAccountDoc {
   connector_name: ConnectorName;
   connector_label: string;
   connector_account_details_sealed: string;
-  /** connector_webhook_details ({merchant_secret}) sealed like the credentials; absent or null when not given. */
+  /**
+   * connector_webhook_details ({merchant_secret}, and the secret it replaced while that is still accepted:
+   * lib/webhook-secret.ts) sealed like the credentials; absent or null when the account has none.
+   */
   connector_webhook_details_sealed?: string | null;
   payment_methods_enabled: PaymentMethodsEnabledValue | null;
   test_mode: boolean;
@@ -155,6 +159,11 @@ export class MerchantStore {
       ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
   }
 
+  /** A connector account's current notification secret, live or retired, opened (workers only; never answered or logged). */
+  async webhookSecret(merchantId: string, mcaId: string): Promise<string | null> {
+    const a = await this.liveOrRetiredAccount(merchantId, mcaId);
+    return a ? webhookDetailsOf(a)?.merchant_secret ?? null : null;
+  }
 }
 
 /** The account's provider credentials, opened (workers only; never answered or logged). */
@@ -163,6 +172,6 @@ export function credentialsOfAccount(a: ConnectorAccountDoc): ConnectorAccountDe
 }
 
 /** The account's webhook details, opened (never answered or logged); null when the account has none. */
-export function webhookDetailsOf(a: ConnectorAccountDoc): ConnectorWebhookDetailsValue | null {
-  return a.connector_webhook_details_sealed ? JSON.parse(open(a.connector_webhook_details_sealed, a.merchant_connector_id)) : null;
+export function webhookDetailsOf(a: ConnectorAccountDoc): StoredWebhookDetailsValue | null {
+  return a.connector_webhook_details_sealed ? StoredWebhookDetails.parse(JSON.parse(open(a.connector_webhook_details_sealed, a.merchant_connector_id))) : null;
 }

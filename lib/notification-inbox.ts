@@ -11,8 +11,10 @@ export const NOTIFICATIONS = 'provider_notifications';
 
 /** What came of a notification: applied (payment-state changed something), unchanged (it had, or nothing was open),
  * stale (a newer one about the same object was applied first), ignored (not an object or shape we know, or no payment of this account). */
-/** synced: an unsigned hint, on which the payment's open operations were synced with the provider. */
-export type NotificationResult = 'applied' | 'unchanged' | 'stale' | 'ignored' | 'synced';
+/** synced: an unsigned hint, or a notice that would raise money, on which the payment's open operations were synced
+ * with the provider (its word is what applies). refused: what it says cannot be about the payment (a dispute above
+ * what was captured or in another currency); logged. */
+export type NotificationResult = 'applied' | 'unchanged' | 'stale' | 'ignored' | 'synced' | 'refused';
 
 export interface NotificationDoc {
   merchant_id: string;

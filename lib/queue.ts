@@ -59,6 +59,19 @@ export class ConnectorQueues {
     await this.get(job.connector).add(`${job.kind}-sync`, sync, { ...jobOptions(job.connector), attempts: 2, jobId: `${job.operation_id}-sync-${Date.now()}` });
   }
 
+  /**
+   * A status sync a provider's notification asks for: at most one pending per operation (so per payment's open
+   * authorization), run NOTICE_SYNC_DELAY_MS later, and notices meanwhile are merged into it (the same job id adds
+   * nothing). Removed once run, so a later notice may ask again. A flood of notices costs a few provider reads.
+   */
+  async enqueueNoticeSync(job: ConnectorJob): Promise<void> {
+    const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
+    await this.get(job.connector).add(`${job.kind}-sync`, sync, {
+      ...jobOptions(job.connector), attempts: 2, delay: config.noticeSyncDelayMs, jobId: `notice-sync-${job.operation_id}`,
+      removeOnComplete: true, removeOnFail: true,
+    });
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

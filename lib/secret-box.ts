@@ -72,3 +72,14 @@ export function open(sealed: string, boundTo: string): string {
 
 /** What a response may show of a secret: enough to recognise it, never enough to use it. */
 export const mask = (s: string) => (s.length > 8 ? `${s.slice(0, 4)}${'*'.repeat(8)}` : '*'.repeat(8));
+
+/**
+ * A secret derived from MASTER_ENC_KEY for `label` (HMAC-SHA256, hex): the current key's first, then one per key in
+ * MASTER_ENC_KEYS_PREVIOUS, so that a value derived before a key rotation is still recognised until the old key goes.
+ * For secrets that need no storage (the default connector account's notification secret, one per merchant).
+ */
+export function derivedSecrets(label: string): string[] {
+  const { current, all } = keys();
+  return [current, ...[...all.values()].filter((k) => k.id !== current.id)]
+    .map((k) => createHmac('sha256', k.bytes).update(`bnpl derived secret: ${label}`).digest('hex'));
+}

@@ -11,7 +11,7 @@ const good = createHmac('sha512', secret).update(body, 'utf8').digest('hex');
 
 describe('webhook signature (service_test: HMAC-SHA512, hex, x-webhook-signature-512)', () => {
   it('the manifest names the header, algorithm and encoding', () => {
-    expect(spec).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' });
+    expect(spec).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex', generated_secret: true });
     expect(signBody(spec, secret, body)).toBe(good);
   });
   it('accepts the signature of the exact raw body, in either hex case, from a string or the bytes', () => {

@@ -1,14 +1,15 @@
 // Provider notifications (issue 11) through the real processes: POST /webhooks/{merchant_id}/{merchant_connector_id}
 // verifies the provider's signature, records the notification once, and the connector's worker turns it into an
-// outcome through payment-state. The sandbox on this branch does not send notifications yet, so the test sends them
-// itself in the service_test dialect (signed with the known secret). The provider's review takes a minute and the
-// status sync is a minute away: only a notification can decide these payments within the test.
+// outcome through payment-state. The test sends notifications itself in the service_test dialect, signed with the
+// account's own secret (the default account's is derived per merchant from MASTER_ENC_KEY, as lib/webhook-secret.ts
+// does). The provider's review takes a minute and the status sync is a minute away: only a notification can decide
+// these payments within the test. A notice that would raise money is only a reason to ask the provider (issue 19).
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, Stack } from './support/stack.ts';
 
 const DEFAULT_ACCOUNT = 'mca_sandboxdefault000000';
-const DEFAULT_SECRET = 'whsec_sandbox_service_test';
+let DEFAULT_SECRET: string;
 const B_SECRET = 'whsec_merchant_b_0123456789';
 
 let stack: Stack;
@@ -16,8 +17,11 @@ let A: { merchant_id: string; api_key: string };
 let B: { merchant_id: string; api_key: string; mca: string };
 
 beforeAll(async () => {
-  stack = await Stack.start({ SANDBOX_REVIEW_MS: '60000', SYNC_DELAYS_MS: '60000' });
+  // No grace for a replaced secret here: the last test shows the change applies to the very next notification.
+  stack = await Stack.start({ SANDBOX_REVIEW_MS: '60000', SYNC_DELAYS_MS: '60000', WEBHOOK_SECRET_GRACE_MS: '0' });
   A = await stack.merchant();
+  const derived = createHmac('sha256', Buffer.from(stack.env.MASTER_ENC_KEY!, 'hex')).update(`bnpl derived secret: default account notification secret of ${A.merchant_id}`).digest('hex');
+  DEFAULT_SECRET = `whsec_${derived}`;
   const b = await stack.merchant();
   const mca = await stack.api('POST', `/account/${b.merchant_id}/connectors`, {
     connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
@@ -67,7 +71,7 @@ async function processed(merchantId: string, raw: string, timeoutMs = 15_000) {
 
 describe('provider notifications', () => {
   let pay: any;
-  let captured: string;
+  let decided: string;
 
   it('a payment of a merchant without connector accounts shows the default account id', async () => {
     pay = await reviewPayment(A.api_key);
@@ -92,23 +96,32 @@ describe('provider notifications', () => {
     expect((await stack.api('GET', `/payments/${pay.payment_id}`, undefined, A.api_key)).body.status).toBe('processing');
   });
 
-  it('a signed payment.updated resolves a +review payment long before the provider\'s review or the status sync would', async () => {
+  it('a signed payment.updated saying captured is only a reason to ask: synced with the provider, which still reviews it', async () => {
+    const raw = JSON.stringify(event('payment.updated', providerPayment(pay.connector_transaction_id, 'captured', new Date().toISOString())));
+    const r = await notify(A.merchant_id, DEFAULT_ACCOUNT, raw, { secret: DEFAULT_SECRET });
+    expect([r.status, r.body]).toEqual([200, { received: true }]);
+    expect(await processed(A.merchant_id, raw)).toMatchObject({ result: 'synced', merchant_connector_id: DEFAULT_ACCOUNT });
+    await sleep(2_000);
+    expect((await stack.api('GET', `/payments/${pay.payment_id}`, undefined, A.api_key)).body.status).toBe('processing');
+  });
+
+  it('a signed payment.updated saying declined applies directly, long before the provider\'s review or the status sync would', async () => {
     const started = Date.now();
-    captured = JSON.stringify(event('payment.updated', providerPayment(pay.connector_transaction_id, 'captured', new Date().toISOString())));
-    const r = await notify(A.merchant_id, DEFAULT_ACCOUNT, captured, { secret: DEFAULT_SECRET });
+    decided = JSON.stringify(event('payment.updated', { ...providerPayment(pay.connector_transaction_id, 'declined', new Date().toISOString()), decline: { code: 'credit_declined', message: 'The customer did not pass the credit check' } }));
+    const r = await notify(A.merchant_id, DEFAULT_ACCOUNT, decided, { secret: DEFAULT_SECRET });
     expect([r.status, r.body]).toEqual([200, { received: true }]);
     const p = await stack.poll(pay.payment_id, A.api_key, (x) => x.status !== 'processing', 15_000);
-    expect(p).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    expect(p).toMatchObject({ status: 'failed', amount_received: null });
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(await processed(A.merchant_id, captured)).toMatchObject({ result: 'applied', object_key: `payment:${pay.connector_transaction_id}`, merchant_connector_id: DEFAULT_ACCOUNT });
+    expect(await processed(A.merchant_id, decided)).toMatchObject({ result: 'applied', object_key: `payment:${pay.connector_transaction_id}`, merchant_connector_id: DEFAULT_ACCOUNT });
   });
 
   it('the same notification twice is recorded and applied once', async () => {
     const before = await transitions(pay.payment_id);
-    const again = await notify(A.merchant_id, DEFAULT_ACCOUNT, captured, { secret: DEFAULT_SECRET });
+    const again = await notify(A.merchant_id, DEFAULT_ACCOUNT, decided, { secret: DEFAULT_SECRET });
     expect([again.status, again.body]).toEqual([200, { received: true }]);
     await sleep(1_500);
-    expect(await inbox({ body_sha256: sha(captured) })).toHaveLength(1);
+    expect(await inbox({ body_sha256: sha(decided) })).toHaveLength(1);
     expect(await transitions(pay.payment_id)).toBe(before);
   });
 
@@ -118,7 +131,7 @@ describe('provider notifications', () => {
     expect((await notify(A.merchant_id, DEFAULT_ACCOUNT, older, { secret: DEFAULT_SECRET })).status).toBe(200);
     expect(await processed(A.merchant_id, older)).toMatchObject({ result: 'stale' });
     expect(await transitions(pay.payment_id)).toBe(before);
-    expect((await stack.api('GET', `/payments/${pay.payment_id}`, undefined, A.api_key)).body).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    expect((await stack.api('GET', `/payments/${pay.payment_id}`, undefined, A.api_key)).body).toMatchObject({ status: 'failed' });
   });
 
   it('a later "pending" for an operation already decided changes nothing either (payment-state ignores closed operations)', async () => {
@@ -138,6 +151,12 @@ describe('provider notifications', () => {
   });
 
   it('a dispute notification goes to payment-state\'s ReportDispute; while payment-state lacks it, it is retried, never dropped', async () => {
+    // A captured payment: the customer approves at the provider's checkout, whose own notice (signed with this
+    // merchant's default-account secret, given with the payment) and the status read it asks for decide it.
+    const c = await stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'jane+redirect@example.com' }, return_url: 'https://shop.example/back' }, A.api_key);
+    pay = await stack.poll(c.body.payment_id, A.api_key, (p) => p.status === 'requires_customer_action' && !!p.connector_transaction_id, 15_000);
+    await fetch(`${stack.sandboxUrl}/service_test/checkout/${pay.connector_transaction_id}/approve`, { method: 'POST', redirect: 'manual' });
+    expect(await stack.poll(pay.payment_id, A.api_key, (p) => p.status === 'succeeded', 15_000)).toMatchObject({ amount_received: 10_000 });
     const dispute = JSON.stringify(event('dispute.created', {
       id: 'dp_0123456789abcdef01234567', payment_id: pay.connector_transaction_id, amount: 10_000, currency: 'EUR', reason: 'Goods not received',
       reason_code: '13.1', stage: 'dispute', status: 'opened', challenge_required_by: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
@@ -183,7 +202,8 @@ describe('provider notifications', () => {
     expect((await notify(B.merchant_id, B.mca, body, { secret: DEFAULT_SECRET })).status).toBe(401);
     expect((await notify(B.merchant_id, DEFAULT_ACCOUNT, body, { secret: B_SECRET })).status).toBe(401);
     expect((await notify(B.merchant_id, B.mca, body, { secret: B_SECRET })).status).toBe(200);
-    expect(await stack.poll(p.payment_id, B.api_key, (x) => x.status !== 'processing', 15_000)).toMatchObject({ status: 'requires_capture', amount_capturable: 10_000 });
+    // Authorized would raise money: the provider, still reviewing, is asked, and the payment waits.
+    expect(await processed(B.merchant_id, body)).toMatchObject({ result: 'synced' });
   });
 
   it('a changed secret applies to the next notification', async () => {

@@ -36,8 +36,9 @@ describe('the provider\'s notifications decide before the status sync asks', () 
     expect(c.body).toMatchObject({ status: 'processing', merchant_connector_id: 'mca_sandboxdefault000000' });
     const done = await stack.poll(c.body.payment_id, key, (p) => p.status !== 'processing', 15_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 8_000 });
-    const applied = (await notifications()).filter((n) => n.result === 'applied');
-    expect(applied.length).toBeGreaterThanOrEqual(1);
+    // A notice that raises money is confirmed by a status read at the provider, which is what applied it (issue 19).
+    const asked = (await notifications()).filter((n) => n.result === 'synced' && String(n.note).includes('raises money'));
+    expect(asked.length).toBeGreaterThanOrEqual(1);
   });
 
   it('a +refund_pending refund: pending, then succeeded by the refund.updated the sandbox sends', async () => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
     cwd: root,
     env: {
       ...process.env, SANDBOX_PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_REVIEW_MS: String(REVIEW_MS),
-      SANDBOX_SLOW_MS: '1000', SANDBOX_WEBHOOK_RETRY_MS: '100', SERVICE_TEST_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'debug',
+      SANDBOX_SLOW_MS: '1000', SANDBOX_WEBHOOK_RETRY_MS: '100', LOG_LEVEL: 'debug',
       SANDBOX_OPERATOR_KEY: OPERATOR_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +87,7 @@ const provider = (method: string, path: string, body?: unknown, idempotencyKey?:
 
 async function payment(email: string, extra: Record<string, unknown> = {}) {
   const r = await provider('POST', '/payments', {
-    amount: 1000, currency: 'EUR', reference: 'pay_test', capture: 'automatic', customer: { email }, webhook_url: hookUrl, ...extra,
+    amount: 1000, currency: 'EUR', reference: 'pay_test', capture: 'automatic', customer: { email }, webhook_url: hookUrl, webhook_secret: SECRET, ...extra,
   }, key());
   expect(r.status).toBe(201);
   return r.body;
@@ -215,6 +215,18 @@ describe('payment notifications', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toMatch(/webhook_url/);
   });
+
+  it('a webhook_url without a webhook_secret notifies nothing (there is no shared default to sign with); a short secret is refused; the secret is never shown', async () => {
+    const r = await provider('POST', '/payments', { amount: 500, currency: 'EUR', customer: { email: 'jane+review@example.com' }, webhook_url: hookUrl }, key());
+    await sleep(REVIEW_MS + 300);
+    expect((await provider('GET', `/payments/${r.body.id}`)).body.status).toBe('captured');
+    expect((await call('GET', `/__sandbox/service_test/notifications?object_id=${r.body.id}`)).body).toEqual([]);
+    const short = await provider('POST', '/payments', { amount: 500, currency: 'EUR', webhook_url: hookUrl, webhook_secret: 'short' }, key());
+    expect([short.status, short.body.error.message]).toEqual([422, expect.stringMatching(/webhook_secret/)]);
+    const signed = await payment('jane@example.com');
+    expect(JSON.stringify((await provider('GET', `/payments/${signed.id}`)).body)).not.toContain(SECRET);
+    expect(JSON.stringify((await call('GET', '/__sandbox/service_test/payments')).body)).not.toContain(SECRET);
+  });
 });
 
 describe('disputes (operator calls)', () => {
@@ -279,7 +291,7 @@ describe('disputes (operator calls)', () => {
 });
 
 describe('every notification', () => {
-  it('is signed with SERVICE_TEST_WEBHOOK_SECRET, retried after a 500 with the same body, and shown as delivered', async () => {
+  it('is signed with the webhook_secret given with the payment, retried after a 500 with the same body, and shown as delivered', async () => {
     const deliveries = async () => (await call('GET', '/__sandbox/service_test/notifications')).body as any[];
     for (let i = 0; i < 100 && (await deliveries()).some((d) => !d.delivered); i++) await sleep(50);
     expect(received.length).toBeGreaterThan(0);

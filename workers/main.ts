@@ -49,7 +49,7 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
   const policy = connector.manifest.queue;
   const concurrency = policy.concurrency ?? config.workerConcurrency;
-  const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens);
+  const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens, (m, a) => setup.webhookSecret(m, a));
   const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
   const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>

@@ -2,6 +2,11 @@
 // an outcome through payment-state like any worker result (Complete on the open operation it is about, or
 // ReportDispute). What came of it is written on the inbox record (lib/notification-inbox.ts).
 //
+// Trust: only a notice whose scheme authenticates the account gets this far with a body we read (an unsigned one is a
+// hint), and even then a notice that would raise money (an authorization or capture) is not applied: it asks for a
+// status sync of the payment, and the provider's answer is what applies. Failures and declines apply directly.
+// Every notice-asked sync is debounced per operation (ConnectorQueues.enqueueNoticeSync).
+//
 // Ordering: payment-state ignores an outcome for a closed operation, so a late "pending" never reopens a payment that
 // is authorized or captured. Beyond that, a notification older (provider's updated_at) than one already acted on
 // about the same provider object is not applied at all (result 'stale'): two undecided states never swap back.
@@ -28,7 +33,7 @@ class NotYet extends Error {}
 
 export function notificationProcessor(
   connector: Connector<any>, client: PaymentStateClient, payments: Collection<StoredPayment>, inbox: NotificationInbox,
-  queues: Pick<ConnectorQueues, 'enqueueSync'>,
+  queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ) {
   return async (job: Job<NotificationJob>): Promise<{ result: NotificationResult; note?: string }> => {
     const data = job.data;
@@ -67,7 +72,7 @@ export function notificationProcessor(
     }
     let done: Done;
     try {
-      done = await act(n, data, client, payments);
+      done = await act(connector, n, data, client, payments, queues);
     } catch (err) {
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (err instanceof NotYet && !last) {
@@ -83,11 +88,14 @@ export function notificationProcessor(
   };
 }
 
-async function act(n: Known, job: NotificationJob, client: PaymentStateClient, payments: Collection<StoredPayment>): Promise<Done> {
-  const p = await payments.findOne(
-    { merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id },
-    { projection: { _id: 0, payment_id: 1, merchant_id: 1, merchant_connector_id: 1, operations: 1, refunds: 1 } },
-  );
+/** Outcomes that would raise money (authorized or captured): never taken from a notice, only from the provider's read. */
+const RAISES_MONEY = new Set<Outcome['kind']>(['AUTHORIZED', 'CAPTURED']);
+
+async function act(
+  connector: Connector<any>, n: Known, job: NotificationJob, client: PaymentStateClient, payments: Collection<StoredPayment>,
+  queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
+): Promise<Done> {
+  const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
   // The authorization's own answer (which names the provider's id) may still be on its way to payment-state.
   if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
   // Only the account the payment went through speaks for it.
@@ -101,8 +109,14 @@ async function act(n: Known, job: NotificationJob, client: PaymentStateClient, p
     return { result: reply.applied ? 'applied' : 'unchanged', status: reply.status };
   };
   switch (n.object) {
-    case 'payment':
-      return complete(p.operations.find((o) => o.kind === 'authorize' && o.open), n.outcome, 'authorization');
+    case 'payment': {
+      const auth = p.operations.find((o) => o.kind === 'authorize' && o.open);
+      if (!auth || !RAISES_MONEY.has(n.outcome.kind)) return complete(auth, n.outcome, 'authorization');
+      const asked = await syncOpen(connector, p, [auth], queues);
+      return asked.result === 'synced'
+        ? { ...asked, note: `says ${n.outcome.kind}, which raises money: confirmed by a status read at the provider (${asked.note})` }
+        : { result: 'ignored', note: `says ${n.outcome.kind}, which raises money, and ${connector.manifest.name} has no status read to confirm it` };
+    }
     case 'refund': {
       const row = p.refunds?.find((r) => (n.refund_reference && r.refund_id === n.refund_reference) || r.connector_refund_id === n.connector_refund_id);
       if (!row) return { result: 'ignored', note: `payment ${p.payment_id} has no refund ${n.refund_reference ?? n.connector_refund_id}` };
@@ -120,18 +134,21 @@ async function act(n: Known, job: NotificationJob, client: PaymentStateClient, p
  */
 async function syncOnHint(
   connector: Connector<any>, n: Extract<ProviderNotification, { object: 'hint' }>, job: NotificationJob,
-  payments: Collection<StoredPayment>, queues: Pick<ConnectorQueues, 'enqueueSync'>,
+  payments: Collection<StoredPayment>, queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ): Promise<Done> {
   const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
   if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
   if ((p.merchant_connector_id ?? DEFAULT_ACCOUNT_ID) !== job.merchant_connector_id) {
     return { result: 'ignored', note: `payment ${p.payment_id} is not served by connector account ${job.merchant_connector_id}` };
   }
-  const reads = p.operations.filter((op) => op.open && (op.kind === 'authorize' || op.kind === 'refund'))
-    .map((op) => jobFor(p, op, 'sync'))
-    .filter((j) => connector.manifest.flows.includes(flowFor(j)));
+  return syncOpen(connector, p, p.operations.filter((op) => op.open && (op.kind === 'authorize' || op.kind === 'refund')), queues);
+}
+
+/** Asks the provider about these open operations of the payment (one pending sync each, merged across notices). */
+async function syncOpen(connector: Connector<any>, p: StoredPayment, ops: Operation[], queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>): Promise<Done> {
+  const reads = ops.map((op) => jobFor(p, op, 'sync')).filter((j) => connector.manifest.flows.includes(flowFor(j)));
   if (!reads.length) return { result: 'unchanged', note: `payment ${p.payment_id} has no open authorization or refund to sync` };
-  await Promise.all(reads.map((j) => queues.enqueueSync(j)));
+  await Promise.all(reads.map((j) => queues.enqueueNoticeSync(j)));
   return { result: 'synced', note: `synced ${reads.map((j) => j.operation_id).join(', ')} of payment ${p.payment_id}`, status: p.status };
 }
 
@@ -150,6 +167,9 @@ async function reportDispute(client: PaymentStateClient, report: Record<string, 
       throw new Error('payment-state does not take ReportDispute yet');
     }
     if (RETRYABLE.has(e.code)) throw err;
-    throw new UnrecoverableError(`ReportDispute refused: ${e.details} (${errorCodeOf(e).code ?? e.code})`);
+    // Not about this payment as it stands (above what was captured, another currency, a bad value): refused, logged.
+    const note = `ReportDispute refused: ${e.details} (${errorCodeOf(e).code ?? e.code}${errorCodeOf(e).param ? `, ${errorCodeOf(e).param}` : ''})`;
+    log.warn('dispute notification refused', { payment_id: report.payment_id, connector_dispute_id: report.connector_dispute_id, amount: report.amount, currency: report.currency, reason: note });
+    return { result: 'refused', note };
   }
 }

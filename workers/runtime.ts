@@ -5,6 +5,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
 import { config, connectorSetting } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
+import { defaultAccountSecrets } from '../lib/webhook-secret.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import type { Outcome } from '../domain/payment.ts';
@@ -146,6 +147,8 @@ export function processor(
   rateLimit?: (ms: number) => Promise<void>,
   /** Access tokens, for connectors whose provider issues them. */
   tokens?: TokenCache,
+  /** A connector account's notification secret (MerchantStore.webhookSecret), for connectors whose secret is ours. */
+  webhookSecretOf?: (merchantId: string, mcaId: string) => Promise<string | null>,
 ) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
@@ -173,11 +176,19 @@ export function processor(
       return { status: reply.status };
     }
     const withToken = !!connector.token && data.kind !== 'authenticate';
+    const hook = connector.manifest.webhook;
+    const withWebhookSecret = data.kind === 'authorize' && hook?.scheme === 'hmac' && !!hook.generated_secret;
+    const webhookSecret = async (): Promise<Session> => {
+      if (!withWebhookSecret) return {};
+      const mca = data.merchant_connector_id ?? DEFAULT_ACCOUNT_ID;
+      const secret = mca === DEFAULT_ACCOUNT_ID ? defaultAccountSecrets(data.merchant_id)[0] : await webhookSecretOf?.(data.merchant_id, mca);
+      return secret ? { webhook_secret: secret } : {};
+    };
     const session = async (): Promise<Session> => {
-      if (!withToken) return {};
+      if (!withToken) return webhookSecret();
       if (!tokens) throw new UnrecoverableError(`${connector.manifest.name} needs a token cache`);
       const baseUrl = connectorSetting(connector.manifest.settings.base_url);
-      return { access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
+      return { ...(await webhookSecret()), access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
     };
     const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);

@@ -1,5 +1,6 @@
 // Merchant connector accounts (admin key): a merchant's account at a provider, with its credentials (sealed at
-// rest, answered masked), the payment methods it takes, and whether it is in use.
+// rest, answered masked), its notification secret (lib/webhook-secret.ts: generated for a connector whose secret is
+// ours, shown in clear only in the answer that made it), the payment methods it takes, and whether it is in use.
 import type { Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import type { ConnectorName } from '../../lib/schemas/common.ts';
@@ -8,6 +9,8 @@ import { ids } from '../../lib/ids.ts';
 import { webhookDetailsOf, type ConnectorAccountDoc, type MerchantStore } from '../../lib/merchant-store.ts';
 import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 import { mask, open, seal } from '../../lib/secret-box.ts';
+import { config } from '../../lib/config.ts';
+import { newWebhookSecret, replacedSecret } from '../../lib/webhook-secret.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 import type { SetupChanged } from './accounts.ts';
@@ -23,12 +26,21 @@ function maskedWebhookDetails(a: ConnectorAccountDoc) {
   return d ? { merchant_secret: mask(d.merchant_secret) } : null;
 }
 
-export const connectorAccountView = (a: ConnectorAccountDoc) => ({
+/** `generatedSecret`: a secret this very answer made, shown in clear this once (as an API key is). */
+export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: string) => ({
   connector_type: a.connector_type, merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id,
   profile_id: a.profile_id, connector_name: a.connector_name, connector_label: a.connector_label,
-  connector_account_details: maskedDetails(a), connector_webhook_details: maskedWebhookDetails(a), payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
+  connector_account_details: maskedDetails(a),
+  connector_webhook_details: generatedSecret ? { merchant_secret: generatedSecret } : maskedWebhookDetails(a),
+  payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
   disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
 });
+
+/** Whether we make this connector's notification secrets (else the provider issues them and the merchant gives them). */
+const generatesSecret = (connector: ConnectorName) => {
+  const w = MANIFESTS[connector]?.webhook;
+  return w?.scheme === 'hmac' && !!w.generated_secret;
+};
 
 /** The credentials must be what the connector's manifest takes: else 400 naming the field, and nothing is stored. */
 function checkCredentials(connector: ConnectorName, details: unknown): void {
@@ -39,6 +51,10 @@ function checkCredentials(connector: ConnectorName, details: unknown): void {
   const issue = r.error.issues[0]!;
   throw errors.invalid(['connector_account_details', ...issue.path.map(String)].join('.'), `${connector} takes ${m.auth_type} credentials: ${issue.message}`);
 }
+
+/** The account's webhook details with `secret` as its secret, the previous one kept for the grace period; sealed. */
+const sealedReplacement = (a: ConnectorAccountDoc, secret: string) =>
+  seal(JSON.stringify(replacedSecret(webhookDetailsOf(a), secret, config.webhookSecretGraceMs)), a.merchant_connector_id);
 
 export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = scopedRouter();
@@ -56,22 +72,25 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
     if (body.profile_id && !profile) throw errors.invalid('profile_id', 'no such business profile for this merchant');
     const id = ids.connectorAccount();
     const now = new Date().toISOString();
+    // Never a shared default: a connector whose secret is ours gets a new one unless the merchant gives its own.
+    const generated = !body.connector_webhook_details && generatesSecret(body.connector_name) ? newWebhookSecret() : undefined;
+    const webhookDetails = body.connector_webhook_details ?? (generated ? { merchant_secret: generated } : null);
     const a: ConnectorAccountDoc = {
       merchant_connector_id: id, merchant_id: m.merchant_id, profile_id: profile?.profile_id ?? null, connector_type: 'payment_processor',
       connector_name: body.connector_name, connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
       connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
-      connector_webhook_details_sealed: body.connector_webhook_details ? seal(JSON.stringify(body.connector_webhook_details), id) : null,
+      connector_webhook_details_sealed: webhookDetails ? seal(JSON.stringify(webhookDetails), id) : null,
       payment_methods_enabled: body.payment_methods_enabled ?? null, test_mode: body.test_mode ?? true, disabled: body.disabled ?? false,
       metadata: body.metadata ?? null, created_at: now, updated_at: now,
     };
     await setup.connectorAccounts.insertOne({ ...a });
     await changed(a.merchant_id);
-    res.json(connectorAccountView(a));
+    res.json(connectorAccountView(a, generated));
   });
 
   r.get(base, async (req, res) => {
     await merchantOr404(req.params.merchant_id);
-    res.json((await setup.connectorAccountsOf(req.params.merchant_id)).map(connectorAccountView));
+    res.json((await setup.connectorAccountsOf(req.params.merchant_id)).map((a) => connectorAccountView(a)));
   });
 
   r.get(`${base}/:merchant_connector_id`, async (req, res) =>
@@ -86,10 +105,23 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
       if (body[k] !== undefined && body[k] !== null) (set as Record<string, unknown>)[k] = body[k];
     }
     if (body.connector_account_details) set.connector_account_details_sealed = seal(JSON.stringify(body.connector_account_details), a.merchant_connector_id);
-    if (body.connector_webhook_details) set.connector_webhook_details_sealed = seal(JSON.stringify(body.connector_webhook_details), a.merchant_connector_id);
+    if (body.connector_webhook_details) set.connector_webhook_details_sealed = sealedReplacement(a, body.connector_webhook_details.merchant_secret);
     await setup.connectorAccounts.updateOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, { $set: set });
     await changed(a.merchant_id);
     res.json(connectorAccountView({ ...a, ...set }));
+  });
+
+  // A new generated notification secret, answered once; the previous one is accepted for WEBHOOK_SECRET_GRACE_MS.
+  r.post(`${base}/:merchant_connector_id/webhook_secret/rotate`, async (req, res) => {
+    const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
+    if (!generatesSecret(a.connector_name)) {
+      throw errors.invalid('connector_webhook_details.merchant_secret', `${a.connector_name} issues the notification secret: give the new one as connector_webhook_details.merchant_secret in an update`);
+    }
+    const secret = newWebhookSecret();
+    const set: Partial<ConnectorAccountDoc> = { updated_at: new Date().toISOString(), connector_webhook_details_sealed: sealedReplacement(a, secret) };
+    await setup.connectorAccounts.updateOne({ merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id }, { $set: set });
+    await changed(a.merchant_id);
+    res.json(connectorAccountView({ ...a, ...set }, secret));
   });
 
   r.delete(`${base}/:merchant_connector_id`, async (req, res) => {

@@ -67,8 +67,8 @@ describe('Notifier (against a local HTTP server)', () => {
 
   it('retries a non-2xx with the same signed event until a 2xx', async () => {
     const { url, received } = await receiver([500, 503, 200]);
-    const n = new Notifier({ secret: 's3cret', firstRetryMs: 10 });
-    const d = n.send(url, 'payment.updated', 'stp_1', { id: 'stp_1', status: 'authorized' })!;
+    const n = new Notifier({ firstRetryMs: 10 });
+    const d = n.send({ webhook_url: url, webhook_secret: 's3cret' }, 'payment.updated', 'stp_1', { id: 'stp_1', status: 'authorized' })!;
     await until(() => d.delivered);
     expect(d).toMatchObject({ attempts: 3, delivered: true, last_status: 200, object_id: 'stp_1', url });
     expect(received).toHaveLength(3);
@@ -78,10 +78,12 @@ describe('Notifier (against a local HTTP server)', () => {
   });
 
   it('retries a network error; sends nothing without a url; reset cancels the retries', async () => {
-    const n = new Notifier({ secret: 's', firstRetryMs: 20 });
-    expect(n.send(null, 'refund.updated', 'str_1', {})).toBeUndefined();
+    const n = new Notifier({ firstRetryMs: 20 });
+    expect(n.send({ webhook_url: null, webhook_secret: 's' }, 'refund.updated', 'str_1', {})).toBeUndefined();
+    // Nothing the receiver could verify is sent either.
+    expect(n.send({ webhook_url: 'http://127.0.0.1:1/nobody', webhook_secret: null }, 'refund.updated', 'str_1', {})).toBeUndefined();
     expect(n.deliveries).toHaveLength(0);
-    const d = n.send('http://127.0.0.1:1/nobody', 'refund.updated', 'str_1', {})!;
+    const d = n.send({ webhook_url: 'http://127.0.0.1:1/nobody', webhook_secret: 's' }, 'refund.updated', 'str_1', {})!;
     await until(() => d.attempts >= 2);
     expect(d).toMatchObject({ delivered: false, last_status: null });
     expect(d.last_error).toBeTruthy();

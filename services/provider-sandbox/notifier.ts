@@ -1,5 +1,6 @@
 // Notifications a provider sends to the merchant (service_test's dialect): a JSON event POSTed to the payment's
-// webhook_url, signed in `x-webhook-signature-512` (lowercase hex HMAC-SHA512 of the exact body), retried on a non-2xx
+// webhook_url, signed in `x-webhook-signature-512` (lowercase hex HMAC-SHA512 of the exact body, keyed with the
+// webhook_secret the merchant gave with the payment: each connector account has its own), retried on a non-2xx
 // answer or a network error with exponential backoff. Every delivery is kept for tests (GET /__sandbox/<provider>/notifications).
 import { createHmac, randomBytes } from 'node:crypto';
 import { log } from '../../lib/log.ts';
@@ -123,20 +124,26 @@ export interface Delivery extends Attempts {
   created_at: string;
 }
 
+/** Where and how a payment's notifications go: given by the merchant with the payment. */
+export interface NotifyTarget { webhook_url: string | null; webhook_secret: string | null }
+
 /** service_test's notifications. */
 export class Notifier {
   readonly deliveries: Delivery[] = [];
-  private readonly secret: string;
   private readonly retrier: Retrier;
 
-  constructor(opts: { secret: string; firstRetryMs: number }) {
-    this.secret = opts.secret;
+  constructor(opts: { firstRetryMs: number }) {
     this.retrier = new Retrier(opts.firstRetryMs);
   }
 
-  /** Sends `data` (the object as the provider's GET answers it) to `url`; no url, nothing sent. */
-  send(url: string | null | undefined, type: NotificationType, objectId: string, data: unknown): Delivery | undefined {
-    if (!url) return undefined;
+  /**
+   * Sends `data` (the object as the provider's GET answers it) to the target's url, signed with its secret; without
+   * either, nothing is sent (a notification nobody can verify is no use to the merchant).
+   */
+  send(to: NotifyTarget | undefined, type: NotificationType, objectId: string, data: unknown): Delivery | undefined {
+    const url = to?.webhook_url;
+    const secret = to?.webhook_secret;
+    if (!url || !secret) return undefined;
     const event = notificationEvent(type, data);
     const body = JSON.stringify(event);
     const delivery: Delivery = {
@@ -144,7 +151,7 @@ export class Notifier {
       attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
     };
     keep(this.deliveries, delivery);
-    this.retrier.post(delivery, url, body, { [SIGNATURE_HEADER]: signBody(body, this.secret) }, { event_id: event.id, type });
+    this.retrier.post(delivery, url, body, { [SIGNATURE_HEADER]: signBody(body, secret) }, { event_id: event.id, type });
     return delivery;
   }
 

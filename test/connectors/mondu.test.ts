@@ -185,7 +185,8 @@ describe('mondu through the stack', () => {
     const done = await stack.poll(pending.payment_id, M.api_key, (x) => x.status === 'requires_capture', 15_000);
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
     const confirmed = inbox.filter((d: any) => JSON.parse(d.body).order_uuid === done.connector_transaction_id && JSON.parse(d.body).topic === 'order/confirmed');
-    expect(confirmed.map((d: any) => d.result)).toEqual(['applied']);
+    // An approval raises money: the webhook asks for a read at Mondu at once, which applies it (issue 19).
+    expect(confirmed.map((d: any) => d.result)).toEqual(['synced']);
     const sent = await sandbox('notifications', { object_id: done.connector_transaction_id });
     expect(sent.map((d) => d.topic)).toEqual(['order/authorized', 'order/pending', 'order/confirmed']);
     expect(sent.every((d) => d.delivered)).toBe(true);

@@ -114,7 +114,7 @@ describe('riverty through the stack', () => {
     const sent = await sandbox('notifications', { object_id: done.connector_transaction_id });
     expect(sent).toMatchObject([{ type: 'CustomerAuthenticationCompleted', delivered: true, body: { Body: { OrderNumber: done.connector_transaction_id, Status: 'Accepted' } } }]);
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
-    expect(inbox.filter((d: any) => JSON.parse(d.body).Body?.OrderNumber === done.connector_transaction_id).map((d: any) => d.result)).toEqual(['applied']);
+    expect(inbox.filter((d: any) => JSON.parse(d.body).Body?.OrderNumber === done.connector_transaction_id).map((d: any) => d.result)).toEqual(['synced']); // raises money: confirmed by a read (issue 19)
   });
 
   it('the customer cancels the authentication -> failed with Riverty\'s code', async () => {
@@ -193,7 +193,7 @@ describe('riverty through the stack', () => {
     const sent = await sandbox('notifications', { object_id: done.connector_transaction_id });
     expect(sent).toMatchObject([{ type: 'RiskCheckCompleted', delivered: true }]);
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
-    expect(inbox.filter((d: any) => JSON.parse(d.body).Body?.OrderNumber === done.connector_transaction_id).map((d: any) => d.result)).toEqual(['applied']);
+    expect(inbox.filter((d: any) => JSON.parse(d.body).Body?.OrderNumber === done.connector_transaction_id).map((d: any) => d.result)).toEqual(['synced']); // raises money: confirmed by a read (issue 19)
   });
 
   it('Riverty answers 500 twice (+flaky), then decides: one order at Riverty', async () => {

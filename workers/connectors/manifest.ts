@@ -23,15 +23,22 @@ export interface QueuePolicy {
 
 /**
  * How the gateway knows a notification comes from the provider, checked before anything is written
- * (lib/webhook-signature.ts), keyed with the connector account's webhook secret (connector_webhook_details.merchant_secret;
- * the webhook_secret setting for the default account):
+ * (lib/webhook-signature.ts), keyed with the connector account's own notification secret
+ * (connector_webhook_details.merchant_secret; lib/webhook-secret.ts):
  * - hmac: an HMAC of the exact raw body, in one header (service_test, mondu, riverty);
  * - shared_secret: the header carries the secret itself, agreed with the provider (Billie), compared in constant time;
  * - unsigned: the provider signs nothing (Unzer). The body is only a hint: the worker never acts on what it says but
  *   asks the provider (a status sync of the payment it names, on that account's own credentials).
  */
 export type WebhookSignature =
-  | { scheme: 'hmac'; signature_header: string; algorithm: 'sha512' | 'sha256'; encoding: 'hex' | 'base64' }
+  | {
+    scheme: 'hmac'; signature_header: string; algorithm: 'sha512' | 'sha256'; encoding: 'hex' | 'base64';
+    /**
+     * We make the secret (at the account's creation, rotatable) and give it to the provider with each payment
+     * (service_test); otherwise the provider issues it and the merchant stores it on the account.
+     */
+    generated_secret?: boolean;
+  }
   | { scheme: 'shared_secret'; header: string }
   | { scheme: 'unsigned' };
 
@@ -87,7 +94,7 @@ export interface Manifest<Credentials = unknown> {
   settings: {
     base_url: { env: string; default: 'sandbox' | string };
     default_api_key: { env: string; default: string };
-    /** The webhook secret of the default account (DEFAULT_ACCOUNT_ID), for a connector that sends notifications. */
+    /** The provider sandbox's own notification secret (documentation of the imitation's default; accounts store theirs). */
     webhook_secret?: { env: string; default: string };
   };
   /** How its notifications are signed; null: the provider sends none (the manifest then lists no 'notification' flow). */

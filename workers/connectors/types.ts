@@ -20,7 +20,12 @@ export interface Flow<Credentials> {
 }
 
 /** What a call carries besides the credentials. */
-export interface Session { access_token?: string }
+export interface Session {
+  access_token?: string;
+  /** The connector account's notification secret, for an authorization of a connector whose secret is ours
+   * (manifest webhook.generated_secret): the provider signs its notifications about the payment with it. */
+  webhook_secret?: string;
+}
 
 /**
  * How a provider issues access tokens (OAuth2 client credentials and the like). The worker fetches one per connector

@@ -11,7 +11,7 @@ type Credentials = z.infer<typeof serviceTestCredentials>;
 
 export const connector: Connector<Credentials> = {
   manifest,
-  authorize: { request: (job, c) => authorizeRequest(job, c.api_key), response: paymentOutcome },
+  authorize: { request: (job, c, session) => authorizeRequest(job, c.api_key, session?.webhook_secret), response: paymentOutcome },
   sync: { request: (job, c) => syncRequest(job, c.api_key), response: paymentOutcome },
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },

@@ -23,9 +23,9 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   settings: {
     base_url: { env: 'SERVICE_TEST_BASE_URL', default: 'sandbox' },
     default_api_key: { env: 'SERVICE_TEST_API_KEY', default: 'sk_sandbox_service_test' },
-    webhook_secret: { env: 'SERVICE_TEST_WEBHOOK_SECRET', default: 'whsec_sandbox_service_test' },
   },
-  webhook: { scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' },
+  // Each account's secret is ours (lib/webhook-secret.ts), handed to the provider with each payment (request.ts).
+  webhook: { scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex', generated_secret: true },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
 };

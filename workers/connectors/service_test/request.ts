@@ -6,7 +6,7 @@ import type { ProviderRequest } from '../../provider-http.ts';
 
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
-export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+export const authorizeRequest = (job: ConnectorJob, apiKey: string, webhookSecret?: string): ProviderRequest => ({
   method: 'POST', path: '/service_test/v1/payments', idempotencyKey: job.operation_id, headers: auth(apiKey),
   body: {
     amount: job.amount,
@@ -17,6 +17,8 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
     return_url: job.return_url,
     // Where the provider sends its notifications about this payment (and its refunds and disputes).
     webhook_url: webhookUrl(job),
+    // What the provider signs them with: the account's own notification secret (lib/webhook-secret.ts).
+    ...(webhookSecret ? { webhook_secret: webhookSecret } : {}),
   },
 });
 

@@ -23,7 +23,7 @@ describe('service_test manifest', () => {
     const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
     expect(present).toEqual([...serviceTest.manifest.flows]);
     expect(serviceTest.notification).toBeDefined();
-    expect(serviceTest.manifest.webhook).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex' });
+    expect(serviceTest.manifest.webhook).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex', generated_secret: true });
   });
   it('takes the HeaderKey credentials of a connector account', () => {
     expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
@@ -43,6 +43,8 @@ describe('service_test requests', () => {
     // A connector account's own notification path.
     expect((flow(authorize).request(job({ merchant_connector_id: 'mca_0123456789abcdefghij' }), creds).body as { webhook_url: string }).webhook_url)
       .toBe(`${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_0123456789abcdefghij`);
+    // The account's notification secret, when the worker has it, goes to the provider with the payment.
+    expect((flow(authorize).request(job(), creds, { webhook_secret: 'whsec_x' }).body as { webhook_secret: string }).webhook_secret).toBe('whsec_x');
     expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds).body as { capture: string }).capture).toBe('manual');
     expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds).body as object))
       .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });

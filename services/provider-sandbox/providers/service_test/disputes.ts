@@ -56,15 +56,16 @@ export interface DisputedPayment {
   currency: string;
   captured: number;
   webhook_url: string | null;
+  webhook_secret: string | null;
 }
 
 export function serviceTestDisputes(deps: {
   payment(id: string): DisputedPayment | undefined;
-  notify(url: string | null, type: NotificationType, objectId: string, data: unknown): void;
+  notify(to: DisputedPayment | undefined, type: NotificationType, objectId: string, data: unknown): void;
 }) {
   const disputes = new Map<string, SandboxDispute>();
   const view = (d: SandboxDispute) => ({ ...d });
-  const notify = (d: SandboxDispute, type: NotificationType) => deps.notify(deps.payment(d.payment_id)?.webhook_url ?? null, type, d.id, view(d));
+  const notify = (d: SandboxDispute, type: NotificationType) => deps.notify(deps.payment(d.payment_id), type, d.id, view(d));
 
   const operator: Router = express.Router();
   operator.post('/disputes', (req, res) => {

@@ -42,6 +42,8 @@ interface SandboxPayment {
   email: string | null;
   /** Where the provider notifies the merchant about this payment, its refunds and disputes. */
   webhook_url: string | null;
+  /** What it signs those notifications with: the merchant's connector account's own secret, given with the payment. */
+  webhook_secret: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -81,7 +83,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
   /** Each payment's refunds, so what is left is counted without a scan of every refund (the benchmark makes many). */
   const refundsOf = new Map<string, SandboxRefund[]>();
   const apiKey = process.env.SERVICE_TEST_API_KEY || 'sk_sandbox_service_test';
-  const notifier = new Notifier({ secret: process.env.SERVICE_TEST_WEBHOOK_SECRET || 'whsec_sandbox_service_test', firstRetryMs: retryFirstMs() });
+  const notifier = new Notifier({ firstRetryMs: retryFirstMs() });
   const timers = new Set<NodeJS.Timeout>();
   /** Runs `fn` in `ms` (a provider deciding later); reset() cancels it. */
   const after = (ms: number, fn: () => void) => {
@@ -100,14 +102,14 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
   };
   const touch = (o: { updated_at: string }) => { o.updated_at = laterThan(o.updated_at); };
   const paymentObject = (p: SandboxPayment) => {
-    const { idempotency_key: _k, decide_at: _d, first_amount: _f, email: _e, webhook_url: _w, ...out } = p;
+    const { idempotency_key: _k, decide_at: _d, first_amount: _f, email: _e, webhook_url: _w, webhook_secret: _s, ...out } = p;
     return out;
   };
   const refundObject = (r: SandboxRefund) => {
     const { idempotency_key: _k, decide_at: _d, ...out } = r;
     return out;
   };
-  const notify = (p: SandboxPayment | undefined, type: NotificationType, objectId: string, data: unknown) => notifier.send(p?.webhook_url, type, objectId, data);
+  const notify = (p: SandboxPayment | undefined, type: NotificationType, objectId: string, data: unknown) => notifier.send(p, type, objectId, data);
 
   /** A `+review` payment is decided at decide_at: by its timer, or by the first read after it (whichever comes first). */
   const decideReview = (p: SandboxPayment, force = false) => {
@@ -136,7 +138,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
   const refundable = (p: SandboxPayment) =>
     p.captured - (refundsOf.get(p.id) ?? []).filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
 
-  const disputes = serviceTestDisputes({ payment: (id) => payments.get(id), notify: (url, type, id, data) => notifier.send(url, type, id, data) });
+  const disputes = serviceTestDisputes({ payment: (id) => payments.get(id), notify: (to, type, id, data) => notifier.send(to, type, id, data) });
 
   const idempotent = (req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) =>
     runIdempotent(idem, req, res, scope, handle);
@@ -151,6 +153,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     if (!Number.isInteger(b.amount) || b.amount <= 0) return invalid('amount must be a positive integer');
     if (typeof b.currency !== 'string' || !/^[A-Z]{3}$/.test(b.currency)) return invalid('currency is invalid');
     if (b.webhook_url != null && (typeof b.webhook_url !== 'string' || !isHttpUrl(b.webhook_url))) return invalid('webhook_url must be an http(s) URL');
+    if (b.webhook_secret != null && (typeof b.webhook_secret !== 'string' || b.webhook_secret.length < 16 || b.webhook_secret.length > 256)) return invalid('webhook_secret must be a string of 16 to 256 characters');
     const email = typeof b.customer?.email === 'string' ? b.customer.email : null;
     const tags = magicTags(email);
     const key = req.header('idempotency-key')!;
@@ -162,7 +165,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     const p: SandboxPayment = {
       id: newId('stp'), idempotency_key: key, status: 'authorized', amount: b.amount, first_amount: b.amount, currency: b.currency,
       capture: b.capture === 'manual' ? 'manual' : 'automatic', captured: 0, reference: b.reference ?? null,
-      return_url: b.return_url ?? null, email, webhook_url: b.webhook_url ?? null, created_at: now, updated_at: now,
+      return_url: b.return_url ?? null, email, webhook_url: b.webhook_url ?? null, webhook_secret: b.webhook_secret ?? null, created_at: now, updated_at: now,
     };
     if (tags.has('decline')) {
       p.status = 'declined';
@@ -336,7 +339,9 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: st.reset,
     state: st.state,
     views: {
-      payments: (q) => [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key),
+      // Never the merchant's notification secret.
+      payments: (q) => [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key)
+        .map(({ webhook_secret: _s, ...p }) => p),
       refunds: (q) => [...st.refunds.values()].filter((r) =>
         (!q.idempotency_key || r.idempotency_key === q.idempotency_key) && (!q.payment_id || r.payment_id === q.payment_id)),
       disputes: (q) => [...st.disputes.values()].filter((d) => !q.payment_id || d.payment_id === q.payment_id),
