@@ -13,7 +13,7 @@ export interface SandboxProvider {
   operator?: Router;
   /** What the provider keeps across a crash of the sandbox when SANDBOX_STATE_FILE is set (a provider's database);
    * providers without it start empty again. */
-  state?: { save(): unknown; load(saved: any): void };
+  state?: { save(): unknown; load(saved: unknown): void };
 }
 
 /** Each providers/<name>/imitation.ts exports `imitation`; the sandbox mounts every folder it finds. */

@@ -20,8 +20,10 @@
 // +redirect is every purchase here (the customer step is Avarda's way); +refund_pending has no counterpart.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
 import { AVARDA_SANDBOX } from '../../../../workers/connectors/avarda/manifest.ts';
+import { counter, keptState, records, savedKey, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
@@ -294,7 +296,23 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
     callbacks.length = 0;
     jwts.issued = 0;
   };
-  return { router, purchases, callbacks, jwts, reset };
+  /** Purchases, callbacks sent and the JWT key (a token handed out before a restart still works); decisions due are
+   * taken on the next read. */
+  const saved = keptState({
+    purchases: records<Omit<Purchase, 'tags'> & { tags: unknown }>('purchaseId'), callbacks: records<AvardaCallback>('id'),
+    jwt: z.object({ key: savedKey, issued: counter }).catch({ key: undefined, issued: undefined }),
+  });
+  const state = {
+    save: () => ({ purchases: [...purchases.values()].map((p) => ({ ...p, tags: [...p.tags] })), callbacks, jwt: jwts.save() }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const p of s.purchases) purchases.set(p.purchaseId, { ...p, tags: tagSet(p.tags) });
+      callbacks.push(...s.callbacks);
+      jwts.load(s.jwt);
+    },
+  };
+  return { router, purchases, callbacks, jwts, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -302,6 +320,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: a.router,
     reset: a.reset,
+    state: a.state,
     views: {
       purchases: (q) => [...a.purchases.values()]
         .filter((p) => (!q.purchaseId || p.purchaseId === q.purchaseId) && (!q.orderReference || p.orderReference === q.orderReference))

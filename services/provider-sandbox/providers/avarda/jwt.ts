@@ -7,9 +7,18 @@ const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 export interface Claims { sub: string; typ: 'partner' | 'purchase'; iat: number; exp: number; jti: string }
 
 export class JwtIssuer {
-  private readonly key = randomBytes(32);
+  private key = randomBytes(32);
   /** Partner tokens issued (a view for tests: the runtime's cache should keep this low). */
   issued = 0;
+
+  /** The signing key and count, kept across a restart so the tokens and purchase JWTs handed out stay valid. */
+  save() {
+    return { key: this.key.toString('base64'), issued: this.issued };
+  }
+  load(saved: { key?: string; issued?: number }) {
+    if (saved.key) this.key = Buffer.from(saved.key, 'base64');
+    this.issued = saved.issued ?? 0;
+  }
 
   sign(sub: string, typ: Claims['typ'], ttlS: number, now = Date.now()): { jwt: string; exp: number } {
     const iat = Math.floor(now / 1000);

@@ -19,9 +19,11 @@
 // step and no pending refund: +redirect, +review and +refund_pending do not apply. It sends no notifications.
 import express, { type Request, type Response, type Router } from 'express';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
 import { AXYTOS_SANDBOX_KEY } from '../../../../workers/connectors/axytos/manifest.ts';
 import { magicTags } from '../../magic.ts';
+import { counter, keptState, records, savedKey } from '../../kept.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { basket, cents, order, problem, refused, type Answer } from './validate.ts';
@@ -45,7 +47,7 @@ const PRECHECK_TTL_MS = 30 * 60_000;
 export function axytosRouter(idem: IdempotencyStore) {
   const router: Router = express.Router();
   const apiKey = process.env.AXYTOS_API_KEY || AXYTOS_SANDBOX_KEY;
-  const signingKey = randomBytes(32);
+  let signingKey = randomBytes(32);
   const prechecks = new Map<string, Precheck>();
   const orders = new Map<string, Order>();
   let invoiceSeq = 0;
@@ -190,7 +192,28 @@ export function axytosRouter(idem: IdempotencyStore) {
     orders.clear();
     invoiceSeq = 0;
   };
-  return { router, reset, orders };
+  /** Prechecks (a confirm after a restart), orders with their shipments, invoices and refunds, the invoice number and
+   * the key the prechecks are signed with. */
+  const saved = keptState({
+    prechecks: records<Precheck>('transactionId'), orders: records<Omit<Order, 'shipments'> & { shipments: unknown }>('externalOrderId'),
+    invoiceSeq: counter, signingKey: savedKey,
+  });
+  const shipmentsOf = z.array(z.tuple([z.string(), z.array(z.object({ productId: z.string(), quantity: z.number() }))])).catch([]);
+  const state = {
+    save: () => ({
+      prechecks: [...prechecks.values()], orders: [...orders.values()].map((o) => ({ ...o, shipments: [...o.shipments] })),
+      invoiceSeq, signingKey: signingKey.toString('base64'),
+    }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const p of s.prechecks) prechecks.set(p.transactionId, p);
+      for (const o of s.orders) orders.set(o.externalOrderId, { ...o, shipments: new Map(shipmentsOf.parse(o.shipments)) });
+      invoiceSeq = s.invoiceSeq ?? 0;
+      if (s.signingKey) signingKey = Buffer.from(s.signingKey, 'base64');
+    },
+  };
+  return { router, reset, orders, state };
 }
 
 export const imitation: Imitation = (idem) => {
@@ -201,6 +224,7 @@ export const imitation: Imitation = (idem) => {
   return {
     router: a.router,
     reset: a.reset,
+    state: a.state,
     views: { orders: (q) => [...a.orders.values()].filter((o) => !q.externalOrderId || o.externalOrderId === q.externalOrderId).map(view) },
   };
 };

@@ -18,7 +18,9 @@
 // a cancellation order_canceled ({event, created_at, order_id, order_uuid}), retried on a non-2xx answer.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
+import { counter, keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
@@ -291,7 +293,36 @@ export function billieRouter(idem: IdempotencyStore) {
     webhooks.set(b.client_id, { url: b.url, secret: b.secret });
     res.status(201).json({ client_id: b.client_id, url: b.url });
   });
-  return { router, operator, orders, invoices, creditNotes, deliveries, tokensIssued: () => tokensIssued, reset, orderView, invoiceView };
+
+  /** Orders, invoices, credit notes, the access tokens handed out, the webhook set-ups and the webhooks sent; a
+   * decision pending at the save is taken at its time (or on the first read after it). */
+  const saved = keptState({
+    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('uuid'), invoices: records<Invoice>('uuid'), creditNotes: records<CreditNote>('uuid'),
+    tokens: z.array(z.tuple([z.string(), z.object({ client_id: z.string(), expires_at: z.number() })])).catch([]), tokensIssued: counter,
+    webhooks: z.array(z.tuple([z.string(), z.object({ url: z.string(), secret: z.string() })])).catch([]), deliveries: records<WebhookDelivery>('order_uuid'),
+  });
+  const state = {
+    save: () => ({
+      orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), invoices: [...invoices.values()], creditNotes: [...creditNotes.values()],
+      tokens: [...tokens], tokensIssued, webhooks: [...webhooks], deliveries,
+    }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.orders) {
+        const o: Order = { ...kept, tags: tagSet(kept.tags) };
+        orders.set(o.uuid, o);
+        if (o.decide_at !== undefined) after(Math.max(0, o.decide_at - Date.now()), () => decideReview(o, true));
+      }
+      for (const i of s.invoices) invoices.set(i.uuid, i);
+      for (const c of s.creditNotes) creditNotes.set(c.uuid, c);
+      for (const [t, v] of s.tokens) tokens.set(t, v);
+      tokensIssued = s.tokensIssued ?? 0;
+      for (const [client, hook] of s.webhooks) webhooks.set(client, hook);
+      deliveries.push(...s.deliveries);
+    },
+  };
+  return { router, operator, orders, invoices, creditNotes, deliveries, tokensIssued: () => tokensIssued, reset, state, orderView, invoiceView };
 }
 
 export const imitation: Imitation = (idem) => {
@@ -300,6 +331,7 @@ export const imitation: Imitation = (idem) => {
     router: b.router,
     operator: b.operator,
     reset: b.reset,
+    state: b.state,
     views: {
       orders: (q) => [...b.orders.values()].filter((o) => (!q.uuid || o.uuid === q.uuid) && (!q.external_code || o.external_code === q.external_code))
         .map((o) => ({ ...b.orderView(o), idempotency_key: o.idempotency_key, debtor_person: o.debtor_person, line_items: o.line_items })),

@@ -16,13 +16,14 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
+import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { retryFirstMs } from '../../notifier.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { laterThan } from '../service_test/clock.ts';
 import { validateCreditNote, validateInvoice, validateOrder, type FieldError } from './validate.ts';
-import { MonduWebhooks } from './webhooks.ts';
+import { MonduWebhooks, type MonduDelivery, type Registration } from './webhooks.ts';
 
 type State = 'created' | 'authorized' | 'pending' | 'confirmed' | 'declined' | 'canceled' | 'partially_shipped' | 'shipped';
 type Obj = Record<string, any>;
@@ -295,7 +296,32 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     creditNotes.clear();
     webhooks.reset();
   };
-  return { router, orders, invoices, creditNotes, webhooks, reset };
+  /** Orders, invoices, credit notes, the webhook registrations and the webhooks sent; a decision pending at the save
+   * is taken at its time (or on the first read after it). */
+  const saved = keptState({
+    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('uuid'), invoices: records<Invoice>('uuid'), creditNotes: records<CreditNote>('uuid'),
+    registrations: records<Registration>('uuid'), deliveries: records<MonduDelivery>('id'),
+  });
+  const state = {
+    save: () => ({
+      orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), invoices: [...invoices.values()], creditNotes: [...creditNotes.values()],
+      registrations: [...webhooks.registrations.values()], deliveries: webhooks.deliveries,
+    }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.orders) {
+        const o: Order = { ...kept, tags: tagSet(kept.tags) };
+        orders.set(o.uuid, o);
+        if (o.decide_at !== undefined) after(Math.max(0, o.decide_at - Date.now()), () => decideReview(o, true));
+      }
+      for (const i of s.invoices) invoices.set(i.uuid, i);
+      for (const c of s.creditNotes) creditNotes.set(c.uuid, c);
+      for (const r of s.registrations) webhooks.registrations.set(r.uuid, r);
+      webhooks.deliveries.push(...s.deliveries);
+    },
+  };
+  return { router, orders, invoices, creditNotes, webhooks, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -303,6 +329,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: m.router,
     reset: m.reset,
+    state: m.state,
     views: {
       orders: (q) => [...m.orders.values()].filter((o) => (!q.external_reference_id || o.external_reference_id === q.external_reference_id) && (!q.uuid || o.uuid === q.uuid))
         .map((o) => ({ ...o, tags: [...o.tags] })),

@@ -18,13 +18,15 @@
 // +refund_flaky (500 twice per merchant_refund_id). Every order has the Link-Up: +redirect changes nothing.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
 import { toDecimalString } from '../../../../lib/money.ts';
+import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
-import { ZiniaNotifier } from './notifier.ts';
+import { ZiniaNotifier, type ZiniaDelivery } from './notifier.ts';
 import { cents, Invalid, itemsTotal, s, validateOrder } from './validate.ts';
 
 type Status = 'CREATED' | 'PENDING' | 'APPROVED' | 'PARTIALLY_SHIPPED' | 'SHIPPED' | 'REFUNDED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED';
@@ -212,11 +214,7 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
       o.refunded += amount;
       if (o.tags.has('refund_pending')) {
         r.status = 'PENDING';
-        after(config.sandboxReviewMs, () => {
-          r.status = 'COMPLETED';
-          touch(r);
-          notifyRefund(o, r);
-        });
+        completeLater(o, r);
       } else if (o.refunded === o.shipped && open(o) === 0) {
         o.status = 'REFUNDED';
       }
@@ -262,12 +260,7 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
       o.rejection_reason = { code: 'CREDIT_CHECK_REJECTED', message: 'Zinia could not approve the financing' };
     } else if (o.tags.has('review')) {
       o.status = 'PENDING';
-      after(config.sandboxReviewMs, () => {
-        if (o.status !== 'PENDING') return;
-        o.status = 'APPROVED';
-        touch(o);
-        notifyOrder(o);
-      });
+      approveLater(o);
     } else {
       o.status = 'APPROVED';
     }
@@ -279,6 +272,19 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
     res.redirect(303, to.toString());
   });
 
+  /** A `+review` order approved, a `+refund_pending` refund completed, SANDBOX_REVIEW_MS later. */
+  const approveLater = (o: ZiniaOrder) => after(config.sandboxReviewMs, () => {
+    if (o.status !== 'PENDING') return;
+    o.status = 'APPROVED';
+    touch(o);
+    notifyOrder(o);
+  });
+  const completeLater = (o: ZiniaOrder, r: Refund) => after(config.sandboxReviewMs, () => {
+    r.status = 'COMPLETED';
+    touch(r);
+    notifyRefund(o, r);
+  });
+
   const reset = () => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
@@ -287,7 +293,29 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
     tokens.clear();
     notifier.reset();
   };
-  return { router, orders, notifier, tokens, reset };
+  /** Orders with their shipments and refunds, the access tokens handed out and the notifications sent; a decision
+   * pending at the save is taken SANDBOX_REVIEW_MS after the load. */
+  const saved = keptState({
+    orders: records<Omit<ZiniaOrder, 'tags'> & { tags: unknown }>('order_id'),
+    tokens: z.array(z.tuple([z.string(), z.number()])).catch([]), notifications: records<ZiniaDelivery>('id'),
+  });
+  const state = {
+    save: () => ({ orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), tokens: [...tokens], notifications: notifier.deliveries }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.orders) {
+        const o: ZiniaOrder = { ...kept, tags: tagSet(kept.tags) };
+        orders.set(o.order_id, o);
+        byMerchantId.set(o.merchant_order_id, o);
+        if (o.status === 'PENDING') approveLater(o);
+        for (const r of o.refunds) if (r.status === 'PENDING') completeLater(o, r);
+      }
+      for (const [t, expires] of s.tokens) tokens.set(t, expires);
+      notifier.deliveries.push(...s.notifications);
+    },
+  };
+  return { router, orders, notifier, tokens, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -296,6 +324,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: r.router,
     reset: r.reset,
+    state: r.state,
     views: {
       orders: (q) => [...r.orders.values()].filter((o) =>
         (!q.order_id || o.order_id === q.order_id) && (!q.merchant_order_id || o.merchant_order_id === q.merchant_order_id)

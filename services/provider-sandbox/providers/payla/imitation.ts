@@ -18,6 +18,7 @@ import express, { type Router } from 'express';
 import { createHash, randomInt } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { PAYLA_SANDBOX } from '../../../../workers/connectors/payla/manifest.ts';
+import { counter, keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
@@ -229,10 +230,21 @@ export function paylaImitation(idem: IdempotencyStore) {
     res.json({ portalid: portal.portalid, txstatus_url: url });
   });
 
-  return {
-    router, operator, transactions, deliveries,
-    reset: () => { transactions.clear(); deliveries.length = 0; retrier.reset(); seed(); },
+  const reset = () => { transactions.clear(); deliveries.length = 0; retrier.reset(); seed(); };
+  /** Transactions (with their sequence numbers), the portals' TransactionStatus URLs, the notices sent, the next txid. */
+  const saved = keptState({ transactions: records<Transaction>('txid'), portals: records<Portal>('portalid'), notifications: records<Delivery>('txid'), nextTxid: counter });
+  const state = {
+    save: () => ({ transactions: [...transactions.values()], portals: [...portals.values()], notifications: deliveries, nextTxid }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const t of s.transactions) transactions.set(t.txid, t);
+      for (const portal of s.portals) portals.set(portal.portalid, portal);
+      deliveries.push(...s.notifications);
+      if (s.nextTxid !== undefined) nextTxid = s.nextTxid;
+    },
   };
+  return { router, operator, transactions, deliveries, reset, state };
 }
 
 export const imitation: Imitation = (idem) => {
@@ -241,6 +253,7 @@ export const imitation: Imitation = (idem) => {
     router: r.router,
     operator: r.operator,
     reset: r.reset,
+    state: r.state,
     views: {
       transactions: (q) => [...r.transactions.values()].filter((t) =>
         (!q.txid || t.txid === q.txid) && (!q.reference || t.reference === q.reference) && (!q.email || t.email === q.email)),

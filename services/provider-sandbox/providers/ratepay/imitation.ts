@@ -20,12 +20,13 @@ import { config } from '../../../../lib/config.ts';
 import { toDecimalString } from '../../../../lib/money.ts';
 import type { Currency } from '../../../../lib/schemas/common.ts';
 import { RATEPAY_SANDBOX } from '../../../../workers/connectors/ratepay/manifest.ts';
+import { counter, keptState, records, savedKey } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { isRefusal, readBasket, refusal, type Refusal } from './basket.ts';
 import { TokenIssuer } from './oauth.ts';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 type Status = 'AUTHORIZED' | 'PARTIALLY_CAPTURED' | 'CAPTURED' | 'CANCELLED' | 'DECLINED' | 'CLOSED';
 interface Operation { id: string; partner_operation_id: string | null; gross: number; partner_invoice_id?: string | null; created_date: string }
@@ -344,7 +345,22 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     transactions.clear();
     tokens.issued = 0;
   };
-  return { router, transactions, tokens, reset };
+  /** Transactions with their captures, cancellations and refunds, and the token key (a token handed out before a
+   * restart still works). */
+  const saved = keptState({
+    transactions: records<Transaction>('ratepay_transaction_id'),
+    tokens: z.object({ key: savedKey, issued: counter }).catch({ key: undefined, issued: undefined }),
+  });
+  const state = {
+    save: () => ({ transactions: [...transactions.values()], tokens: tokens.save() }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const t of s.transactions) transactions.set(t.ratepay_transaction_id, t);
+      tokens.load(s.tokens);
+    },
+  };
+  return { router, transactions, tokens, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -352,6 +368,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: r.router,
     reset: r.reset,
+    state: r.state,
     views: {
       transactions: (q) => [...r.transactions.values()].filter((t) =>
         (!q.idempotency_key || t.idempotency_key === q.idempotency_key) && (!q.partner_transaction_id || t.partner_transaction_id === q.partner_transaction_id)),

@@ -8,11 +8,20 @@ const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 export interface TokenClaims { sub: string; aud: string; iat: number; exp: number; jti: string }
 
 export class TokenIssuer {
-  private readonly key = randomBytes(32);
+  private key = randomBytes(32);
   readonly ttlS: number;
   issued = 0;
   constructor(ttlS: number) {
     this.ttlS = ttlS;
+  }
+
+  /** The signing key and count, kept across a restart so the tokens handed out stay valid. */
+  save() {
+    return { key: this.key.toString('base64'), issued: this.issued };
+  }
+  load(saved: { key?: string; issued?: number }) {
+    if (saved.key) this.key = Buffer.from(saved.key, 'base64');
+    this.issued = saved.issued ?? 0;
   }
 
   issue(clientId: string, audience: string, now = Date.now()): string {

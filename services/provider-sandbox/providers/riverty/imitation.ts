@@ -15,11 +15,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { fromDecimalString, toDecimalString } from '../../../../lib/money.ts';
+import { counter, keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
-import { RivertyNotifier, type RivertyMessageType } from './notifier.ts';
+import { RivertyNotifier, type RivertyDelivery, type RivertyMessageType } from './notifier.ts';
 
 type Outcome = 'Accepted' | 'Pending' | 'Rejected';
 interface Message { type: string; code: string; message: string; customerFacingMessage?: string; actionCode?: string; fieldReference?: string }
@@ -351,7 +352,23 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     orders.clear();
     notifier.reset();
   };
-  return { router, orders, notifier, reset };
+  /** Orders with their captures and refunds, the capture/refund number sequence and the notifications sent; a
+   * decision pending at the save is taken at its time (or on the first read after it). */
+  const saved = keptState({ orders: records<Order>('number'), sequence: counter, notifications: records<RivertyDelivery>('id') });
+  const state = {
+    save: () => ({ orders: [...orders.values()], sequence, notifications: notifier.deliveries }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const o of s.orders) {
+        orders.set(o.number, o);
+        if (o.decide_at !== undefined) after(Math.max(0, o.decide_at - Date.now()), () => decideReview(o, true));
+      }
+      if (s.sequence !== undefined) sequence = s.sequence;
+      notifier.deliveries.push(...s.notifications);
+    },
+  };
+  return { router, orders, notifier, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -359,6 +376,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: r.router,
     reset: r.reset,
+    state: r.state,
     views: {
       orders: (q) => [...r.orders.values()].filter((o) =>
         (!q.number || o.number === q.number) && (!q.yourReference || o.request.yourReference === q.yourReference) && (!q.ourReference || o.request.ourReference === q.ourReference)),

@@ -15,6 +15,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
+import { keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { Notifier, retryFirstMs, type NotificationType } from '../../notifier.ts';
 import { failWith as fail, idempotent as runIdempotent, type IdempotencyStore } from '../../recorder.ts';
@@ -317,12 +318,14 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     notifier.reset();
   };
   /** Payments and refunds (disputes and pending notifications are not kept); decisions due are taken on the next read. */
+  const saved = keptState({ payments: records<SandboxPayment>('id'), refunds: records<SandboxRefund>('id') });
   const state = {
     save: () => ({ payments: [...payments.values()], refunds: [...refunds.values()] }),
-    load: (saved: { payments?: SandboxPayment[]; refunds?: SandboxRefund[] }) => {
+    load: (raw: unknown) => {
       reset();
-      for (const p of saved.payments ?? []) payments.set(p.id, p);
-      for (const r of saved.refunds ?? []) {
+      const s = saved.parse(raw);
+      for (const p of s.payments) payments.set(p.id, p);
+      for (const r of s.refunds) {
         refunds.set(r.id, r);
         refundsOf.set(r.payment_id, [...(refundsOf.get(r.payment_id) ?? []), r]);
       }

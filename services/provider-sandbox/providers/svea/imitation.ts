@@ -18,6 +18,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { createHash, randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
+import { counter, keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
@@ -27,7 +28,11 @@ type Status = 'Created' | 'Final' | 'Cancelled';
 interface Row { OrderRowId: number; ArticleNumber?: string; Name: string; Quantity: number; UnitPrice: number; VatPercent: number; IsCancelled: boolean; delivered: boolean }
 interface Credit { Id: number; Amount: number; OrderRows: unknown[] }
 interface Delivery { Id: number; InvoiceId: number; DeliveryAmount: number; CreditedAmount: number; Credits: Credit[]; OrderRows: Row[] }
-interface Task { Id: number; done_at: number; resource: string; run: () => void; ran: boolean; failed?: boolean }
+/** What a queued task does when it finishes: described as data, so a task pending at a restart still finishes. */
+type Job =
+  | { kind: 'delivery'; orderId: number; deliveryId: number; rowIds: number[]; amount: number; lowerTo?: number }
+  | { kind: 'credit'; orderId: number; deliveryId: number; creditId: number; amount: number; row: unknown };
+interface Task { Id: number; done_at: number; resource: string; job: Job; ran: boolean; failed?: boolean }
 interface Order {
   OrderId: number; ClientOrderNumber: string; Currency: string; CountryCode: string; Locale: string; Status: Status;
   request: Record<string, any>; rows: Row[]; email: string | null; tags: Set<MagicTag>; isCompany: boolean;
@@ -103,17 +108,36 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     retrier.post(d, url, JSON.stringify(body), {}, { provider: 'svea', id: d.id, type: event });
   };
 
+  const runJob = (job: Job) => {
+    const o = orders.get(job.orderId);
+    if (!o) return;
+    if (job.kind === 'delivery') {
+      if (job.lowerTo !== undefined) o.lowered = orderAmount(o) - job.lowerTo;
+      const rows = o.rows.filter((r) => job.rowIds.includes(r.OrderRowId));
+      o.deliveries.push({ Id: job.deliveryId, InvoiceId: 1_000_000 + job.deliveryId, DeliveryAmount: job.amount, CreditedAmount: 0, Credits: [], OrderRows: rows });
+      push(o, 'CheckoutOrder.Delivered', { DeliveryId: job.deliveryId });
+    } else {
+      o.deliveries.find((d) => d.Id === job.deliveryId)?.Credits.push({ Id: job.creditId, Amount: job.amount, OrderRows: [job.row] });
+      push(o, 'CheckoutOrder.CreditSucceeded', { CreditId: job.creditId });
+    }
+  };
   const runTask = (t: Task) => {
     if (t.ran || Date.now() < t.done_at) return;
     t.ran = true;
-    t.run();
+    runJob(t.job);
   };
-  const newTask = (ms: number, resource: string, run: () => void): Task => {
-    const t: Task = { Id: ++taskIds, done_at: Date.now() + ms, resource, run, ran: false };
+  const schedule = (t: Task) => after(Math.max(0, t.done_at - Date.now()), () => runTask(t));
+  const newTask = (ms: number, resource: string, job: Job): Task => {
+    const t: Task = { Id: ++taskIds, done_at: Date.now() + ms, resource, job, ran: false };
     tasks.set(t.Id, t);
-    after(ms, () => runTask(t));
+    schedule(t);
     return t;
   };
+  /** A `+review` order: deliverable SANDBOX_REVIEW_MS after its checkout. */
+  const endReviewLater = (o: Order) => after(config.sandboxReviewMs, () => {
+    o.pending = false;
+    push(o, 'CheckoutOrder.Created');
+  });
 
   const checkoutView = (o: Order) => ({
     OrderId: o.OrderId, Status: o.Status, ClientOrderNumber: o.ClientOrderNumber, Currency: o.Currency, CountryCode: o.CountryCode, Locale: o.Locale,
@@ -212,10 +236,8 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const startDelivery = (o: Order, rows: Row[], amount: number, res: Response, lowerTo?: number) => {
     const id = ++ids;
     for (const r of rows) r.delivered = true;
-    const t = newTask(taskMs, `${base()}/api/v1/orders/${o.OrderId}/deliveries/${id}`, () => {
-      if (lowerTo !== undefined) o.lowered = orderAmount(o) - lowerTo;
-      o.deliveries.push({ Id: id, InvoiceId: 1_000_000 + id, DeliveryAmount: amount, CreditedAmount: 0, Credits: [], OrderRows: rows });
-      push(o, 'CheckoutOrder.Delivered', { DeliveryId: id });
+    const t = newTask(taskMs, `${base()}/api/v1/orders/${o.OrderId}/deliveries/${id}`, {
+      kind: 'delivery', orderId: o.OrderId, deliveryId: id, rowIds: rows.map((r) => r.OrderRowId), amount, ...(lowerTo !== undefined ? { lowerTo } : {}),
     });
     res.status(202).location(`${base()}/api/v1/queue/${t.Id}`).end();
   };
@@ -280,9 +302,8 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (amount! <= 0 || amount! > d.DeliveryAmount - d.CreditedAmount) throw new Fail(400, 40001, `The credit exceeds what is left of delivery ${d.Id} (${d.DeliveryAmount - d.CreditedAmount})`);
     d.CreditedAmount += amount!;
     const id = ++ids;
-    const t = newTask(o.tags.has('refund_pending') ? config.sandboxReviewMs : taskMs, `${base()}/api/v1/orders/${o.OrderId}/deliveries/${d.Id}/credits/${id}`, () => {
-      d.Credits.push({ Id: id, Amount: amount!, OrderRows: [row] });
-      push(o, 'CheckoutOrder.CreditSucceeded', { CreditId: id });
+    const t = newTask(o.tags.has('refund_pending') ? config.sandboxReviewMs : taskMs, `${base()}/api/v1/orders/${o.OrderId}/deliveries/${d.Id}/credits/${id}`, {
+      kind: 'credit', orderId: o.OrderId, deliveryId: d.Id, creditId: id, amount: amount!, row,
     });
     res.status(202).location(`${base()}/api/v1/queue/${t.Id}`).end();
   }));
@@ -327,10 +348,7 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     o.PaymentType = o.isCompany ? 'ACCOUNTCREDIT' : 'INVOICE';
     if (o.tags.has('review')) {
       o.pending = true;
-      after(config.sandboxReviewMs, () => {
-        o.pending = false;
-        push(o, 'CheckoutOrder.Created');
-      });
+      endReviewLater(o);
     }
     push(o, 'CheckoutOrder.Created');
     res.redirect(303, ms.confirmationUri);
@@ -344,7 +362,33 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     retrier.reset();
     pushes.length = 0;
   };
-  return { router, orders, pushes, reset, adminView, checkoutView };
+  /** Orders with their deliveries and credits, the tasks (a task running at the save finishes at its time, or when
+   * polled after it), the id sequences and the pushes sent; a review pending at the save ends SANDBOX_REVIEW_MS
+   * after the load. */
+  const saved = keptState({
+    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('OrderId'), tasks: records<Task>('Id'), pushes: records<SveaPush>('id'),
+    ids: counter, taskIds: counter,
+  });
+  const state = {
+    save: () => ({ orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), tasks: [...tasks.values()], pushes, ids, taskIds }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.orders) {
+        const o: Order = { ...kept, tags: tagSet(kept.tags) };
+        orders.set(o.OrderId, o);
+        if (o.pending) endReviewLater(o);
+      }
+      for (const t of s.tasks) {
+        tasks.set(t.Id, t);
+        if (!t.ran) schedule(t);
+      }
+      pushes.push(...s.pushes);
+      ids = s.ids ?? ids;
+      taskIds = s.taskIds ?? taskIds;
+    },
+  };
+  return { router, orders, pushes, reset, state, adminView, checkoutView };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -352,6 +396,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: r.router,
     reset: r.reset,
+    state: r.state,
     views: {
       orders: (q) => [...r.orders.values()].filter((o) => (!q.id || String(o.OrderId) === q.id) && (!q.clientOrderNumber || o.ClientOrderNumber === q.clientOrderNumber))
         .map((o) => ({ ...r.checkoutView(o), request: o.request, pending: o.pending, admin: o.Status === 'Final' ? r.adminView(o) : null })),

@@ -8,6 +8,7 @@
 import express, { type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
+import { keptState, records } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { failWith, idempotent, type IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
@@ -138,10 +139,23 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
     res.send(`Authentication ${completed ? 'completed' : 'failed'}`);
   });
 
-  return { router, transactions, reset: () => { transactions.clear(); byAcsId.clear(); } };
+  const reset = () => { transactions.clear(); byAcsId.clear(); };
+  /** The authentications, so a result (or a challenge) asked for before a restart is read after it. */
+  const saved = keptState({ transactions: records<Transaction>('threeDSServerTransID') });
+  const state = {
+    save: () => ({ transactions: [...transactions.values()] }),
+    load: (raw: unknown) => {
+      reset();
+      for (const t of saved.parse(raw).transactions) {
+        transactions.set(t.threeDSServerTransID, t);
+        byAcsId.set(t.acsTransID, t);
+      }
+    },
+  };
+  return { router, transactions, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
   const s = threeDsServerRouter(idem, publicUrl);
-  return { router: s.router, reset: s.reset, views: { transactions: () => [...s.transactions.values()] } };
+  return { router: s.router, reset: s.reset, state: s.state, views: { transactions: () => [...s.transactions.values()] } };
 };

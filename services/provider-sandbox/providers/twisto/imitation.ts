@@ -18,7 +18,9 @@
 // equivalent (a refund has no state), +redirect none (every checkout is a redirect).
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
+import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
@@ -296,7 +298,32 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     hooks.clear();
     deliveries.length = 0;
   };
-  return { router, operator, checkouts, charges, refunds, deliveries, reset };
+  /** Checkouts, charges, refunds, the webhook URLs registered and the webhooks sent; a decision pending at the save
+   * is taken at its time (or on the first read after it). */
+  const saved = keptState({
+    checkouts: records<Omit<Checkout, 'tags'> & { tags: unknown }>('id'), charges: records<Charge>('id'), refunds: records<Refund>('id'),
+    hooks: z.array(z.tuple([z.string(), z.string()])).catch([]), deliveries: records<TwistoDelivery>('id'),
+  });
+  const state = {
+    save: () => ({
+      checkouts: [...checkouts.values()].map((c) => ({ ...c, tags: [...c.tags] })), charges: [...charges.values()], refunds: [...refunds.values()],
+      hooks: [...hooks], deliveries,
+    }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.checkouts) {
+        const c: Checkout = { ...kept, tags: tagSet(kept.tags) };
+        checkouts.set(c.id, c);
+        if (c.decide_at !== undefined) after(Math.max(0, c.decide_at - Date.now()), () => decideReview(c, true));
+      }
+      for (const ch of s.charges) charges.set(ch.id, ch);
+      for (const r of s.refunds) refunds.set(r.id, r);
+      for (const [key, url] of s.hooks) hooks.set(key, url);
+      deliveries.push(...s.deliveries);
+    },
+  };
+  return { router, operator, checkouts, charges, refunds, deliveries, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -305,6 +332,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
     router: t.router,
     operator: t.operator,
     reset: t.reset,
+    state: t.state,
     views: {
       checkouts: (q) => [...t.checkouts.values()]
         .filter((c) => (!q.id || c.id === q.id) && (!q.merchant_reference || c.merchant_reference === q.merchant_reference))

@@ -28,6 +28,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { UNZER_SANDBOX_KEY } from '../../../../workers/connectors/unzer/manifest.ts';
+import { keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
@@ -421,7 +422,32 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     deliveries.length = 0;
     retrier.reset();
   };
-  return { router, reset, payments, customers, baskets, paymentObject, deliveries };
+  /** Payment types, customers, baskets, payments with their transactions, the webhook registrations and the webhooks
+   * sent; a decision pending at the save is taken at its time (or on the first read after it). */
+  const saved = keptState({
+    types: records<{ id: string }>('id'), customers: records<Customer>('id'), baskets: records<Basket>('id'), payments: records<Payment>('id'),
+    webhooks: records<Webhook>('id'), deliveries: records<WebhookDelivery>('paymentId'),
+  });
+  const state = {
+    save: () => ({
+      types: [...types.values()], customers: [...customers.values()], baskets: [...baskets.values()], payments: [...payments.values()],
+      webhooks: [...webhooks.values()], deliveries,
+    }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const t of s.types) types.set(t.id, t);
+      for (const c of s.customers) customers.set(c.id, c);
+      for (const b of s.baskets) baskets.set(b.id, b);
+      for (const p of s.payments) {
+        payments.set(p.id, p);
+        for (const t of p.transactions) if (t.decide_at !== undefined) after(Math.max(0, t.decide_at - Date.now()), () => decide(p, t, true));
+      }
+      for (const w of s.webhooks) webhooks.set(w.id, w);
+      deliveries.push(...s.deliveries);
+    },
+  };
+  return { router, reset, state, payments, customers, baskets, paymentObject, deliveries };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -429,6 +455,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: u.router,
     reset: u.reset,
+    state: u.state,
     views: {
       payments: (q) => [...u.payments.values()].filter((p) => (!q.orderId || p.orderId === q.orderId) && (!q.id || p.id === q.id)).map(u.paymentObject),
       customers: (q) => [...u.customers.values()].filter((c) => !q.id || c.id === q.id),

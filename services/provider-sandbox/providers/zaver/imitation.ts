@@ -22,11 +22,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { fromDecimalString, toDecimalString } from '../../../../lib/money.ts';
+import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
-import { ZaverCallbacks } from './callbacks.ts';
+import { ZaverCallbacks, type ZaverDelivery } from './callbacks.ts';
 
 type PaymentStatus = 'CREATED' | 'PENDING_CONFIRMATION' | 'PENDING_MERCHANT_CAPTURE' | 'SETTLED' | 'CANCELLED' | 'ERROR';
 type RefundStatus = 'PENDING_MERCHANT_APPROVAL' | 'PENDING_EXECUTION' | 'EXECUTED' | 'CANCELLED';
@@ -380,7 +381,30 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     refunds.clear();
     callbacks.reset();
   };
-  return { router, payments, refunds, callbacks, reset };
+  /** Payments with their captures, refunds and the callbacks sent; a decision pending at the save is taken at its
+   * time (or on the first read after it). */
+  const saved = keptState({
+    payments: records<Omit<Payment, 'tags'> & { tags: unknown }>('paymentId'), refunds: records<Refund>('refundId'), callbacks: records<ZaverDelivery>('id'),
+  });
+  const state = {
+    save: () => ({ payments: [...payments.values()].map((p) => ({ ...p, tags: [...p.tags] })), refunds: [...refunds.values()], callbacks: callbacks.deliveries }),
+    load: (raw: unknown) => {
+      reset();
+      const s = saved.parse(raw);
+      for (const kept of s.payments) {
+        const p: Payment = { ...kept, tags: tagSet(kept.tags) };
+        payments.set(p.paymentId, p);
+        byToken.set(p.token, p);
+        if (p.decide_at !== undefined) after(Math.max(0, p.decide_at - Date.now()), () => decidePayment(p, true));
+      }
+      for (const r of s.refunds) {
+        refunds.set(r.refundId, r);
+        if (r.decide_at !== undefined) after(Math.max(0, r.decide_at - Date.now()), () => decideRefund(r, true));
+      }
+      callbacks.deliveries.push(...s.callbacks);
+    },
+  };
+  return { router, payments, refunds, callbacks, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -388,6 +412,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
   return {
     router: z.router,
     reset: z.reset,
+    state: z.state,
     views: {
       payments: (q) => [...z.payments.values()]
         .filter((p) => (!q.paymentId || p.paymentId === q.paymentId) && (!q.merchantPaymentReference || p.merchantPaymentReference === q.merchantPaymentReference))
