@@ -213,6 +213,7 @@ function walkTable(): Row[] {
         body: { disabled: true, connector_label: 'taken', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_attacker' } },
       }],
     },
+    { route: 'POST /account/:merchant_id/connectors/:merchant_connector_id/webhook_secret/rotate', calls: [{ method: 'POST', path: `/account/${A.merchant_id}/connectors/${B.mca}/webhook_secret/rotate`, key: admin }] },
     { route: 'DELETE /account/:merchant_id/connectors/:merchant_connector_id', calls: [{ method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }] },
     { route: 'GET /account/:merchant_id/business_profile/:profile_id', calls: B.profiles.map((p) => ({ method: 'GET', path: `/account/${A.merchant_id}/business_profile/${p}`, key: admin })) },
     {
