@@ -1,6 +1,7 @@
 // Card numbers (PANs) in text: we never take card data (BNPL needs none), so a free-form value holding one is refused
 // before it is stored, and logs mask one wherever it appears. The rule (docs/decisions.md, item 10 of issue 19):
-// a run of 13 to 19 digits, written together or in groups split by one space or dash, standing on its own (no
+// a run of 13 to 19 digits, written together or in the groups cards are printed in (a first group of 4, then groups
+// of 3 to 6: 4-4-4-4, 4-6-5, 4-6-4, 4-4-4-4-3), split by one space or dash, standing on its own (no
 // letter, digit or "+" right before it, no letter or digit right after it, and not continuing an earlier group
 // of digits), that starts as a card number can (3-6, or 2221-2720) and passes the Luhn check.
 
@@ -23,12 +24,17 @@ export function luhnValid(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
+/** Groups as cards print them: the first of 4 digits, the others of 3 to 6. A merchant's reference such as
+ * "3-1764078123456" or "2024-12345678901234" is not written like a card, so it is not read as one. */
+const CARD_GROUPS = /^\d{4}(?:[ -]\d{3,6})+$/;
+const written = (run: string) => /^\d+$/.test(run) || CARD_GROUPS.test(run);
+
 const isCardNumber = (digits: string) => digits.length >= 13 && digits.length <= 19 && ISSUER.test(digits) && luhnValid(digits);
 
 /** The first card number written in `text` (as written, separators kept), or null. */
 export function findCardNumber(text: string): string | null {
   for (const m of text.matchAll(RUN)) {
-    if (isCardNumber(m[0].replace(/[ -]/g, ''))) return m[0];
+    if (written(m[0]) && isCardNumber(m[0].replace(/[ -]/g, ''))) return m[0];
   }
   return null;
 }
@@ -37,7 +43,7 @@ export function findCardNumber(text: string): string | null {
 export function maskCardNumbers(text: string): string {
   return text.replace(RUN, (run) => {
     const digits = run.replace(/[ -]/g, '');
-    return isCardNumber(digits) ? `[card number ****${digits.slice(-4)}]` : run;
+    return written(run) && isCardNumber(digits) ? `[card number ****${digits.slice(-4)}]` : run;
   });
 }
 
