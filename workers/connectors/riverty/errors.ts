@@ -5,9 +5,10 @@
 // payment method is not available to the customer) and 400.103 (national id missing) in Epinova.ArvatoPaymentGateway
 // src/InvoiceGatewayService.cs; the other codes below are the provider sandbox's (UNVERIFIED). A code we do not know
 // is read by its actionCode, then by the HTTP status.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import type { UnifiedReason } from '../kit/outcome.ts';
 
-const BY_CODE: Record<string, keyof typeof UNIFIED> = {
+const BY_CODE: Readonly<Record<string, UnifiedReason>> = {
   '200.001': 'customer_declined', '200.002': 'customer_declined', '200.003': 'customer_declined',
   '200.900': 'customer_declined', '200.901': 'customer_declined', '200.902': 'customer_declined', '200.903': 'customer_declined',
   '400.103': 'invalid_request',
@@ -29,7 +30,7 @@ const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   '400.302': 'refund_declined',
 };
 
-const BY_ACTION: Record<string, keyof typeof UNIFIED> = {
+const BY_ACTION: Readonly<Record<string, UnifiedReason>> = {
   AskConsumerToReEnterData: 'invalid_request',
   RequiresSsn: 'invalid_request',
   AskConsumerToIdentify: 'invalid_request',

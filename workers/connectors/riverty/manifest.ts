@@ -1,11 +1,11 @@
 // riverty (formerly Arvato AfterPay), eCommerce API v3: invoice / installments for consumers and companies, imitated
 // by services/provider-sandbox/providers/riverty/.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 export const rivertyCredentials = z.object({ api_key: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
+export const manifest = defineManifest({
   name: 'riverty',
   display_name: 'Riverty (invoice and installments)',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'notification'],
@@ -36,4 +36,4 @@ export const manifest: Manifest<z.infer<typeof rivertyCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

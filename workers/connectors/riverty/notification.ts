@@ -6,7 +6,7 @@
 // how its signed string is made (UNVERIFIED), so a webhook is only a hint: the worker reads the order it names
 // (GET /orders/{number}, the status sync) and acts on Riverty's answer, never on the webhook's word. Other events
 // (invoices, disputes) name no order of ours: unknown, left with their 2xx.
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { OrderEventBody, WebhookMessage } from './schemas.ts';
 
@@ -14,7 +14,7 @@ import { OrderEventBody, WebhookMessage } from './schemas.ts';
 export const ORDER_EVENTS = new Set(['CustomerAuthenticationCompleted', 'AuthorizeAccepted']);
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  const m = readBody(rawBody, WebhookMessage, 'a Riverty webhook message');
+  const m = readBody(rawBody, WebhookMessage, 'a riverty webhook message');
   if (!('data' in m)) return m;
   const name = m.data.Header.MessageName;
   if (!ORDER_EVENTS.has(name)) return unreadable(`message ${name} is not one we act on`);

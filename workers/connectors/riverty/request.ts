@@ -4,10 +4,9 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import type { z } from 'zod';
+import type { ProviderRequest } from '../kit/http.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
+import { int, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import { type AuthorizeRequest, type CaptureRequest, CONVERSATION_LANGUAGES, type Item, type OrderSummary, type RefundRequest } from './schemas.ts';
 
 /** Where Riverty's API starts under the base URL; the provider sandbox mounts its Riverty at /riverty. */
@@ -15,13 +14,10 @@ export const API = '/api/v3';
 
 const auth = (apiKey: string) => ({ 'x-auth-key': apiKey });
 
-/** Minor units -> Riverty's decimal (a JSON number with the currency's decimals, converted exactly). */
-export const decimal = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+/** Minor units -> Riverty's decimal: a JSON number with the currency's decimals, converted exactly (kit major). */
+const decimal = major;
 
-type Line = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+type Line = OrderLine;
 
 function itemType(l: Line): Item['type'] {
   if (l.category === 'shipping_costs') return 'ShippingFee';
@@ -31,11 +27,8 @@ function itemType(l: Line): Item['type'] {
 }
 
 /** VAT percent with up to two decimals: the line's own, else what its tax is of its net. */
-function vatPercentOf(gross: number, tax: number, given: unknown): number {
-  if (typeof given === 'number' && Number.isFinite(given)) return given;
-  const net = gross - tax;
-  return net > 0 ? Math.round((tax / net) * 10_000) / 100 : 0;
-}
+const vatPercentOf = (gross: number, tax: number, given: unknown): number =>
+  (typeof given === 'number' && Number.isFinite(given) ? given : taxRatePercent(gross, tax));
 
 /**
  * One of our order lines (amount = the line's gross total, total_tax_amount its tax, in minor units) as a Riverty
@@ -61,8 +54,8 @@ export function itemOf(l: Line, i: number, currency: string): Item {
     grossUnitPrice: decimal(unitGross, currency),
     vatPercent: vatPercentOf(unitGross, unitTax, l.tax_percentage),
     vatAmount: decimal(unitTax, currency),
-    ...(str(l.product_img_link) ? { imageUrl: str(l.product_img_link) } : {}),
-    ...(str(l.product_link) ? { productUrl: str(l.product_link) } : {}),
+    ...(str(obj(l).product_img_link) ? { imageUrl: str(obj(l).product_img_link) } : {}),
+    ...(str(obj(l).product_link) ? { productUrl: str(obj(l).product_link) } : {}),
   };
 }
 
@@ -71,8 +64,8 @@ export function orderDetails(amount: number, currency: string, lines: Line[] | n
   const items = lines?.length
     ? lines.map((l, i) => itemOf(l, i, currency))
     : [itemOf({ product_name: name, quantity: 1, amount, total_tax_amount: tax ?? 0 }, 0, currency)];
-  const lineTax = lines?.length ? lines.reduce((s, l) => s + (int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0), 0) : (tax ?? 0);
-  return { totalGrossAmount: decimal(amount, currency), totalNetAmount: decimal(amount - lineTax, currency), currency, items };
+  const taxOfLines = lines?.length ? lines.reduce((s, l) => s + (int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0), 0) : (tax ?? 0);
+  return { totalGrossAmount: decimal(amount, currency), totalNetAmount: decimal(amount - taxOfLines, currency), currency, items };
 }
 
 /** "Hauptstr. 12a" -> street "Hauptstr.", streetNumber "12a"; a line without a trailing number is all street. */
@@ -163,7 +156,7 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
     payment: { type: PAYMENT_TYPE[o?.payment_method_type ?? 'invoice'] ?? 'Invoice' },
     customer: customerOf(job),
     ...(delivery ? { deliveryCustomer: delivery } : {}),
-    order: { number: job.operation_id, ...orderDetails(job.amount, job.currency, o?.order_details, o?.order_tax_amount, o?.description ?? 'Order') },
+    order: { number: job.operation_id, ...orderDetails(job.amount, job.currency, linesOf(o?.order_details), o?.order_tax_amount, o?.description ?? 'Order') },
     ...(job.return_url ? { merchantUrl: job.return_url } : {}),
     yourReference: job.merchant_order_reference_id ?? job.payment_id,
     ourReference: job.payment_id,
@@ -187,14 +180,11 @@ export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest 
 export const captureRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
   const d = job.capture_details;
   const invoiceNumber = str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(d?.metadata?.invoice_number);
-  const order = job.order;
-  const orderLines = order?.order_details ?? null;
-  const orderGross = orderLines?.reduce((s, l) => s + (int(l.amount) ?? 0), 0) ?? 0;
-  const captureLines = (d?.order_details as Line[] | null | undefined)?.length ? (d!.order_details as Line[])
-    : orderLines?.length && orderGross === job.amount ? orderLines : null;
-  const orderTax = order?.order_tax_amount ?? 0;
-  const gross = orderGross || job.amount;
-  const share = captureLines ? null : Math.round((orderTax * job.amount) / Math.max(gross, job.amount));
+  const orderLines = linesOf(job.order?.order_details);
+  const given = linesOf(d?.order_details);
+  const orderGross = orderLines.reduce((s, l) => s + (l.amount ?? 0), 0);
+  const captureLines = given.length ? given : orderLines.length && orderGross === job.amount ? orderLines : null;
+  const share = captureLines ? null : taxShare(job.amount, job.order);
   return {
     method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/captures`, idempotencyKey: job.operation_id, headers: auth(apiKey),
     body: {
@@ -217,10 +207,7 @@ export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest 
  */
 export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
   if (!job.connector_capture_id) throw new Error(`riverty: refund ${job.refund_id} names no capture (no charged capture)`);
-  const order = job.order;
-  const gross = order?.order_details?.reduce((s, l) => s + (int(l.amount) ?? 0), 0) || job.amount;
-  const tax = Math.round(((order?.order_tax_amount ?? 0) * job.amount) / Math.max(gross, job.amount));
-  const details = orderDetails(job.amount, job.currency, null, tax, job.reason ?? 'Refund');
+  const details = orderDetails(job.amount, job.currency, null, taxShare(job.amount, job.order), job.reason ?? 'Refund');
   return {
     method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/refunds`, idempotencyKey: job.operation_id, headers: auth(apiKey),
     body: { captureNumber: job.connector_capture_id, refundType: 'Refund', items: details.items, transactionReference: job.refund_id ?? job.operation_id } satisfies RefundRequest,

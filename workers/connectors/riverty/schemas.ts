@@ -3,6 +3,7 @@
 // parsed with these; an answer that does not parse is an unknown outcome (the worker syncs later, never guesses).
 // Fields we do not read are let through (Riverty adds fields; we only name what we use).
 import { z } from 'zod';
+import { states } from '../kit/outcome.ts';
 
 // ---- Requests (what we send; the lengths and enums are also in fixtures/rules.json, which the imitation checks) ----
 
@@ -103,7 +104,8 @@ export const ErrorAnswer = z.array(Message).min(1);
 
 /** POST /checkout/authorize (fixtures/published/authorize-accepted.json); secureLoginUrl: a Pending's authentication page. */
 export const AuthorizeAnswer = z.object({
-  outcome: z.enum(['Accepted', 'Pending', 'Rejected']),
+  // Pending: the customer authenticates at secureLoginUrl (without one: waiting, PENDING; response.ts).
+  outcome: states(['Accepted', 'Pending', 'Rejected'], { Accepted: 'AUTHORIZED', Pending: 'CUSTOMER_ACTION', Rejected: 'DECLINED' }).schema,
   reservationId: z.string().nullish(),
   checkoutId: z.string().nullish(),
   riskCheckMessages: z.array(Message).nullish(),
@@ -111,13 +113,18 @@ export const AuthorizeAnswer = z.object({
 });
 export type AuthorizeAnswer = z.infer<typeof AuthorizeAnswer>;
 
-/** The order's state in GET /orders/{orderNumber}: orderDetails.status (docs.riverty.com get_order). */
-export const ORDER_STATUSES = ['Accepted', 'Cancelled', 'Expired', 'Pending', 'Rejected'] as const;
-export const OrderStatus = z.enum(ORDER_STATUSES);
+/**
+ * The order's state in GET /orders/{orderNumber}: orderDetails.status (docs.riverty.com get_order), in our terms.
+ * Pending is the order waiting for the customer's authentication (the only Pending Riverty documents): the payment
+ * keeps waiting for the customer. Rejected, Cancelled (the customer turned back) and Expired end it.
+ */
+export const ORDER_STATUS = states(['Accepted', 'Cancelled', 'Expired', 'Pending', 'Rejected'], {
+  Accepted: 'AUTHORIZED', Pending: 'CUSTOMER_ACTION', Rejected: 'DECLINED', Cancelled: 'DECLINED', Expired: 'DECLINED',
+});
 
 /** GET /orders/{orderNumber} (fixtures/published/order-read.json): the order, its captures and refunds. */
 export const OrderAnswer = z.object({
-  orderDetails: z.object({ orderNumber: z.string().min(1), status: OrderStatus }),
+  orderDetails: z.object({ orderNumber: z.string().min(1), status: ORDER_STATUS.schema }),
   captures: z.array(z.object({ captureNumber: z.string(), amount: z.number() })).nullish(),
   refunds: z.array(z.object({ captureNumber: z.string().nullish(), amount: z.number() })).nullish(),
 });

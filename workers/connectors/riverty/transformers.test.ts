@@ -8,7 +8,8 @@ import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as riverty } from './index.ts';
 import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
-import { decimal, itemOf, languageOf, splitStreet } from './request.ts';
+import { major as decimal } from '../kit/money.ts';
+import { itemOf, languageOf, splitStreet } from './request.ts';
 import { AuthorizeRequest, CaptureRequest, RefundRequest } from './schemas.ts';
 
 const read = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
