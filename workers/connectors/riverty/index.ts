@@ -1,15 +1,12 @@
 // riverty: Riverty's eCommerce API v3 (authorize with strong customer authentication, captures as invoices, voids,
-// refunds per capture, notifications). The manifest lists the flows it has; README.md describes the mapping.
-import type { z } from 'zod';
-import type { Connector } from '../types.ts';
-import { manifest, type rivertyCredentials } from './manifest.ts';
+// refunds per capture, webhooks as hints). The manifest lists the flows it has; README.md its Sources table.
+import { defineConnector } from '../kit/define.ts';
+import { manifest } from './manifest.ts';
 import { authorizeRequest, captureRequest, refundRequest, syncRequest, voidRequest } from './request.ts';
 import { authorizeOutcome, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
 import { parseNotification } from './notification.ts';
 
-type Credentials = z.infer<typeof rivertyCredentials>;
-
-export const connector: Connector<Credentials> = {
+export const connector = defineConnector({
   manifest,
   authorize: { request: (job, c) => authorizeRequest(job, c.api_key), response: authorizeOutcome },
   sync: { request: (job, c) => syncRequest(job, c.api_key), response: syncOutcome },
@@ -17,4 +14,4 @@ export const connector: Connector<Credentials> = {
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },
   refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
   notification: { parse: parseNotification },
-};
+});

@@ -1,42 +1,24 @@
-// Riverty's notifications (the sandbox sends them, signed; the gateway verifies and records them):
-//   {Header: {MessageId, MessageType, Timestamp}, Body: {OrderNumber, Status: Accepted|Rejected, ReservationId?, RiskCheckMessages?}}
-//   CustomerAuthenticationCompleted  the customer finished (or failed) the strong customer authentication
-//   RiskCheckCompleted               a manual risk review decided an order left Pending (UNVERIFIED message type)
-// The envelope follows the summary's CustomerAuthenticationCompleted {Header, Body{OrderNumber, Status}}; the
-// fields beyond those, the review message and the signature are UNVERIFIED.
-import { z } from 'zod';
-import type { Outcome } from '../../../domain/payment.ts';
-import { readBody, unreadable } from '../notification-body.ts';
+// Riverty's webhooks: {Header: {MessageName, MessageId, TransmittedTimestamp, ClientId, ShopId, CountryCode, Version},
+// Body: {...}} POSTed to the endpoint Riverty's integration team registered for the merchant (docs.riverty.com
+// webhooks). Order events name the order in Body.OrderNumber: CustomerAuthenticationCompleted {OrderNumber, Status:
+// Accepted | Cancelled | Expired} (the customer's authentication ended), AuthorizeAccepted {OrderNumber, ...}.
+// The manifest's scheme is `unsigned`: Riverty's webhooks page shows a `Riverty-Signature: t=…,v1=…` header, but not
+// how its signed string is made (UNVERIFIED), so a webhook is only a hint: the worker reads the order it names
+// (GET /orders/{number}, the status sync) and acts on Riverty's answer, never on the webhook's word. Other events
+// (invoices, disputes) name no order of ours: unknown, left with their 2xx.
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-import { unifiedFor } from './errors.ts';
-import { RivertyMessage } from './response.ts';
+import { OrderEventBody, WebhookMessage } from './schemas.ts';
 
-const Notification = z.object({
-  Header: z.object({ MessageId: z.string().optional(), MessageType: z.string(), Timestamp: z.string().optional() }),
-  Body: z.object({
-    OrderNumber: z.string().min(1),
-    Status: z.enum(['Accepted', 'Rejected']),
-    ReservationId: z.string().nullish(),
-    RiskCheckMessages: z.array(RivertyMessage).nullish(),
-  }),
-});
-
-const TYPES = new Set(['CustomerAuthenticationCompleted', 'RiskCheckCompleted']);
-const unknown = unreadable;
+/** The events about an order's authorization that we act on (by reading the order). */
+export const ORDER_EVENTS = new Set(['CustomerAuthenticationCompleted', 'AuthorizeAccepted']);
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  const body = readBody(rawBody, z.unknown(), 'JSON');
-  if (!('data' in body)) return body;
-  const json = body.data;
-  const type = (json as { Header?: { MessageType?: unknown } } | null)?.Header?.MessageType;
-  if (typeof type === 'string' && !TYPES.has(type)) return unknown(`message type ${type} is not one we act on`);
-  const r = Notification.safeParse(json);
-  if (!r.success) return unknown(`not a Riverty notification: ${z.prettifyError(r.error)}`);
-  const { Header: h, Body: b } = r.data;
-  const ids = { connector_transaction_id: b.OrderNumber, connector_reference_id: b.ReservationId ?? undefined };
-  const m = b.RiskCheckMessages?.[0] ?? { code: 'Rejected', message: 'Riverty rejected the order' };
-  const outcome: Outcome = b.Status === 'Accepted'
-    ? { kind: 'AUTHORIZED', ...ids }
-    : { kind: 'DECLINED', ...ids, error_code: m.code, error_message: m.message, ...unifiedFor(m.code) };
-  return { object: 'payment', connector_transaction_id: b.OrderNumber, object_id: b.OrderNumber, provider_updated_at: h.Timestamp ?? '', outcome };
+  const m = readBody(rawBody, WebhookMessage, 'a riverty webhook message');
+  if (!('data' in m)) return m;
+  const name = m.data.Header.MessageName;
+  if (!ORDER_EVENTS.has(name)) return unreadable(`message ${name} is not one we act on`);
+  const body = OrderEventBody.safeParse(m.data.Body);
+  if (!body.success) return unreadable(`${name} names no order: Body.OrderNumber is missing`);
+  return { object: 'hint', connector_transaction_id: body.data.OrderNumber, event: body.data.Status ? `${name}:${body.data.Status}` : name };
 }

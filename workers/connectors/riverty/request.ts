@@ -4,38 +4,22 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import type { z } from 'zod';
+import type { ProviderRequest } from '../kit/http.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
+import { int, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
+import { type AuthorizeRequest, type CaptureRequest, CONVERSATION_LANGUAGES, type Item, type OrderSummary, type RefundRequest } from './schemas.ts';
 
 /** Where Riverty's API starts under the base URL; the provider sandbox mounts its Riverty at /riverty. */
 export const API = '/api/v3';
 
 const auth = (apiKey: string) => ({ 'x-auth-key': apiKey });
 
-/** Minor units -> Riverty's decimal (a JSON number with the currency's decimals, converted exactly). */
-export const decimal = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+/** Minor units -> Riverty's decimal: a JSON number with the currency's decimals, converted exactly (kit major). */
+const decimal = major;
 
-export interface RivertyItem {
-  productId: string;
-  description: string;
-  type: 'PhysicalArticle' | 'DigitalArticle' | 'ShippingFee' | 'Discount' | 'GiftCard' | 'Surcharge';
-  quantity: number;
-  netUnitPrice: number;
-  grossUnitPrice: number;
-  vatPercent: number;
-  vatAmount: number;
-  imageUrl?: string;
-  productUrl?: string;
-}
+type Line = OrderLine;
 
-type Line = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-
-function itemType(l: Line): RivertyItem['type'] {
+function itemType(l: Line): Item['type'] {
   if (l.category === 'shipping_costs') return 'ShippingFee';
   if (l.category === 'voucher') return 'Discount';
   if (l.product_type === 'digital') return 'DigitalArticle';
@@ -43,17 +27,14 @@ function itemType(l: Line): RivertyItem['type'] {
 }
 
 /** VAT percent with up to two decimals: the line's own, else what its tax is of its net. */
-function vatPercentOf(gross: number, tax: number, given: unknown): number {
-  if (typeof given === 'number' && Number.isFinite(given)) return given;
-  const net = gross - tax;
-  return net > 0 ? Math.round((tax / net) * 10_000) / 100 : 0;
-}
+const vatPercentOf = (gross: number, tax: number, given: unknown): number =>
+  (typeof given === 'number' && Number.isFinite(given) ? given : taxRatePercent(gross, tax));
 
 /**
  * One of our order lines (amount = the line's gross total, total_tax_amount its tax, in minor units) as a Riverty
  * item priced per unit. A total that does not divide by the quantity is sent as one item "3 × Name", so the sums stay exact.
  */
-export function itemOf(l: Line, i: number, currency: string): RivertyItem {
+export function itemOf(l: Line, i: number, currency: string): Item {
   const gross = int(l.amount) ?? 0;
   const tax = int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0;
   let quantity = int(l.quantity) ?? 1;
@@ -73,18 +54,18 @@ export function itemOf(l: Line, i: number, currency: string): RivertyItem {
     grossUnitPrice: decimal(unitGross, currency),
     vatPercent: vatPercentOf(unitGross, unitTax, l.tax_percentage),
     vatAmount: decimal(unitTax, currency),
-    ...(str(l.product_img_link) ? { imageUrl: str(l.product_img_link) } : {}),
-    ...(str(l.product_link) ? { productUrl: str(l.product_link) } : {}),
+    ...(str(obj(l).product_img_link) ? { imageUrl: str(obj(l).product_img_link) } : {}),
+    ...(str(obj(l).product_link) ? { productUrl: str(obj(l).product_link) } : {}),
   };
 }
 
 /** Gross, net and items for an amount: the given lines, else one item of the whole amount with the order's tax. */
-export function orderDetails(amount: number, currency: string, lines: Line[] | null | undefined, tax: number | null | undefined, name = 'Order') {
+export function orderDetails(amount: number, currency: string, lines: Line[] | null | undefined, tax: number | null | undefined, name = 'Order'): OrderSummary {
   const items = lines?.length
     ? lines.map((l, i) => itemOf(l, i, currency))
     : [itemOf({ product_name: name, quantity: 1, amount, total_tax_amount: tax ?? 0 }, 0, currency)];
-  const lineTax = lines?.length ? lines.reduce((s, l) => s + (int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0), 0) : (tax ?? 0);
-  return { totalGrossAmount: decimal(amount, currency), totalNetAmount: decimal(amount - lineTax, currency), currency, items };
+  const taxOfLines = lines?.length ? lines.reduce((s, l) => s + (int(l.total_tax_amount) ?? int(l.tax_amount) ?? 0), 0) : (tax ?? 0);
+  return { totalGrossAmount: decimal(amount, currency), totalNetAmount: decimal(amount - taxOfLines, currency), currency, items };
 }
 
 /** "Hauptstr. 12a" -> street "Hauptstr.", streetNumber "12a"; a line without a trailing number is all street. */
@@ -113,18 +94,25 @@ function namesOf(o: ProviderOrder | undefined, address: Record<string, unknown>)
   return at > 0 ? { firstName: name.slice(0, at), lastName: name.slice(at + 1) } : { firstName: '', lastName: name };
 }
 
-/** Riverty's conversation language: "de-DE" / "de" -> "DE". */
-const languageOf = (o: ProviderOrder | undefined) => {
+/**
+ * Riverty's conversation language from the customer's locale: its own codes (docs.riverty.com get_order enum NO, SV,
+ * FI, DA, EN, DE, NL, FR: Swedish is SV and Danish DA, as ISO 639; Norwegian nb/nn/no is NO). A language Riverty does
+ * not speak is left out (Riverty then writes in the country's language).
+ */
+const LANGUAGE: Record<string, (typeof CONVERSATION_LANGUAGES)[number]> = {
+  no: 'NO', nb: 'NO', nn: 'NO', sv: 'SV', fi: 'FI', da: 'DA', en: 'EN', de: 'DE', nl: 'NL', fr: 'FR',
+};
+export const languageOf = (o: ProviderOrder | undefined) => {
   const l = str(o?.metadata?.customer_locale) ?? str(o?.locale) ?? str(o?.browser_info?.language);
-  return l ? l.slice(0, 2).toUpperCase() : undefined;
+  return l ? LANGUAGE[l.slice(0, 2).toLowerCase()] : undefined;
 };
 
-const PAYMENT_TYPE: Record<string, string> = {
+const PAYMENT_TYPE: Record<string, AuthorizeRequest['payment']['type']> = {
   invoice: 'Invoice', installment_invoice: 'Installment', installment_direct_debit: 'Installment',
   direct_debit: 'Invoice', subscription_invoice: 'Invoice', subscription_direct_debit: 'Invoice',
 };
 
-function customerOf(job: ConnectorJob) {
+function customerOf(job: ConnectorJob): AuthorizeRequest['customer'] {
   const o = job.order;
   const billing = obj(o?.billing);
   const address = obj(billing.address);
@@ -134,7 +122,7 @@ function customerOf(job: ConnectorJob) {
   const ip = str(o?.browser_info?.ip_address);
   const tracking = str(o?.metadata?.device_token);
   return {
-    customerCategory: business ? 'Company' : 'Person',
+    customerCategory: business ? 'Company' as const : 'Person' as const,
     ...namesOf(o, address),
     ...(business && str(o?.metadata?.company_name) ? { companyName: str(o?.metadata?.company_name) } : {}),
     ...(business && str(o?.metadata?.company_vat_id) ? { identificationNumber: str(o?.metadata?.company_vat_id) } : {}),
@@ -147,11 +135,11 @@ function customerOf(job: ConnectorJob) {
   };
 }
 
-function deliveryCustomerOf(job: ConnectorJob) {
+function deliveryCustomerOf(job: ConnectorJob): AuthorizeRequest['deliveryCustomer'] {
   const shipping = obj(job.order?.shipping);
   const address = obj(shipping.address);
   if (!str(address.line1)) return undefined;
-  return { customerCategory: isBusiness(job.order) ? 'Company' : 'Person', ...namesOf(job.order, address), address: addressOf(address) };
+  return { customerCategory: isBusiness(job.order) ? 'Company' as const : 'Person' as const, ...namesOf(job.order, address), address: addressOf(address) };
 }
 
 /** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
@@ -164,23 +152,22 @@ export const orderNumber = (job: ConnectorJob) => job.connector_transaction_id ?
 export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
   const o = job.order;
   const delivery = deliveryCustomerOf(job);
-  return {
-    method: 'POST', path: `${API}/checkout/authorize`, idempotencyKey: job.operation_id, headers: auth(apiKey),
-    body: {
-      payment: { type: PAYMENT_TYPE[o?.payment_method_type ?? 'invoice'] ?? 'Invoice' },
-      customer: customerOf(job),
-      ...(delivery ? { deliveryCustomer: delivery } : {}),
-      order: { number: job.operation_id, ...orderDetails(job.amount, job.currency, o?.order_details, o?.order_tax_amount, o?.description ?? 'Order') },
-      ...(job.return_url ? { merchantUrl: job.return_url } : {}),
-      yourReference: job.merchant_order_reference_id ?? job.payment_id,
-      ourReference: job.payment_id,
-      // UNVERIFIED for the direct authorize (documented for the hosted checkout): where Riverty notifies us.
-      webhookUrl: webhookUrl(job),
-    },
+  const body: AuthorizeRequest = {
+    payment: { type: PAYMENT_TYPE[o?.payment_method_type ?? 'invoice'] ?? 'Invoice' },
+    customer: customerOf(job),
+    ...(delivery ? { deliveryCustomer: delivery } : {}),
+    order: { number: job.operation_id, ...orderDetails(job.amount, job.currency, linesOf(o?.order_details), o?.order_tax_amount, o?.description ?? 'Order') },
+    ...(job.return_url ? { merchantUrl: job.return_url } : {}),
+    yourReference: job.merchant_order_reference_id ?? job.payment_id,
+    ourReference: job.payment_id,
+    // UNVERIFIED for the direct authorize (documented for the hosted checkout; Riverty's integration team registers
+    // a merchant's webhook endpoint): where Riverty notifies us.
+    webhookUrl: webhookUrl(job),
   };
+  return { method: 'POST', path: `${API}/checkout/authorize`, idempotencyKey: job.operation_id, headers: auth(apiKey), body };
 };
 
-/** UNVERIFIED path: the order as Riverty holds it (the status sync of an authorization). */
+/** The order as Riverty holds it (docs.riverty.com get_order): the status sync of an authorization. */
 export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
   ({ method: 'GET', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}`, headers: auth(apiKey) });
 
@@ -193,21 +180,18 @@ export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest 
 export const captureRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
   const d = job.capture_details;
   const invoiceNumber = str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(d?.metadata?.invoice_number);
-  const order = job.order;
-  const orderLines = order?.order_details ?? null;
-  const orderGross = orderLines?.reduce((s, l) => s + (int(l.amount) ?? 0), 0) ?? 0;
-  const captureLines = (d?.order_details as Line[] | null | undefined)?.length ? (d!.order_details as Line[])
-    : orderLines?.length && orderGross === job.amount ? orderLines : null;
-  const orderTax = order?.order_tax_amount ?? 0;
-  const gross = orderGross || job.amount;
-  const share = captureLines ? null : Math.round((orderTax * job.amount) / Math.max(gross, job.amount));
+  const orderLines = linesOf(job.order?.order_details);
+  const given = linesOf(d?.order_details);
+  const orderGross = orderLines.reduce((s, l) => s + (l.amount ?? 0), 0);
+  const captureLines = given.length ? given : orderLines.length && orderGross === job.amount ? orderLines : null;
+  const share = captureLines ? null : taxShare(job.amount, job.order);
   return {
     method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/captures`, idempotencyKey: job.operation_id, headers: auth(apiKey),
     body: {
       ...(invoiceNumber ? { invoiceNumber } : {}),
       orderDetails: orderDetails(job.amount, job.currency, captureLines, share, 'Partial delivery'),
       transactionReference: job.operation_id,
-    },
+    } satisfies CaptureRequest,
   };
 };
 
@@ -223,12 +207,9 @@ export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest 
  */
 export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
   if (!job.connector_capture_id) throw new Error(`riverty: refund ${job.refund_id} names no capture (no charged capture)`);
-  const order = job.order;
-  const gross = order?.order_details?.reduce((s, l) => s + (int(l.amount) ?? 0), 0) || job.amount;
-  const tax = Math.round(((order?.order_tax_amount ?? 0) * job.amount) / Math.max(gross, job.amount));
-  const details = orderDetails(job.amount, job.currency, null, tax, job.reason ?? 'Refund');
+  const details = orderDetails(job.amount, job.currency, null, taxShare(job.amount, job.order), job.reason ?? 'Refund');
   return {
     method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/refunds`, idempotencyKey: job.operation_id, headers: auth(apiKey),
-    body: { captureNumber: job.connector_capture_id, refundType: 'Refund', items: details.items, transactionReference: job.refund_id ?? job.operation_id },
+    body: { captureNumber: job.connector_capture_id, refundType: 'Refund', items: details.items, transactionReference: job.refund_id ?? job.operation_id } satisfies RefundRequest,
   };
 };

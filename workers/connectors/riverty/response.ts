@@ -1,106 +1,70 @@
-// Riverty's answers -> outcomes, parsed with Riverty's own shapes. A risk decline is HTTP 200 with outcome Rejected
-// and riskCheckMessages; validation and business errors are HTTP 4xx with a JSON array of message objects.
-import { z } from 'zod';
-import type { Outcome } from '../../../domain/payment.ts';
+// Riverty's answers -> outcomes, each body read with its schema (schemas.ts, Riverty's own shapes) by the kit's
+// readAnswer: a body that does not parse is an unknown outcome, never a guess. A risk decline is HTTP 200 with outcome
+// Rejected and riskCheckMessages; validation and business errors are HTTP 4xx with a JSON array of messages.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { maybeAnswer, readAnswer } from '../kit/answer.ts';
+import type { Outcome } from '../kit/outcome.ts';
 import { unifiedFor } from './errors.ts';
 import { orderNumber } from './request.ts';
+import { AuthorizeAnswer, CaptureAnswer, ErrorAnswer, type Message, ORDER_STATUS, OrderAnswer, RefundAnswer, VoidAnswer } from './schemas.ts';
 
-export const RivertyMessage = z.object({
-  type: z.string(),
-  code: z.string(),
-  message: z.string(),
-  customerFacingMessage: z.string().nullish(),
-  actionCode: z.string().nullish(),
-  fieldReference: z.string().nullish(),
-});
-export const RivertyErrors = z.array(RivertyMessage).min(1);
-
-const Outcome_ = z.enum(['Accepted', 'Pending', 'Rejected']);
-export const RivertyAuthorization = z.object({
-  outcome: Outcome_,
-  reservationId: z.string().nullish(),
-  checkoutId: z.string().nullish(),
-  riskCheckMessages: z.array(RivertyMessage).nullish(),
-  /** Strong customer authentication: where the customer goes (UNVERIFIED name; redirectUrl accepted too). */
-  secureLoginUrl: z.string().nullish(),
-  redirectUrl: z.string().nullish(),
-});
-/** GET /orders/{number} (UNVERIFIED shape): the order with the authorization's outcome. */
-export const RivertyOrder = RivertyAuthorization.extend({ orderDetails: z.object({ number: z.string() }) });
-const Amount = z.number().nonnegative();
-export const RivertyCapture = z.object({
-  captureNumber: z.string().min(1), capturedAmount: Amount, authorizedAmount: Amount, remainingAuthorizedAmount: Amount,
-  totalCapturedAmount: Amount, totalRefundedAmount: Amount,
-});
-export const RivertyVoid = z.object({
-  totalCapturedAmount: Amount, totalAuthorizedAmount: Amount, remainingAuthorizedAmount: Amount, voidedAmount: Amount, totalRefundedAmount: Amount,
-});
-export const RivertyRefund = z.object({
-  refundNumbers: z.array(z.string().min(1)).min(1), totalCapturedAmount: Amount, totalAuthorizedAmount: Amount,
-  totalRefundedAmount: Amount, remainingAuthorizedAmount: Amount,
-});
-
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`riverty: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
-type Message = z.infer<typeof RivertyMessage>;
-const errorFields = (m: Message, status?: number) => ({ error_code: m.code, error_message: m.message, ...unifiedFor(m.code, status) });
+const errorFields = (m: Message, status?: number) => ({ error_code: m.code, error_message: m.message, ...unifiedFor(m.code, status, m.actionCode) });
 
 /** An error answer: a decline for the authorization, a failure otherwise; a body not Riverty's still names the status. */
 function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome {
-  const parsed = RivertyErrors.safeParse(res.body);
-  const m: Message = parsed.success ? parsed.data[0]! : { type: 'TechnicalError', code: `http_${res.status}`, message: `HTTP ${res.status}` };
+  const m: Message = maybeAnswer(ErrorAnswer, res)?.[0] ?? { type: 'TechnicalError', code: `http_${res.status}`, message: `HTTP ${res.status}` };
   return { kind, ...errorFields(m, res.status) };
 }
 
 const REJECTED: Message = { type: 'BusinessError', code: 'Rejected', message: 'Riverty rejected the order' };
 
-/** The authorization (or the order read back) in our terms; the payment is known by its order number. */
-function authorizationOutcome(a: z.infer<typeof RivertyAuthorization>, number: string): Outcome {
-  const ids = { connector_transaction_id: number, connector_reference_id: a.reservationId ?? undefined };
+/** authorize: the risk decision; the payment is known by its order number (our operation id). */
+export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
+  if (res.status >= 400) return errorOutcome(res, 'DECLINED');
+  const a = readAnswer(AuthorizeAnswer, res, 'riverty authorization');
+  const ids = { connector_transaction_id: job.operation_id, connector_reference_id: a.reservationId ?? undefined };
   switch (a.outcome) {
     case 'Accepted': return { kind: 'AUTHORIZED', ...ids };
-    case 'Pending': {
-      const url = a.secureLoginUrl ?? a.redirectUrl ?? undefined;
-      return url ? { kind: 'CUSTOMER_ACTION', ...ids, redirect_url: url } : { kind: 'PENDING', ...ids };
-    }
+    // Pending: the customer authenticates at Riverty (strong customer authentication), then comes back to merchantUrl.
+    case 'Pending': return a.secureLoginUrl ? { kind: 'CUSTOMER_ACTION', ...ids, redirect_url: a.secureLoginUrl } : { kind: 'PENDING', ...ids };
     case 'Rejected': return { kind: 'DECLINED', ...ids, ...errorFields(a.riskCheckMessages?.[0] ?? REJECTED) };
   }
 }
 
-/** authorize: the risk decision. */
-export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
-  if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  return authorizationOutcome(parse(RivertyAuthorization, res), job.operation_id);
-}
+/** Why an order ended without an authorization (the order read carries no risk messages). */
+const ENDED: Record<string, string> = {
+  Rejected: 'Riverty rejected the order',
+  Cancelled: 'The order was cancelled at Riverty (the customer did not confirm it)',
+  Expired: 'The order expired at Riverty (the customer did not confirm it in time)',
+};
 
-/** sync: the order as Riverty holds it now. */
+/** sync: the order as Riverty holds it now, by orderDetails.status (schemas.ts ORDER_STATUS). */
 export function syncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const o = parse(RivertyOrder, res);
-  return authorizationOutcome(o, o.orderDetails.number || orderNumber(job));
+  const o = readAnswer(OrderAnswer, res, 'riverty order').orderDetails;
+  const ids = { connector_transaction_id: o.orderNumber || orderNumber(job) };
+  const kind = ORDER_STATUS.kind(o.status);
+  // Pending: the customer's authentication is still open; the address from the authorization stays.
+  if (kind !== 'DECLINED') return { kind, ...ids };
+  return { kind, ...ids, ...errorFields({ type: 'BusinessError', code: o.status, message: ENDED[o.status] ?? `The order is ${o.status}` }) };
 }
 
 /** The capture is the invoice: its captureNumber is our connector_capture_id (refunds name it). */
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'CAPTURED', connector_transaction_id: parse(RivertyCapture, res).captureNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(CaptureAnswer, res, 'riverty capture').captureNumber };
 }
 
-/** Voided when nothing of the reservation is left. */
+/** Voided: we void what is left (an empty body), so a 200 is the release; a remainder still reserved is a failure. */
 export function voidOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: parse(RivertyVoid, res).remainingAuthorizedAmount === 0 ? 'VOIDED' : 'FAILED' };
+  const remaining = readAnswer(VoidAnswer, res, 'riverty void').remainingAuthorizedAmount;
+  return { kind: remaining === undefined || remaining === null || remaining === 0 ? 'VOIDED' : 'FAILED' };
 }
 
 /** Riverty refunds at once: the answer is final, its refund number the provider's id. */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'REFUNDED', connector_transaction_id: parse(RivertyRefund, res).refundNumbers[0] };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(RefundAnswer, res, 'riverty refund').refundNumbers[0] };
 }

@@ -1,15 +1,22 @@
-// riverty's flows, pure: our jobs -> Riverty's requests, and recorded Riverty answers (fixtures/answers.json, the
-// reference sheet's examples where it has them) -> outcomes. No stack.
+// riverty's flows, pure: our jobs -> Riverty's requests (checked by Riverty's published rules, fixtures/rules.json),
+// and Riverty's published answers and webhooks (fixtures/published/, SOURCES.md) -> outcomes; the sandbox's own
+// scenarios (fixtures/answers.json) for its codes. No stack.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as riverty } from './index.ts';
-import { decimal, itemOf, splitStreet } from './request.ts';
+import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
+import { major as decimal } from '../kit/money.ts';
+import { itemOf, languageOf, splitStreet } from './request.ts';
+import { AuthorizeRequest, CaptureRequest, RefundRequest } from './schemas.ts';
 
-const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
-const notifications: Record<string, unknown> = JSON.parse(readFileSync(new URL('./fixtures/notifications.json', import.meta.url), 'utf8'));
+const read = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+const answers: Record<string, { status: number; body: unknown }> = read('answers.json');
+/** Riverty's published example `name` (fixtures/published/), as an answer with HTTP `status`. */
+const published = (name: string, status = 200) => ({ status, body: read(`published/${name}.json`) });
+const rules = (call: 'authorize' | 'capture' | 'refund' | 'void') => RequestRules.parse(read('rules.json')[call]);
 const creds = { api_key: 'rk_test' };
 const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({
   customer: { id: null, name: 'Astrid Schmidt', email: 'astrid@example.com', phone: null, phone_country_code: null },
@@ -43,6 +50,9 @@ describe('riverty manifest', () => {
     expect(riverty.manifest.credentials.safeParse(riverty.manifest.sandbox_account_details).success).toBe(true);
     expect(riverty.manifest.credentials.safeParse({ auth_type: 'HeaderKey' }).success).toBe(false);
   });
+  it('webhooks are unsigned hints: Riverty\'s CustomerAuthenticationCompleted example carries no signature (was: our HMAC)', () => {
+    expect(riverty.manifest.webhook).toEqual({ scheme: 'unsigned' });
+  });
 });
 
 describe('riverty requests', () => {
@@ -54,6 +64,34 @@ describe('riverty requests', () => {
       .toMatchObject({ description: '3 × Pen', quantity: 1, grossUnitPrice: 10, netUnitPrice: 8.4, vatAmount: 1.6, vatPercent: 19.05 });
     expect(splitStreet('Hauptstr. 12a', undefined)).toEqual({ street: 'Hauptstr.', streetNumber: '12a' });
     expect(splitStreet('Am Markt', '3')).toEqual({ street: 'Am Markt', streetNumber: '3' });
+  });
+
+  it('conversationLanguage in Riverty\'s own codes (SV, DA, NO for Norwegian Bokmål); a language Riverty does not speak is left out', () => {
+    const lang = (l: string) => languageOf(order({ metadata: { customer_locale: l } }));
+    expect(['de-DE', 'sv-SE', 'da-DK', 'nb-NO', 'nn', 'fi', 'en-GB', 'nl-BE', 'fr-CH', 'es-ES'].map(lang)).toEqual(['DE', 'SV', 'DA', 'NO', 'NO', 'FI', 'EN', 'NL', 'FR', undefined]);
+  });
+
+  it('every request obeys Riverty\'s published rules (fixtures/rules.json) and our schemas of its requests', () => {
+    const business = order({
+      metadata: { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', customer_locale: 'sv-SE' },
+      shipping: { address: { line1: 'Lager 5', city: 'Hamburg', zip: '20095', country: 'DE', first_name: 'Max', last_name: 'Muster' } },
+    });
+    for (const j of [job(), job({ order: business })]) {
+      const body = flow(riverty.authorize).request(j, creds).body;
+      expect(firstBreach(rules('authorize'), body)).toBeNull();
+      expect(AuthorizeRequest.safeParse(body).success).toBe(true);
+    }
+    const capture = flow(riverty.capture).request(job({ kind: 'capture', connector_transaction_id: 'op_X', capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1' } }, metadata: null, order_details: null } }), creds).body;
+    expect(firstBreach(rules('capture'), capture)).toBeNull();
+    expect(CaptureRequest.safeParse(capture).success).toBe(true);
+    const refund = flow(riverty.refund).request(job({ kind: 'refund', connector_transaction_id: 'op_X', amount: 2_380, refund_id: 'ref_1', connector_capture_id: '800090089' }), creds).body;
+    expect(firstBreach(rules('refund'), refund)).toBeNull();
+    expect(RefundRequest.safeParse(refund).success).toBe(true);
+    expect(firstBreach(rules('void'), flow(riverty.void).request(job({ kind: 'void', connector_transaction_id: 'op_X' }), creds).body)).toBeNull();
+    // The rules can fail: an invoice number over Riverty's 20 characters, a language Riverty does not list.
+    expect(firstBreach(rules('capture'), { ...(capture as object), invoiceNumber: 'INV-2026-000000000001' })).toEqual({ field: 'invoiceNumber', message: 'invoiceNumber must be at most 20 characters' });
+    expect(firstBreach(rules('authorize'), { ...read('authorize-request.json').body, customer: { ...read('authorize-request.json').body.customer, conversationLanguage: 'SE' } }))
+      .toMatchObject({ field: 'customer.conversationLanguage' });
   });
 
   it('authorize: POST /api/v3/checkout/authorize with X-Auth-Key, the operation id as order number', () => {
@@ -114,10 +152,56 @@ describe('riverty requests', () => {
   });
 });
 
-describe('riverty answers -> outcomes', () => {
+describe('riverty answers -> outcomes (Riverty\'s published examples)', () => {
+  const authorize = (res: { status: number; body: unknown }) => flow(riverty.authorize).response(res, job());
+  const sync = (res: { status: number; body: unknown }) => flow(riverty.sync).response(res, job({ mode: 'sync', connector_transaction_id: 'riverty1' }));
+  /** The published order read with orderDetails.status set to `status`. */
+  const orderWith = (status: string) => {
+    const o = read('published/order-read.json');
+    return { status: 200, body: { ...o, orderDetails: { ...o.orderDetails, status } } };
+  };
+
+  it('authorize: Riverty\'s Accepted example -> authorized, the reservation id as reference', () => {
+    expect(authorize(published('authorize-accepted'))).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'op_01234567890123456789012345', connector_reference_id: 'reservationId12345' });
+  });
+
+  it('sync reads orderDetails.status of Riverty\'s order read (was: a top-level outcome, so every waiting payment stayed stuck)', () => {
+    expect(sync(published('order-read'))).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'riverty1' });
+    // Still waiting for the customer's authentication: the payment keeps waiting (its address from the authorization stays).
+    expect(sync(orderWith('Pending'))).toEqual({ kind: 'CUSTOMER_ACTION', connector_transaction_id: 'riverty1' });
+    expect(sync(orderWith('Cancelled'))).toMatchObject({ kind: 'DECLINED', connector_transaction_id: 'riverty1', error_code: 'Cancelled', unified_code: 'UE_1000' });
+    expect(sync(orderWith('Expired'))).toMatchObject({ kind: 'DECLINED', error_code: 'Expired', unified_code: 'UE_1000' });
+    expect(sync(orderWith('Rejected'))).toMatchObject({ kind: 'DECLINED', error_code: 'Rejected' });
+    // A state Riverty does not list, or an order read without one, is not guessed at.
+    expect(() => sync(orderWith('Approved'))).toThrow(UnexpectedAnswer);
+    const o = read('published/order-read.json');
+    expect(() => sync({ status: 200, body: { ...o, orderDetails: { ...o.orderDetails, status: undefined } } })).toThrow(UnexpectedAnswer);
+  });
+
+  it('capture: Riverty\'s four-field answer (no totals) and the full one -> captured with the captureNumber (was: totals required)', () => {
+    expect(flow(riverty.capture).response(published('capture'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: '1234657' });
+    expect(flow(riverty.capture).response(published('capture-full'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: '800090089' });
+  });
+
+  it('a 4xx is Riverty\'s message array: code, message, and the unified code by its actionCode', () => {
+    // actionCode Unavailable: Riverty will not do it for this customer (was: UE_9000, the code unknown to us).
+    expect(flow(riverty.capture).response(published('capture-error', 400), job())).toMatchObject({ kind: 'FAILED', error_code: '400.117', error_message: 'Some ErrorMessage', unified_code: 'UE_1000' });
+  });
+
+  it('void: the answer with the totals, and the two fields Riverty\'s integrations read (was: all five required)', () => {
+    expect(flow(riverty.void).response(published('void'), job())).toEqual({ kind: 'VOIDED' });
+    expect(flow(riverty.void).response({ status: 200, body: { totalAuthorizedAmount: 185, totalCapturedAmount: 0 } }, job())).toEqual({ kind: 'VOIDED' });
+    expect(flow(riverty.void).response({ status: 200, body: { ...read('published/void.json'), remainingAuthorizedAmount: 10 } }, job())).toEqual({ kind: 'FAILED' });
+  });
+
+  it('refund: Riverty\'s answer -> refunded with the refund number', () => {
+    expect(flow(riverty.refund).response(published('refund'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: '800090092' });
+  });
+});
+
+describe('riverty answers -> outcomes (the sandbox\'s scenarios and codes)', () => {
   const authorize = (name: string) => flow(riverty.authorize).response(a(name), job());
-  it('authorize: Accepted, Pending with and without the authentication page, Rejected with the risk message', () => {
-    expect(authorize('accepted')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'op_01234567890123456789012345', connector_reference_id: '0f0a5d2e-3c1b-4e8a-9f7d-2b6c1a0e9d84' });
+  it('authorize: Pending with and without the authentication page, Rejected with the risk message', () => {
     expect(authorize('pending_sca')).toMatchObject({ kind: 'CUSTOMER_ACTION', redirect_url: 'http://127.0.0.1:8090/riverty/sca/op_01234567890123456789012345' });
     expect(authorize('pending_review')).toMatchObject({ kind: 'PENDING', connector_transaction_id: 'op_01234567890123456789012345' });
     expect(authorize('rejected')).toMatchObject({ kind: 'DECLINED', error_code: '300.101', error_message: 'The customer did not pass the risk check', unified_code: 'UE_1000' });
@@ -127,41 +211,30 @@ describe('riverty answers -> outcomes', () => {
     expect(authorize('unauthorized')).toMatchObject({ kind: 'DECLINED', error_code: '100.001', unified_code: 'UE_4000' });
     expect(flow(riverty.capture).response({ status: 403, body: 'nope' }, job())).toMatchObject({ kind: 'FAILED', error_code: 'http_403', unified_code: 'UE_4000' });
     expect(flow(riverty.capture).response({ status: 400, body: [] }, job())).toMatchObject({ kind: 'FAILED', error_code: 'http_400', unified_code: 'UE_9000' });
-  });
-  it('sync: the order read back', () => {
-    expect(flow(riverty.sync).response(a('order_accepted'), job({ mode: 'sync' }))).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: 'op_01234567890123456789012345' });
     expect(flow(riverty.sync).response(a('order_not_found'), job())).toMatchObject({ kind: 'DECLINED', error_code: '400.101' });
-  });
-  it('capture, void, refund', () => {
-    expect(flow(riverty.capture).response(a('capture'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: '800090089' });
     expect(flow(riverty.capture).response(a('capture_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: '400.202', unified_code: 'UE_2000' });
-    expect(flow(riverty.void).response(a('voided'), job())).toEqual({ kind: 'VOIDED' });
-    expect(flow(riverty.void).response({ status: 200, body: { ...(a('voided').body as object), remainingAuthorizedAmount: 10 } }, job())).toEqual({ kind: 'FAILED' });
     expect(flow(riverty.void).response(a('void_captured'), job())).toMatchObject({ kind: 'FAILED', error_code: '400.201', error_message: 'Order Already Captured', unified_code: 'UE_3000' });
-    expect(flow(riverty.refund).response(a('refund'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: '800090092' });
     expect(flow(riverty.refund).response(a('refund_declined'), job())).toMatchObject({ kind: 'FAILED', error_code: '400.302', unified_code: 'UE_6000' });
   });
   it('an answer that is not Riverty\'s shape is refused, never cast', () => {
     expect(() => flow(riverty.authorize).response({ status: 200, body: { outcome: 'Approved' } }, job())).toThrow(UnexpectedAnswer);
     expect(() => flow(riverty.capture).response({ status: 200, body: { capturedAmount: 1 } }, job())).toThrow(UnexpectedAnswer);
-    expect(() => flow(riverty.refund).response({ status: 200, body: { ...(a('refund').body as object), refundNumbers: [] } }, job())).toThrow(UnexpectedAnswer);
+    expect(() => flow(riverty.refund).response({ status: 200, body: { ...read('published/refund.json'), refundNumbers: [] } }, job())).toThrow(UnexpectedAnswer);
   });
 });
 
-describe('riverty notifications -> what they say', () => {
-  const parse = (name: string) => flow(riverty.notification).parse(JSON.stringify(notifications[name]));
-  it('CustomerAuthenticationCompleted / RiskCheckCompleted: the order\'s decision, with Riverty\'s timestamp', () => {
-    expect(parse('sca_accepted')).toEqual({
-      object: 'payment', connector_transaction_id: 'op_01234567890123456789012345', object_id: 'op_01234567890123456789012345', provider_updated_at: '2026-11-23T10:01:00.000Z',
-      outcome: { kind: 'AUTHORIZED', connector_transaction_id: 'op_01234567890123456789012345', connector_reference_id: '7a1e0c9b-2d3f-4e5a-8b6c-1d2e3f4a5b6c' },
-    });
-    expect(parse('sca_rejected')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: '300.102', unified_code: 'UE_1000' } });
-    expect(parse('review_accepted')).toMatchObject({ object: 'payment', object_id: 'op_98765432109876543210987654', outcome: { kind: 'AUTHORIZED' } });
+describe('riverty webhooks -> hints', () => {
+  const parse = (body: unknown) => flow(riverty.notification).parse(typeof body === 'string' ? body : JSON.stringify(body));
+  it('Riverty\'s CustomerAuthenticationCompleted example: a hint naming the order (was: refused, MessageType and a signature expected)', () => {
+    expect(parse(read('published/customer-authentication-completed.json'))).toEqual({ object: 'hint', connector_transaction_id: '12345', event: 'CustomerAuthenticationCompleted:Accepted' });
+    expect(parse(read('published/webhook-authorize-accepted.json'))).toEqual({ object: 'hint', connector_transaction_id: '6864260723', event: 'AuthorizeAccepted' });
   });
-  it('what it cannot read is unknown, never thrown', () => {
-    expect(parse('other_type')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('InvoicePaid') });
-    expect(parse('bad_status')).toMatchObject({ object: 'unknown' });
-    expect(flow(riverty.notification).parse('not json')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
-    expect(flow(riverty.notification).parse('null')).toMatchObject({ object: 'unknown' });
+  it('what is not about an order of ours, or not Riverty\'s, is unknown, never thrown', () => {
+    expect(parse(read('published/webhook-payment-received.json'))).toMatchObject({ object: 'unknown', reason: expect.stringContaining('InvoiceStatus_PaymentReceived') });
+    const cac = read('published/customer-authentication-completed.json');
+    expect(parse({ ...cac, Body: { Status: 'Accepted' } })).toMatchObject({ object: 'unknown', reason: expect.stringContaining('OrderNumber') });
+    expect(parse({ Body: cac.Body })).toMatchObject({ object: 'unknown' });
+    expect(parse('not json')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
+    expect(parse('null')).toMatchObject({ object: 'unknown' });
   });
 });

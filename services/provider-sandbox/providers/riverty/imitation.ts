@@ -1,6 +1,6 @@
 // Riverty's eCommerce API v3 as the sandbox imitates it (the worker's side: workers/connectors/riverty/), under /riverty:
 //   POST /riverty/api/v3/checkout/authorize                    risk decision: outcome Accepted | Pending | Rejected
-//   GET  /riverty/api/v3/orders/:orderNumber                   the order (UNVERIFIED path and shape)
+//   GET  /riverty/api/v3/orders/:orderNumber                   the order: orderDetails.status, captures, refunds
 //   POST /riverty/api/v3/orders/:orderNumber/captures          capture (partial, several): the invoice
 //   POST /riverty/api/v3/orders/:orderNumber/voids             release what is left of the reservation
 //   POST /riverty/api/v3/orders/:orderNumber/refunds           refund within a capture (captureNumber)
@@ -10,19 +10,32 @@
 // Errors: HTTP 4xx with an array of {type, code, message, customerFacingMessage, actionCode, fieldReference}; a risk
 // decline is HTTP 200 with outcome Rejected and riskCheckMessages. No Idempotency-Key: the order number identifies an
 // authorization (a repeat answers the first decision), transactionReference a capture or a refund.
-// Later decisions (the customer's authentication, a review) are notified, signed, to the order's webhookUrl (notifier.ts).
+// Requests are checked by Riverty's published rules (lengths, enums, required fields, at most 200 items), read from the
+// connector's fixtures/rules.json; answers take the keys of Riverty's published examples (fixtures/published/), so
+// neither can simply agree with the connector. The customer's authentication ends in a CustomerAuthenticationCompleted
+// webhook (Status Accepted or Cancelled), unsigned, to the order's webhookUrl (notifier.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { config } from '../../../../lib/config.ts';
 import { fromDecimalString, toDecimalString } from '../../../../lib/money.ts';
+import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
 import { counter, keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
-import { RivertyNotifier, type RivertyDelivery, type RivertyMessageType } from './notifier.ts';
+import { RivertyNotifier, type RivertyDelivery } from './notifier.ts';
 
-type Outcome = 'Accepted' | 'Pending' | 'Rejected';
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/riverty/fixtures/${name}`, import.meta.url), 'utf8'));
+/** Riverty's published request rules, per call. */
+const RULES = fixture('rules.json');
+const rules = (call: 'authorize' | 'capture' | 'refund' | 'void') => RequestRules.parse(RULES[call]);
+/** The keys of Riverty's published order read, in its order (the imitation's answer keeps them). */
+const ORDER_READ = fixture('published/order-read.json');
+
+/** orderDetails.status (docs.riverty.com get_order); the authorization's answer says Accepted, Pending or Rejected. */
+type Outcome = 'Accepted' | 'Pending' | 'Rejected' | 'Cancelled' | 'Expired';
 interface Message { type: string; code: string; message: string; customerFacingMessage?: string; actionCode?: string; fieldReference?: string }
 interface Capture { captureNumber: string; amount: number; refunded: number; invoiceNumber: string; transactionReference: string | null; answer: unknown }
 interface Refund { refundNumber: string; captureNumber: string; amount: number; transactionReference: string | null; refundType: string; answer: unknown }
@@ -45,14 +58,11 @@ interface Order {
   riskCheckMessages?: Message[];
   captures: Capture[];
   refunds: Refund[];
-  decide_at?: number;
   created_at: string;
   updated_at: string;
 }
 
-const CURRENCIES = ['EUR', 'NOK', 'SEK', 'DKK', 'CHF'];
-const PAYMENT_TYPES = ['Invoice', 'Installment', 'Account', 'Consolidatedinvoice', 'PayinX'];
-const ITEM_TYPES = ['PhysicalArticle', 'DigitalArticle', 'GiftCard', 'Discount', 'ShippingFee', 'Surcharge', 'Info', 'Subscription'];
+const CURRENCIES: string[] = RULES.authorize.enum['order.currency'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const msg = (code: string, message: string, extra: Partial<Message> = {}): Message =>
@@ -93,7 +103,6 @@ function itemsTotal(items: unknown, currency: string, field: string, required: b
     const at = `${field}[${i}]`;
     if (!s(it?.description)) throw new Invalid(invalid(`${at}.description`));
     if (!Number.isInteger(it.quantity) || it.quantity <= 0) throw new Invalid(invalid(`${at}.quantity`, `${at}.quantity must be a positive integer`));
-    if (it.type !== undefined && !ITEM_TYPES.includes(it.type)) throw new Invalid(invalid(`${at}.type`, `${at}.type must be one of ${ITEM_TYPES.join(', ')}`));
     const gross = cents(it.grossUnitPrice, currency, `${at}.grossUnitPrice`);
     const net = cents(it.netUnitPrice, currency, `${at}.netUnitPrice`);
     const vat = cents(it.vatAmount ?? 0, currency, `${at}.vatAmount`);
@@ -108,31 +117,15 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const router: Router = express.Router();
   const orders = new Map<string, Order>();
   const apiKey = process.env.RIVERTY_API_KEY || 'riverty_sandbox_api_key';
-  const notifier = new RivertyNotifier({ secret: process.env.RIVERTY_WEBHOOK_SECRET || 'riverty_sandbox_webhook_secret', firstRetryMs: retryFirstMs() });
-  const timers = new Set<NodeJS.Timeout>();
+  const notifier = new RivertyNotifier({ firstRetryMs: retryFirstMs() });
   let sequence = 800090000;
   const nextNumber = () => String(++sequence);
-  const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
-    t.unref();
-    timers.add(t);
-  };
   /** updated_at moves forward at least 1 ms per change, so a late notification can be told apart. */
   const touch = (o: Order) => {
     const now = Date.now();
     o.updated_at = new Date(Math.max(now, Date.parse(o.updated_at) + 1)).toISOString();
   };
-  const notify = (o: Order, type: RivertyMessageType) => notifier.send(o.webhookUrl, type, o.number, {
-    OrderNumber: o.number, Status: o.outcome, ReservationId: o.reservationId, ...(o.riskCheckMessages ? { RiskCheckMessages: o.riskCheckMessages } : {}),
-  }, o.updated_at);
-
-  const decideReview = (o: Order, force = false) => {
-    if (o.outcome !== 'Pending' || o.decide_at === undefined || (!force && Date.now() < o.decide_at)) return;
-    o.outcome = 'Accepted';
-    delete o.decide_at;
-    touch(o);
-    notify(o, 'RiskCheckCompleted');
-  };
+  const notify = (o: Order) => notifier.send(o.webhookUrl, 'CustomerAuthenticationCompleted', o.number, { Status: o.outcome }, String(o.request.customer?.address?.countryCode ?? 'DE'));
   const remaining = (o: Order) => o.authorized - o.captured - o.voided;
   const totals = (o: Order) => ({
     totalAuthorizedAmount: dec(o.authorized, o.currency), totalCapturedAmount: dec(o.captured, o.currency),
@@ -140,19 +133,35 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     totalRefundedAmount: dec(o.refunded, o.currency),
   });
   const authorizeAnswer = (o: Order) => ({
-    outcome: o.outcome, reservationId: o.reservationId, checkoutId: o.checkoutId,
+    outcome: o.outcome === 'Accepted' || o.outcome === 'Pending' ? o.outcome : 'Rejected', reservationId: o.reservationId, checkoutId: o.checkoutId,
     customer: { customerNumber: String(100000 + (Number.parseInt(o.reservationId.slice(0, 6), 16) % 900000)) },
     ...(o.outcome === 'Pending' && o.secureLoginUrl ? { secureLoginUrl: o.secureLoginUrl } : {}),
     ...(o.riskCheckMessages ? { riskCheckMessages: o.riskCheckMessages } : {}),
   });
+  /** GET /orders/{n} in the keys of Riverty's published example: orderDetails (with status), captures, refunds, payment. */
   const orderView = (o: Order) => {
-    decideReview(o);
-    return {
-      orderDetails: { number: o.number, ...o.request.order },
-      ...authorizeAnswer(o), ...totals(o), totalVoidedAmount: dec(o.voided, o.currency),
-      captures: o.captures.map((c) => ({ captureNumber: c.captureNumber, invoiceNumber: c.invoiceNumber, amount: dec(c.amount, o.currency) })),
-      refunds: o.refunds.map((r) => ({ refundNumber: r.refundNumber, captureNumber: r.captureNumber, amount: dec(r.amount, o.currency) })),
+    const r = o.request;
+    const details = {
+      orderId: o.checkoutId, orderNumber: o.number, totalNetAmount: r.order.totalNetAmount, totalGrossAmount: r.order.totalGrossAmount,
+      currency: o.currency, hasSeparateDeliveryAddress: !!r.deliveryCustomer, customer: r.customer, insertedAt: o.created_at, updatedAt: o.updated_at,
+      orderItems: (r.order.items ?? []).map((it: Record<string, unknown>, i: number) => ({ orderId: o.checkoutId, insertedAt: o.created_at, updatedAt: o.created_at, ...it, lineNumber: i })),
+      status: o.outcome,
     };
+    const view: Record<string, unknown> = {
+      orderDetails: details,
+      captures: o.captures.map((c) => ({
+        reservationId: o.reservationId, captureNumber: c.captureNumber, orderNumber: o.number, amount: dec(c.amount, o.currency),
+        balance: dec(c.amount - c.refunded, o.currency), totalRefundedAmount: dec(c.refunded, o.currency), currency: o.currency, insertedAt: o.created_at,
+        transactionReference: c.transactionReference ?? undefined,
+      })),
+      refunds: o.refunds.map((x) => ({
+        amount: -dec(x.amount, o.currency), currency: o.currency, orderNumber: o.number, captureNumber: x.captureNumber, refundNumber: x.refundNumber,
+        transactionReference: x.transactionReference ?? undefined,
+      })),
+      payment: { type: r.payment?.type },
+    };
+    // The published example's keys, in its order.
+    return Object.fromEntries(Object.keys(ORDER_READ).map((k) => [k, view[k]]));
   };
   const handle = async (res: Response, fn: () => Promise<{ status: number; body: unknown }>) => {
     try {
@@ -171,9 +180,17 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     next();
   });
 
+  /** The first of Riverty's published rules the body breaks, as Riverty's 400 naming the field. */
+  const breach = (call: Parameters<typeof rules>[0], body: unknown) => {
+    const b = firstBreach(rules(call), body);
+    return b ? invalid(b.field, b.message) : null;
+  };
+
   router.post('/api/v3/checkout/authorize', (req, res) => handle(res, async () => {
     const b = req.body ?? {};
     const o = b.order ?? {};
+    const broken = breach('authorize', b);
+    if (broken) return broken;
     if (typeof o.number !== 'string' || !/^[A-Za-z0-9_-]{1,50}$/.test(o.number)) return invalid('order.number', 'order.number is required: 1 to 50 of A-Z a-z 0-9 _ -');
     const known = orders.get(o.number);
     const tags = magicTags(s(b.customer?.email));
@@ -182,15 +199,12 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
       return { status: 500, body: [{ type: 'TechnicalError', code: '500.001', message: 'An error occurred, please retry' }] };
     }
     if (known) {
-      decideReview(known);
       if (!CURRENCIES.includes(o.currency) || known.authorized !== cents(o.totalGrossAmount, known.currency, 'order.totalGrossAmount')) {
         return fail(400, '200.103', `Order number ${o.number} is already used by another order`, { fieldReference: 'order.number' });
       }
       return { status: 200, body: authorizeAnswer(known) };
     }
-    if (!PAYMENT_TYPES.includes(b.payment?.type)) return invalid('payment.type', `payment.type must be one of ${PAYMENT_TYPES.join(', ')}`);
     const c = b.customer ?? {};
-    if (!['Person', 'Company'].includes(c.customerCategory)) return invalid('customer.customerCategory', 'customer.customerCategory must be Person or Company');
     if (c.customerCategory === 'Person' && !s(c.firstName)) return invalid('customer.firstName');
     if (!s(c.lastName) && !(c.customerCategory === 'Company' && s(c.companyName))) return invalid('customer.lastName');
     if (c.customerCategory === 'Company' && !s(c.companyName)) return invalid('customer.companyName');
@@ -226,10 +240,6 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     } else if (tags.has('redirect')) {
       order.outcome = 'Pending';
       order.secureLoginUrl = `${publicUrl()}/riverty/sca/${order.number}`;
-    } else if (tags.has('review')) {
-      order.outcome = 'Pending';
-      order.decide_at = Date.now() + config.sandboxReviewMs;
-      after(config.sandboxReviewMs, () => decideReview(order, true));
     }
     orders.set(order.number, order);
     return { status: 200, body: authorizeAnswer(order) };
@@ -246,13 +256,13 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.post('/api/v3/orders/:number/captures', (req, res) => handle(res, async () => {
     const o = orders.get(req.params.number as string);
     if (!o) return notFound();
-    decideReview(o);
     const b = req.body ?? {};
+    const broken = breach('capture', b);
+    if (broken) return broken;
     const ref = s(b.transactionReference);
     const again = ref ? o.captures.find((x) => x.transactionReference === ref) : undefined;
     if (again) return { status: 200, body: again.answer };
     if (o.outcome !== 'Accepted') return fail(400, '400.203', `Order is not authorized (outcome ${o.outcome})`);
-    if (b.invoiceNumber != null && (typeof b.invoiceNumber !== 'string' || b.invoiceNumber.length > 20)) return invalid('invoiceNumber', 'invoiceNumber must be at most 20 characters');
     if (b.invoiceNumber && o.captures.some((x) => x.invoiceNumber === b.invoiceNumber)) return invalid('invoiceNumber', `invoiceNumber ${b.invoiceNumber} is already used`);
     const d = b.orderDetails ?? {};
     if (d.currency !== undefined && d.currency !== o.currency) return invalid('orderDetails.currency', `orderDetails.currency must be ${o.currency}`);
@@ -278,8 +288,9 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.post('/api/v3/orders/:number/voids', (req, res) => handle(res, async () => {
     const o = orders.get(req.params.number as string);
     if (!o) return notFound();
-    decideReview(o);
-    if (o.outcome === 'Rejected') return fail(400, '400.203', 'Order is rejected');
+    const broken = breach('void', req.body ?? {});
+    if (broken) return broken;
+    if (o.outcome !== 'Accepted' && o.outcome !== 'Pending') return fail(400, '400.203', 'Order is rejected');
     if (o.captured === o.authorized) return fail(400, '400.201', 'Order Already Captured');
     const details = req.body?.cancellationDetails;
     const amount = details ? cents(details.totalGrossAmount, o.currency, 'cancellationDetails.totalGrossAmount') : remaining(o);
@@ -303,11 +314,10 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const again = ref ? o.refunds.find((r) => r.transactionReference === ref) : undefined;
     if (again) return { status: 200, body: again.answer };
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    if (!s(b.captureNumber)) return invalid('captureNumber');
+    const broken = breach('refund', b);
+    if (broken) return broken;
     const capture = o.captures.find((c) => c.captureNumber === b.captureNumber);
     if (!capture) return fail(400, '400.101', `Capture ${b.captureNumber} not found on order ${o.number}`, { fieldReference: 'captureNumber' });
-    if (b.refundType !== undefined && !['Return', 'Refund'].includes(b.refundType)) return invalid('refundType', 'refundType must be Return or Refund');
-    if (b.creditNoteNumber != null && String(b.creditNoteNumber).length > 19) return invalid('creditNoteNumber', 'creditNoteNumber must be at most 19 characters');
     const amount = itemsTotal(b.items, o.currency, 'items', false) ?? capture.amount - capture.refunded;
     if (tags.has('refund_fail')) return fail(400, '400.302', 'The refund was declined');
     if (amount <= 0 || amount > capture.amount - capture.refunded) {
@@ -334,36 +344,26 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.post('/sca/:number/:decision', (req: Request, res: Response) => {
     const o = orders.get(req.params.number as string);
     if (!o || o.outcome !== 'Pending' || !o.secureLoginUrl) return res.status(404).send('Nothing to authenticate');
-    if (req.params.decision === 'approve') {
-      o.outcome = 'Accepted';
-    } else {
-      o.outcome = 'Rejected';
-      o.riskCheckMessages = [msg('300.102', 'The customer did not complete the authentication', { customerFacingMessage: 'The purchase was not confirmed.' })];
-    }
+    // The customer confirms (Accepted) or turns back (Cancelled): the CustomerAuthenticationCompleted statuses.
+    o.outcome = req.params.decision === 'approve' ? 'Accepted' : 'Cancelled';
     touch(o);
-    notify(o, 'CustomerAuthenticationCompleted');
+    notify(o);
     if (o.merchantUrl) return res.redirect(303, o.merchantUrl);
     res.send(`Order ${o.outcome}`);
   });
 
   const reset = () => {
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
     orders.clear();
     notifier.reset();
   };
-  /** Orders with their captures and refunds, the capture/refund number sequence and the notifications sent; a
-   * decision pending at the save is taken at its time (or on the first read after it). */
+  /** Orders with their captures and refunds, the capture/refund number sequence and the webhooks sent. */
   const saved = keptState({ orders: records<Order>('number'), sequence: counter, notifications: records<RivertyDelivery>('id') });
   const state = {
     save: () => ({ orders: [...orders.values()], sequence, notifications: notifier.deliveries }),
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
-      for (const o of s.orders) {
-        orders.set(o.number, o);
-        if (o.decide_at !== undefined) after(Math.max(0, o.decide_at - Date.now()), () => decideReview(o, true));
-      }
+      for (const o of s.orders) orders.set(o.number, o);
       if (s.sequence !== undefined) sequence = s.sequence;
       notifier.deliveries.push(...s.notifications);
     },
