@@ -65,9 +65,11 @@ export type ProviderNotification =
 /**
  * An incoming notification (webhook), already verified by the gateway from the manifest's `webhook` data: parse the
  * provider's raw body with zod schemas of its own shapes into what it says. Never throws: what it cannot read is 'unknown'.
+ * `request.query`: the query parameters of the URL it came to, given for an unsigned scheme only (a provider that names
+ * the object in the URL it calls, such as Svea's push, whose pushUri template it fills in with the order id).
  */
 export interface NotificationFlow {
-  parse(rawBody: string): ProviderNotification;
+  parse(rawBody: string, request?: { query?: Record<string, string> }): ProviderNotification;
 }
 
 export interface Connector<Credentials = never> {

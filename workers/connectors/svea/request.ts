@@ -8,24 +8,10 @@ import { config, connectorSetting } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../../provider-http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
-import { perUnit } from '../order-fields.ts';
+import { int, obj, perUnit, str, type Obj } from '../order-fields.ts';
+import { CreateOrderRequest, PHONE, type AdminRow, type OrderRowRequest } from './schemas.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;
-type Line = Record<string, unknown>;
-
-export interface SveaOrderRow {
-  ArticleNumber?: string;
-  Name: string;
-  Quantity: number;
-  UnitPrice: number;
-  VatPercent: number;
-  DiscountPercent?: number;
-  Unit?: string;
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 
 /**
  * Svea's two hosts: checkoutapi(stage).svea.com and paymentadminapi(stage).svea.com. SVEA_BASE_URL names the checkout
@@ -54,54 +40,64 @@ function vatOf(gross: number, tax: number, given: unknown): number {
 }
 
 /** One of our lines (amount = the line's gross total) as a Svea row priced per unit; a total that does not divide by its quantity is one row "3 × Name". */
-export function rowOf(l: Line, i: number): SveaOrderRow {
+export function rowOf(l: Obj, i: number): OrderRowRequest {
   const { name, quantity, gross, tax, unitGross } = perUnit(l, i);
+  const article = str(l.product_id);
   return {
-    ...(str(l.product_id) ? { ArticleNumber: str(l.product_id)!.slice(0, 256) } : {}),
-    Name: name.slice(0, 40),
-    Quantity: quantity * 100,
-    UnitPrice: unitGross,
-    VatPercent: vatOf(gross, tax, l.tax_percentage),
+    ...(article ? { articleNumber: article.slice(0, 256) } : {}),
+    name: name.slice(0, 40),
+    quantity: quantity * 100,
+    unitPrice: unitGross,
+    vatPercent: vatOf(gross, tax, l.tax_percentage),
   };
 }
 
 /** The cart: our lines when they add up to the amount, else one row of the whole amount with the order's tax. */
-export function cartOf(job: ConnectorJob): SveaOrderRow[] {
+export function cartOf(job: ConnectorJob): OrderRowRequest[] {
   const lines = job.order?.order_details ?? [];
   if (lines.length && lines.reduce((s, l) => s + (int(l.amount) ?? 0), 0) === job.amount) return lines.map(rowOf);
   const tax = job.order?.order_tax_amount ?? 0;
-  return [{ Name: (job.order?.description ?? 'Order').slice(0, 40), Quantity: 100, UnitPrice: job.amount, VatPercent: vatOf(job.amount, tax, undefined) }];
+  return [{ name: (job.order?.description || 'Order').slice(0, 40), quantity: 100, unitPrice: job.amount, vatPercent: vatOf(job.amount, tax, undefined) }];
 }
 
-const LOCALES: Record<string, string> = { SE: 'sv-SE', NO: 'nn-NO', FI: 'fi-FI', DK: 'da-DK', DE: 'de-DE' };
+type Locale = CreateOrderRequest['locale'];
+/** §11.9's locales by country (Norwegian is nn-NO there). */
+const LOCALES: Record<string, Locale> = { SE: 'sv-SE', NO: 'nn-NO', FI: 'fi-FI', DK: 'da-DK', DE: 'de-DE' };
 const countryOf = (job: ConnectorJob) => str(obj(obj(job.order?.billing).address).country)?.toUpperCase() ?? '';
-function localeOf(job: ConnectorJob): string {
+function localeOf(job: ConnectorJob): Locale {
   const given = str(job.order?.metadata?.customer_locale) ?? str(job.order?.locale);
-  if (given && (Object.values(LOCALES).includes(given) || given === 'en-US')) return given;
+  const known = CreateOrderRequest.shape.locale.safeParse(given);
+  if (known.success) return known.data;
   return LOCALES[countryOf(job)] ?? 'en-US';
 }
 const isBusiness = (job: ConnectorJob) => ['business', 'b2b', 'company'].includes(String(job.order?.metadata?.buyer_type ?? '').toLowerCase());
 
-/** Our gateway's notification endpoint for the job's connector account; Svea fills in {checkout.order.uri} (the order id). */
+/** Our gateway's notification endpoint for the job's connector account; Svea fills in {checkout.order.uri} with the
+ * order id, which is how the push names its order (notification.ts PUSH_PARAM). */
 export const pushUri = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
   `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}?svea_order={checkout.order.uri}`;
 
 /** Svea's clientOrderNumber (≤ 32): the authorization's operation id, so a retry finds the same order. */
 export const clientOrderNumber = (job: ConnectorJob) => job.operation_id.slice(0, 32);
 
+/** A phone Svea takes as a preset (§11.4: 1-18 digits, "+", "-" and spaces); another is left for the customer to type. */
+const presetPhone = (p: string | null | undefined) => (p && PHONE.test(p) && /\d/.test(p) && p.replace(/\D/g, '').length <= 18 ? p : undefined);
+
 export function authorizeRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
   const o = job.order;
   const billing = obj(o?.billing);
   const zip = str(obj(billing.address).zip);
-  const phone = o?.customer?.phone ?? str(obj(billing.phone).number);
+  const phone = presetPhone(o?.customer?.phone ?? str(obj(billing.phone).number));
+  // An email over Svea's 50 characters is not preset (the customer types it at the checkout).
+  const email = job.customer_email && job.customer_email.length <= 50 ? job.customer_email : undefined;
   const back = job.return_url ?? '';
-  const presets = [
-    ...(job.customer_email ? [{ typeName: 'EmailAddress', value: job.customer_email, isReadOnly: false }] : []),
-    ...(phone ? [{ typeName: 'PhoneNumber', value: phone, isReadOnly: false }] : []),
-    ...(zip ? [{ typeName: 'PostalCode', value: zip, isReadOnly: false }] : []),
+  const presets: NonNullable<CreateOrderRequest['presetValues']> = [
+    ...(email ? [{ typeName: 'EmailAddress' as const, value: email, isReadOnly: false }] : []),
+    ...(phone ? [{ typeName: 'PhoneNumber' as const, value: phone, isReadOnly: false }] : []),
+    ...(zip ? [{ typeName: 'PostalCode' as const, value: zip, isReadOnly: false }] : []),
     { typeName: 'IsCompany', value: String(isBusiness(job)), isReadOnly: true },
   ];
-  return signed(c, 'POST', '/api/orders', {
+  const body: CreateOrderRequest = {
     countryCode: countryOf(job),
     currency: job.currency,
     locale: localeOf(job),
@@ -115,7 +111,8 @@ export function authorizeRequest(job: ConnectorJob, c: Credentials): ProviderReq
     },
     presetValues: presets,
     merchantData: job.payment_id,
-  });
+  };
+  return signed(c, 'POST', '/api/orders', body);
 }
 
 /** The order id at Svea: the payment's connector_transaction_id. */
@@ -129,7 +126,7 @@ export const adminOrderRequest = (job: ConnectorJob, c: Credentials) => admin(c,
 export const deliverRequests = {
   /** The rows to deliver for the job's amount: all that is left, rows (and units of rows) adding up to it, or (one
    * partial capture) DeliverAndLowerAmount; null: no rows add up to it. */
-  delivery(job: ConnectorJob, c: Credentials, rows: { OrderRowId: number; UnitPrice: number; Quantity: number }[]): ProviderRequest | null {
+  delivery(job: ConnectorJob, c: Credentials, rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[]): ProviderRequest | null {
     const total = rows.reduce((s, r) => s + (r.UnitPrice * r.Quantity) / 100, 0);
     const path = `/api/v1/orders/${orderId(job)}/deliveries`;
     if (job.amount === total) return admin(c, 'POST', path, { orderRowIds: rows.map((r) => r.OrderRowId) });
@@ -148,7 +145,7 @@ export const deliverRequests = {
 };
 
 /** Whole units of the rows that add up to `amount` exactly (the first found, fewest rows first by order), or null. */
-export function unitsFor(rows: { OrderRowId: number; UnitPrice: number; Quantity: number }[], amount: number): { OrderRowId: number; units: number }[] | null {
+export function unitsFor(rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[], amount: number): { OrderRowId: number; units: number }[] | null {
   const go = (i: number, left: number): { OrderRowId: number; units: number }[] | null => {
     if (left === 0) return [];
     if (i >= rows.length || left < 0) return null;
@@ -181,7 +178,7 @@ function orderVat(job: ConnectorJob): number {
 export function refundRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
   if (!job.connector_capture_id) throw new Error(`svea: refund ${job.refund_id} names no delivery (no charged capture)`);
   return admin(c, 'POST', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id)}/credits`, {
-    newCreditOrderRow: { Name: (job.reason ?? 'Refund').slice(0, 40), Quantity: 100, UnitPrice: job.amount, VatPercent: orderVat(job), ...(job.refund_id ? { ArticleNumber: job.refund_id } : {}) },
+    newCreditOrderRow: { name: (job.reason || 'Refund').slice(0, 40), quantity: 100, unitPrice: job.amount, vatPercent: orderVat(job), ...(job.refund_id ? { articleNumber: job.refund_id } : {}) },
   });
 }
 
