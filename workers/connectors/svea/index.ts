@@ -1,14 +1,15 @@
 // svea: Svea Checkout (the customer completes the order in Svea's checkout) and the Payment Admin API (deliveries,
 // cancels, credits; deliveries and credits run as tasks polled until done). README.md describes the mapping.
 import type { z } from 'zod';
-import type { Connector } from '../types.ts';
+import { maybeAnswer } from '../kit/answer.ts';
+import { defineConnector } from '../kit/define.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import {
   adminOrderRequest, authorizeRequest, checkoutOrderRequest, deliverRequests, refundRequest, refundSyncRequest, taskRequest, voidRequest,
 } from './request.ts';
 import { authorizeOutcome, captureOutcome, refundOutcome, refundSyncOutcome, syncOutcome, taskStep, voidOutcome } from './response.ts';
 import { AdminOrder, CheckoutOrder } from './schemas.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
 import { parseNotification } from './notification.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;
@@ -19,7 +20,7 @@ const resourceOf = (c: Credentials, res: ProviderResponse | undefined) => {
   return s?.step === 'fetch' ? taskRequest(c, s.uri) : null;
 };
 
-export const connector: Connector<Credentials> = {
+export const connector = defineConnector({
   manifest,
   authorize: { request: authorizeRequest, response: authorizeOutcome },
   sync: {
@@ -27,8 +28,8 @@ export const connector: Connector<Credentials> = {
     // A Final checkout order: whether Svea lets it be delivered yet (the admin order's actions).
     next: (job, c, answers) => {
       if (answers.length !== 1) return null;
-      const o = CheckoutOrder.safeParse(answers[0]!.body);
-      return o.success && o.data.Status === 'Final' ? adminOrderRequest(job, c) : null;
+      const o = maybeAnswer(CheckoutOrder, answers[0]!);
+      return o?.Status === 'Final' ? adminOrderRequest(job, c) : null;
     },
     response: syncOutcome,
   },
@@ -38,9 +39,9 @@ export const connector: Connector<Credentials> = {
     next: (job, c, answers) => {
       if (job.mode === 'sync') return answers.length === 1 && isUrl(job.connector_transaction_id) ? resourceOf(c, answers[0]) : null;
       if (answers.length === 1) {
-        const o = AdminOrder.safeParse(answers[0]!.body);
-        if (!o.success) return null;
-        const rows = o.data.OrderRows.filter((r) => !r.IsCancelled && r.Actions.includes('CanDeliverRow'));
+        const o = maybeAnswer(AdminOrder, answers[0]!);
+        if (!o) return null;
+        const rows = o.OrderRows.filter((r) => !r.IsCancelled && r.Actions.includes('CanDeliverRow'));
         return deliverRequests.delivery(job, c, rows);
       }
       const location = answers[1]?.headers?.location;
@@ -61,4 +62,4 @@ export const connector: Connector<Credentials> = {
   },
   refundSync: { request: refundSyncRequest, next: (_job, c, answers) => (answers.length === 1 ? resourceOf(c, answers[0]) : null), response: refundSyncOutcome },
   notification: { parse: parseNotification },
-};
+});

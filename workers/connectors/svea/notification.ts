@@ -6,7 +6,7 @@
 //   Controller/Order/Push.php reads the id from the URL). No source gives the push a body we could rely on.
 // - a callback event, POSTed as JSON {EventName, CheckoutOrderId, ...} to a URL registered with Svea
 //   (docs.payments.svea.com/docs/manage-order/callbacks/callback_events).
-import { z } from 'zod';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { CallbackEvent } from './schemas.ts';
 
@@ -22,16 +22,11 @@ export function parseNotification(rawBody: string, request: { query?: Record<str
     // The push: the order id Svea put in place of {checkout.order.uri}; whatever body came with it is not read.
     return /^\d{1,19}$/.test(pushed)
       ? { object: 'hint', connector_transaction_id: pushed, event: 'push' }
-      : { object: 'unknown', reason: `the push names no checkout order id (${PUSH_PARAM}=${pushed.slice(0, 40)})` };
+      : unreadable(`the push names no checkout order id (${PUSH_PARAM}=${pushed.slice(0, 40)})`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return { object: 'unknown', reason: `neither a push (no ${PUSH_PARAM} in the URL) nor a callback event (the body is not JSON)` };
-  }
-  const r = CallbackEvent.safeParse(json);
-  if (!r.success) return { object: 'unknown', reason: `not a Svea callback event: ${z.prettifyError(r.error)}` };
-  if (!EVENTS.has(r.data.EventName)) return { object: 'unknown', reason: `event ${r.data.EventName} is not one we act on` };
+  // No order in the URL: a callback event, or nothing of Svea's.
+  const r = readBody(rawBody, CallbackEvent, `a Svea callback event (and no ${PUSH_PARAM} in the URL)`);
+  if (!('data' in r)) return r;
+  if (!EVENTS.has(r.data.EventName)) return unreadable(`event ${r.data.EventName} is not one we act on`);
   return { object: 'hint', connector_transaction_id: r.data.CheckoutOrderId, event: r.data.EventName };
 }

@@ -5,10 +5,10 @@ import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
-import { int, obj, perUnit, str, type Obj } from '../order-fields.ts';
+import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
 import { CreateOrderRequest, PHONE, type AdminRow, type OrderRowRequest } from './schemas.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;

@@ -3,29 +3,22 @@
 // finish the checkout, the order ends Cancelled). Deliveries and credits are asynchronous: 202 with the Location of a
 // task, {Id, Status: InProgress} while it runs, then 303 to what it made (fetch follows it): the order, for a delivery
 // (the .NET SDK reads it as an order; the Magento module takes the task's Deliveries[0]), {CreditId} for a credit.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { AdminDelivery, AdminOrder, CheckoutOrder, Credit, DELIVERABLE, SveaError, Task } from './schemas.ts';
-
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`svea: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
 
 /** An error answer in our terms: Svea's code and message (the first of Errors[], naming its field); a body not
  * Svea's still names the status (and the ErrorMessage header php-checkout reads). */
 export function errorFields(res: ProviderResponse) {
-  const e = SveaError.safeParse(res.body);
-  const first = e.success ? e.data.Errors?.[0] : undefined;
-  const given = e.success ? (e.data.Code ?? first?.Code ?? e.data.resultCode) : undefined;
+  const e = maybeAnswer(SveaError, res);
+  const first = e?.Errors?.[0];
+  const given = e ? (e.Code ?? first?.Code ?? e.resultCode) : undefined;
   const code = given != null ? String(given) : `http_${res.status}`;
   const detail = first?.ErrorMessage ? `${first.Field ? `${first.Field}: ` : ''}${first.ErrorMessage}` : undefined;
-  const message = detail || (e.success && (e.data.Message || e.data.errorMessage)) || res.headers?.errormessage || `HTTP ${res.status}`;
+  const message = detail || e?.Message || e?.errorMessage || res.headers?.errormessage || `HTTP ${res.status}`;
   return { error_code: code, error_message: message, ...unifiedFor(code, res.status) };
 }
 
@@ -61,7 +54,7 @@ function checkoutOutcome(o: CheckoutOrder): Outcome {
 /** authorize: the new checkout order (or the one the clientOrderNumber already names). */
 export function authorizeOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'DECLINED', ...errorFields(res) };
-  return checkoutOutcome(parse(CheckoutOrder, res));
+  return checkoutOutcome(readAnswer(CheckoutOrder, res, 'svea checkout order'));
 }
 
 /**
@@ -72,12 +65,12 @@ export function authorizeOutcome(res: ProviderResponse): Outcome {
 export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   const first = answers[0] ?? res;
   if (first.status >= 400) return { kind: 'DECLINED', ...errorFields(first) };
-  const checkout = parse(CheckoutOrder, first);
+  const checkout = readAnswer(CheckoutOrder, first, 'svea checkout order');
   const base = checkoutOutcome(checkout);
   if (checkout.Status !== 'Final' || answers.length < 2) return base;
   const ids = idsOf(checkout);
   if (res.status >= 400) return { kind: 'PENDING', ...ids };
-  const o = parse(AdminOrder, res);
+  const o = readAnswer(AdminOrder, res, 'svea admin order');
   switch (o.OrderStatus) {
     case 'Open': return DELIVERABLE.some((a) => o.Actions.includes(a)) ? { kind: 'AUTHORIZED', ...ids } : { kind: 'PENDING', ...ids };
     case 'Processing': return { kind: 'PENDING', ...ids };
@@ -97,11 +90,11 @@ const RUNNING = new Set(['InProgress']);
  */
 export type TaskStep = { step: 'running'; task: Task } | { step: 'fetch'; uri: string } | { step: 'failed'; task: Task } | { step: 'resource' };
 export function taskStep(res: ProviderResponse): TaskStep {
-  const t = Task.safeParse(res.body);
-  if (!t.success) return { step: 'resource' };
-  if (RUNNING.has(t.data.Status)) return { step: 'running', task: t.data };
-  if (t.data.ResourceUri && /^https?:\/\//.test(t.data.ResourceUri)) return { step: 'fetch', uri: t.data.ResourceUri };
-  return { step: 'failed', task: t.data };
+  const t = maybeAnswer(Task, res);
+  if (!t) return { step: 'resource' };
+  if (RUNNING.has(t.Status)) return { step: 'running', task: t };
+  if (t.ResourceUri && /^https?:\/\//.test(t.ResourceUri)) return { step: 'fetch', uri: t.ResourceUri };
+  return { step: 'failed', task: t };
 }
 
 /** A task's answer: still running (pending, known by its Location), failed, or the resource it led to. */
@@ -119,9 +112,9 @@ function taskOutcome(res: ProviderResponse, location: string, finished: (res: Pr
  */
 function delivered(job: ConnectorJob) {
   return (res: ProviderResponse): Outcome => {
-    const asDelivery = AdminDelivery.safeParse(res.body);
-    if (asDelivery.success) return { kind: 'CAPTURED', connector_transaction_id: asDelivery.data.Id };
-    const o = parse(AdminOrder, res);
+    const asDelivery = maybeAnswer(AdminDelivery, res);
+    if (asDelivery) return { kind: 'CAPTURED', connector_transaction_id: asDelivery.Id };
+    const o = readAnswer(AdminOrder, res, 'svea admin order');
     const newest = [...o.Deliveries].sort((a, b) => Number(b.Id) - Number(a.Id));
     const d = newest.find((x) => x.DeliveryAmount === job.amount) ?? newest[0];
     if (!d) throw new UnexpectedAnswer(`svea: the finished delivery task led to order ${o.Id}, which has no delivery`);
@@ -129,7 +122,7 @@ function delivered(job: ConnectorJob) {
   };
 }
 /** What a finished credit task leads to: {CreditId} (the credit's id, our connector_refund_id). */
-const credited = (res: ProviderResponse): Outcome => ({ kind: 'REFUNDED', connector_transaction_id: parse(Credit, res).CreditId });
+const credited = (res: ProviderResponse): Outcome => ({ kind: 'REFUNDED', connector_transaction_id: readAnswer(Credit, res, 'svea credit').CreditId });
 
 /** The task's Location of a chain: the answer (202) that named it. */
 const locationIn = (answers: readonly ProviderResponse[]) => answers.find((a) => a.status === 202 && a.headers?.location)?.headers?.location;
@@ -142,7 +135,7 @@ export function captureOutcome(res: ProviderResponse, job: ConnectorJob, answers
   if (job.mode === 'sync') return captureSyncOutcome(res, job);
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (answers.length === 1) {
-    const o = parse(AdminOrder, res);
+    const o = readAnswer(AdminOrder, res, 'svea admin order');
     return {
       kind: 'FAILED', error_code: 'no_matching_rows', ...unifiedFor('40001'),
       error_message: `No rows of Svea order ${o.Id} left to deliver add up to ${job.amount} (Svea delivers whole rows and units)`,
@@ -158,7 +151,7 @@ function captureSyncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const location = job.connector_transaction_id ?? '';
   if (/^https?:\/\//.test(location)) return taskOutcome(res, location, delivered(job));
-  const d = parse(AdminOrder, res).Deliveries.filter((x) => x.DeliveryAmount === job.amount).sort((a, b) => Number(b.Id) - Number(a.Id))[0];
+  const d = readAnswer(AdminOrder, res, 'svea admin order').Deliveries.filter((x) => x.DeliveryAmount === job.amount).sort((a, b) => Number(b.Id) - Number(a.Id))[0];
   return d ? { kind: 'CAPTURED', connector_transaction_id: d.Id } : { kind: 'PENDING' };
 }
 
