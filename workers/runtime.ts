@@ -147,7 +147,7 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   session = { ...environmentOf(m), notification_url: notificationUrlOf(job), ...session };
   return {
     name: m.name, baseUrl: session.base_url!, request: flow.request(job, credentials, session),
-    outcome: (res, answers) => flow.response(res, job, answers),
+    outcome: (res, answers) => flow.response(res, job, answers, session),
     ...(flow.next ? { next: (answers: readonly ProviderResponse[]) => flow.next!(job, credentials, answers, session) } : {}),
   };
 }

@@ -16,7 +16,8 @@ export interface Flow<Credentials> {
    * was made. An answer of 400 or more ends the chain; `response` reads the last answer, with all of them beside it.
    */
   next?(job: ConnectorJob, credentials: Credentials, answers: readonly ProviderResponse[], session?: Session): ProviderRequest | null;
-  response(res: ProviderResponse, job: ConnectorJob, answers?: readonly ProviderResponse[]): Outcome;
+  /** `session`: what the request was given (an answer may name a page of ours, built from the environment). */
+  response(res: ProviderResponse, job: ConnectorJob, answers?: readonly ProviderResponse[], session?: Session): Outcome;
 }
 
 /**

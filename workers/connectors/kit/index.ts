@@ -15,3 +15,4 @@ export type { Unreadable } from './notification.ts';
 export { proofHeader, signBody, verifyNotification, verifySignature } from './verify.ts';
 export { environment, inSandbox, notificationUrl } from './session.ts';
 export type { Environment } from './session.ts';
+export { ProviderUnavailable } from './http.ts';
