@@ -26,23 +26,23 @@ export const connector = defineConnector({
   sync: {
     request: checkoutOrderRequest,
     // A Final checkout order: whether Svea lets it be delivered yet (the admin order's actions).
-    next: (job, c, answers) => {
+    next: (job, c, answers, session) => {
       if (answers.length !== 1) return null;
       const o = maybeAnswer(CheckoutOrder, answers[0]!);
-      return o?.Status === 'Final' ? adminOrderRequest(job, c) : null;
+      return o?.Status === 'Final' ? adminOrderRequest(job, c, session) : null;
     },
     response: syncOutcome,
   },
   capture: {
     // A capture's status sync polls its task (the pending capture's id is the task's Location).
-    request: (job, c) => (job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c)),
-    next: (job, c, answers) => {
+    request: (job, c, session) => (job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c, session)),
+    next: (job, c, answers, session) => {
       if (job.mode === 'sync') return answers.length === 1 && isUrl(job.connector_transaction_id) ? resourceOf(c, answers[0]) : null;
       if (answers.length === 1) {
         const o = maybeAnswer(AdminOrder, answers[0]!);
         if (!o) return null;
         const rows = o.OrderRows.filter((r) => !r.IsCancelled && r.Actions.includes('CanDeliverRow'));
-        return deliverRequests.delivery(job, c, rows);
+        return deliverRequests.delivery(job, c, session, rows);
       }
       const location = answers[1]?.headers?.location;
       if (answers.length === 2) return isUrl(location) ? taskRequest(c, location) : null;

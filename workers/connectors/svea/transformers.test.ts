@@ -12,6 +12,7 @@ import { adminBase, rowOf, unitsFor } from './request.ts';
 import { checkoutUrlOf } from './response.ts';
 import { CreateOrderRequest } from './schemas.ts';
 import { sveaHeaders, sveaToken } from './sign.ts';
+import { testSession } from '../kit/testing.ts';
 
 /** A published example (fixtures/SOURCES.md), as the body of an answer with `status`. */
 const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
@@ -35,6 +36,8 @@ const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   amount: 11_900, currency: 'SEK', capture_method: 'manual', connector_transaction_id: null, customer_email: 'erika@example.com',
   return_url: 'https://shop.example/return', merchant_order_reference_id: 'order-1', mode: 'execute', sync_round: 0, order: order(), ...over,
 });
+/** The session the runtime gives every call (kit/testing.ts): the sandbox as base URL, our notification address. */
+const S = testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' });
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
 const lowerKeys = (o: object) => Object.keys(o).map((k) => k.toLowerCase()).sort();
 
@@ -54,6 +57,11 @@ describe('svea manifest and signature', () => {
     expect(adminBase('https://checkoutapistage.svea.com')).toBe('https://paymentadminapistage.svea.com');
     expect(adminBase('https://checkoutapi.svea.com')).toBe('https://paymentadminapi.svea.com');
     expect(adminBase('http://127.0.0.1:8090/svea')).toBeUndefined();
+    // Against Svea itself, Payment Admin calls go to its own host; the checkout's stay on the base URL.
+    const stage = testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' }, { base_url: 'https://checkoutapistage.svea.com' });
+    const known = job({ kind: 'void', connector_transaction_id: '2291662' });
+    expect(flow(svea.void).request(known, creds, stage)).toMatchObject({ baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/orders/2291662' });
+    expect(flow(svea.sync).request({ ...known, kind: 'authorize', mode: 'sync' }, creds, stage)).not.toHaveProperty('baseUrl');
   });
 });
 
@@ -65,7 +73,7 @@ describe('svea requests', () => {
     expect(rowOf({ product_name: 'x'.repeat(60), quantity: 1, amount: 100, product_id: 'a'.repeat(300) }, 0)).toMatchObject({ name: 'x'.repeat(40), articleNumber: 'a'.repeat(256) });
   });
   it('authorize: POST /api/orders in the published example\'s fields and rules, signed over the exact body; our push URI names the order', () => {
-    const r = flow(svea.authorize).request(job(), creds);
+    const r = flow(svea.authorize).request(job(), creds, S);
     expect(r).toMatchObject({ method: 'POST', path: '/api/orders' });
     const body = CreateOrderRequest.parse(r.body);
     // The fields of php-checkout's create-order example (README §3), compared as Svea's server does: without case.
@@ -77,7 +85,7 @@ describe('svea requests', () => {
     expect(body).toMatchObject({
       countryCode: 'SE', currency: 'SEK', locale: 'sv-SE', clientOrderNumber: 'op_01234567890123456789012345',
       cart: { items: [{ name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 2_500 }, { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 2_500 }] },
-      merchantSettings: { confirmationUri: 'https://shop.example/return', pushUri: expect.stringMatching(/\/webhooks\/mer_1\/mca_1\?svea_order=\{checkout\.order\.uri\}$/) },
+      merchantSettings: { confirmationUri: 'https://shop.example/return', pushUri: 'https://gateway.example/webhooks/mer_1/mca_1?svea_order={checkout.order.uri}' },
       presetValues: [
         { typeName: 'EmailAddress', value: 'erika@example.com', isReadOnly: false }, { typeName: 'PhoneNumber', value: '+46701234567', isReadOnly: false },
         { typeName: 'PostalCode', value: '11151', isReadOnly: false }, { typeName: 'IsCompany', value: 'false', isReadOnly: true },
@@ -88,7 +96,7 @@ describe('svea requests', () => {
     expect(digest).toBe(createHash('sha512').update(JSON.stringify(r.body) + 'secret' + r.headers!.timestamp).digest('hex'));
   });
   it('presets by §11.4: an email over 50 characters or a phone Svea does not take is left out (the customer types it)', () => {
-    const r = flow(svea.authorize).request(job({ customer_email: `${'e'.repeat(45)}@example.com`, order: order({ customer: { id: null, name: null, email: null, phone: '+46 (70) 123', phone_country_code: null } }) }), creds);
+    const r = flow(svea.authorize).request(job({ customer_email: `${'e'.repeat(45)}@example.com`, order: order({ customer: { id: null, name: null, email: null, phone: '+46 (70) 123', phone_country_code: null } }) }), creds, S);
     const types = CreateOrderRequest.parse(r.body).presetValues!.map((p) => p.typeName);
     expect(types).toEqual(['PostalCode', 'IsCompany']);
   });
@@ -99,23 +107,23 @@ describe('svea requests', () => {
     // DataSample AdminGetOrder: rows 1 (2 × 899.00) and 2 (3 × 1190.00), 5368.00 in all.
     const known = job({ kind: 'capture', connector_transaction_id: '2291662', amount: 536_800 });
     const c = flow(svea.capture);
-    expect(c.request(known, creds)).toMatchObject({ method: 'GET', path: '/api/v1/orders/2291662' });
-    expect(c.next!(known, creds, [answer('admin_order_open')])).toMatchObject({ method: 'POST', path: '/api/v1/orders/2291662/deliveries', body: { orderRowIds: [1, 2] } });
-    expect(c.next!({ ...known, amount: 89_900, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')]))
+    expect(c.request(known, creds, S)).toMatchObject({ method: 'GET', path: '/api/v1/orders/2291662' });
+    expect(c.next!(known, creds, [answer('admin_order_open')], S)).toMatchObject({ method: 'POST', path: '/api/v1/orders/2291662/deliveries', body: { orderRowIds: [1, 2] } });
+    expect(c.next!({ ...known, amount: 89_900, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')], S))
       .toMatchObject({ body: { orderRowIds: [1], rowDeliveryOptions: [{ orderRowId: 1, quantity: 100 }] } });
-    expect(c.next!({ ...known, amount: 5_000 }, creds, [answer('admin_order_open')])).toMatchObject({ path: '/api/v1/orders/2291662/deliveries/DeliverAndLowerAmount', body: { deliveredAmount: 5_000 } });
-    expect(c.next!({ ...known, amount: 5_000, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')])).toBeNull();
-    expect(c.next!(known, creds, [answer('admin_order_open'), accepted])).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
+    expect(c.next!({ ...known, amount: 5_000 }, creds, [answer('admin_order_open')], S)).toMatchObject({ path: '/api/v1/orders/2291662/deliveries/DeliverAndLowerAmount', body: { deliveredAmount: 5_000 } });
+    expect(c.next!({ ...known, amount: 5_000, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')], S)).toBeNull();
+    expect(c.next!(known, creds, [answer('admin_order_open'), accepted], S)).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
     // A finished task that names its resource (DataSample TaskResponse) -> the resource is read next.
-    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_completed')])).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapi.svea.com', path: '/api/v1/orders/1' });
-    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_in_progress')])).toBeNull();
-    expect(c.request({ ...known, mode: 'sync', connector_transaction_id: TASK }, creds)).toMatchObject({ path: '/api/v1/queue/9' });
+    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_completed')], S)).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapi.svea.com', path: '/api/v1/orders/1' });
+    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_in_progress')], S)).toBeNull();
+    expect(c.request({ ...known, mode: 'sync', connector_transaction_id: TASK }, creds, S)).toMatchObject({ path: '/api/v1/queue/9' });
   });
   it('void cancels the order; refund credits the delivery with a new row of the amount', () => {
-    expect(flow(svea.void).request(job({ kind: 'void', connector_transaction_id: '2291662' }), creds)).toMatchObject({ method: 'PATCH', path: '/api/v1/orders/2291662', body: { isCancelled: true } });
-    const r = flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662', connector_capture_id: '5588817', amount: 2_380, refund_id: 'ref_1' }), creds);
+    expect(flow(svea.void).request(job({ kind: 'void', connector_transaction_id: '2291662' }), creds, S)).toMatchObject({ method: 'PATCH', path: '/api/v1/orders/2291662', body: { isCancelled: true } });
+    const r = flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662', connector_capture_id: '5588817', amount: 2_380, refund_id: 'ref_1' }), creds, S);
     expect(r).toMatchObject({ method: 'POST', path: '/api/v1/orders/2291662/deliveries/5588817/credits', body: { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2_380, vatPercent: 2_500, articleNumber: 'ref_1' } } });
-    expect(() => flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662' }), creds)).toThrow(/names no delivery/);
+    expect(() => flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662' }), creds, S)).toThrow(/names no delivery/);
   });
 });
 
@@ -145,8 +153,8 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     const final = answer('checkout_order_final');
     expect(s.response(created, known, [created])).toMatchObject({ kind: 'CUSTOMER_ACTION' });
     expect(s.response(cancelled, known, [cancelled])).toMatchObject({ kind: 'DECLINED', error_code: 'Cancelled', unified_code: 'UE_1000' });
-    expect(s.next!(known, creds, [final])).toMatchObject({ method: 'GET', path: '/api/v1/orders/8932787' });
-    expect(s.next!(known, creds, [created])).toBeNull();
+    expect(s.next!(known, creds, [final], S)).toMatchObject({ method: 'GET', path: '/api/v1/orders/8932787' });
+    expect(s.next!(known, creds, [created], S)).toBeNull();
     expect(s.response(answer('admin_order_open'), known, [final, answer('admin_order_open')])).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: '8932787', connector_reference_id: '638297691863676770' });
     // Deliverable by Svea's own spelling of the partial action only (DataSample: CanDeliverPartially).
     const partialOnly = answer('admin_order_open', 200, { Actions: ['CanDeliverPartially'] });
@@ -175,18 +183,18 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     const sync = { ...known, mode: 'sync' as const, connector_transaction_id: TASK };
     expect(c.response(answer('admin_order_delivered'), sync, [answer('admin_order_delivered')])).toEqual({ kind: 'CAPTURED', connector_transaction_id: '5588817' });
     expect(c.response(answer('task_in_progress'), sync, [answer('task_in_progress')])).toMatchObject({ kind: 'PENDING' });
-    expect(c.next!(sync, creds, [answer('task_completed')])).toMatchObject({ path: '/api/v1/orders/1' });
+    expect(c.next!(sync, creds, [answer('task_completed')], S)).toMatchObject({ path: '/api/v1/orders/1' });
   });
   it('void, refund and refund sync: a finished credit task leads to {CreditId} (a string)', () => {
     expect(flow(svea.void).response({ status: 204, body: null }, job())).toEqual({ kind: 'VOIDED' });
     const r = flow(svea.refund);
     expect(r.response(answer('task_in_progress'), job(), [accepted, answer('task_in_progress')])).toMatchObject({ kind: 'PENDING', connector_transaction_id: TASK });
     expect(r.response(answer('credit'), job(), [accepted, answer('credit')])).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1783' });
-    expect(r.next!(job(), creds, [accepted, answer('task_completed')])).toMatchObject({ path: '/api/v1/orders/1' });
+    expect(r.next!(job(), creds, [accepted, answer('task_completed')], S)).toMatchObject({ path: '/api/v1/orders/1' });
     const refused = answer('error_validation', 400, { Code: 40010 });
     expect(r.response(refused, job(), [refused])).toMatchObject({ kind: 'DECLINED', error_code: '40010', unified_code: 'UE_6000' });
     const pending = job({ kind: 'refund', mode: 'sync', connector_transaction_id: '2291662', connector_refund_id: TASK });
-    expect(flow(svea.refundSync).request(pending, creds)).toMatchObject({ baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
+    expect(flow(svea.refundSync).request(pending, creds, S)).toMatchObject({ baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
     expect(flow(svea.refundSync).response(answer('credit'), pending)).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1783' });
   });
   it('an answer that is not Svea\'s shape is refused, never cast', () => {
