@@ -155,6 +155,11 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     expect(s.response(cancelled, known, [cancelled])).toMatchObject({ kind: 'DECLINED', error_code: 'Cancelled', unified_code: 'UE_1000' });
     expect(s.next!(known, creds, [final], S)).toMatchObject({ method: 'GET', path: '/api/v1/orders/8932787' });
     expect(s.next!(known, creds, [created], S)).toBeNull();
+  });
+  it('sync of a Final order: the admin order in Svea\'s spellings (CanDeliverPartially, Processing, Failed)', () => {
+    const s = flow(svea.sync);
+    const known = job({ mode: 'sync', connector_transaction_id: '8932787' });
+    const final = answer('checkout_order_final');
     expect(s.response(answer('admin_order_open'), known, [final, answer('admin_order_open')])).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: '8932787', connector_reference_id: '638297691863676770' });
     // Deliverable by Svea's own spelling of the partial action only (DataSample: CanDeliverPartially).
     const partialOnly = answer('admin_order_open', 200, { Actions: ['CanDeliverPartially'] });
