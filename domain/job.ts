@@ -71,8 +71,12 @@ export interface NotificationJob {
   connector: ConnectorName;
   /** The raw body exactly as received (what the signature covered). */
   body: string;
-  /** sha256 (hex) of the raw body: with merchant and account, the notification's identity in the inbox. */
+  /** sha256 (hex) of the raw body (preceded by the URL's query when `query` is given): with merchant and account, the
+   * notification's identity in the inbox. */
   body_sha256: string;
+  /** The URL's query parameters, for an unsigned scheme only: a provider may name the object there and not in the
+   * body (Svea's push fills the order id into its pushUri). */
+  query?: Record<string, string>;
   received_at: string;
 }
 

@@ -22,6 +22,8 @@ export interface NotificationDoc {
   connector: ConnectorName;
   body_sha256: string;
   body: string;
+  /** The URL's query, kept for an unsigned scheme (NotificationJob.query). */
+  query?: Record<string, string>;
   received_at: string;
   /** Set by the worker. */
   result?: NotificationResult;

@@ -42,7 +42,7 @@ export function notificationProcessor(
     // Queued again (a provider's repeat after the job was removed): acted on already.
     if (recorded?.result) return { result: recorded.result, note: 'processed before' };
     const flow = connector.notification;
-    const n: ProviderNotification = flow ? flow.parse(data.body) : { object: 'unknown', reason: `${connector.manifest.name} has no notification flow` };
+    const n: ProviderNotification = flow ? flow.parse(data.body, data.query ? { query: data.query } : {}) : { object: 'unknown', reason: `${connector.manifest.name} has no notification flow` };
     if (n.object === 'unknown') {
       log.info('notification ignored', { ...where, reason: n.reason });
       await inbox.done(where, { result: 'ignored', note: n.reason });

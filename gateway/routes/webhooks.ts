@@ -23,6 +23,13 @@ import type { Deps } from '../operations.ts';
 import { rateLimit } from '../rate-limit.ts';
 import { scopedRouter } from '../scope.ts';
 
+/** The URL's query parameters (the first of each name), sorted; undefined when it has none. */
+function queryOf(url: string): Record<string, string> | undefined {
+  const params = new URL(url, 'http://local').searchParams;
+  const names = [...new Set(params.keys())].sort();
+  return names.length ? Object.fromEntries(names.map((n) => [n, params.get(n) ?? ''])) : undefined;
+}
+
 const badSignature = () => new ApiError(401, 'IR_01', 'Notification signature missing or invalid');
 
 /** What notifications are counted by: the connector account they name (ids that cannot exist are 404 anyway). */
@@ -68,11 +75,19 @@ export function webhooksRouter(db: Db, deps: Pick<Deps, 'setup' | 'queues' | 're
     const spec = manifest.webhook;
     const verified = spec.scheme === 'unsigned' || secrets.some((secret) => verifyNotification(spec, secret, raw, given));
     if (!verified) throw badSignature();
+    // An unsigned notice may name its object only in the URL (Svea's push fills the order id into the pushUri it was
+    // given): its query goes with it, and into its identity, so two orders' pushes with the same body are two notices.
+    const query = spec.scheme === 'unsigned' ? queryOf(req.originalUrl) : undefined;
+    const hash = createHash('sha256');
+    if (query) hash.update(`?${new URLSearchParams(query).toString()}\n`);
     const job = {
       type: 'notification' as const, merchant_id: merchantId, merchant_connector_id: mcaId, connector,
-      body: raw.toString('utf8'), body_sha256: createHash('sha256').update(raw).digest('hex'), received_at: new Date().toISOString(),
+      body: raw.toString('utf8'), body_sha256: hash.update(raw).digest('hex'), ...(query ? { query } : {}), received_at: new Date().toISOString(),
     };
-    const first = await inbox.record({ merchant_id: job.merchant_id, merchant_connector_id: job.merchant_connector_id, connector, body_sha256: job.body_sha256, body: job.body, received_at: job.received_at });
+    const first = await inbox.record({
+      merchant_id: job.merchant_id, merchant_connector_id: job.merchant_connector_id, connector, body_sha256: job.body_sha256, body: job.body,
+      ...(query ? { query } : {}), received_at: job.received_at,
+    });
     // Queued again for a repeat too: if the first enqueue was lost the provider's retry brings it back; if not, the
     // job id is the same and nothing is added.
     await deps.queues.enqueueNotification(job);

@@ -3,14 +3,12 @@
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { str } from '../kit/order.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
-type Cur = z.infer<typeof Currency>;
 
 /** Ratepay's OAuth2 server (one for the integration and the production API; the audience tells them apart). */
 export const RATEPAY_OAUTH_URL = 'https://oauth.ratepay.com';
@@ -44,7 +42,7 @@ const tx = (job: ConnectorJob) => `${endpoints().api}/v2/transactions/${encodeUR
 // ---- amounts and baskets ----------------------------------------------------------------------------------------
 
 /** Minor units -> Ratepay's decimal number, exactly (12345 EUR -> 123.45). */
-export const dec = (minor: number, currency: string) => Number(toDecimalString(minor, currency as Cur));
+export const dec = major;
 
 export interface RatepayItem {
   article_number: string;

@@ -8,7 +8,7 @@ import { parseNotification } from './notification.ts';
 
 export const connector = defineConnector({
   manifest,
-  authorize: { request: (job, c) => authorizeRequest(job, c.api_key), response: authorizeOutcome },
+  authorize: { request: (job, c, s) => authorizeRequest(job, c.api_key, s), response: authorizeOutcome },
   sync: { request: (job, c) => syncRequest(job, c.api_key), response: syncOutcome },
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },

@@ -2,9 +2,8 @@
 // percent and VAT amount per unit; the header X-Auth-Key. The order number is the authorization's operation id (unique,
 // [A-Za-z0-9_-]): a retry of the same authorization sends the same number, and Riverty answers with the same order.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
 import { int, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import { type AuthorizeRequest, type CaptureRequest, CONVERSATION_LANGUAGES, type Item, type OrderSummary, type RefundRequest } from './schemas.ts';
@@ -142,14 +141,10 @@ function deliveryCustomerOf(job: ConnectorJob): AuthorizeRequest['deliveryCustom
   return { customerCategory: isBusiness(job.order) ? 'Company' as const : 'Person' as const, ...namesOf(job.order, address), address: addressOf(address) };
 }
 
-/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
-
 /** The order number of the job's payment at Riverty: known after the authorization, the authorization's operation id before. */
 export const orderNumber = (job: ConnectorJob) => job.connector_transaction_id ?? job.operation_id;
 
-export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
+export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest => {
   const o = job.order;
   const delivery = deliveryCustomerOf(job);
   const body: AuthorizeRequest = {
@@ -162,7 +157,7 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
     ourReference: job.payment_id,
     // UNVERIFIED for the direct authorize (documented for the hosted checkout; Riverty's integration team registers
     // a merchant's webhook endpoint): where Riverty notifies us.
-    webhookUrl: webhookUrl(job),
+    webhookUrl: notificationUrl(session),
   };
   return { method: 'POST', path: `${API}/checkout/authorize`, idempotencyKey: job.operation_id, headers: auth(apiKey), body };
 };

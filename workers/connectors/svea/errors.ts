@@ -1,9 +1,10 @@
-// Svea's error codes -> our unified codes. Svea answers {Code, ErrorMessage}; its code list is UNVERIFIED, these are
+// Svea's error codes -> our unified codes. Svea answers {Code, Message, Errors[...]} (schemas.ts SveaError); its code list is UNVERIFIED, these are
 // the provider sandbox's (README.md): 4000x request data, 40010 credit refused, 40101 credentials, 40401 unknown
 // order, 40901 not allowed in the order's state (sent with HTTP 400: a 409 would be retried as "still processing").
 import { UNIFIED } from '../kit/errors.ts';
+import type { UnifiedReason } from '../kit/outcome.ts';
 
-const BY_CODE: Record<string, keyof typeof UNIFIED> = {
+const BY_CODE: Readonly<Record<string, UnifiedReason>> = {
   '40001': 'invalid_request',
   '40010': 'refund_declined',
   '40101': 'credentials_refused',

@@ -1,12 +1,12 @@
 // svea: Svea Checkout (the customer's checkout iframe: invoice, part payment, account credit, cards, banks) and Svea's
 // Payment Admin API (deliveries = captures, cancels, credits = refunds), imitated by services/provider-sandbox/providers/svea/.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** api_key: Svea's shared secret; key1: the checkout merchant id (both sign every request, README.md). */
 export const sveaCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof sveaCredentials>> = {
+export const manifest = defineManifest({
   name: 'svea',
   display_name: 'Svea Checkout (invoice, part payment, account)',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
@@ -30,8 +30,9 @@ export const manifest: Manifest<z.infer<typeof sveaCredentials>> = {
     base_url: { env: 'SVEA_BASE_URL', default: 'sandbox/svea' },
     default_api_key: { env: 'SVEA_API_KEY', default: 'svea_sandbox_secret' },
   },
-  // Svea's push (and its newer webhooks) are not signed: a push only says "look at order N"; the worker reads the order.
+  // Svea's push (to the order's pushUri, naming the order in the URL) and its callback events are not signed: each
+  // only says "look at order N"; the worker reads the order (notification.ts).
   webhook: { scheme: 'unsigned' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

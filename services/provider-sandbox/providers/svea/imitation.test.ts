@@ -1,6 +1,7 @@
-// The svea imitation, checked against the documented shapes the connector is tested with
-// (workers/connectors/svea/fixtures/answers.json) and the documented signature (hex in either case): no stack, the
-// router on a port of its own, the worker's provider call (so the task's 303 is followed as in the worker).
+// The svea imitation, checked against Svea's own published examples (the connector's fixtures, read as files:
+// workers/connectors/svea/fixtures/SOURCES.md) and Svea's documented signature (hex in either case, the Timestamp with
+// or without seconds): no stack, the router on a port of its own, the worker's provider call (so the task's 303 is
+// followed as in the worker). No connector code: the request bodies here are written out as Svea documents them.
 import express from 'express';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -8,12 +9,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerCall } from '../../../../workers/provider-http.ts';
-import type { ProviderResponse } from '../../../../workers/connectors/kit/http.ts';
-import { sveaTimestamp } from '../../../../workers/connectors/svea/sign.ts';
 import { IdempotencyStore } from '../../recorder.ts';
 import { sveaRouter } from './imitation.ts';
 
-const fixtures: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('../../../../workers/connectors/svea/fixtures/answers.json', import.meta.url), 'utf8'));
+const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/svea/fixtures/${name}.json`, import.meta.url), 'utf8'));
 let server: Server;
 let base: string;
 let r: ReturnType<typeof sveaRouter>;
@@ -27,9 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
-/** Signs as Svea's docs do; `upper`: the docs' example's uppercase hex. */
-function headers(body: unknown, secret = 'svea_sandbox_secret', upper = false) {
-  const ts = sveaTimestamp();
+/** Signs as Svea's clients do: .NET and Magento with seconds, php-checkout without; `upper`: uppercase hex. */
+function headers(body: unknown, secret = 'svea_sandbox_secret', { upper = false, minutes = false } = {}) {
+  const ts = new Date().toISOString().slice(0, minutes ? 16 : 19).replace('T', ' ');
   let hex = createHash('sha512').update((body === undefined ? '' : JSON.stringify(body)) + secret + ts).digest('hex');
   if (upper) hex = hex.toUpperCase();
   return { timestamp: ts, authorization: `Svea ${Buffer.from(`124842:${hex}`).toString('base64')}` };
@@ -39,66 +38,114 @@ const keysOf = (o: unknown) => Object.keys(o as object).sort();
 let n = 0;
 const createBody = (email = 'erika@example.com') => ({
   countryCode: 'SE', currency: 'SEK', locale: 'sv-SE', clientOrderNumber: `A-${++n}-${Date.now()}`,
-  cart: { items: [{ Name: 'Lamp', Quantity: 200, UnitPrice: 4760, VatPercent: 2500 }, { Name: 'Shipping', Quantity: 100, UnitPrice: 2380, VatPercent: 2500 }] },
+  cart: { items: [{ name: 'Lamp', quantity: 200, unitPrice: 4760, vatPercent: 2500 }, { name: 'Shipping', quantity: 100, unitPrice: 2380, vatPercent: 2500 }] },
   merchantSettings: { termsUri: 'https://shop/terms', checkoutUri: 'https://shop/checkout', confirmationUri: 'https://shop/ok', pushUri: 'https://shop/push?id={checkout.order.uri}' },
   presetValues: [{ typeName: 'EmailAddress', value: email, isReadOnly: false }],
 });
+const wait = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 describe('svea imitation', () => {
-  it('the signature: accepted in lower and upper case hex; a wrong secret is Svea\'s 401', async () => {
+  it('the signature: lower and upper case hex, a Timestamp with or without seconds; a wrong secret is a 401 in Svea\'s error body', async () => {
     const b = createBody();
-    expect((await call('POST', '/api/orders', b, headers(b, 'svea_sandbox_secret', true))).status).toBe(201);
-    expect(await call('POST', '/api/orders', b, headers(b, 'wrong'))).toMatchObject({ status: 401, body: fixtures.unauthorized!.body });
+    expect((await call('POST', '/api/orders', b, headers(b, 'svea_sandbox_secret', { upper: true }))).status).toBe(201);
+    expect((await call('GET', '/api/orders/1', undefined, headers(undefined, 'svea_sandbox_secret', { minutes: true }))).status).not.toBe(401);
+    const refused = await call('POST', '/api/orders', b, headers(b, 'wrong'));
+    expect(refused.status).toBe(401);
+    expect(keysOf(refused.body)).toEqual(keysOf(fixture('error_validation')));
     expect((await call('GET', '/api/orders/1', undefined, { ...headers(undefined), timestamp: '2026-11-23T12:00:00Z' })).status).toBe(401);
   });
 
-  it('create: the documented shape (201), the same clientOrderNumber answers the same order (200); a missing URI is Svea\'s 400', async () => {
+  it('create: Svea\'s published request is taken; the answer has the fields of Svea\'s example and Svea\'s snippet (the address in data-sco-sveacheckout-iframeSrc)', async () => {
+    const published = fixture('create_order_request');
+    const ok = await call('POST', '/api/orders', { ...published, clientOrderNumber: `P-${Date.now()}` });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     const b = createBody();
     const created = await call('POST', '/api/orders', b);
     expect(created.status).toBe(201);
-    expect(keysOf(created.body)).toEqual(expect.arrayContaining(keysOf(fixtures.order_created!.body)));
-    expect(created.body).toMatchObject({ Status: 'Created', ClientOrderNumber: b.clientOrderNumber, Gui: { Snippet: expect.stringContaining('<iframe') } });
+    expect(keysOf(created.body)).toEqual(expect.arrayContaining(keysOf(fixture('checkout_order_created'))));
+    const id = (created.body as any).OrderId;
+    const snippet: string = (created.body as any).Gui.Snippet;
+    expect(snippet).toContain(`data-sco-sveacheckout-iframeSrc="${base}/svea/checkout/${id}"`);
+    expect(snippet).not.toMatch(/<iframe[^>]*\ssrc=/i);
+    expect(created.body).toMatchObject({ Status: 'Created', ClientOrderNumber: b.clientOrderNumber });
     const again = await call('POST', '/api/orders', b);
-    expect(again).toMatchObject({ status: 200, body: { OrderId: (created.body as any).OrderId } });
-    const bad = { ...createBody(), merchantSettings: { ...b.merchantSettings, pushUri: undefined } };
-    expect(await call('POST', '/api/orders', bad)).toEqual(expect.objectContaining(fixtures.validation));
+    expect(again).toMatchObject({ status: 200, body: { OrderId: id } });
   });
 
-  it('checkout page -> Final; delivery 202 + Location; the task InProgress, then (303 followed) the delivery; credits likewise', async () => {
+  it('create: Svea\'s field rules, each a 400 naming the field', async () => {
+    const b = createBody();
+    const refused = async (body: unknown) => {
+      const res = await call('POST', '/api/orders', body);
+      expect(res.status).toBe(400);
+      expect(keysOf(res.body)).toEqual(keysOf(fixture('error_validation')));
+      return (res.body as any).Errors[0].Field;
+    };
+    expect(await refused({ ...createBody(), merchantSettings: { ...b.merchantSettings, pushUri: undefined } })).toBe('MerchantSettings.PushUri');
+    expect(await refused({ ...createBody(), merchantSettings: { ...b.merchantSettings, termsUri: `https://shop/${'t'.repeat(500)}` } })).toBe('MerchantSettings.TermsUri');
+    expect(await refused({ ...createBody(), clientOrderNumber: 'c'.repeat(33) })).toBe('ClientOrderNumber');
+    expect(await refused({ ...createBody(), locale: 'nb-NO' })).toBe('Locale');
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'n'.repeat(41), quantity: 100, unitPrice: 100, vatPercent: 2500 }] } })).toBe('Cart.Items[0].Name');
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 1.5, unitPrice: 100, vatPercent: 2500 }] } })).toBe('Cart.Items[0].Quantity');
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 25.5 }] } })).toBe('Cart.Items[0].VatPercent');
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 2500, unit: 'pieces' }] } })).toBe('Cart.Items[0].Unit');
+    expect(await refused(createBody(`${'e'.repeat(45)}@example.com`))).toBe('PresetValues[0].Value');
+    expect(await refused({ ...createBody(), presetValues: [{ typeName: 'PhoneNumber', value: '+46 (70) 123', isReadOnly: false }] })).toBe('PresetValues[0].Value');
+  });
+
+  it('checkout -> Final: the push (no body, the order in the URI) and the Created event; the admin order in Svea\'s shape and action names', async () => {
     const { OrderId: id } = (await call('POST', '/api/orders', createBody())).body as any;
     expect((await call('GET', `/api/v1/orders/${id}`)).status).toBe(404);
     const page = await (await fetch(`${base}/svea/checkout/${id}`)).text();
     expect(page).toContain(`/svea/checkout/${id}/approve`);
     expect((await fetch(`${base}/svea/checkout/${id}/approve`, { method: 'POST', redirect: 'manual' })).status).toBe(303);
-    expect(r.pushes.filter((p) => p.object_id === String(id)).map((p) => p.url)).toEqual([`https://shop/push?id=${id}`]);
+    expect(r.pushes.filter((p) => p.object_id === String(id)).map((p) => [p.url, p.event, p.body])).toEqual([
+      [`https://shop/push?id=${id}`, 'push', null],
+      [`https://shop/push?id=${id}`, 'CheckoutOrder.Created', expect.objectContaining({ CheckoutOrderId: id, IsPending: false })],
+    ]);
+    const event = r.pushes.find((p) => p.object_id === String(id) && p.event === 'CheckoutOrder.Created')!.body;
+    expect(keysOf(event)).toEqual(keysOf(fixture('callback_created')));
     const admin = await call('GET', `/api/v1/orders/${id}`);
-    expect(keysOf(admin.body)).toEqual(expect.arrayContaining(keysOf(fixtures.admin_open!.body)));
-    expect((admin.body as any).Actions).toContain('CanDeliverOrder');
+    expect(keysOf(admin.body)).toEqual(expect.arrayContaining(keysOf(fixture('admin_order_open'))));
+    expect((admin.body as any).Actions).toEqual(expect.arrayContaining(['CanDeliverOrder', 'CanDeliverPartially']));
+    expect(keysOf((admin.body as any).OrderRows[0])).toEqual(keysOf(fixture('admin_order_open').OrderRows[0]));
+    expect((await call('GET', `/api/orders/${id}`)).body).toMatchObject({ Status: 'Final', PaymentType: 'INVOICE' });
+  });
+
+  it('delivery: 202 + Location; the task InProgress, then (303 followed) the order with its delivery; a credit likewise leads to {CreditId}', async () => {
+    const { OrderId: id } = (await call('POST', '/api/orders', createBody())).body as any;
+    await fetch(`${base}/svea/checkout/${id}/approve`, { method: 'POST', redirect: 'manual' });
+    expect((await call('POST', `/api/v1/orders/${id}/deliveries`, {})).status).toBe(400);
     const d = await call('POST', `/api/v1/orders/${id}/deliveries`, { orderRowIds: [] });
     expect(d).toMatchObject({ status: 202, body: null, headers: { location: expect.stringMatching(/\/svea\/api\/v1\/queue\/\d+$/) } });
     const task = (path: string) => providerCall('', { method: 'GET', path, headers: headers(undefined) }, 'svea');
-    expect(await task(d.headers!.location!)).toMatchObject({ status: 200, body: { Status: 'InProgress' } });
-    expect(keysOf((await task(d.headers!.location!)).body)).toEqual(keysOf(fixtures.task_in_progress!.body));
-    await new Promise((ok) => setTimeout(ok, 250));
-    const delivery = await task(d.headers!.location!);
-    expect(delivery.status).toBe(200);
-    expect(keysOf(delivery.body)).toEqual(keysOf(fixtures.delivery!.body));
-    expect(delivery.body).toMatchObject({ DeliveryAmount: 11900, CreditedAmount: 0 });
-    const did = (delivery.body as any).Id;
-    const c = await call('POST', `/api/v1/orders/${id}/deliveries/${did}/credits`, { newCreditOrderRow: { Name: 'Refund', Quantity: 100, UnitPrice: 2380, VatPercent: 2500 } });
+    const running = await task(d.headers!.location!);
+    expect(running).toMatchObject({ status: 200, body: { Status: 'InProgress' } });
+    expect(keysOf(running.body)).toEqual(keysOf(fixture('task_in_progress')));
+    await wait(250);
+    const done = await task(d.headers!.location!);
+    expect(done.status).toBe(200);
+    expect(keysOf(done.body)).toEqual(expect.arrayContaining(keysOf(fixture('admin_order_delivered'))));
+    const delivery = (done.body as any).Deliveries[0];
+    expect(keysOf(delivery)).toEqual(keysOf(fixture('admin_order_delivered').Deliveries[0]));
+    expect(done.body).toMatchObject({ OrderStatus: 'Delivered', OrderRows: [], Deliveries: [{ DeliveryAmount: 11900, CreditedAmount: 0 }] });
+    const c = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2380, vatPercent: 2500 } });
     expect(c.status).toBe(202);
-    await new Promise((ok) => setTimeout(ok, 250));
+    await wait(250);
     const credit = await task(c.headers!.location!);
-    expect(keysOf(credit.body)).toEqual(keysOf(fixtures.credit!.body));
-    expect(credit.body).toMatchObject({ Amount: 2380 });
-    const tooMuch = await call('POST', `/api/v1/orders/${id}/deliveries/${did}/credits`, { newCreditOrderRow: { Name: 'Refund', Quantity: 100, UnitPrice: 99999, VatPercent: 2500 } });
+    expect(keysOf(credit.body)).toEqual(keysOf(fixture('credit')));
+    expect(credit.body).toEqual({ CreditId: expect.stringMatching(/^\d+$/) });
+    expect(((await call('GET', `/api/v1/orders/${id}`)).body as any).Deliveries[0]).toMatchObject({ CreditedAmount: 2380, Credits: [{ Amount: -2380 }] });
+    const tooMuch = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 99999, vatPercent: 2500 } });
     expect(tooMuch).toMatchObject({ status: 400, body: { Code: 40001 } });
-    expect(await call('PATCH', `/api/v1/orders/${id}`, { isCancelled: true })).toMatchObject({ status: 400, body: { Code: (fixtures.not_deliverable!.body as any).Code } });
+    const longName = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'n'.repeat(41), quantity: 100, unitPrice: 1, vatPercent: 2500 } });
+    expect(longName).toMatchObject({ status: 400, body: { Errors: [{ Field: 'NewCreditOrderRow.Name' }] } });
+    expect(await call('PATCH', `/api/v1/orders/${id}`, { isCancelled: true })).toMatchObject({ status: 400, body: { Code: 40901 } });
   });
 
-  it('+decline: the credit check refuses at the checkout, the order ends Cancelled', async () => {
+  it('+decline: the credit check refuses at the checkout, the order ends Cancelled (push, Closed event)', async () => {
     const { OrderId: id } = (await call('POST', '/api/orders', createBody('erika+decline@example.com'))).body as any;
     await fetch(`${base}/svea/checkout/${id}/approve`, { method: 'POST', redirect: 'manual' });
     expect((await call('GET', `/api/orders/${id}`)).body).toMatchObject({ Status: 'Cancelled' });
+    expect(r.pushes.filter((p) => p.object_id === String(id)).map((p) => p.event)).toEqual(['push', 'CheckoutOrder.Closed']);
   });
 });
