@@ -1,15 +1,11 @@
 // Zaver's error body {"errors": [{"errorCode", "errorMessage", "docs"}]} -> our error fields: error_code and
 // error_message are Zaver's own (the first error's code, every message), unified_code/unified_message ours.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import { ProviderUnavailable, type ProviderResponse } from '../../provider-http.ts';
+import type { ProviderResponse } from '../../provider-http.ts';
 import { UNIFIED } from '../../unified-errors.ts';
+import { ErrorResponse } from './schemas.ts';
 
-export const ZaverError = z.object({
-  errors: z.array(z.object({ errorCode: z.string().min(1), errorMessage: z.string(), docs: z.string().nullish() })).min(1),
-});
-
-/** Zaver's documented codes by what a merchant can do about them. */
+/** Zaver's documented codes (src/Config/ErrorCode.php) by what a merchant can do about them. */
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   VALIDATION_ERROR: 'invalid_request',
   PARSE_ERROR: 'invalid_request',
@@ -20,6 +16,8 @@ const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   DUPLICATE_LINE_ITEM_ID: 'invalid_request',
   USER_NOT_FOUND: 'invalid_request',
   MULTIPLE_USERS_FOUND: 'invalid_request',
+  // "An attempt was made to change a payment in an unchangable state": a state error, not a lock to wait out.
+  PAYMENT_LOCKED: 'invalid_state',
   PAYMENT_ILLEGAL_STATE: 'invalid_state',
   REFUND_ILLEGAL_STATE: 'invalid_state',
   REFUND_NOT_POSSIBLE: 'refund_declined',
@@ -28,15 +26,14 @@ const BY_CODE: Record<string, keyof typeof UNIFIED> = {
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
-/** What an error answer says. PAYMENT_LOCKED (another operation on the payment is running) is retried, not mapped. */
+/** What an error answer says. */
 export function errorFields(res: ProviderResponse): ErrorFields {
-  const parsed = ZaverError.safeParse(res.body);
+  const parsed = ErrorResponse.safeParse(res.body);
   if (!parsed.success) {
     return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : UNIFIED.provider_error) };
   }
   const errs = parsed.data.errors;
   const first = errs[0]!;
-  if (first.errorCode === 'PAYMENT_LOCKED') throw new ProviderUnavailable(`zaver: PAYMENT_LOCKED (HTTP ${res.status}): ${first.errorMessage}`);
   const unified = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused
     : BY_CODE[first.errorCode] ? UNIFIED[BY_CODE[first.errorCode]!]
     : res.status < 500 ? UNIFIED.invalid_request : UNIFIED.provider_error;
