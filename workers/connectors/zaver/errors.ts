@@ -1,12 +1,13 @@
 // Zaver's error body {"errors": [{"errorCode", "errorMessage", "docs"}]} -> our error fields: error_code and
 // error_message are Zaver's own (the first error's code, every message), unified_code/unified_message ours.
-import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import { maybeAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { type Outcome, unifiedTable } from '../kit/outcome.ts';
 import { ErrorResponse } from './schemas.ts';
 
-/** Zaver's documented codes (src/Config/ErrorCode.php) by what a merchant can do about them. */
-const BY_CODE: Record<string, keyof typeof UNIFIED> = {
+/** Zaver's documented codes (SDK src/Config/ErrorCode.php) by what a merchant can do about them. */
+const BY_CODE = {
   VALIDATION_ERROR: 'invalid_request',
   PARSE_ERROR: 'invalid_request',
   PAYMENT_NOT_FOUND: 'invalid_request',
@@ -22,20 +23,22 @@ const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   REFUND_ILLEGAL_STATE: 'invalid_state',
   REFUND_NOT_POSSIBLE: 'refund_declined',
   INSUFFICIENT_FUNDS_SWISH: 'refund_declined',
-};
+} as const;
+const unifiedFor = unifiedTable(BY_CODE);
+const documented = (code: string): code is keyof typeof BY_CODE => code in BY_CODE;
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
 /** What an error answer says. */
 export function errorFields(res: ProviderResponse): ErrorFields {
-  const parsed = ErrorResponse.safeParse(res.body);
-  if (!parsed.success) {
+  const parsed = maybeAnswer(ErrorResponse, res);
+  if (!parsed) {
     return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : UNIFIED.provider_error) };
   }
-  const errs = parsed.data.errors;
+  const errs = parsed.errors;
   const first = errs[0]!;
   const unified = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused
-    : BY_CODE[first.errorCode] ? UNIFIED[BY_CODE[first.errorCode]!]
+    : documented(first.errorCode) ? unifiedFor(first.errorCode)
     : res.status < 500 ? UNIFIED.invalid_request : UNIFIED.provider_error;
   return { error_code: first.errorCode, error_message: errs.map((e) => e.errorMessage).join('; '), ...unified };
 }

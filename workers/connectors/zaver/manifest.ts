@@ -1,12 +1,12 @@
 // zaver: Zaver's Payment Link API v2 and Refund API v1 (Swedish pay-later and instant payments, the payer's own step
 // on Zaver's payment link), imitated by services/provider-sandbox/providers/zaver/. Sources: README.md here.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** HeaderKey: api_key is the Zaver API key (`Authorization: Bearer <key>`). */
 export const zaverCredentials = z.object({ api_key: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
+export const manifest = defineManifest({
   name: 'zaver',
   display_name: 'Zaver',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
@@ -40,4 +40,4 @@ export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
   webhook: { scheme: 'shared_secret', header: 'authorization' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

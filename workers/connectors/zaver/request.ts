@@ -5,20 +5,15 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import type { z } from 'zod';
-import { lineTax, linesOf, obj, perUnit, str } from '../order-fields.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
+import { lineTax, linesOf, obj, perUnit, str } from '../kit/order.ts';
 import type { Address, LineItem, PaymentCaptureRequest, PaymentCreationRequest, RefundCreationRequest } from './schemas.ts';
 
 export const PAYMENTS = '/payments/link/v2';
 export const REFUNDS = '/refund/v1';
 
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
-
-/** Minor units -> Zaver's major-unit number (exact: via the decimal string). */
-export const major = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
 
 type Line = Record<string, unknown>;
 
@@ -31,9 +26,7 @@ function itemType(l: Line): NonNullable<LineItem['itemType']> {
 
 /** A VAT rate with at most two decimals: the line's own, else what its tax is of its net amount. */
 export function taxRate(gross: number, tax: number, given?: unknown): number {
-  if (typeof given === 'number' && Number.isFinite(given)) return given;
-  const net = gross - tax;
-  return net > 0 ? Math.round((tax / net) * 10_000) / 100 : 0;
+  return typeof given === 'number' && Number.isFinite(given) ? given : taxRatePercent(gross, tax);
 }
 
 /**
@@ -100,7 +93,7 @@ function phoneOf(o: ProviderOrder | undefined): string | undefined {
   return c.startsWith('+') ? c : `${o?.customer?.phone_country_code ?? ''}${c}`;
 }
 
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+// Fields left undefined are not sent (JSON has no undefined).
 
 /**
  * One of our addresses as Zaver's Address: for market DE streetName and houseNumber instead of addressLine1 ("For
@@ -112,11 +105,11 @@ export function addressOf(v: unknown, market: string): Address | undefined {
   if (!line1 && !str(a.city)) return undefined;
   const name = [str(a.first_name), str(a.last_name)].filter(Boolean).join(' ') || undefined;
   const street = market === 'DE' && line1 ? /^(.*\S)\s+(\d[\w\s/-]*)$/.exec(line1) : null;
-  return defined({
+  return {
     name,
     ...(street ? { streetName: street[1], houseNumber: street[2] } : { addressLine1: line1 }),
     addressLine2: str(a.line2), city: str(a.city), postalCode: str(a.zip), country: str(a.country),
-  });
+  };
 }
 
 /** POST /payments/link/v2: the payment and its payment link, which the payer opens (the customer step). */
@@ -126,10 +119,10 @@ export function createPaymentRequest(job: ConnectorJob, apiKey: string): Provide
   const birth = str(o?.metadata?.birth_date) ?? str(o?.birth_date);
   // Required by Zaver (the manifest requires billing.address.country).
   const market = str(obj(obj(o?.billing).address).country) ?? '';
-  const payer = defined({
+  const payer = {
     email: job.customer_email ?? undefined, phoneNumber: phoneOf(o), ...names(o), ...(birth ? { dateOfBirth: birth } : {}),
     billingAddress: addressOf(o?.billing, market), shippingAddress: addressOf(o?.shipping, market),
-  });
+  };
   const returnUrl = job.return_url ?? undefined;
   const body: PaymentCreationRequest = {
     merchantPaymentReference: reference,
@@ -138,7 +131,7 @@ export function createPaymentRequest(job: ConnectorJob, apiKey: string): Provide
     market,
     ...(languageOf(o) ? { language: languageOf(o) } : {}),
     title: o?.description ?? `Order ${reference}`,
-    merchantUrls: defined({ callbackUrl: webhookUrl(job), successUrl: returnUrl, cancelUrl: returnUrl }),
+    merchantUrls: { callbackUrl: webhookUrl(job), successUrl: returnUrl, cancelUrl: returnUrl },
     lineItems: lineItems(job),
     payerData: payer,
     paymentMetadata: { paymentId: job.payment_id },

@@ -1,22 +1,15 @@
 // Zaver's answers -> outcomes, parsed with Zaver's own shapes (schemas.ts): the PaymentStatusResponse (create, read,
 // capture, cancel and the payment callbacks) and the RefundResponse (create, read, the refund callbacks). An answer
 // that is not that shape is an unknown outcome (UnexpectedAnswer: retried, then synced), never a guess.
-import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { type Outcome, outcomeTable } from '../kit/outcome.ts';
 import { errorFields, paymentEnded, refundCancelled } from './errors.ts';
 import { PaymentStatusResponse, RefundResponse } from './schemas.ts';
 
-function read<T>(schema: z.ZodType<T>, res: ProviderResponse, what: string): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`zaver ${what}: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
-const PAYMENT_OUTCOME: Record<PaymentStatusResponse['paymentStatus'], OutcomeKind> = {
+const paymentKind = outcomeTable<PaymentStatusResponse['paymentStatus']>({
   // The payment link is waiting for the payer.
   CREATED: 'CUSTOMER_ACTION',
   // The payer approved; Zaver (or the payer's bank) has not confirmed yet.
@@ -27,11 +20,11 @@ const PAYMENT_OUTCOME: Record<PaymentStatusResponse['paymentStatus'], OutcomeKin
   SETTLED: 'CAPTURED',
   CANCELLED: 'DECLINED',
   ERROR: 'DECLINED',
-};
+});
 
 /** The payment's status as the outcome of its authorization. */
 export function paymentOutcome(p: PaymentStatusResponse): Outcome {
-  const kind = PAYMENT_OUTCOME[p.paymentStatus];
+  const kind = paymentKind(p.paymentStatus);
   return {
     kind, connector_transaction_id: p.paymentId,
     ...(kind === 'CUSTOMER_ACTION' && p.paymentLink ? { redirect_url: p.paymentLink } : {}),
@@ -42,7 +35,7 @@ export function paymentOutcome(p: PaymentStatusResponse): Outcome {
 /** authorize (create the payment) and its status sync (read it). */
 export function paymentAnswerOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return paymentOutcome(read(PaymentStatusResponse, res, 'payment'));
+  return paymentOutcome(readAnswer(PaymentStatusResponse, res, 'zaver payment'));
 }
 
 /**
@@ -52,7 +45,7 @@ export function paymentAnswerOutcome(res: ProviderResponse): Outcome {
  */
 export function captureOutcome(res: ProviderResponse, job: Pick<ConnectorJob, 'operation_id'>): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = read(PaymentStatusResponse, res, 'capture');
+  const p = readAnswer(PaymentStatusResponse, res, 'zaver payment (capture)');
   const captured = p.paymentStatus === 'SETTLED' || (p.paymentStatus === 'PENDING_MERCHANT_CAPTURE' && (p.capturedAmount ?? 0) > 0);
   if (!captured) throw new UnexpectedAnswer(`zaver capture: the payment is ${p.paymentStatus} with ${p.capturedAmount ?? 0} captured after the capture`);
   return { kind: 'CAPTURED', connector_transaction_id: job.operation_id };
@@ -61,7 +54,7 @@ export function captureOutcome(res: ProviderResponse, job: Pick<ConnectorJob, 'o
 /** The cancel answers the payment: voided once it is CANCELLED. */
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = read(PaymentStatusResponse, res, 'cancel');
+  const p = readAnswer(PaymentStatusResponse, res, 'zaver payment (cancel)');
   return p.paymentStatus === 'CANCELLED' ? { kind: 'VOIDED' }
     : { kind: 'FAILED', error_code: p.paymentStatus, error_message: `The payment is ${p.paymentStatus} at Zaver after the cancel`, ...UNIFIED.invalid_state };
 }
@@ -83,5 +76,5 @@ export function refundStatusOutcome(r: RefundResponse): Outcome {
 /** refund (create) and refund sync (read). */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return refundStatusOutcome(read(RefundResponse, res, 'refund'));
+  return refundStatusOutcome(readAnswer(RefundResponse, res, 'zaver refund'));
 }

@@ -6,7 +6,8 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as zaver } from './index.ts';
-import { addressOf, lineItemOf, major, taxRate } from './request.ts';
+import { major } from '../kit/money.ts';
+import { addressOf, lineItemOf, taxRate } from './request.ts';
 import { PaymentCaptureRequest, PaymentCreationRequest, RefundCreationRequest } from './schemas.ts';
 
 const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
