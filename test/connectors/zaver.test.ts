@@ -3,8 +3,9 @@
 // posts its form, as a browser would), Zaver's callbacks (the object itself, with the merchant's callback token in
 // `Authorization: Bearer`) reach our gateway at the callbackUrl the connector sent, captures are Zaver's captures, a
 // void cancels the payment, refunds wait for the merchant's approval (pending) and end by callback.
-// Sync delays: eight quick rounds, then a long pause, so what is decided after them (a review, a refund's approval)
-// is decided by Zaver's callback.
+// Sync delays: four quick rounds, then a long pause, so what is decided after them (a review, a refund's approval,
+// SANDBOX_REVIEW_MS = 4 s later) is decided by Zaver's callback: with eight rounds, their processing time on a busy
+// machine reached the review's decision, whose first read then decided it before the callback did (flaky before).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bnplPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
 import { sleep, Stack } from '../support/stack.ts';
@@ -17,7 +18,7 @@ let calls: ReturnType<typeof merchantCalls>;
 
 
 beforeAll(async () => {
-  stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,30000', SANDBOX_REVIEW_MS: '3000' });
+  stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,30000', SANDBOX_REVIEW_MS: '4000' });
   M = await merchantWithAccount(stack, 'zaver', undefined, TOKEN);
   bad = await merchantWithAccount(stack, 'zaver', { auth_type: 'HeaderKey', api_key: 'not_a_zaver_key' }, TOKEN);
   calls = merchantCalls(stack, M.api_key);
