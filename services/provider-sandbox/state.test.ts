@@ -138,7 +138,7 @@ describe('sandbox state across a restart', () => {
   it('zaver: a payment created before the restart is read after it', async () => {
     const h = { authorization: 'Bearer zaver_sandbox_api_key' };
     const before = start('zaver');
-    const p = await call('POST', '/zaver/payments/link/v2', { ...fixture('zaver', 'requests.json').create_payment, idempotencyKey: 'k-1' }, h);
+    const p = await call('POST', '/zaver/payments/link/v2', { ...fixture('zaver', 'payment-creation.request.json'), idempotencyKey: 'k-1' }, h);
     expect(p.status).toBe(200);
     restart('zaver', before);
     expect(await call('GET', `/zaver/payments/link/v2/${p.body.paymentId}`, undefined, h)).toMatchObject({ status: 200, body: { paymentId: p.body.paymentId } });

@@ -78,7 +78,7 @@ describe('riverty requests', () => {
       shipping: { address: { line1: 'Lager 5', city: 'Hamburg', zip: '20095', country: 'DE', first_name: 'Max', last_name: 'Muster' } },
     });
     for (const j of [job(), job({ order: business })]) {
-      const body = flow(riverty.authorize).request(j, creds).body;
+      const body = flow(riverty.authorize).request(j, creds, testSession(j)).body;
       expect(firstBreach(rules('authorize'), body)).toBeNull();
       expect(AuthorizeRequest.safeParse(body).success).toBe(true);
     }

@@ -1,17 +1,13 @@
 // Zaver's error body {"errors": [{"errorCode", "errorMessage", "docs"}]} -> our error fields: error_code and
 // error_message are Zaver's own (the first error's code, every message), unified_code/unified_message ours.
-import { z } from 'zod';
-import type { Outcome } from '../../../domain/payment.ts';
-import { ProviderUnavailable } from '../kit/http.ts';
-import type { ProviderResponse } from '../kit/http.ts';
+import { maybeAnswer } from '../kit/answer.ts';
 import { UNIFIED } from '../kit/errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { type Outcome, unifiedTable } from '../kit/outcome.ts';
+import { ErrorResponse } from './schemas.ts';
 
-export const ZaverError = z.object({
-  errors: z.array(z.object({ errorCode: z.string().min(1), errorMessage: z.string(), docs: z.string().nullish() })).min(1),
-});
-
-/** Zaver's documented codes by what a merchant can do about them. */
-const BY_CODE: Record<string, keyof typeof UNIFIED> = {
+/** Zaver's documented codes (SDK src/Config/ErrorCode.php) by what a merchant can do about them. */
+const BY_CODE = {
   VALIDATION_ERROR: 'invalid_request',
   PARSE_ERROR: 'invalid_request',
   PAYMENT_NOT_FOUND: 'invalid_request',
@@ -21,25 +17,28 @@ const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   DUPLICATE_LINE_ITEM_ID: 'invalid_request',
   USER_NOT_FOUND: 'invalid_request',
   MULTIPLE_USERS_FOUND: 'invalid_request',
+  // "An attempt was made to change a payment in an unchangable state": a state error, not a lock to wait out.
+  PAYMENT_LOCKED: 'invalid_state',
   PAYMENT_ILLEGAL_STATE: 'invalid_state',
   REFUND_ILLEGAL_STATE: 'invalid_state',
   REFUND_NOT_POSSIBLE: 'refund_declined',
   INSUFFICIENT_FUNDS_SWISH: 'refund_declined',
-};
+} as const;
+const unifiedFor = unifiedTable(BY_CODE);
+const documented = (code: string): code is keyof typeof BY_CODE => code in BY_CODE;
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
-/** What an error answer says. PAYMENT_LOCKED (another operation on the payment is running) is retried, not mapped. */
+/** What an error answer says. */
 export function errorFields(res: ProviderResponse): ErrorFields {
-  const parsed = ZaverError.safeParse(res.body);
-  if (!parsed.success) {
+  const parsed = maybeAnswer(ErrorResponse, res);
+  if (!parsed) {
     return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : UNIFIED.provider_error) };
   }
-  const errs = parsed.data.errors;
+  const errs = parsed.errors;
   const first = errs[0]!;
-  if (first.errorCode === 'PAYMENT_LOCKED') throw new ProviderUnavailable(`zaver: PAYMENT_LOCKED (HTTP ${res.status}): ${first.errorMessage}`);
   const unified = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused
-    : BY_CODE[first.errorCode] ? UNIFIED[BY_CODE[first.errorCode]!]
+    : documented(first.errorCode) ? unifiedFor(first.errorCode)
     : res.status < 500 ? UNIFIED.invalid_request : UNIFIED.provider_error;
   return { error_code: first.errorCode, error_message: errs.map((e) => e.errorMessage).join('; '), ...unified };
 }

@@ -1,13 +1,12 @@
-// zaver: Zaver's Checkout / Payment Link API v2 (Swedish pay-later and instant payments, the payer's own step on
-// Zaver's payment link), imitated by services/provider-sandbox/providers/zaver/. Reference:
-// ../shared/reference/providers/zaver.md; README.md here.
+// zaver: Zaver's Payment Link API v2 and Refund API v1 (Swedish pay-later and instant payments, the payer's own step
+// on Zaver's payment link), imitated by services/provider-sandbox/providers/zaver/. Sources: README.md here.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** HeaderKey: api_key is the Zaver API key (`Authorization: Bearer <key>`). */
 export const zaverCredentials = z.object({ api_key: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
+export const manifest = defineManifest({
   name: 'zaver',
   display_name: 'Zaver',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync', 'notification'],
@@ -24,13 +23,15 @@ export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
   customers: ['B2C'],
   // Every payment goes through Zaver's payment link, where the payer identifies and approves.
   customer_step: 'always',
-  // The payer comes back from the payment link to successUrl / cancelUrl.
-  required_fields: ['return_url'],
+  // The payer comes back from the payment link to successUrl / cancelUrl; `market` is required by Zaver
+  // (SDK PaymentCreationRequest::setMarket).
+  required_fields: ['billing.address.country', 'return_url'],
   auth_type: 'HeaderKey',
   credentials: zaverCredentials,
   sandbox_account_details: { auth_type: 'HeaderKey', api_key: 'zaver_sandbox_api_key' },
   settings: {
-    // Zaver's paths have no prefix (https://api.test.zaver.se/payments/link/v2); unset: the sandbox's /zaver.
+    // Zaver's paths have no prefix (https://api.test.zaver.com/payments/link/v2, prod https://api.zaver.com: SDK
+    // src/Config/Endpoint.php since 2025-03; the .se hosts are the v1 era's); unset: the sandbox's /zaver.
     base_url: { env: 'ZAVER_BASE_URL', default: 'sandbox/zaver' },
     default_api_key: { env: 'ZAVER_API_KEY', default: 'zaver_sandbox_api_key' },
     // The merchant's static callback token, which Zaver sends as `Authorization: Bearer <token>`.
@@ -39,4 +40,4 @@ export const manifest: Manifest<z.infer<typeof zaverCredentials>> = {
   webhook: { scheme: 'shared_secret', header: 'authorization' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

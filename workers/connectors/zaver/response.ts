@@ -1,61 +1,30 @@
-// Zaver's answers -> outcomes, parsed with Zaver's own shapes: the PaymentStatusResponse (create, read, cancel and
-// the payment callbacks), the capture answer, and the RefundResponse (create, read, the refund callbacks).
-import { z } from 'zod';
-import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../kit/http.ts';
+// Zaver's answers -> outcomes, parsed with Zaver's own shapes (schemas.ts): the PaymentStatusResponse (create, read,
+// capture, cancel and the payment callbacks) and the RefundResponse (create, read, the refund callbacks). An answer
+// that is not that shape is an unknown outcome (UnexpectedAnswer: retried, then synced), never a guess.
+import type { ConnectorJob } from '../../../domain/job.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { UNIFIED } from '../kit/errors.ts';
-import { readAnswer } from '../kit/answer.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { type Outcome, outcomeTable } from '../kit/outcome.ts';
 import { errorFields, paymentEnded, refundCancelled } from './errors.ts';
+import { PaymentStatusResponse, RefundResponse } from './schemas.ts';
 
-export const PAYMENT_STATUSES = ['CREATED', 'PENDING_CONFIRMATION', 'PENDING_MERCHANT_CAPTURE', 'SETTLED', 'CANCELLED', 'ERROR'] as const;
-export const REFUND_STATUSES = ['PENDING_MERCHANT_APPROVAL', 'PENDING_EXECUTION', 'EXECUTED', 'CANCELLED'] as const;
-const Amount = z.number().nonnegative();
-
-export const ZaverPayment = z.object({
-  paymentId: z.string().min(1),
-  paymentStatus: z.enum(PAYMENT_STATUSES),
-  amount: Amount,
-  currency: z.string(),
-  capturedAmount: Amount.nullish(),
-  refundedAmount: Amount.nullish(),
-  token: z.string().nullish(),
-  paymentLink: z.string().nullish(),
-  validUntil: z.string().nullish(),
-  captureBefore: z.string().nullish(),
-  merchantPaymentReference: z.string().nullish(),
-  allowedPaymentOperations: z.object({ canCapture: z.boolean(), canRefund: z.boolean(), canCancel: z.boolean() }).partial().nullish(),
-});
-export const ZaverCapture = z.object({ id: z.string().min(1), amount: Amount, paymentStatus: z.enum(PAYMENT_STATUSES) });
-export const ZaverRefund = z.object({
-  refundId: z.string().min(1),
-  paymentId: z.string().min(1),
-  refundAmount: Amount,
-  currency: z.string(),
-  status: z.enum(REFUND_STATUSES),
-  merchantReference: z.string().nullish(),
-  description: z.string().nullish(),
-  /** When the refund last changed (ISO 8601). */
-  lastEvent: z.string().nullish(),
-});
-export type ZaverPaymentBody = z.infer<typeof ZaverPayment>;
-export type ZaverRefundBody = z.infer<typeof ZaverRefund>;
-
-const PAYMENT_OUTCOME: Record<ZaverPaymentBody['paymentStatus'], OutcomeKind> = {
+const paymentKind = outcomeTable<PaymentStatusResponse['paymentStatus']>({
   // The payment link is waiting for the payer.
   CREATED: 'CUSTOMER_ACTION',
   // The payer approved; Zaver (or the payer's bank) has not confirmed yet.
   PENDING_CONFIRMATION: 'PENDING',
-  // Authorized, waiting for the merchant's capture.
+  // Authorized, waiting for the merchant's capture (we create payments with captureMethod deferred).
   PENDING_MERCHANT_CAPTURE: 'AUTHORIZED',
-  // Settled without a capture of ours (an account configured for immediate capture), or fully captured.
+  // Paid: captured (by us, or by Zaver for a payment method that settles at once, e.g. a bank transfer).
   SETTLED: 'CAPTURED',
   CANCELLED: 'DECLINED',
   ERROR: 'DECLINED',
-};
+});
 
 /** The payment's status as the outcome of its authorization. */
-export function paymentOutcome(p: ZaverPaymentBody): Outcome {
-  const kind = PAYMENT_OUTCOME[p.paymentStatus];
+export function paymentOutcome(p: PaymentStatusResponse): Outcome {
+  const kind = paymentKind(p.paymentStatus);
   return {
     kind, connector_transaction_id: p.paymentId,
     ...(kind === 'CUSTOMER_ACTION' && p.paymentLink ? { redirect_url: p.paymentLink } : {}),
@@ -66,25 +35,35 @@ export function paymentOutcome(p: ZaverPaymentBody): Outcome {
 /** authorize (create the payment) and its status sync (read it). */
 export function paymentAnswerOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return paymentOutcome(readAnswer(ZaverPayment, res, 'zaver'));
+  return paymentOutcome(readAnswer(PaymentStatusResponse, res, 'zaver payment'));
 }
 
-/** The capture's id is our connector_capture_id. */
-export function captureOutcome(res: ProviderResponse): Outcome {
+/**
+ * The capture answers the payment as it is after the capture (v2: a PaymentStatusResponse, SETTLED once all is
+ * captured, else still PENDING_MERCHANT_CAPTURE with capturedAmount grown). Zaver gives the capture no id of its
+ * own: it is named by our captureIdempotencyKey (the operation id), which is our connector_capture_id.
+ */
+export function captureOutcome(res: ProviderResponse, job: Pick<ConnectorJob, 'operation_id'>): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(ZaverCapture, res, 'zaver').id };
+  const p = readAnswer(PaymentStatusResponse, res, 'zaver payment (capture)');
+  const captured = p.paymentStatus === 'SETTLED' || (p.paymentStatus === 'PENDING_MERCHANT_CAPTURE' && (p.capturedAmount ?? 0) > 0);
+  if (!captured) throw new UnexpectedAnswer(`zaver capture: the payment is ${p.paymentStatus} with ${p.capturedAmount ?? 0} captured after the capture`);
+  return { kind: 'CAPTURED', connector_transaction_id: job.operation_id };
 }
 
 /** The cancel answers the payment: voided once it is CANCELLED. */
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = readAnswer(ZaverPayment, res, 'zaver');
+  const p = readAnswer(PaymentStatusResponse, res, 'zaver payment (cancel)');
   return p.paymentStatus === 'CANCELLED' ? { kind: 'VOIDED' }
     : { kind: 'FAILED', error_code: p.paymentStatus, error_message: `The payment is ${p.paymentStatus} at Zaver after the cancel`, ...UNIFIED.invalid_state };
 }
 
-/** A refund's status: waiting for the merchant's approval or for its execution is pending; executed is refunded. */
-export function refundStatusOutcome(r: ZaverRefundBody): Outcome {
+/**
+ * A refund's status: waiting for the merchant's approval (every refund is created so) or for its execution is
+ * pending; executed is refunded; cancelled (by the merchant's representative) failed.
+ */
+export function refundStatusOutcome(r: RefundResponse): Outcome {
   const id = { connector_transaction_id: r.refundId };
   switch (r.status) {
     case 'PENDING_MERCHANT_APPROVAL':
@@ -97,5 +76,5 @@ export function refundStatusOutcome(r: ZaverRefundBody): Outcome {
 /** refund (create) and refund sync (read). */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return refundStatusOutcome(readAnswer(ZaverRefund, res, 'zaver'));
+  return refundStatusOutcome(readAnswer(RefundResponse, res, 'zaver refund'));
 }

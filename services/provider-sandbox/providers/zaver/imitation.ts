@@ -1,25 +1,32 @@
 // Zaver's Payment Link API v2 and Refund API v1 as the sandbox imitates them (the worker's side:
-// workers/connectors/zaver/; reference: ../shared/reference/providers/zaver.md), mounted at /zaver, which stands for
-// https://api(.test).zaver.se:
+// workers/connectors/zaver/, whose README names the sources), mounted at /zaver, which stands for
+// https://api(.test).zaver.com. Its answers take their shape from Zaver's published examples
+// (workers/connectors/zaver/fixtures/*.json: every field of the example, no other) and its checks from the published
+// rules gathered in fixtures/rules.json (required fields, enums, statuses), read as files: no connector code.
 //   POST /payments/link/v2                    create: the payment (CREATED) and its paymentLink
 //   GET  /payments/link/v2/:paymentId         read
 //   POST /payments/link/v2/:paymentId/capture capture (partial, several) before captureBefore
 //   POST /payments/link/v2/:paymentId/cancel  cancel (nothing captured yet)
-//   POST /refund/v1                           refund: PENDING_MERCHANT_APPROVAL | PENDING_EXECUTION -> EXECUTED | CANCELLED
+//   POST /refund/v1                           refund of a SETTLED payment: PENDING_MERCHANT_APPROVAL -> PENDING_EXECUTION
+//                                             -> EXECUTED, or CANCELLED
 //   GET  /refund/v1/:refundId, POST /refund/v1/:refundId/(approve|cancel)
 //   GET  /checkout/:token, POST /checkout/:token/(approve|deny)   the payment link the payer opens
 // Auth: `Authorization: Bearer <ZAVER_API_KEY>` (default zaver_sandbox_api_key). Amounts: JSON numbers in major units
 // (at most the currency's decimals). Errors: {"errors": [{"errorCode", "errorMessage", "docs"}]}. Idempotency: the
 // create's idempotencyKey and the capture's captureIdempotencyKey answer the first result; a refund's merchantReference
-// names one refund per payment (UNVERIFIED: Zaver documents no refund idempotency).
+// ("must be unique") names one refund per payment (answering the first again is UNVERIFIED).
+// A payment's captureMethod (merchantCustomizations) is `immediate` unless `deferred` is asked for: immediate settles
+// the whole amount when the payer approves; deferred waits in PENDING_MERCHANT_CAPTURE for captures.
+// Every refund is created PENDING_MERCHANT_APPROVAL; the merchant's representative (in Zaver for Business: imitated
+// SANDBOX_REVIEW_MS later, or POST .../approve) approves it, and Zaver executes it.
 // Callbacks (callbacks.ts): every status change of a payment or refund, to the callbackUrl given with it.
 // Magic tags in payerData.email: +decline (the payer is declined on the link: CANCELLED), +review (approved ->
 // PENDING_CONFIRMATION, PENDING_MERCHANT_CAPTURE SANDBOX_REVIEW_MS later), +slow, +flaky (500 twice per idempotencyKey),
-// +refund_fail (REFUND_NOT_POSSIBLE), +refund_pending (PENDING_MERCHANT_APPROVAL, approved and executed
-// SANDBOX_REVIEW_MS later), +refund_flaky (500 twice per merchantReference). +redirect changes nothing: every Zaver
-// payment has the payer's step.
+// +refund_fail (REFUND_NOT_POSSIBLE), +refund_pending (no longer different: every refund waits for its approval),
+// +refund_flaky (500 twice per merchantReference). +redirect changes nothing: every Zaver payment has the payer's step.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { config } from '../../../../lib/config.ts';
 import { fromDecimalString, toDecimalString } from '../../../../lib/money.ts';
 import { keptState, records, tagSet } from '../../kept.ts';
@@ -33,13 +40,27 @@ type PaymentStatus = 'CREATED' | 'PENDING_CONFIRMATION' | 'PENDING_MERCHANT_CAPT
 type RefundStatus = 'PENDING_MERCHANT_APPROVAL' | 'PENDING_EXECUTION' | 'EXECUTED' | 'CANCELLED';
 type Obj = Record<string, any>;
 
+/** Zaver's published examples and rules, shared with the connector's tests as files (never code). */
+const FIXTURES = new URL('../../../../workers/connectors/zaver/fixtures/', import.meta.url);
+const fixture = (name: string): Obj => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
+export const RULES = fixture('rules.json');
+const PAYMENT_EXAMPLE = fixture('payment-status.created.json');
+const REFUND_EXAMPLE = fixture('refund.pending-merchant-approval.json');
+/** `values` in the example's shape: exactly the example's fields (a field the example has and we lack is a bug here). */
+function shaped(example: Obj, values: Obj): Obj {
+  const missing = Object.keys(example).filter((k) => !(k in values));
+  if (missing.length) throw new Error(`zaver imitation: no value for the published field(s) ${missing.join(', ')}`);
+  return Object.fromEntries(Object.keys(example).map((k) => [k, values[k]]));
+}
+
+/** id: the captureIdempotencyKey (v2 gives a capture no id of its own), else one of ours. */
 interface Capture { id: string; amount: number; key: string | null; answer: unknown; created_at: string }
 interface Payment {
   paymentId: string; token: string; status: PaymentStatus; currency: string; market: string | null; language: string | null;
   /** Cents. */
   amount: number; captured: number;
   merchantPaymentReference: string | null; title: string; description: string | null; lineItems: Obj[]; payerData: Obj;
-  merchantUrls: Obj; merchantMetadata: Obj; idempotencyKey: string | null; tags: Set<MagicTag>;
+  merchantUrls: Obj; paymentMetadata: Obj; captureMethod: 'immediate' | 'deferred'; idempotencyKey: string | null; tags: Set<MagicTag>;
   captures: Capture[]; decide_at?: number; validUntil: string; captureBefore: string; created_at: string;
 }
 interface Refund {
@@ -52,7 +73,7 @@ interface Refund {
 
 const CURRENCIES = ['SEK', 'EUR'];
 const MARKETS = ['SE', 'DE', 'AT', 'FI'];
-const ITEM_TYPES = ['PHYSICAL', 'DIGITAL', 'SERVICE', 'SHIPPING', 'FEE', 'DISCOUNT'];
+const ITEM_TYPES: string[] = RULES.itemTypes;
 const DOCS = 'https://api-docs.zaver.se/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
@@ -82,6 +103,10 @@ function cents(v: unknown, currency: string, field: string, min = 0): number {
 }
 const dec = (c: number, currency: string) => Number(toDecimalString(c, currency as 'SEK'));
 const httpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\//.test(v);
+/** The published required fields of a request: each missing one is a VALIDATION_ERROR naming it. */
+function required(b: Obj, fields: string[], at = '') {
+  for (const f of fields) if (b?.[f] === undefined || b[f] === null || b[f] === '') throw new Invalid(invalid(`${at}${f}`));
+}
 
 /** Line items: each unitPrice × quantity = totalAmount, taxAmount the totalAmount's VAT at taxRatePercent; their sum. */
 function lineItemsTotal(items: unknown, currency: string): number {
@@ -90,6 +115,7 @@ function lineItemsTotal(items: unknown, currency: string): number {
   let total = 0;
   items.forEach((it: Obj, i) => {
     const at = `lineItems[${i}]`;
+    required(it, RULES.paymentCreation.lineItem.required, `${at}.`);
     if (!s(it?.name)) throw new Invalid(invalid(`${at}.name`));
     if (!Number.isInteger(it.quantity) || it.quantity < 1) throw new Invalid(invalid(`${at}.quantity`, 'must be a positive integer'));
     if (it.itemType !== undefined && !ITEM_TYPES.includes(it.itemType)) throw new Invalid(invalid(`${at}.itemType`, `must be one of ${ITEM_TYPES.join(', ')}`));
@@ -127,21 +153,26 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const refundedOf = (p: Payment) => [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status !== 'CANCELLED').reduce((t, r) => t + r.amount, 0);
   const executedOf = (p: Payment) => [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status === 'EXECUTED').reduce((t, r) => t + r.amount, 0);
   const canCancel = (p: Payment) => (p.status === 'CREATED' || p.status === 'PENDING_MERCHANT_CAPTURE') && p.captured === 0;
-  const paymentView = (p: Payment) => ({
+  /** A PaymentStatusResponse in the published example's shape. */
+  const paymentView = (p: Payment) => shaped(PAYMENT_EXAMPLE, {
     paymentId: p.paymentId, token: p.token, paymentLink: `${publicUrl()}/zaver/checkout/${p.token}`, validUntil: p.validUntil, captureBefore: p.captureBefore,
-    merchantPaymentReference: p.merchantPaymentReference, amount: dec(p.amount, p.currency), capturedAmount: dec(p.captured, p.currency),
-    refundedAmount: dec(executedOf(p), p.currency), currency: p.currency, paymentStatus: p.status, title: p.title,
-    lineItems: p.lineItems, merchantMetadata: p.merchantMetadata,
-    allowedPaymentOperations: { canCapture: p.status === 'PENDING_MERCHANT_CAPTURE', canRefund: p.captured > refundedOf(p), canCancel: canCancel(p) },
-    authorizationStatus: { payerToken: p.status === 'CREATED' ? null : `ptk_${p.token.slice(0, 12)}` },
+    merchantPaymentReference: p.merchantPaymentReference, lineItems: p.lineItems, amount: dec(p.amount, p.currency), capturedAmount: dec(p.captured, p.currency),
+    refundedAmount: dec(executedOf(p), p.currency), currency: p.currency, paymentStatus: p.status, paymentMetadata: p.paymentMetadata,
+    merchantCustomizations: { captureMethod: p.captureMethod },
+    authorizationStatus: { payerToken: p.status === 'CREATED' ? '' : `ptk_${p.token.slice(0, 12)}` },
+    allowedPaymentOperations: { canCapture: p.status === 'PENDING_MERCHANT_CAPTURE', canRefund: p.status === 'SETTLED' && p.captured > refundedOf(p), canCancel: canCancel(p) },
+    idempotencyKey: p.idempotencyKey,
   });
-  const refundView = (r: Refund) => ({
-    refundId: r.refundId, paymentId: r.paymentId, refundAmount: dec(r.amount, r.currency), currency: r.currency, refundTaxAmount: dec(r.tax, r.currency),
-    refundTaxRatePercent: r.taxRatePercent, status: r.status, description: r.description, invoiceReference: r.invoiceReference,
-    merchantReference: r.merchantReference, merchantMetadata: r.merchantMetadata, lastEvent: r.lastEvent, lineItems: [],
-    initializingRepresentative: { name: 'API' },
-    approvingRepresentative: r.status === 'PENDING_EXECUTION' || r.status === 'EXECUTED' ? { name: r.decide_at === undefined ? 'API' : 'Merchant representative' } : null,
-    cancellingRepresentative: r.status === 'CANCELLED' ? { name: 'Merchant representative' } : null,
+  const REPRESENTATIVE = { username: 'representative@merchant.example' };
+  /** A RefundResponse in the published example's shape. */
+  const refundView = (r: Refund) => shaped(REFUND_EXAMPLE, {
+    refundId: r.refundId, paymentId: r.paymentId, invoiceReference: r.invoiceReference, refundAmount: dec(r.amount, r.currency), currency: r.currency,
+    refundTaxAmount: dec(r.tax, r.currency), refundTaxRatePercent: r.taxRatePercent, status: r.status, description: r.description,
+    merchantReference: r.merchantReference, merchantMetadata: r.merchantMetadata,
+    initializingRepresentative: null,
+    approvingRepresentative: r.status === 'PENDING_EXECUTION' || r.status === 'EXECUTED' ? REPRESENTATIVE : null,
+    cancellingRepresentative: r.status === 'CANCELLED' ? REPRESENTATIVE : null,
+    lastEvent: r.lastEvent, merchantUrls: r.callbackUrl ? { callbackUrl: r.callbackUrl } : null, lineItems: [],
   });
 
   const movePayment = (p: Payment, status: PaymentStatus) => {
@@ -166,7 +197,7 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     moveRefund(r, 'PENDING_EXECUTION');
     moveRefund(r, 'EXECUTED');
   };
-  /** A `+refund_pending` refund is approved at decide_at: by its timer, or by the first read after it. */
+  /** A refund is approved by the merchant's representative at decide_at: by its timer, or by the first read after it. */
   const decideRefund = (r: Refund, force = false) => {
     if (r.status !== 'PENDING_MERCHANT_APPROVAL' || r.decide_at === undefined || (!force && Date.now() < r.decide_at)) return;
     approve(r);
@@ -186,7 +217,8 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const once = async (key: string | null, fn: () => Promise<Answer>): Promise<Answer> => {
     if (!key) return fn();
     const seen = idem.get(key);
-    if (seen?.state === 'in_progress') return fail(409, 'PAYMENT_LOCKED', 'A request with this idempotency key is being processed');
+    // Zaver's answer to a concurrent retry is not published (PAYMENT_LOCKED means an unchangeable state): a 503.
+    if (seen?.state === 'in_progress') return fail(503, 'INTERNAL_ERROR', 'A request with this idempotency key is being processed');
     if (seen?.state === 'done') return { status: seen.status, body: seen.body };
     idem.begin(key);
     try {
@@ -215,10 +247,14 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const tags = magicTags(s(b.payerData?.email));
     if (tags.has('flaky') && key && idem.count(`zaver-flaky:${key}`) <= 2) return unavailable;
     return once(key ? `zaver:create:${key}` : null, async () => {
+      required(b, RULES.paymentCreation.required);
       if (!CURRENCIES.includes(b.currency)) return invalid('currency', `must be one of ${CURRENCIES.join(', ')}`);
       const amount = cents(b.amount, b.currency, 'amount', 1);
       if (!s(b.title)) return invalid('title');
-      if (b.market !== undefined && !MARKETS.includes(b.market)) return invalid('market', `must be one of ${MARKETS.join(', ')}`);
+      if (!MARKETS.includes(b.market)) return invalid('market', `must be one of ${MARKETS.join(', ')}`);
+      if (RULES.paymentCreation.payerDataRequiredForMarkets.includes(b.market) && !b.payerData) return invalid('payerData', `is mandatory for market ${b.market}`);
+      const captureMethod = b.merchantCustomizations?.captureMethod ?? RULES.defaultCaptureMethod;
+      if (!RULES.captureMethods.includes(captureMethod)) return invalid('merchantCustomizations.captureMethod', `must be one of ${RULES.captureMethods.join(', ')}`);
       const urls: Obj = b.merchantUrls ?? {};
       for (const u of ['callbackUrl', 'successUrl', 'cancelUrl']) if (urls[u] != null && !httpUrl(urls[u])) return invalid(`merchantUrls.${u}`, 'must be an http(s) URL');
       // Each line must add up; their sum is not checked against amount (the sheet's own example does not add up: UNVERIFIED).
@@ -230,8 +266,10 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
       const p: Payment = {
         paymentId: randomBytes(12).toString('hex'), token: randomBytes(24).toString('base64url'), status: 'CREATED', currency: b.currency,
         market: s(b.market), language: s(b.language), amount, captured: 0, merchantPaymentReference: s(b.merchantPaymentReference),
-        title: b.title, description: s(b.description), lineItems: b.lineItems ?? [], payerData: payer, merchantUrls: urls,
-        merchantMetadata: b.merchantMetadata ?? {}, idempotencyKey: key, tags, captures: [],
+        title: b.title, description: s(b.description),
+        // Zaver sets each line item's id (LineItem::setId: "This is set by Zaver when the payment request is created").
+        lineItems: (b.lineItems ?? []).map((it: Obj) => ({ ...it, id: randomUUID() })), payerData: payer, merchantUrls: urls,
+        paymentMetadata: b.paymentMetadata ?? {}, captureMethod, idempotencyKey: key, tags, captures: [],
         validUntil: new Date(now + 24 * 3600_000).toISOString(), captureBefore: new Date(now + 30 * 24 * 3600_000).toISOString(),
         created_at: new Date(now).toISOString(),
       };
@@ -256,15 +294,17 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const key = s(b.captureIdempotencyKey);
     const again = key ? p.captures.find((c) => c.key === key) : undefined;
     if (again) return { status: 200, body: again.answer };
+    required(b, RULES.paymentCapture.required);
     if (p.status !== 'PENDING_MERCHANT_CAPTURE') return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: it cannot be captured`);
     if (b.currency !== p.currency) return invalid('currency', `must be ${p.currency}`);
     const amount = cents(b.amount, p.currency, 'amount', 1);
     const left = p.amount - p.captured;
     if (amount > left) return fail(400, 'AMOUNT_INVALID', `amount: exceeds the amount left to capture (${toDecimalString(left, p.currency as 'SEK')})`);
     p.captured += amount;
-    const c: Capture = { id: randomUUID(), amount, key, answer: null, created_at: new Date().toISOString() };
+    const c: Capture = { id: key ?? randomUUID(), amount, key, answer: null, created_at: new Date().toISOString() };
     if (p.captured === p.amount) movePayment(p, 'SETTLED');
-    c.answer = { id: c.id, amount: dec(amount, p.currency), paymentStatus: p.status, merchantMetadata: b.captureMetadata ?? {} };
+    // v2 answers the payment as it is now (Checkout::capturePayment returns a PaymentStatusResponse).
+    c.answer = paymentView(p);
     p.captures.push(c);
     return { status: 200, body: c.answer };
   }));
@@ -282,7 +322,7 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/refund/v1', (req, res) => handle(res, async () => {
     const b: Obj = req.body ?? {};
-    if (!s(b.paymentId)) return invalid('paymentId');
+    required(b, RULES.refundCreation.required);
     const p = payments.get(b.paymentId);
     if (!p) return notFound(b.paymentId);
     const reference = s(b.merchantReference);
@@ -297,26 +337,23 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
       return invalid('refundTaxRatePercent', 'must be a number from 0 to 100');
     }
     if (b.merchantUrls?.callbackUrl != null && !httpUrl(b.merchantUrls.callbackUrl)) return invalid('merchantUrls.callbackUrl', 'must be an http(s) URL');
-    if (p.captured === 0) return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status} with nothing captured: there is nothing to refund`);
+    // "The payment being refunded does not have the status SETTLED, and can therefore not be refunded."
+    if (p.status !== RULES.refundCreation.refundablePaymentStatus) return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: only a SETTLED payment can be refunded`);
     if (p.tags.has('refund_fail')) return fail(400, 'REFUND_NOT_POSSIBLE', 'The payment cannot be refunded');
     const refundable = p.captured - refundedOf(p);
     if (amount > refundable) return fail(400, 'AMOUNT_EXCEEDS_REFUNDABLE_AMOUNT', `refundAmount: exceeds the refundable amount (${toDecimalString(refundable, p.currency as 'SEK')})`);
     const now = new Date().toISOString();
     const r: Refund = {
-      refundId: randomUUID(), paymentId: p.paymentId, status: 'PENDING_MERCHANT_APPROVAL', currency: p.currency, amount, tax,
+      refundId: randomUUID(), paymentId: p.paymentId, status: RULES.refundCreation.createdStatus, currency: p.currency, amount, tax,
       taxRatePercent: typeof b.refundTaxRatePercent === 'number' ? b.refundTaxRatePercent : 0, description: s(b.description),
       merchantReference: reference, invoiceReference: s(b.invoiceReference), merchantMetadata: b.merchantMetadata ?? {},
       callbackUrl: s(b.merchantUrls?.callbackUrl) ?? s(p.merchantUrls.callbackUrl), lastEvent: now, created_at: now,
     };
     refunds.set(r.refundId, r);
-    if (p.tags.has('refund_pending')) {
-      // Held for the approval of a second representative of the merchant (given SANDBOX_REVIEW_MS later).
-      r.decide_at = Date.now() + config.sandboxReviewMs;
-      after(config.sandboxReviewMs, () => decideRefund(r, true));
-    } else {
-      // An account without four-eyes approval: approved by the API call itself and executed at once.
-      r.status = 'EXECUTED';
-    }
+    // Created waiting for the approval of a representative of the merchant (SDK README: createRefund -> "Outputs:
+    // PENDING_MERCHANT_APPROVAL"), given in Zaver for Business SANDBOX_REVIEW_MS later here.
+    r.decide_at = Date.now() + config.sandboxReviewMs;
+    after(config.sandboxReviewMs, () => decideRefund(r, true));
     return { status: 200, body: refundView(r) };
   }));
 
@@ -365,7 +402,11 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
       movePayment(p, 'CANCELLED');
       return back(p.merchantUrls.cancelUrl);
     }
-    if (p.tags.has('review')) {
+    if (p.captureMethod === 'immediate') {
+      // Captured as the payer pays: settled at once.
+      p.captured = p.amount;
+      movePayment(p, 'SETTLED');
+    } else if (p.tags.has('review')) {
       p.decide_at = Date.now() + config.sandboxReviewMs;
       movePayment(p, 'PENDING_CONFIRMATION');
       after(config.sandboxReviewMs, () => decidePayment(p, true));
