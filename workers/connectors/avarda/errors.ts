@@ -12,9 +12,20 @@ import { camelKeys, ErrorAnswer } from './schemas.ts';
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 interface Entry { code: string | null; property: string | null; message: string }
 
-function unifiedFor(status: number, what: 'payment' | 'refund') {
+/** Avarda's published codes that refuse the operation in the purchase's state (checkout-3/error-codes): 100–102, the
+ * recurring payment's 110–122, and 123 "Multiple parallel operation on one purchase detected". */
+const STATE_CODES = new Set(['100', '101', '102', '110', '120', '121', '122', '123']);
+
+/**
+ * Avarda answers every refusal 400 (error-codes: "In addition to the 400 StatusCode …"). One of its state codes is a
+ * refusal in the purchase's state; for a refund, any entry naming no field of our request is Avarda declining it;
+ * everything else in 4xx is our request.
+ */
+function unifiedFor(status: number, what: 'payment' | 'refund', first: Entry | undefined) {
   if (status === 401 || status === 403) return UNIFIED.credentials_refused;
-  if (status === 409 || status === 422) return what === 'refund' ? UNIFIED.refund_declined : UNIFIED.invalid_state;
+  const state = status === 409 || status === 422 || (status === 400 && first !== undefined && STATE_CODES.has(first.code ?? ''));
+  const declined = what === 'refund' && status === 400 && first !== undefined && !first.property;
+  if (state || declined) return what === 'refund' ? UNIFIED.refund_declined : UNIFIED.invalid_state;
   if (status >= 400 && status < 500) return UNIFIED.invalid_request;
   return UNIFIED.provider_error;
 }
@@ -25,7 +36,7 @@ function entriesOf(body: unknown): Entry[] {
   if (!p.success) return [];
   const e = p.data;
   const of = (x: { property?: string; errorCode?: number | string; errorMessage: string }): Entry =>
-    ({ code: x.errorCode === undefined ? null : String(x.errorCode), property: x.property ?? null, message: x.errorMessage });
+    ({ code: x.errorCode === undefined ? null : String(x.errorCode), property: x.property || null, message: x.errorMessage });
   if (Array.isArray(e)) return e.map(of);
   if ('errors' in e) return e.errors.map(of);
   if ('error_description' in e) return [{ code: e.error ?? null, property: null, message: e.error_description }];
@@ -33,8 +44,8 @@ function entriesOf(body: unknown): Entry[] {
 }
 
 export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 'payment'): ErrorFields {
-  const unified = unifiedFor(res.status, what);
   const entries = entriesOf(res.body);
+  const unified = unifiedFor(res.status, what, entries[0]);
   if (!entries.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...unified };
   const first = entries[0]!;
   // ErrorCode 0 is Avarda's "Non specific error": the property says more.

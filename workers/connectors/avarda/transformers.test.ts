@@ -196,7 +196,7 @@ describe('avarda capture (activation), void (cancel)', () => {
   it('the activation answers 200 with no content: captured, named by its TranId; a refusal is Avarda\'s error', () => {
     expect(flow(avarda.capture).response(ok(''), after({ kind: 'capture' }))).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'op_0123456789abcdefghijABCDEF' });
     expect(flow(avarda.capture).response(ok({ Errors: [{ Property: '', ErrorCode: 100, ErrorMessage: 'Purchase must be in completed state' }], StatusCode: 400 }, 400), after()))
-      .toMatchObject({ kind: 'FAILED', error_code: '100', error_message: 'Purchase must be in completed state' });
+      .toMatchObject({ kind: 'FAILED', error_code: '100', error_message: 'Purchase must be in completed state', unified_code: 'UE_3000' });
   });
   it('a partial capture: the capture\'s lines, else one delivery item with the tax in proportion', () => {
     const lines = [{ product_name: 'Socks', product_id: 'S2', quantity: 2, amount: 10_000, total_tax_amount: 2_000, tax_percentage: 25 }];
@@ -232,9 +232,11 @@ describe('avarda refund (a return of activated rows)', () => {
   });
   it('the return answers 204 with no content: refunded; a refusal is UE_6000 with Avarda\'s message', () => {
     expect(flow(avarda.refund).response(ok('', 204), after({ kind: 'refund' }))).toMatchObject({ kind: 'REFUNDED' });
-    expect(flow(avarda.refund).response(ok({ Errors: [{ Property: 'Items', ErrorCode: 0, ErrorMessage: 'Return amount exceeds delivered amount' }], StatusCode: 422 }, 422), after())).toMatchObject({
-      kind: 'FAILED', error_code: 'Items', error_message: 'Items: Return amount exceeds delivered amount', unified_code: 'UE_6000',
+    // Avarda answers refusals 400; one naming no field of ours is Avarda declining the refund.
+    expect(flow(avarda.refund).response(ok({ Errors: [{ Property: '', ErrorCode: 0, ErrorMessage: 'The invoice is with debt collection' }], StatusCode: 400 }, 400), after())).toMatchObject({
+      kind: 'FAILED', error_code: '0', error_message: 'The invoice is with debt collection', unified_code: 'UE_6000',
     });
+    expect(flow(avarda.refund).response(ok(fixture('error-400.json'), 400), after())).toMatchObject({ error_code: 'Items[0].Amount', unified_code: 'UE_2000' });
   });
 });
 
