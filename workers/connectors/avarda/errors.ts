@@ -4,9 +4,10 @@
 // the two shapes the Magento module reads. error_code: Avarda's ErrorCode when it names one (e.g. 100 "Purchase must be
 // in completed state"), else the property, else `http_<status>`; error_message: every entry's "<Property>: <message>".
 // Avarda exposes no decline reasons: a credit decline never reaches the API.
-import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import { maybeAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import type { Outcome } from '../kit/outcome.ts';
 import { camelKeys, ErrorAnswer } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
@@ -31,10 +32,9 @@ function unifiedFor(status: number, what: 'payment' | 'refund', first: Entry | u
 }
 
 /** Avarda's entries, whichever published shape the body has; none when it has none of them. */
-function entriesOf(body: unknown): Entry[] {
-  const p = ErrorAnswer.safeParse(camelKeys(body));
-  if (!p.success) return [];
-  const e = p.data;
+function entriesOf(res: ProviderResponse): Entry[] {
+  const e = maybeAnswer(ErrorAnswer, { ...res, body: camelKeys(res.body) });
+  if (!e) return [];
   const of = (x: { property?: string; errorCode?: number | string; errorMessage: string }): Entry =>
     ({ code: x.errorCode === undefined ? null : String(x.errorCode), property: x.property || null, message: x.errorMessage });
   if (Array.isArray(e)) return e.map(of);
@@ -44,7 +44,7 @@ function entriesOf(body: unknown): Entry[] {
 }
 
 export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 'payment'): ErrorFields {
-  const entries = entriesOf(res.body);
+  const entries = entriesOf(res);
   const unified = unifiedFor(res.status, what, entries[0]);
   if (!entries.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...unified };
   const first = entries[0]!;

@@ -5,21 +5,16 @@ import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
+import { linesOf, obj, type Obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import { manifest, type avardaCredentials } from './manifest.ts';
 import { ADDRESS_MAX, type CancelRequest, type InitializeRequest, type Item, ITEM_TEXT_MAX, ORDER_REFERENCE_MAX, type OrderRequest, TRAN_ID_MAX } from './schemas.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 /** Drops undefined fields, so a body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** Minor units -> Avarda's decimal number, exactly (29900 SEK -> 299). */
-export const dec = (minor: number, currency: string) => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
 
 export const tokenRequest = (c: Credentials): ProviderRequest =>
   ({ method: 'POST', path: '/api/partner/tokens', body: { clientId: c.api_key, clientSecret: c.key1 } });
@@ -30,12 +25,14 @@ const purchase = (job: ConnectorJob) => `/api/partner/payments/${encodeURICompon
 // ---- items ------------------------------------------------------------------------------------------------------
 
 export type AvardaItem = Item & { taxCode: string; taxAmount: number; quantity: number };
-interface Line { product_name?: string; quantity?: number; amount?: number; product_id?: string | null; tax_percentage?: number | null; tax_amount?: number | null; total_tax_amount?: number | null }
+type Line = OrderLine;
 
 /** Description and Notes: at most 35 characters (Avarda's item lists; the Magento module cuts at 35 too). */
 const cut = (s: string) => (s.length > ITEM_TEXT_MAX ? s.slice(0, ITEM_TEXT_MAX) : s);
-/** A rate as Avarda's taxCode: "25", "19", "25.5". */
+/** A rate as Avarda's taxCode: "25", "19", "25.5" ("If tax code are 25% send in 25"). */
 const rateCode = (rate: number) => String(Math.round(rate * 10) / 10);
+/** Minor units -> Avarda's decimal number in the major unit, exactly (29900 SEK -> 299). */
+const dec = major;
 
 /** A line in minor units: gross, tax and rate. Tax: total_tax_amount, else tax_amount per unit, else from the rate. */
 function lineMinor(l: Line) {
@@ -65,22 +62,22 @@ export function itemsOf(lines: Line[], currency: string): AvardaItem[] {
   });
 }
 
-const linesOf = (v: unknown): Line[] => (Array.isArray(v) ? (v as Line[]) : []);
 const sum = (lines: Line[]) => lines.reduce((t, l) => t + (l.amount ?? 0), 0);
 
-/** The order's tax for `amount` of it: the whole tax for the whole order, else in proportion. */
-export function taxShare(amount: number, order: ProviderOrder | undefined): number {
-  const lines = linesOf(order?.order_details);
-  const gross = sum(lines) || amount;
-  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineMinor(l).tax, 0);
-  if (!tax) return 0;
-  return amount === gross ? tax : Math.round((tax * amount) / gross);
+/**
+ * The VAT of `amount` without lines of its own: the order's in proportion to its lines (kit taxShare); an order
+ * without lines is priced whole at its initialization, so its tax is order_tax_amount there (a later part of such an
+ * order has no known total to take a share of: no VAT is claimed).
+ */
+function taxOf(amount: number, job: ConnectorJob): number {
+  if (linesOf(job.order?.order_details).length) return taxShare(amount, job.order);
+  return job.kind === 'authorize' ? (job.order?.order_tax_amount ?? 0) : 0;
 }
 
-/** One item for an amount without lines of its own (the order's tax in proportion). */
+/** One item for an amount without lines of its own. */
 function amountItem(description: string, amount: number, job: ConnectorJob): AvardaItem {
-  const tax = taxShare(amount, job.order);
-  return { description: cut(description), amount: dec(amount, job.currency), taxCode: rateCode(amount - tax > 0 ? (tax / (amount - tax)) * 100 : 0), taxAmount: dec(tax, job.currency), quantity: 1 };
+  const tax = taxOf(amount, job);
+  return { description: cut(description), amount: dec(amount, job.currency), taxCode: String(taxRatePercent(amount, tax, 1)), taxAmount: dec(tax, job.currency), quantity: 1 };
 }
 
 /**

@@ -3,6 +3,7 @@
 // Avarda's API binds request fields case-insensitively (its docs write `OrderReference`, its own demo and shop plugins
 // `orderReference`); we send camelCase as the plugins do, and read answers in either case (`camelKeys`).
 import { z } from 'zod';
+import { states } from '../kit/outcome.ts';
 
 /** Keys' first letter lowered, deeply: Avarda's docs print PascalCase, its API answers camelCase (the plugins read it). */
 export function camelKeys(v: unknown): unknown {
@@ -99,12 +100,26 @@ export type CancelRequest = z.infer<typeof CancelRequest>;
 export const TokenAnswer = z.object({ token: z.string().min(1), tokenExpirationUtc: z.string().optional() });
 export const InitializeAnswer = z.object({ purchaseId: z.string().min(1), jwt: z.string().min(1), expiredUtc: z.string().optional() });
 
-/** Every `step.current` (Magento module Helper/PurchaseState.php). */
-export const PurchaseState = z.enum([
+/**
+ * Every `step.current` (Magento module Helper/PurchaseState.php) and what it is for us: Completed the authorization;
+ * the states that module calls dead (`isDead`: TimedOut, Outdated, Canceled) the end of a checkout not completed (the
+ * customer left, was declined in the form, or the session expired: Avarda does not say which); those it calls waiting
+ * (`isWaiting`) pending, with HandledByMerchant (the merchant's own step of the form) and Unknown; the form's steps
+ * (its `isInCheckout`) still the customer's turn.
+ */
+export const PURCHASE = states([
   'Initialized', 'EmailZipEntry', 'SsnEntry', 'PhoneNumberEntry', 'PhoneNumberEntryForKnownCustomer', 'PersonalInfo',
   'PersonalInfoWithoutSsn', 'WaitingForSwish', 'RedirectedToDirectPaymentBank', 'RedirectedToNets', 'WaitingForBankId',
   'RedirectedToTupas', 'Completed', 'TimedOut', 'Outdated', 'Canceled', 'HandledByMerchant', 'AwaitingCreditApproval', 'Unknown',
-]);
+], {
+  Completed: 'AUTHORIZED',
+  TimedOut: 'DECLINED', Outdated: 'DECLINED', Canceled: 'DECLINED',
+  WaitingForBankId: 'PENDING', WaitingForSwish: 'PENDING', AwaitingCreditApproval: 'PENDING', RedirectedToDirectPaymentBank: 'PENDING',
+  RedirectedToNets: 'PENDING', RedirectedToTupas: 'PENDING', HandledByMerchant: 'PENDING', Unknown: 'PENDING',
+  Initialized: 'CUSTOMER_ACTION', EmailZipEntry: 'CUSTOMER_ACTION', SsnEntry: 'CUSTOMER_ACTION', PhoneNumberEntry: 'CUSTOMER_ACTION',
+  PhoneNumberEntryForKnownCustomer: 'CUSTOMER_ACTION', PersonalInfo: 'CUSTOMER_ACTION', PersonalInfoWithoutSsn: 'CUSTOMER_ACTION',
+});
+export const PurchaseState = PURCHASE.schema;
 export type PurchaseState = z.infer<typeof PurchaseState>;
 
 const ModeData = z.object({ step: z.object({ current: PurchaseState }) });
