@@ -333,7 +333,8 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
-      for (const p of s.purchases) purchases.set(p.purchaseId, { ...p, tags: tagSet(p.tags) });
+      // A state kept before returns and releases were told apart has neither count: 0.
+      for (const p of s.purchases) purchases.set(p.purchaseId, { ...p, released: p.released ?? 0, returned: p.returned ?? 0, tags: tagSet(p.tags) });
       callbacks.push(...s.callbacks);
       jwts.load(s.jwt);
     },
