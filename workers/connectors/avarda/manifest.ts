@@ -1,7 +1,7 @@
 // avarda: Avarda Checkout 3 (partner API: REST/JSON, decimals, a short-lived partner token as Bearer), imitated by
-// services/provider-sandbox/providers/avarda/. Reference: ../shared/reference/providers/avarda.md; README.md here.
+// services/provider-sandbox/providers/avarda/. Every point's source: README.md's Sources table.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** BodyKey: api_key = Avarda's clientId, key1 = its clientSecret (Avarda issues them per market/currency). */
 export const avardaCredentials = z.object({
@@ -12,7 +12,7 @@ export const avardaCredentials = z.object({
 
 export const AVARDA_SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
 
-export const manifest: Manifest<z.infer<typeof avardaCredentials>> = {
+export const manifest = defineManifest({
   name: 'avarda',
   display_name: 'Avarda Checkout',
   // No refundSync: a refund is in effect when answered. The notification is Avarda's completion callback (a hint).
@@ -43,4 +43,4 @@ export const manifest: Manifest<z.infer<typeof avardaCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

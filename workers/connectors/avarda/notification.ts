@@ -1,19 +1,13 @@
 // Avarda's completion callback: POST checkoutSetup.completedNotificationUrl {"purchaseId": "…"} when a purchase
-// completes, unsigned (the merchant must read the purchase to know). So it is only a hint: the worker syncs the payment
-// with that purchase id, reading it from Avarda on the account's own credentials.
-import { z } from 'zod';
-import type { ProviderNotification } from '../types.ts';
-
-const Callback = z.object({ purchaseId: z.string().min(1) }).passthrough();
+// completes (docs.avarda.com/checkout-3/more-features/server-side-callbacks/: retried every 10 minutes, at most 20
+// times, until a 2xx), unsigned (a static Authorization header only on request to Avarda). So it is only a hint: the
+// worker syncs the payment with that purchase id, reading it from Avarda on the account's own credentials.
+import type { ProviderNotification } from '../kit/define.ts';
+import { readBody } from '../kit/notification.ts';
+import { Callback } from './schemas.ts';
 
 export function parseNotification(rawBody: string): ProviderNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return { object: 'unknown', reason: 'the body is not JSON' };
-  }
-  const c = Callback.safeParse(json);
-  if (!c.success) return { object: 'unknown', reason: `not an Avarda completion callback: ${z.prettifyError(c.error)}` };
+  const c = readBody(rawBody, Callback, 'an Avarda completion callback');
+  if (!('data' in c)) return c;
   return { object: 'hint', connector_transaction_id: c.data.purchaseId, event: 'purchase_completed' };
 }

@@ -1,22 +1,19 @@
-// Our operations in Avarda Checkout 3's partner dialect (reference: ../shared/reference/providers/avarda.md): JSON
-// bodies under /api/partner, a partner token as Bearer, amounts as decimal numbers in the major unit, gross per unit
-// with the unit's VAT beside it (taxAmount) and the rate as a string (taxCode).
+// Our operations in Avarda Checkout 3's partner dialect (every point traced in README.md's Sources table; shapes in
+// schemas.ts): JSON bodies under /api/partner, a partner token as Bearer, amounts as decimal numbers in the major unit,
+// gross per unit with the unit's VAT beside it (taxAmount) and the rate as a string (taxCode).
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { major, majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { environment, notificationUrl, type Session } from '../kit/session.ts';
-import { obj, str, type Obj } from '../kit/order.ts';
-import { manifest, type avardaCredentials } from './manifest.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
+import { linesOf, obj, type Obj, type OrderLine, str, taxShare } from '../kit/order.ts';
+import type { avardaCredentials } from './manifest.ts';
+import { ADDRESS_MAX, type CancelRequest, type InitializeRequest, type Item, ITEM_TEXT_MAX, ORDER_REFERENCE_MAX, type OrderRequest, TRAN_ID_MAX } from './schemas.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
 /** Drops undefined fields, so a body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** Minor units -> Avarda's decimal number, exactly (29900 SEK -> 299). */
-export const dec = major;
-/** Minor units -> a 2-decimal string (the refund's `amount`). */
-export const decString = majorString;
 
 export const tokenRequest = (c: Credentials): ProviderRequest =>
   ({ method: 'POST', path: '/api/partner/tokens', body: { clientId: c.api_key, clientSecret: c.key1 } });
@@ -26,12 +23,15 @@ const purchase = (job: ConnectorJob) => `/api/partner/payments/${encodeURICompon
 
 // ---- items ------------------------------------------------------------------------------------------------------
 
-export interface AvardaItem { description: string; notes?: string; amount: number; taxCode: string; taxAmount: number; quantity: number }
-interface Line { product_name?: string; quantity?: number; amount?: number; product_id?: string | null; tax_percentage?: number | null; tax_amount?: number | null; total_tax_amount?: number | null }
+export type AvardaItem = Item & { taxCode: string; taxAmount: number; quantity: number };
+type Line = OrderLine;
 
-const cut = (s: string) => (s.length > 34 ? s.slice(0, 34) : s);
-/** A rate as Avarda's taxCode: "25", "19", "25.5". */
+/** Description and Notes: at most 35 characters (Avarda's item lists; the Magento module cuts at 35 too). */
+const cut = (s: string) => (s.length > ITEM_TEXT_MAX ? s.slice(0, ITEM_TEXT_MAX) : s);
+/** A rate as Avarda's taxCode: "25", "19", "25.5" ("If tax code are 25% send in 25"). */
 const rateCode = (rate: number) => String(Math.round(rate * 10) / 10);
+/** Minor units -> Avarda's decimal number in the major unit, exactly (29900 SEK -> 299). */
+const dec = major;
 
 /** A line in minor units: gross, tax and rate. Tax: total_tax_amount, else tax_amount per unit, else from the rate. */
 function lineMinor(l: Line) {
@@ -53,30 +53,30 @@ export function itemsOf(lines: Line[], currency: string): AvardaItem[] {
     const even = m.gross % m.q === 0 && m.tax % m.q === 0;
     const q = even ? m.q : 1;
     const name = l.product_name ?? `Item ${i + 1}`;
-    return clean({
+    const item: AvardaItem = {
       description: cut(even || m.q === 1 ? name : `${m.q} x ${name}`),
-      notes: l.product_id ? cut(l.product_id) : undefined,
       amount: dec(m.gross / q, currency), taxCode: rateCode(m.rate), taxAmount: dec(m.tax / q, currency), quantity: q,
-    }) as AvardaItem;
+    };
+    return l.product_id ? { ...item, notes: cut(l.product_id) } : item;
   });
 }
 
-const linesOf = (v: unknown): Line[] => (Array.isArray(v) ? (v as Line[]) : []);
 const sum = (lines: Line[]) => lines.reduce((t, l) => t + (l.amount ?? 0), 0);
 
-/** The order's tax for `amount` of it: the whole tax for the whole order, else in proportion. */
-export function taxShare(amount: number, order: ProviderOrder | undefined): number {
-  const lines = linesOf(order?.order_details);
-  const gross = sum(lines) || amount;
-  const tax = order?.order_tax_amount ?? lines.reduce((t, l) => t + lineMinor(l).tax, 0);
-  if (!tax) return 0;
-  return amount === gross ? tax : Math.round((tax * amount) / gross);
+/**
+ * The VAT of `amount` without lines of its own: the order's in proportion to its lines (kit taxShare); an order
+ * without lines is priced whole at its initialization, so its tax is order_tax_amount there (a later part of such an
+ * order has no known total to take a share of: no VAT is claimed).
+ */
+function taxOf(amount: number, job: ConnectorJob): number {
+  if (linesOf(job.order?.order_details).length) return taxShare(amount, job.order);
+  return job.kind === 'authorize' ? (job.order?.order_tax_amount ?? 0) : 0;
 }
 
-/** One item for an amount without lines of its own (the order's tax in proportion). */
+/** One item for an amount without lines of its own. */
 function amountItem(description: string, amount: number, job: ConnectorJob): AvardaItem {
-  const tax = taxShare(amount, job.order);
-  return { description: cut(description), amount: dec(amount, job.currency), taxCode: rateCode(amount - tax > 0 ? (tax / (amount - tax)) * 100 : 0), taxAmount: dec(tax, job.currency), quantity: 1 };
+  const tax = taxOf(amount, job);
+  return { description: cut(description), amount: dec(amount, job.currency), taxCode: String(taxRatePercent(amount, tax, 1)), taxAmount: dec(tax, job.currency), quantity: 1 };
 }
 
 /**
@@ -93,8 +93,7 @@ export function itemsFor(job: ConnectorJob, amount: number, given: Line[] | null
 
 /**
  * The page the customer completes Avarda Checkout on. Avarda has none of its own (its form is a script embedded with
- * the purchase JWT): the setting checkout_page_url (AVARDA_CHECKOUT_PAGE_URL) names the page that embeds it; unset, <base>/checkout
- * (the sandbox's imitation of it).
+ * the purchase JWT): AVARDA_CHECKOUT_PAGE_URL names the page that embeds it; unset, the sandbox's imitation of it.
  */
 export const checkoutPageUrl = (session: Session | undefined) => {
   const env = environment(session);
@@ -108,16 +107,36 @@ export function redirectUrl(jwt: string, job: ConnectorJob, session: Session | u
   return u.toString();
 }
 
-/** The merchant's order reference at Avarda (extraIdentifiers.orderReference): its own, else our payment id. */
-export const orderReference = (job: ConnectorJob) => job.merchant_order_reference_id ?? job.payment_id;
+/**
+ * The order's reference at Avarda (extraIdentifiers.orderReference, and OrderReference of every activation and return),
+ * at most 20 characters: the merchant's own when it fits, else the last 20 of our payment id (26 random alphanumerics
+ * after `pay_`: unique, and found by searching the payment id). The same for every call of the payment, as the shop
+ * plugins send their order number each time, so a retried call sends exactly what it sent before.
+ */
+export function orderReference(job: Pick<ConnectorJob, 'merchant_order_reference_id' | 'payment_id'>): string {
+  const own = job.merchant_order_reference_id?.trim();
+  return own && own.length <= ORDER_REFERENCE_MAX ? own : job.payment_id.slice(-ORDER_REFERENCE_MAX);
+}
 
-const LANGUAGE: Record<string, string> = { sv: 'Swedish', nb: 'Norwegian', no: 'Norwegian', nn: 'Norwegian', da: 'Danish', fi: 'Finnish' };
+/**
+ * TranId (at most 36): "a random unique ID generated by the calling party [that] identifies the HTTP request". Our
+ * operation id (`op_` + 26): unique per activation or return, and the same when the worker retries that operation.
+ */
+export const tranId = (job: Pick<ConnectorJob, 'operation_id'>) => job.operation_id.slice(-TRAN_ID_MAX);
+
+const LANGUAGE: Record<string, NonNullable<InitializeRequest['checkoutSetup']['language']>> = { sv: 'Swedish', nb: 'Norwegian', no: 'Norwegian', nn: 'Norwegian', da: 'Danish', fi: 'Finnish' };
 export const isBusiness = (o: ProviderOrder | undefined) => o?.metadata?.buyer_type === 'business';
+
+/** A prefilled value within Avarda's limit (error codes 126–131), else none: the form asks the customer for it. */
+const within = (v: string | undefined, max: number) => (v && v.length <= max ? v : undefined);
 
 function addressOf(a: unknown, names: { firstName?: string; lastName?: string; name?: string }) {
   const x = obj(obj(a).address);
   if (!str(x.line1) && !str(x.zip)) return undefined;
-  return clean({ ...names, address1: str(x.line1), address2: str(x.line2), zip: str(x.zip), city: str(x.city), country: str(x.country) });
+  return clean({
+    name: within(names.name, ADDRESS_MAX.name), firstName: within(names.firstName, ADDRESS_MAX.firstName), lastName: within(names.lastName, ADDRESS_MAX.lastName),
+    address1: within(str(x.line1), ADDRESS_MAX.address1), address2: str(x.line2), zip: str(x.zip), city: within(str(x.city), ADDRESS_MAX.city), country: str(x.country),
+  });
 }
 
 export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: string, session?: Session): ProviderRequest {
@@ -144,24 +163,22 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
     deliveryAddress: addressOf(o?.shipping, sNames),
     userInputs: clean({ phone: phone ?? undefined, email: email ?? undefined }),
   });
-  return {
-    method: 'POST', path: '/api/partner/payments', headers: auth(token),
-    body: {
-      checkoutSetup: clean({
-        mode: business ? 'B2B' : 'B2C',
-        language: LANGUAGE[locale] ?? 'English',
-        completedNotificationUrl: notificationUrl(session),
-        termsAndConditionsUrl: str(md.terms_and_conditions_url),
-        displayItems: true,
-        enableCountrySelector: false,
-        invoicingCountries: country ? [country] : undefined,
-        deliveryCountries: shipCountry ? [shipCountry] : undefined,
-      }),
-      items: itemsFor(job, job.amount, linesOf(o?.order_details), o?.description ?? 'Order'),
-      extraIdentifiers: { orderReference: orderReference(job) },
-      [business ? 'b2B' : 'b2C']: customer,
-    },
+  const body: InitializeRequest = {
+    checkoutSetup: clean({
+      mode: business ? 'B2B' : 'B2C',
+      language: LANGUAGE[locale] ?? 'English',
+      completedNotificationUrl: notificationUrl(session),
+      termsAndConditionsUrl: str(md.terms_and_conditions_url),
+      displayItems: true,
+      enableCountrySelector: false,
+      invoicingCountries: country ? [country] : undefined,
+      deliveryCountries: shipCountry ? [shipCountry] : undefined,
+    }),
+    items: itemsFor(job, job.amount, linesOf(o?.order_details), o?.description ?? 'Order'),
+    extraIdentifiers: { orderReference: orderReference(job) },
+    [business ? 'b2B' : 'b2C']: customer,
   };
+  return { method: 'POST', path: '/api/partner/payments', headers: auth(token), body };
 }
 
 /** The status sync: read the purchase (its step says whether the customer completed the checkout). */
@@ -169,17 +186,25 @@ export const readRequest = (job: ConnectorJob, _c: Credentials, token?: string):
   ({ method: 'GET', path: purchase(job), headers: auth(token) });
 
 /** A capture activates (delivers) the items captured: those given, the whole order, or one item for the amount. */
-export const activateRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${purchase(job)}/order`, headers: auth(token),
-  body: { orderReference: orderReference(job), items: itemsFor(job, job.amount, linesOf(job.capture_details?.order_details), 'Delivery') },
-});
+export function activateRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
+  const body: OrderRequest = { orderReference: orderReference(job), tranId: tranId(job), items: itemsFor(job, job.amount, linesOf(job.capture_details?.order_details), 'Delivery') };
+  return { method: 'POST', path: `${purchase(job)}/order`, headers: auth(token), body };
+}
 
-/** A void cancels what is left of the purchase (the un-activated amount). */
-export const cancelRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest =>
-  ({ method: 'POST', path: `${purchase(job)}/cancel`, headers: auth(token), body: { reason: job.reason ?? '' } });
+/** A void cancels what is left of the purchase (the un-activated amount). Avarda requires a reason. */
+export function cancelRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
+  const body: CancelRequest = { reason: job.reason?.trim() || 'Cancelled by the merchant' };
+  return { method: 'POST', path: `${purchase(job)}/cancel`, headers: auth(token), body };
+}
 
-/** A refund by amount (2-decimal string), our refund id in the note when no reason is given. */
-export const refundRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${purchase(job)}/refund`, headers: auth(token),
-  body: { orderReference: orderReference(job), amount: decString(job.amount, job.currency), note: job.reason ?? `Refund ${job.refund_id ?? job.operation_id}` },
-});
+/**
+ * A refund is a return (`…/return`): the rows credited, printed as negative rows on the customer's invoice. Our refunds
+ * only ever take back captured money, and a capture at Avarda is an activation (`…/order`), so every refund follows an
+ * activation; Avarda's `…/refund` (money the customer no longer needs to be delivered: a reservation not activated)
+ * matches no refund of ours (a void cancels what is not activated). The rows: the order's when the whole order is
+ * refunded, else one row for the amount with the order's VAT in proportion.
+ */
+export function refundRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
+  const body: OrderRequest = { orderReference: orderReference(job), tranId: tranId(job), items: itemsFor(job, job.amount, null, 'Return') };
+  return { method: 'POST', path: `${purchase(job)}/return`, headers: auth(token), body };
+}

@@ -1,68 +1,54 @@
-// Avarda's answers -> outcomes, parsed with Avarda's own shapes (the partner token, the initialized purchase, the
-// purchase read; the order-management calls' bodies are UNVERIFIED and not read beyond their status).
-import { z } from 'zod';
+// Avarda's answers -> outcomes, parsed with schemas.ts (Avarda's published shapes). The order-management calls answer
+// with no content (order and cancel 200, return and refund 204: docs.avarda.com order-management pages), so only their
+// status is read.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
-import { errorFields, timedOut } from './errors.ts';
-import { redirectUrl } from './request.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import type { Session } from '../kit/session.ts';
+import type { Outcome } from '../kit/outcome.ts';
+import { ended, errorFields } from './errors.ts';
+import { redirectUrl, tranId } from './request.ts';
+import { InitializeAnswer, PURCHASE, type PaymentStatus, PaymentStatus as PaymentStatusSchema, type PurchaseState, TokenAnswer } from './schemas.ts';
 
-/** `tokenExpirationUtc`'s name is UNVERIFIED; without it the token is taken to live 55 minutes (the plugin's cache). */
-export const AvardaToken = z.object({ token: z.string().min(1), tokenExpirationUtc: z.string().optional() });
-export const InitializedPurchase = z.object({ purchaseId: z.string().min(1), jwt: z.string().min(1), expiredUtc: z.string().optional() });
-const Step = z.object({ step: z.object({ current: z.string().min(1) }) }).passthrough();
-export const AvardaPurchase = z.object({
-  purchaseId: z.string().min(1),
-  mode: z.enum(['B2C', 'B2B']),
-  b2C: Step.nullish(),
-  b2B: Step.nullish(),
-  expiredUtc: z.string().optional(),
-}).passthrough();
-
+/** Without `tokenExpirationUtc` the token is taken to live 55 minutes (the WooCommerce plugin's cache; docs: 1 h). */
 const TOKEN_FALLBACK_S = 55 * 60;
 
 /** The token and how long it lives; a refusal of the client is the job's failure with Avarda's words. */
 export function tokenOutcome(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const t = readAnswer(AvardaToken, res, 'avarda');
-  const until = t.tokenExpirationUtc ? Date.parse(t.tokenExpirationUtc) : NaN;
+  const t = readAnswer(TokenAnswer, res, 'avarda token');
+  const until = t.tokenExpirationUtc ? Date.parse(t.tokenExpirationUtc) : Number.NaN;
   return { access_token: t.token, expires_in_s: Number.isFinite(until) ? Math.max(1, Math.floor((until - Date.now()) / 1000)) : TOKEN_FALLBACK_S };
 }
 
 /** authorize: the purchase is initialized; the customer completes Avarda Checkout on the page that embeds it. */
 export function initializeOutcome(res: ProviderResponse, job: ConnectorJob, _answers?: readonly ProviderResponse[], session?: Session): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = readAnswer(InitializedPurchase, res, 'avarda');
+  const p = readAnswer(InitializeAnswer, res, 'avarda initialized purchase');
   return { kind: 'CUSTOMER_ACTION', connector_transaction_id: p.purchaseId, redirect_url: redirectUrl(p.jwt, job, session) };
 }
 
 /** The checkout step of a purchase read: `<mode>.step.current`. */
-export const stepOf = (p: z.infer<typeof AvardaPurchase>) => (p.mode === 'B2B' ? p.b2B : p.b2C)?.step.current ?? null;
+export const stepOf = (p: PaymentStatus): PurchaseState | null => (p.mode === 'B2B' ? p.b2B : p.b2C)?.step.current ?? null;
 
-/**
- * sync: Completed is the authorization; TimedOut ends it (the customer left, was declined in the form, or the
- * session expired: Avarda does not say which); a step waiting on something outside the form (WaitingForBankId,
- * WaitingForSwish, …) is pending; any other step is the customer still in the form.
- */
+/** sync: the purchase's step in our terms (schemas.ts PURCHASE). A step Avarda does not publish does not parse: an
+ * unknown outcome, tried again, never a guess. */
 export function purchaseOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = readAnswer(AvardaPurchase, res, 'avarda');
+  const p = readAnswer(PaymentStatusSchema, res, 'avarda payment status');
   const step = stepOf(p);
   if (!step) throw new UnexpectedAnswer(`avarda: purchase ${p.purchaseId} names no ${p.mode} step`);
   const id = { connector_transaction_id: p.purchaseId };
-  if (step === 'Completed') return { kind: 'AUTHORIZED', ...id };
-  if (step === 'TimedOut') return { kind: 'DECLINED', ...id, ...timedOut() };
-  if (step.startsWith('WaitingFor')) return { kind: 'PENDING', ...id };
-  return { kind: 'CUSTOMER_ACTION', ...id };
+  const kind = PURCHASE.kind(step);
+  return kind === 'DECLINED' ? { kind, ...id, ...ended(step) } : { kind, ...id };
 }
 
-export const activateOutcome = (res: ProviderResponse): Outcome =>
-  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'CAPTURED' });
+/** The activation answers no id: the TranId we sent names it (the capture's connector id, kept for its refunds). */
+export const activateOutcome = (res: ProviderResponse, job: ConnectorJob): Outcome =>
+  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'CAPTURED', connector_transaction_id: tranId(job) });
 
 export const cancelOutcome = (res: ProviderResponse): Outcome =>
   (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'VOIDED' });
 
-export const refundOutcome = (res: ProviderResponse): Outcome =>
-  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res, 'refund') } : { kind: 'REFUNDED' });
+export const refundOutcome = (res: ProviderResponse, job: ConnectorJob): Outcome =>
+  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res, 'refund') } : { kind: 'REFUNDED', connector_transaction_id: tranId(job) });

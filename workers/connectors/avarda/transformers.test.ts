@@ -1,26 +1,36 @@
-// avarda's flows, pure: our jobs -> Avarda's requests (compared with the reference sheet's examples in
-// fixtures/requests.json), and Avarda's documented answers (fixtures/answers.json) -> outcomes. No stack.
+// avarda's flows, pure: our jobs -> Avarda's requests, checked against the schemas that parse Avarda's own published
+// request examples (fixtures/, sources in fixtures/SOURCES.md), and Avarda's published answers -> outcomes. No stack.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConnectorJob } from '../../../domain/job.ts';
+import { testSession } from '../kit/testing.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
-import { testSession } from '../kit/testing.ts';
 import { connector as avarda } from './index.ts';
-import { itemsOf } from './request.ts';
+import { itemsOf, orderReference } from './request.ts';
+import {
+  CancelRequest, camelKeys, InitializeAnswer, InitializeRequest, OrderRequest, PaymentStatus, PurchaseState, RefundRequest, TokenAnswer, TokenRequest,
+} from './schemas.ts';
 
-const answers: Record<string, { status: number; body: any }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
-const requests: Record<string, any> = JSON.parse(readFileSync(new URL('./fixtures/requests.json', import.meta.url), 'utf8'));
+/** A published example, as Avarda printed it. */
+const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+const ok = (body: unknown, status = 200) => ({ status, body });
+/** The published payment-status example with its step set to `current` (one of Avarda's state names). */
+const status = (current: string, mode: 'B2C' | 'B2B' = 'B2C') => {
+  const ex = fixture('payment-status.json');
+  const { b2C, ...rest } = ex;
+  return ok({ ...rest, mode, [mode === 'B2B' ? 'b2B' : 'b2C']: { ...b2C, step: { ...b2C.step, current } } });
+};
+
 const creds = { auth_type: 'BodyKey' as const, api_key: 'avarda_sandbox_client', key1: 'avarda_sandbox_client_secret' };
 const s = { access_token: 'jwt', ...testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' }) };
-const a = (name: string) => answers[name]!;
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
 
-/** The sheet's example purchase (one shirt, 299.00 SEK incl. 25 % VAT) as our job. */
+/** One shirt, 299.00 SEK incl. 25 % VAT, as our job; our payment ids are `pay_` + 26 characters (30). */
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'avarda',
+  merchant_id: 'mer_1', payment_id: 'pay_0123456789abcdefghijABCDEF', operation_id: 'op_0123456789abcdefghijABCDEF', kind: 'authorize', connector: 'avarda',
   merchant_connector_id: 'mca_1', amount: 29_900, currency: 'SEK', capture_method: 'manual', connector_transaction_id: null,
-  customer_email: 'a@example.se', return_url: 'https://shop.example/return', merchant_order_reference_id: '1001', mode: 'execute', sync_round: 0,
+  customer_email: 'a@example.se', return_url: 'https://shop.example/return', merchant_order_reference_id: null, mode: 'execute', sync_round: 0,
   order: {
     customer: { id: null, name: 'A B', email: 'a@example.se', phone: '+46701234567', phone_country_code: null },
     billing: { address: { first_name: 'A', last_name: 'B', line1: 'Storgatan 1', zip: '11122', city: 'Stockholm', country: 'SE' } },
@@ -31,13 +41,32 @@ const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   },
   ...over,
 });
-const after = (over: Partial<ConnectorJob> = {}) => job({ connector_transaction_id: '2b7e2f7c0f2a4c5e9d1a3b4c', ...over });
+const PURCHASE = '19ac0d1ee909c302d212b4324d9194b5';
+const after = (over: Partial<ConnectorJob> = {}) => job({ connector_transaction_id: PURCHASE, ...over });
+
+describe('the schemas read Avarda\'s own published examples', () => {
+  it('requests: token, initialize (Avarda\'s demo), order and return (docs, PascalCase), refund, cancel', () => {
+    expect(TokenRequest.parse(fixture('token-request.json'))).toBeTruthy();
+    expect(InitializeRequest.parse(camelKeys(fixture('initialize-request.json')))).toBeTruthy();
+    expect(OrderRequest.parse(camelKeys(fixture('order-request.json')))).toMatchObject({ orderReference: '4000124352', items: [{ quantity: 2 }] });
+    expect(OrderRequest.parse(camelKeys(fixture('return-request.json')))).toMatchObject({ orderReference: 'ue12345', posId: 'Id123456' });
+    expect(RefundRequest.parse(fixture('refund-request.json'))).toEqual({ amount: 10 });
+    expect(CancelRequest.parse(fixture('cancel-request.json'))).toEqual({ reason: 'Cancelling order upon customer request.' });
+    // The docs' own invalid request (amount with 4 decimals as a string) is refused by the same rules.
+    expect(InitializeRequest.safeParse(camelKeys({ checkoutSetup: {}, ...fixture('error-400-request.json') })).success).toBe(false);
+  });
+  it('answers: token, initialized purchase, payment status; every published state name', () => {
+    expect(TokenAnswer.parse(fixture('token-response.json')).tokenExpirationUtc).toBe('2026-05-04T11:00:00Z');
+    expect(InitializeAnswer.parse(fixture('initialize-response.json')).purchaseId).toBe(PURCHASE);
+    expect(PaymentStatus.parse(fixture('payment-status.json'))).toMatchObject({ mode: 'B2C', b2C: { step: { current: 'Initialized' } } });
+    expect(PurchaseState.options).toEqual(fixture('purchase-states.json'));
+  });
+});
 
 describe('avarda manifest', () => {
   it('lists exactly the flows the connector implements; token flow; unsigned callback; follow-up automatic capture', () => {
     const implemented = FLOWS.filter((f) => f === 'notification' ? !!avarda.notification : !!avarda[f]);
     expect([...avarda.manifest.flows].sort()).toEqual([...implemented].sort());
-    expect(avarda.token).toBeDefined();
     expect(avarda.manifest).toMatchObject({ webhook: { scheme: 'unsigned' }, automatic_capture: 'follow_up', amount_unit: 'major', currencies: ['SEK', 'NOK', 'DKK', 'EUR'] });
     expect(avarda.manifest.credentials.safeParse(creds).success).toBe(true);
     expect(avarda.manifest.credentials.safeParse({ auth_type: 'BodyKey', api_key: 'x' }).success).toBe(false);
@@ -45,123 +74,175 @@ describe('avarda manifest', () => {
 });
 
 describe('avarda token', () => {
-  it('asks with clientId and clientSecret (the sheet\'s body) and reads the token with its lifetime', () => {
-    expect(avarda.token!.request(creds)).toMatchObject({ method: 'POST', path: '/api/partner/tokens', body: requests.token });
+  it('asks with clientId and clientSecret and reads the published answer with its lifetime', () => {
+    const req = avarda.token!.request(creds);
+    expect(req).toMatchObject({ method: 'POST', path: '/api/partner/tokens' });
+    expect(Object.keys(TokenRequest.parse(req.body))).toEqual(Object.keys(fixture('token-request.json')));
     vi.useFakeTimers({ now: Date.parse('2026-05-04T10:00:00.000Z') });
     try {
-      // tokenExpirationUtc (11:00) minus now (10:00).
-      expect(avarda.token!.response(a('token'))).toEqual({ access_token: a('token').body.token, expires_in_s: 3600 });
-      vi.setSystemTime(Date.parse('2026-05-04T11:00:30.000Z'));
-      expect(avarda.token!.response(a('token'))).toMatchObject({ expires_in_s: 1 });
+      expect(avarda.token!.response(ok(fixture('token-response.json')))).toEqual({ access_token: fixture('token-response.json').token, expires_in_s: 3600 });
     } finally {
       vi.useRealTimers();
     }
   });
-  it('without an expiry takes the plugin\'s 55 minutes; a refusal is the job\'s failure with Avarda\'s title and detail', () => {
-    expect(avarda.token!.response(a('token_without_expiry'))).toEqual({ access_token: a('token').body.token, expires_in_s: 3300 });
-    expect(avarda.token!.response(a('token_refused'))).toEqual({
-      kind: 'FAILED', error_code: 'Unauthorized', error_message: 'Invalid client credentials', unified_code: 'UE_4000', unified_message: expect.any(String),
+  it('without an expiry takes the plugin\'s 55 minutes; a refusal (the Magento module\'s error_description) is the job\'s failure', () => {
+    expect(avarda.token!.response(ok({ token: 'x' }))).toEqual({ access_token: 'x', expires_in_s: 3300 });
+    expect(avarda.token!.response(ok({ error: 'invalid_client', error_description: 'Invalid client credentials' }, 401))).toMatchObject({
+      kind: 'FAILED', error_code: 'invalid_client', error_message: 'Invalid client credentials', unified_code: 'UE_4000',
     });
   });
 });
 
 describe('avarda authorize (initialize purchase)', () => {
-  it('is the sheet\'s example: checkoutSetup, items in decimals with taxCode/taxAmount, orderReference, b2C', () => {
+  it('checkoutSetup, items in decimals with taxCode/taxAmount, extraIdentifiers.orderReference, b2C: valid by Avarda\'s rules', () => {
     const req = flow(avarda.authorize).request(job(), creds, s);
     expect(req).toMatchObject({ method: 'POST', path: '/api/partner/payments', headers: { authorization: 'Bearer jwt' } });
-    const body = req.body as any;
-    expect(body.items).toEqual(requests.initialize.items);
-    expect(body.extraIdentifiers).toEqual(requests.initialize.extraIdentifiers);
-    expect(body.b2C).toEqual(requests.initialize.b2C);
+    const body = InitializeRequest.parse(req.body);
+    expect(body.items).toEqual([{ description: 'Shirt', notes: 'SKU1', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }]);
+    expect(body.b2C).toEqual({
+      invoicingAddress: { firstName: 'A', lastName: 'B', address1: 'Storgatan 1', zip: '11122', city: 'Stockholm', country: 'SE' },
+      deliveryAddress: { firstName: 'A', lastName: 'B', address1: 'Storgatan 1', zip: '11122', city: 'Stockholm', country: 'SE' },
+      userInputs: { phone: '+46701234567', email: 'a@example.se' },
+    });
     expect(body.checkoutSetup).toMatchObject({ mode: 'B2C', language: 'English', invoicingCountries: ['SE'], deliveryCountries: ['SE'], termsAndConditionsUrl: 'https://shop.example/terms' });
     expect(body.checkoutSetup.completedNotificationUrl).toBe('https://gateway.example/webhooks/mer_1/mca_1');
-    expect(Object.keys(body).sort()).toEqual(Object.keys(requests.initialize).sort());
+  });
+  it('OrderReference is at most 20 characters (docs: "max length: 20"): our 30-character payment id is not sent as it is', () => {
+    const body = flow(avarda.authorize).request(job(), creds, s).body as { extraIdentifiers: { orderReference: string } };
+    expect(body.extraIdentifiers.orderReference).toHaveLength(20);
+    expect(body.extraIdentifiers.orderReference).toBe('0123456789abcdefghijABCDEF'.slice(-20));
+    // The merchant's own reference when it fits; a longer one is not cut (two could collide): the derived one instead.
+    expect(orderReference(job({ merchant_order_reference_id: '1001' }))).toBe('1001');
+    expect(orderReference(job({ merchant_order_reference_id: 'ORDER-2026-11-25-000001' }))).toBe('0123456789abcdefghijABCDEF'.slice(-20));
+  });
+  it('prefilled names and addresses over Avarda\'s limits (error codes 126–131) are left to the form', () => {
+    const long = 'x'.repeat(41);
+    const o = job().order!;
+    const body = InitializeRequest.parse(flow(avarda.authorize).request(job({ order: { ...o, billing: { address: { first_name: long, last_name: 'B', line1: long, zip: '11122', city: 'y'.repeat(31), country: 'SE' } } } }), creds, s).body);
+    expect(body.b2C!.invoicingAddress).toEqual({ lastName: 'B', zip: '11122', country: 'SE' });
   });
   it('B2B: b2B with the company as invoicingAddress.name; Swedish locale -> Swedish', () => {
     const b2b = job({ order: { ...job().order!, metadata: { buyer_type: 'business', company_name: 'ACME AB', customer_locale: 'sv-SE' } } });
-    const body = flow(avarda.authorize).request(b2b, creds, s).body as any;
+    const body = InitializeRequest.parse(flow(avarda.authorize).request(b2b, creds, s).body);
     expect(body.checkoutSetup).toMatchObject({ mode: 'B2B', language: 'Swedish' });
     expect(body.b2C).toBeUndefined();
-    expect(body.b2B.invoicingAddress).toMatchObject({ name: 'ACME AB', address1: 'Storgatan 1', country: 'SE' });
+    expect(body.b2B!.invoicingAddress).toMatchObject({ name: 'ACME AB', address1: 'Storgatan 1', country: 'SE' });
   });
-  it('items: unit gross and VAT; a line that does not divide by its quantity becomes one item "3 x …"', () => {
+  it('items: unit gross and VAT; a line not dividing by its quantity is one item "3 x …"; texts cut at 35', () => {
     expect(itemsOf([{ product_name: 'Lamp', quantity: 2, amount: 9_520, total_tax_amount: 1_520, tax_percentage: 19, product_id: 'sku-lamp' }], 'EUR'))
       .toEqual([{ description: 'Lamp', notes: 'sku-lamp', amount: 47.6, taxCode: '19', taxAmount: 7.6, quantity: 2 }]);
     expect(itemsOf([{ product_name: 'Shoe', quantity: 3, amount: 1_000, tax_percentage: 25 }], 'SEK'))
       .toEqual([{ description: '3 x Shoe', amount: 10, taxCode: '25', taxAmount: 2, quantity: 1 }]);
-    expect(itemsOf([{ product_name: 'A very long product name that Avarda cuts', amount: 100, total_tax_amount: 20 }], 'SEK')[0]!.description).toHaveLength(34);
-  });
-  it('without lines (or lines not adding up to the amount): one item for the whole amount with the order\'s tax', () => {
-    const body = flow(avarda.authorize).request(job({ order: { ...job().order!, order_details: null, description: 'Order 1001' } }), creds, s).body as any;
-    expect(body.items).toEqual([{ description: 'Order 1001', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }]);
+    // The docs' own example row is 35 characters ("Carrey-hybriditakki, naisten, punai").
+    const published = fixture('order-request.json').Items[0].Description;
+    expect(itemsOf([{ product_name: `${published}nen`, amount: 100, total_tax_amount: 20 }], 'SEK')[0]!.description).toBe(published);
   });
   it('the answer is the customer step: the purchase id, and the page embedding the form with the purchase JWT', () => {
-    const o = flow(avarda.authorize).response(a('initialized'), job(), undefined, s);
-    expect(o).toMatchObject({ kind: 'CUSTOMER_ACTION', connector_transaction_id: '2b7e2f7c0f2a4c5e9d1a3b4c' });
+    const answer = fixture('initialize-response.json');
+    const o = flow(avarda.authorize).response(ok(answer), job(), undefined, s);
+    expect(o).toMatchObject({ kind: 'CUSTOMER_ACTION', connector_transaction_id: PURCHASE });
     const u = new URL(o.redirect_url!);
-    expect(u.pathname).toMatch(/\/checkout$/);
-    expect(u.searchParams.get('purchaseJwt')).toBe(a('initialized').body.jwt);
+    expect(u.searchParams.get('purchaseJwt')).toBe(answer.jwt);
     expect(u.searchParams.get('redirectUrl')).toBe('https://shop.example/return');
+    expect(() => flow(avarda.authorize).response(ok({ purchaseId: 'x' }), job())).toThrow(UnexpectedAnswer);
   });
-  it('a validation error: the first field as the code, every field\'s messages as the text, UE_2000', () => {
-    expect(flow(avarda.authorize).response(a('validation_error'), job())).toMatchObject({
-      kind: 'FAILED', error_code: 'Items[0].Description',
-      error_message: 'Items[0].Description: The Description field is required.; Items[0].TaxCode: The TaxCode field is required.', unified_code: 'UE_2000',
+  it('Avarda\'s published validation error: its property and message (not an invented problem body)', () => {
+    expect(flow(avarda.authorize).response(ok(fixture('error-400.json'), 400), job())).toMatchObject({
+      kind: 'FAILED', error_code: 'Items[0].Amount', error_message: 'Items[0].Amount: Maximum number of decimal places allowed is 2.', unified_code: 'UE_2000',
     });
-    expect(() => flow(avarda.authorize).response({ status: 200, body: { purchaseId: 'x' } }, job())).toThrow(UnexpectedAnswer);
   });
 });
 
-describe('avarda sync (read the purchase)', () => {
+describe('avarda sync (the payment status)', () => {
   const sync = flow(avarda.sync);
   it('GETs the purchase with the token', () => {
-    expect(sync.request(after({ mode: 'sync' }), creds, s)).toEqual({ method: 'GET', path: '/api/partner/payments/2b7e2f7c0f2a4c5e9d1a3b4c', headers: { authorization: 'Bearer jwt' } });
+    expect(sync.request(after({ mode: 'sync' }), creds, s)).toEqual({ method: 'GET', path: `/api/partner/payments/${PURCHASE}`, headers: { authorization: 'Bearer jwt' } });
   });
-  it('maps <mode>.step.current: Completed authorized, TimedOut declined, WaitingFor… pending, others the customer\'s turn', () => {
-    const id = '2b7e2f7c0f2a4c5e9d1a3b4c';
-    expect(sync.response(a('read_completed'), after())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: id });
-    expect(sync.response(a('read_completed_b2b'), after())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: '3c8f' });
-    expect(sync.response(a('read_timed_out'), after())).toMatchObject({ kind: 'DECLINED', error_code: 'TimedOut', unified_code: 'UE_1000' });
-    expect(sync.response(a('read_waiting_bankid'), after())).toEqual({ kind: 'PENDING', connector_transaction_id: id });
-    expect(sync.response(a('read_initialized'), after())).toEqual({ kind: 'CUSTOMER_ACTION', connector_transaction_id: id });
-    expect(sync.response(a('read_not_found'), after())).toMatchObject({ kind: 'FAILED', error_code: 'Not Found', error_message: 'Purchase not found', unified_code: 'UE_2000' });
-    expect(sync.response(a('token_expired'), after())).toMatchObject({ kind: 'FAILED', error_code: 'Unauthorized', unified_code: 'UE_4000' });
-    expect(() => sync.response({ status: 200, body: { purchaseId: id, mode: 'B2C' } }, after())).toThrow(UnexpectedAnswer);
+  it('maps every published state: Completed authorized; TimedOut, Outdated, Canceled declined; waiting ones pending; form steps the customer\'s', () => {
+    const id = { connector_transaction_id: 'string' };
+    expect(sync.response(status('Completed'), after())).toEqual({ kind: 'AUTHORIZED', ...id });
+    expect(sync.response(status('Completed', 'B2B'), after())).toEqual({ kind: 'AUTHORIZED', ...id });
+    for (const dead of ['TimedOut', 'Outdated', 'Canceled']) {
+      expect(sync.response(status(dead), after())).toMatchObject({ kind: 'DECLINED', error_code: dead, unified_code: 'UE_1000' });
+    }
+    for (const waiting of ['WaitingForBankId', 'WaitingForSwish', 'AwaitingCreditApproval', 'RedirectedToNets', 'RedirectedToDirectPaymentBank', 'RedirectedToTupas', 'HandledByMerchant']) {
+      expect(sync.response(status(waiting), after())).toEqual({ kind: 'PENDING', ...id });
+    }
+    for (const form of ['Initialized', 'EmailZipEntry', 'SsnEntry', 'PersonalInfo', 'PhoneNumberEntry']) {
+      expect(sync.response(status(form), after())).toEqual({ kind: 'CUSTOMER_ACTION', ...id });
+    }
+    // The published example itself (Initialized).
+    expect(sync.response(ok(fixture('payment-status.json')), after())).toEqual({ kind: 'CUSTOMER_ACTION', ...id });
+  });
+  it('a state Avarda does not publish, or no step, is an unknown outcome (synced again), never a guess', () => {
+    expect(() => sync.response(status('SelectPaymentMethod'), after())).toThrow(UnexpectedAnswer);
+    expect(() => sync.response(ok({ purchaseId: PURCHASE, mode: 'B2C' }), after())).toThrow(UnexpectedAnswer);
+    expect(sync.response(ok({ error: 'invalid_token', error_description: 'The token is expired' }, 401), after())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
   });
 });
 
-describe('avarda capture, void, refund', () => {
-  it('capture of the whole order activates its items (the sheet\'s activation body)', () => {
+describe('avarda capture (activation), void (cancel)', () => {
+  it('capture of the whole order activates its items with OrderReference (≤ 20) and our operation as TranId (≤ 36)', () => {
     const req = flow(avarda.capture).request(after({ kind: 'capture' }), creds, s);
-    expect(req).toMatchObject({ method: 'POST', path: '/api/partner/payments/2b7e2f7c0f2a4c5e9d1a3b4c/order', body: requests.activate });
-    expect(flow(avarda.capture).response(a('activated'), after())).toEqual({ kind: 'CAPTURED' });
-    expect(flow(avarda.capture).response(a('activation_over'), after())).toMatchObject({ kind: 'FAILED', error_code: 'Items', unified_code: 'UE_3000' });
+    expect(req).toMatchObject({ method: 'POST', path: `/api/partner/payments/${PURCHASE}/order` });
+    const body = OrderRequest.parse(req.body);
+    expect(body).toEqual({
+      orderReference: '0123456789abcdefghijABCDEF'.slice(-20), tranId: 'op_0123456789abcdefghijABCDEF',
+      items: [{ description: 'Shirt', notes: 'SKU1', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }],
+    });
+    // Same keys as Avarda's example body (TrackingCode and PosId are optional and we have none).
+    expect(Object.keys(body).every((k) => k in (camelKeys(fixture('order-request.json')) as object))).toBe(true);
+  });
+  it('the activation answers 200 with no content: captured, named by its TranId; a refusal is Avarda\'s error', () => {
+    expect(flow(avarda.capture).response(ok(''), after({ kind: 'capture' }))).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'op_0123456789abcdefghijABCDEF' });
+    expect(flow(avarda.capture).response(ok({ Errors: [{ Property: '', ErrorCode: 100, ErrorMessage: 'Purchase must be in completed state' }], StatusCode: 400 }, 400), after()))
+      .toMatchObject({ kind: 'FAILED', error_code: '100', error_message: 'Purchase must be in completed state', unified_code: 'UE_3000' });
   });
   it('a partial capture: the capture\'s lines, else one delivery item with the tax in proportion', () => {
     const lines = [{ product_name: 'Socks', product_id: 'S2', quantity: 2, amount: 10_000, total_tax_amount: 2_000, tax_percentage: 25 }];
-    const byLines = flow(avarda.capture).request(after({ kind: 'capture', amount: 10_000, capture_details: { capture_metadata: null, metadata: null, order_details: lines } }), creds, s).body as any;
+    const byLines = OrderRequest.parse(flow(avarda.capture).request(after({ kind: 'capture', amount: 10_000, capture_details: { capture_metadata: null, metadata: null, order_details: lines } }), creds, s).body);
     expect(byLines.items).toEqual([{ description: 'Socks', notes: 'S2', amount: 50, taxCode: '25', taxAmount: 10, quantity: 2 }]);
-    const byAmount = flow(avarda.capture).request(after({ kind: 'capture', amount: 10_000 }), creds, s).body as any;
+    const byAmount = OrderRequest.parse(flow(avarda.capture).request(after({ kind: 'capture', amount: 10_000 }), creds, s).body);
     expect(byAmount.items).toEqual([{ description: 'Delivery', amount: 100, taxCode: '25', taxAmount: 20, quantity: 1 }]);
   });
-  it('void cancels what is left', () => {
-    expect(flow(avarda.void).request(after({ kind: 'void' }), creds, s)).toMatchObject({ method: 'POST', path: '/api/partner/payments/2b7e2f7c0f2a4c5e9d1a3b4c/cancel', body: requests.cancel });
-    expect(flow(avarda.void).response(a('cancelled'), after())).toEqual({ kind: 'VOIDED' });
-  });
-  it('refund by amount: a 2-decimal string, the reason as the note (the sheet\'s body)', () => {
-    const req = flow(avarda.refund).request(after({ kind: 'refund', amount: 10_000, refund_id: 'ref_1', reason: 'reason' }), creds, s);
-    expect(req).toMatchObject({ method: 'POST', path: '/api/partner/payments/2b7e2f7c0f2a4c5e9d1a3b4c/refund', body: requests.refund });
-    expect((flow(avarda.refund).request(after({ kind: 'refund', amount: 5, refund_id: 'ref_2' }), creds, s).body as any)).toMatchObject({ amount: '0.05', note: 'Refund ref_2' });
-    expect(flow(avarda.refund).response(a('refunded'), after())).toEqual({ kind: 'REFUNDED' });
-    expect(flow(avarda.refund).response(a('refund_rejected'), after())).toMatchObject({
-      kind: 'FAILED', error_code: 'Amount', error_message: 'Amount: The refund was rejected: the invoice is with debt collection', unified_code: 'UE_6000',
+  it('void cancels what is left with a reason, which Avarda requires ("None. Must be specified.")', () => {
+    const req = flow(avarda.void).request(after({ kind: 'void' }), creds, s);
+    expect(req).toMatchObject({ method: 'POST', path: `/api/partner/payments/${PURCHASE}/cancel` });
+    expect(CancelRequest.parse(req.body)).toEqual({ reason: 'Cancelled by the merchant' });
+    expect(CancelRequest.parse(flow(avarda.void).request(after({ kind: 'void', reason: 'out of stock' }), creds, s).body)).toEqual({ reason: 'out of stock' });
+    expect(flow(avarda.void).response(ok(''), after())).toEqual({ kind: 'VOIDED' });
+    expect(flow(avarda.void).response(ok(fixture('cancel-error-400.json'), 400), after())).toMatchObject({
+      kind: 'FAILED', error_code: '10005', error_message: 'Invalid or missing external ID.', unified_code: 'UE_2000',
     });
+  });
+});
+
+describe('avarda refund (a return of activated rows)', () => {
+  it('after activation a refund is POST …/return with items (docs: return-order), not …/refund (money not yet delivered)', () => {
+    const req = flow(avarda.refund).request(after({ kind: 'refund', amount: 29_900, refund_id: 'ref_1', operation_id: 'op_refund_00000000000000000001' }), creds, s);
+    expect(req).toMatchObject({ method: 'POST', path: `/api/partner/payments/${PURCHASE}/return` });
+    expect(OrderRequest.parse(req.body)).toEqual({
+      orderReference: '0123456789abcdefghijABCDEF'.slice(-20), tranId: 'op_refund_00000000000000000001',
+      items: [{ description: 'Shirt', notes: 'SKU1', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }],
+    });
+  });
+  it('a partial refund: one "Return" row for the amount with the order\'s VAT in proportion', () => {
+    const body = OrderRequest.parse(flow(avarda.refund).request(after({ kind: 'refund', amount: 10_000, refund_id: 'ref_2' }), creds, s).body);
+    expect(body.items).toEqual([{ description: 'Return', amount: 100, taxCode: '25', taxAmount: 20, quantity: 1 }]);
+  });
+  it('the return answers 204 with no content: refunded; a refusal is UE_6000 with Avarda\'s message', () => {
+    expect(flow(avarda.refund).response(ok('', 204), after({ kind: 'refund' }))).toMatchObject({ kind: 'REFUNDED' });
+    // Avarda answers refusals 400; one naming no field of ours is Avarda declining the refund.
+    expect(flow(avarda.refund).response(ok({ Errors: [{ Property: '', ErrorCode: 0, ErrorMessage: 'The invoice is with debt collection' }], StatusCode: 400 }, 400), after())).toMatchObject({
+      kind: 'FAILED', error_code: '0', error_message: 'The invoice is with debt collection', unified_code: 'UE_6000',
+    });
+    expect(flow(avarda.refund).response(ok(fixture('error-400.json'), 400), after())).toMatchObject({ error_code: 'Items[0].Amount', unified_code: 'UE_2000' });
   });
 });
 
 describe('avarda completion callback', () => {
-  it('{purchaseId} is a hint to read that purchase; anything else is left', () => {
-    expect(avarda.notification!.parse(JSON.stringify(a('callback')))).toEqual({ object: 'hint', connector_transaction_id: '2b7e2f7c0f2a4c5e9d1a3b4c', event: 'purchase_completed' });
+  it('the published {purchaseId} is a hint to read that purchase; anything else is left', () => {
+    expect(avarda.notification!.parse(JSON.stringify(fixture('callback.json')))).toEqual({ object: 'hint', connector_transaction_id: 'XXXXXX', event: 'purchase_completed' });
     expect(avarda.notification!.parse('not json')).toMatchObject({ object: 'unknown' });
     expect(avarda.notification!.parse('{"orderId":"1"}')).toMatchObject({ object: 'unknown' });
   });

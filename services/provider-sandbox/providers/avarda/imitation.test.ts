@@ -1,18 +1,15 @@
-// The Avarda imitation against the examples the connector's unit tests use (the reference sheet's bodies in
-// workers/connectors/avarda/fixtures/): what the connector sends is what the imitation accepts, and what the
-// imitation answers has the shapes the connector reads. In process, no stack.
+// The Avarda imitation against Avarda's own published examples (workers/connectors/avarda/fixtures/, sources in its
+// SOURCES.md): it accepts Avarda's example requests as printed (PascalCase docs, camelCase demo), refuses what Avarda's
+// rules refuse in Avarda's published error shape, and answers in the published shapes. No connector code: the
+// connector's tests parse the same files, so neither side can agree with a mistake of the other. In process, no stack.
 import express from 'express';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { avardaRouter } from './imitation.ts';
-import { connector } from '../../../../workers/connectors/avarda/index.ts';
-import type { ConnectorJob } from '../../../../domain/job.ts';
 
-const fixtures = new URL('../../../../workers/connectors/avarda/fixtures/', import.meta.url);
-const answers: Record<string, { status: number; body: any }> = JSON.parse(readFileSync(new URL('answers.json', fixtures), 'utf8'));
-const requests: Record<string, any> = JSON.parse(readFileSync(new URL('requests.json', fixtures), 'utf8'));
+const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/avarda/fixtures/${name}`, import.meta.url), 'utf8'));
 
 let base = '';
 let close = () => {};
@@ -31,18 +28,20 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const API = '/avarda/api/partner/payments';
+const SANDBOX = { clientId: 'avarda_sandbox_client', clientSecret: 'avarda_sandbox_client_secret' };
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : '' };
 };
-const bearer = async () => ({ authorization: `Bearer ${(await call('POST', '/avarda/api/partner/tokens', requests.token)).body.token}` });
-const withoutTrace = ({ traceId: _t, ...b }: any) => b;
-const job = { operation_id: 'op_1', capture_method: 'manual', connector_transaction_id: null, return_url: 'https://shop.example/return' } as unknown as ConnectorJob;
-/** The sheet's example with our callback receiver and a customer email (magic tags). */
-const example = (email = 'a@example.se') => ({
-  ...requests.initialize,
-  checkoutSetup: { ...requests.initialize.checkoutSetup, completedNotificationUrl: `${base}/cb` },
-  b2C: { ...requests.initialize.b2C, userInputs: { ...requests.initialize.b2C.userInputs, email } },
+const bearer = async () => ({ authorization: `Bearer ${(await call('POST', '/avarda/api/partner/tokens', SANDBOX)).body.token}` });
+/** Avarda's demo purchase, with a Swedish customer (magic tags in the email) and our callback receiver. */
+const initialize = (email = 'a@example.se', over: Record<string, unknown> = {}) => ({
+  ...fixture('initialize-request.json'),
+  checkoutSetup: { ...fixture('initialize-request.json').checkoutSetup, mode: 'B2C', completedNotificationUrl: `${base}/cb`, invoicingCountries: ['SE'] },
+  extraIdentifiers: { orderReference: '4000124352' },
+  b2C: { invoicingAddress: { firstName: 'A', lastName: 'B', address1: 'Storgatan 1', zip: '11122', city: 'Stockholm', country: 'SE' }, userInputs: { email } },
+  ...over,
 });
 /** The customer posts one of the checkout page's forms, as a browser would. */
 async function customer(jwt: string, action: 'complete' | 'leave') {
@@ -52,109 +51,119 @@ async function customer(jwt: string, action: 'complete' | 'leave') {
   return fetch(base + action_!, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }) });
 }
 const until = async (check: () => boolean) => { for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20)); };
+const keysOf = (o: object) => Object.keys(o).sort();
+/** A completed purchase of 50.00 (the demo's one item, 20 % VAT). */
+async function completed(email = 'a@example.se') {
+  const h = await bearer();
+  const init = await call('POST', API, initialize(email), h);
+  expect(init.status, JSON.stringify(init.body)).toBe(200);
+  expect((await customer(init.body.jwt, 'complete')).status).toBe(303);
+  return { h, id: init.body.purchaseId as string };
+}
 
 describe('avarda imitation: partner tokens', () => {
-  it('issues a token with its expiry for the sandbox client; refuses wrong credentials and missing fields in the fixtures\' shapes', async () => {
-    const ok = await call('POST', '/avarda/api/partner/tokens', requests.token);
-    expect(Object.keys(ok.body).sort()).toEqual(Object.keys(answers.token.body).sort());
-    expect(connector.token!.response(ok)).toEqual({ access_token: ok.body.token, expires_in_s: expect.any(Number) });
-    const refused = await call('POST', '/avarda/api/partner/tokens', { ...requests.token, clientSecret: 'wrong' });
-    expect(refused.status).toBe(401);
-    expect(withoutTrace(refused.body)).toEqual(withoutTrace(answers.token_refused.body));
+  it('answers Avarda\'s published example request with the published answer\'s fields', async () => {
+    const ok = await call('POST', '/avarda/api/partner/tokens', SANDBOX);
+    expect(keysOf(ok.body)).toEqual(keysOf(fixture('token-response.json')));
+    expect(Date.parse(ok.body.tokenExpirationUtc)).toBeGreaterThan(Date.now());
+    // The published example's credentials are not a client here: refused as the Magento module reads it.
+    const refused = await call('POST', '/avarda/api/partner/tokens', fixture('token-request.json'));
+    expect(refused).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'Invalid client credentials' } });
     const missing = await call('POST', '/avarda/api/partner/tokens', { clientId: 'x' });
-    expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual({ ClientSecret: ['The ClientSecret field is required.'] });
-  });
-
-  it('refuses an expired token with the fixture\'s 401 body, and a foreign one', async () => {
-    const h = await bearer();
-    expect((await call('GET', `${API}/nope`, undefined, h)).status).toBe(404);
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3601_000 });
-    try {
-      const expired = await call('GET', `${API}/nope`, undefined, h);
-      expect(expired.status).toBe(401);
-      expect(withoutTrace(expired.body)).toEqual(withoutTrace(answers.token_expired.body));
-      expect(connector.sync!.response(expired, job)).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
-    } finally {
-      vi.useRealTimers();
-    }
-    expect((await call('GET', `${API}/nope`, undefined, { authorization: 'Bearer a.b.c' })).body.detail).toBe('The token is missing or invalid');
+    expect(missing.body).toEqual({ Errors: [{ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' }], StatusCode: 400 });
   });
 });
 
-describe('avarda imitation: the sheet\'s purchase', () => {
-  it('initializes (the fixture\'s keys), the customer completes the form, the purchase reads Completed and the callback comes', async () => {
+describe('avarda imitation: a purchase from initialization to return', () => {
+  it('initializes Avarda\'s demo purchase; the read has the published payment-status shape; completion calls back {purchaseId}', async () => {
     const h = await bearer();
-    const init = await call('POST', API, example(), h);
-    expect(init.status).toBe(200);
-    expect(Object.keys(init.body).sort()).toEqual(Object.keys(answers.initialized.body).sort());
-    const o = connector.authorize!.response(init, job);
-    expect(o).toMatchObject({ kind: 'CUSTOMER_ACTION', connector_transaction_id: init.body.purchaseId });
-    const id = init.body.purchaseId as string;
-    const before = await call('GET', `${API}/${id}`, undefined, h);
+    const init = await call('POST', API, initialize(), h);
+    expect(keysOf(init.body)).toEqual(keysOf(fixture('initialize-response.json')));
+    const before = await call('GET', `${API}/${init.body.purchaseId}`, undefined, h);
+    const example = fixture('payment-status.json');
+    expect(keysOf(before.body)).toEqual(keysOf({ ...example, paymentMethods: {} }));
+    expect(keysOf(before.body.b2C.step)).toEqual(keysOf(example.b2C.step));
     expect(before.body.b2C.step.current).toBe('Initialized');
-    expect(connector.sync!.response(before, job)).toMatchObject({ kind: 'CUSTOMER_ACTION' });
-    const done = await customer(init.body.jwt, 'complete');
-    expect(done.status).toBe(303);
-    expect(done.headers.get('location')).toBe(`https://shop.example/return?purchaseId=${id}`);
-    const read = await call('GET', `${API}/${id}`, undefined, h);
-    expect(Object.keys(read.body).filter((k) => k in answers.read_completed.body).sort()).toEqual(Object.keys(answers.read_completed.body).sort());
-    expect(connector.sync!.response(read, job)).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: id });
-    await until(() => received.some((r: any) => r.purchaseId === id));
-    expect(received.filter((r: any) => r.purchaseId === id)).toEqual([{ purchaseId: id }]);
-    expect(connector.notification!.parse(JSON.stringify({ purchaseId: id }))).toMatchObject({ object: 'hint', connector_transaction_id: id });
-
-    // Activation (the sheet's body), then what is left is nothing: the fixture's refusal.
-    const act = await call('POST', `${API}/${id}/order`, requests.activate, h);
-    expect(act.status).toBe(200);
-    expect(connector.capture!.response(act, job)).toEqual({ kind: 'CAPTURED' });
-    const over = await call('POST', `${API}/${id}/order`, requests.activate, h);
-    expect(over.status).toBe(422);
-    expect(Object.keys(over.body.errors)).toEqual(Object.keys(answers.activation_over.body.errors));
-    // Refunds: by amount (the sheet's body) and by items, up to the activated 299.00.
-    const r1 = await call('POST', `${API}/${id}/refund`, requests.refund, h);
-    expect(connector.refund!.response(r1, job)).toEqual({ kind: 'REFUNDED' });
-    const r2 = await call('POST', `${API}/${id}/return`, requests.return, h);
-    expect(r2.status).toBe(422);
-    expect(connector.refund!.response(r2, job)).toMatchObject({ kind: 'FAILED', error_code: 'Amount', unified_code: 'UE_6000' });
-    expect((await call('POST', `${API}/${id}/refund`, { ...requests.refund, amount: '199.00' }, h)).status).toBe(200);
-    expect((await call('POST', `${API}/${id}/refund`, { ...requests.refund, amount: '100' }, h)).body.errors).toEqual({ Amount: ['The field Amount must be a decimal string with 2 decimals.'] });
+    expect(before.body.extraIdentifiers).toMatchObject({ orderReference: '4000124352' });
+    expect(await customer(init.body.jwt, 'complete')).toMatchObject({ status: 303 });
+    expect((await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body.b2C.step.current).toBe('Completed');
+    await until(() => received.length > 0);
+    expect(keysOf(received.at(-1) as object)).toEqual(keysOf(fixture('callback.json')));
   });
 
-  it('refuses the sheet\'s example with a missing description and tax code in the fixture\'s shape', async () => {
+  it('the order: Avarda\'s example body (PascalCase) activates, 200 with no content; the same rules refuse a 21-character OrderReference', async () => {
+    const { h, id } = await completed();
+    const published = fixture('order-request.json');
+    const tooLong = await call('POST', `${API}/${id}/order`, { ...published, OrderReference: 'x'.repeat(21) }, h);
+    expect(tooLong).toMatchObject({ status: 400, body: { Errors: [{ Property: 'OrderReference' }], StatusCode: 400 } });
+    expect(await call('POST', `${API}/${id}/order`, published, h)).toEqual({ status: 200, body: '' });
+    // 41.94 of 50.00 activated: the rest is more than is left.
+    const over = await call('POST', `${API}/${id}/order`, published, h);
+    expect(over).toMatchObject({ status: 400, body: { Errors: [{ Property: 'Items', ErrorCode: 0 }] } });
+  });
+
+  it('the return: Avarda\'s example body credits activated rows, 204; over what is activated it is refused', async () => {
+    const { h, id } = await completed();
+    expect((await call('POST', `${API}/${id}/order`, { orderReference: '4000124352', tranId: 'op_1', items: [{ description: 'Test Item 1', amount: 50, taxCode: '20', taxAmount: 10, quantity: 1 }] }, h)).status).toBe(200);
+    expect(await call('POST', `${API}/${id}/return`, fixture('return-request.json'), h)).toEqual({ status: 204, body: '' });
+    const over = await call('POST', `${API}/${id}/return`, { ...fixture('return-request.json'), Items: [{ Description: 'Return', Amount: 49.5 }] }, h);
+    expect(over).toMatchObject({ status: 400, body: { Errors: [{ Property: 'Amount' }] } });
+  });
+
+  it('the refund releases money not activated (decimal amount, 204); the cancel needs its reason and answers 200', async () => {
+    const { h, id } = await completed();
+    expect(await call('POST', `${API}/${id}/refund`, fixture('refund-request.json'), h)).toEqual({ status: 204, body: '' });
+    expect((await call('POST', `${API}/${id}/refund`, { amount: 'ten' }, h)).body.Errors[0]).toMatchObject({ Property: 'Amount' });
+    expect((await call('POST', `${API}/${id}/refund`, { amount: 1.234 }, h)).body.Errors[0]).toEqual({ Property: 'Amount', ErrorCode: 0, ErrorMessage: 'Maximum number of decimal places allowed is 2.' });
+    expect((await call('POST', `${API}/${id}/cancel`, { reason: '' }, h)).body.Errors[0]).toMatchObject({ Property: 'Reason' });
+    expect(await call('POST', `${API}/${id}/cancel`, fixture('cancel-request.json'), h)).toEqual({ status: 200, body: '' });
+    // 10.00 released, 40.00 cancelled: nothing is left to activate.
+    const act = await call('POST', `${API}/${id}/order`, { orderReference: '1', items: [{ description: 'x', amount: 1, quantity: 1 }] }, h);
+    expect(act.body.Errors[0]).toMatchObject({ Property: 'Items' });
+  });
+});
+
+describe('avarda imitation: Avarda\'s rules on the initialization', () => {
+  it('the docs\' own invalid request is refused with the docs\' own error', async () => {
     const h = await bearer();
-    const bad = example();
-    bad.items = [{ ...bad.items[0], description: '', taxCode: undefined }];
-    const res = await call('POST', API, bad, h);
+    const res = await call('POST', API, { checkoutSetup: {}, ...fixture('error-400-request.json') }, h);
     expect(res.status).toBe(400);
-    expect(withoutTrace(res.body)).toEqual(withoutTrace(answers.validation_error.body));
-    const fr = example();
-    fr.checkoutSetup = { ...fr.checkoutSetup, invoicingCountries: ['DE'] };
-    expect((await call('POST', API, fr, h)).body.errors).toEqual({ 'CheckoutSetup.InvoicingCountries': ['Only SE, NO, DK, FI are enabled for this client.'] });
+    expect(res.body.StatusCode).toBe(400);
+    expect(res.body.Errors).toEqual(fixture('error-400.json').Errors);
   });
-
-  it('+decline: the form declines and the customer can only leave -> TimedOut, which the connector declines', async () => {
+  it('item texts over 35, a 21-character orderReference, names and cities over the published limits (codes 126–131)', async () => {
     const h = await bearer();
-    const init = await call('POST', API, example('a+decline@example.se'), h);
+    const body = initialize('a@example.se', {
+      items: [{ description: 'd'.repeat(36), notes: 'n'.repeat(36), amount: 50, taxCode: '20', taxAmount: 10 }],
+      extraIdentifiers: { orderReference: 'r'.repeat(21) },
+      b2C: { invoicingAddress: { firstName: 'f'.repeat(41), city: 'c'.repeat(31), country: 'SE' } },
+    });
+    const res = await call('POST', API, body, h);
+    expect(res.body.Errors.map((e: any) => [e.Property, e.ErrorCode])).toEqual([
+      ['Items[0].Description', 0], ['Items[0].Notes', 0], ['ExtraIdentifiers.OrderReference', 0], ['B2C.InvoicingAddress.City', 128], ['B2C.InvoicingAddress.FirstName', 130],
+    ]);
+  });
+  it('+decline: the form declines and the customer can only leave -> TimedOut; activating then is refused (100)', async () => {
+    const h = await bearer();
+    const init = await call('POST', API, initialize('a+decline@example.se'), h);
     const declined = await customer(init.body.jwt, 'complete');
     expect(declined.status).toBe(200);
     const page = await declined.text();
     expect(page).toContain('cannot offer you this payment method');
     expect(page).not.toContain('/avarda/checkout/complete');
-    const mid = await call('GET', `${API}/${init.body.purchaseId}`, undefined, h);
-    expect(connector.sync!.response(mid, job)).toMatchObject({ kind: 'CUSTOMER_ACTION' });
     expect((await customer(init.body.jwt, 'leave')).status).toBe(303);
-    const read = await call('GET', `${API}/${init.body.purchaseId}`, undefined, h);
-    expect(read.body.b2C.step.current).toBe('TimedOut');
-    expect(connector.sync!.response(read, job)).toMatchObject({ kind: 'DECLINED', error_code: 'TimedOut', unified_code: 'UE_1000' });
-    expect((await call('POST', `${API}/${init.body.purchaseId}/order`, requests.activate, h)).status).toBe(422);
+    expect((await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body.b2C.step.current).toBe('TimedOut');
+    const act = await call('POST', `${API}/${init.body.purchaseId}/order`, fixture('order-request.json'), h);
+    expect(act).toEqual({ status: 400, body: { Errors: [{ Property: '', ErrorCode: 100, ErrorMessage: 'Purchase must be in completed state' }], StatusCode: 400 } });
   });
-
   it('+flaky: 500 twice per orderReference, then the purchase', async () => {
     const h = await bearer();
-    const body = { ...example('a+flaky@example.se'), extraIdentifiers: { orderReference: 'flaky-1' } };
+    const body = initialize('a+flaky@example.se', { extraIdentifiers: { orderReference: 'flaky-1' } });
     expect((await call('POST', API, body, h)).status).toBe(500);
     expect((await call('POST', API, body, h)).status).toBe(500);
     expect((await call('POST', API, body, h)).status).toBe(200);
+  });
+  it('without a valid partner token: 401', async () => {
+    expect((await call('GET', `${API}/none`, undefined, { authorization: 'Bearer nope' })).status).toBe(401);
   });
 });

@@ -1,25 +1,29 @@
-// Avarda Checkout 3's partner API as the sandbox imitates it (the worker's side: workers/connectors/avarda/;
-// reference: ../shared/reference/providers/avarda.md). Mounted at /avarda, standing for checkout-api.avarda.com:
+// Avarda Checkout 3's partner API as the sandbox imitates it (the worker's side: workers/connectors/avarda/). Mounted at
+// /avarda, standing for checkout-api.avarda.com. It answers in Avarda's published shapes, read from the same example
+// files the connector's tests parse (workers/connectors/avarda/fixtures/, sources in its SOURCES.md), and checks
+// requests by Avarda's published rules (validate.ts), so it cannot simply agree with a mistake of the connector:
 //   POST /api/partner/tokens                       {clientId, clientSecret} -> {token, tokenExpirationUtc} (short-lived JWT)
 //   POST /api/partner/payments                     initialize a purchase -> {purchaseId, jwt, expiredUtc}
-//   GET  /api/partner/payments/:id                 the purchase: {purchaseId, mode, b2C|b2B: {step: {current}, ...}, ...}
-//   POST /api/partner/payments/:id/order           activate (capture) items; partial and several
-//   POST /api/partner/payments/:id/cancel          cancel what is not activated
-//   POST /api/partner/payments/:id/refund          {orderReference, amount: "x.xx", note}, up to what is activated
-//   POST /api/partner/payments/:id/return          {orderReference, items}: a refund by items
+//   GET  /api/partner/payments/:id                 the payment status (fixtures/payment-status.json's shape)
+//   POST /api/partner/payments/:id/order           activate (deliver) items, partial and several -> 200, no content
+//   POST /api/partner/payments/:id/cancel          {reason} cancel what is not activated -> 200, no content
+//   POST /api/partner/payments/:id/refund          {amount} release money not yet delivered (not activated) -> 204
+//   POST /api/partner/payments/:id/return          {orderReference, tranId, items}: credit activated rows -> 204
 //   GET  /checkout?purchaseJwt=&redirectUrl=       the page the customer completes Avarda Checkout on (Avarda's is a
 //   POST /checkout/complete | /checkout/leave      script embedded with the purchase JWT; this is its stand-in)
-// Bearer partner token on /api/partner/payments; a missing, foreign or expired one answers 401. Errors are ASP.NET
-// problems {type, title, status, traceId, errors?: {field: [msg]}}. Amounts are decimals in the major unit.
+// Bearer partner token on /api/partner/payments; a missing, foreign or expired one answers 401. Errors are Avarda's
+// {Errors: [{Property, ErrorCode, ErrorMessage}], StatusCode} (checkout-3/error-codes), with its published codes (100
+// "Purchase must be in completed state", 126–132, 210, 300). Request fields are read case-insensitively, as Avarda does.
 // A completed purchase is reported to checkoutSetup.completedNotificationUrl as {"purchaseId"} (unsigned), retried.
-// Steps: Initialized -> Completed | WaitingForBankId (-> Completed) | SelectPaymentMethod (declined in the form) ->
-// TimedOut (the customer left or the session expired). Only Completed and TimedOut are confirmed Avarda values.
+// Steps (published names, Magento module Helper/PurchaseState.php): Initialized -> Completed | WaitingForBankId
+// (-> Completed) | TimedOut (the customer left or the session expired).
 // Magic tags in the customer's userInputs.email: +decline (the form declines the credit; the customer can only leave),
 // +review (the form waits for BankID, Completed SANDBOX_REVIEW_MS later), +slow, +flaky (500 twice per
-// orderReference on initialize), +refund_fail (refunds refused 422), +refund_flaky (500 twice per refund).
+// orderReference on initialize), +refund_fail (returns refused), +refund_flaky (500 twice per return).
 // +redirect is every purchase here (the customer step is Avarda's way); +refund_pending has no counterpart.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
 import { counter, keptState, records, savedKey, tagSet } from '../../kept.ts';
@@ -28,38 +32,41 @@ import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { JwtIssuer } from './jwt.ts';
-import { itemsTotal, minor, validateInitialize, validateItems, type FieldErrors } from './validate.ts';
+import { type AvardaError, camelKeys, itemsTotal, minor, validateCancel, validateInitialize, validateOrder, validateRefund } from './validate.ts';
 
 /** The partner client this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const AVARDA_SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
 
 type Obj = Record<string, any>;
-type Step = 'Initialized' | 'SelectPaymentMethod' | 'WaitingForBankId' | 'Completed' | 'TimedOut';
+type Step = 'Initialized' | 'WaitingForBankId' | 'Completed' | 'TimedOut';
+
+/** The sandbox's own client (the connector's manifest names the same as its sandbox account; no code is shared). */
+const SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
+/** Avarda's published payment-status example: the shape every read answers in. */
+const STATUS_EXAMPLE: Obj = JSON.parse(readFileSync(new URL('../../../../workers/connectors/avarda/fixtures/payment-status.json', import.meta.url), 'utf8'));
 
 interface Purchase {
   purchaseId: string; clientId: string; mode: 'B2C' | 'B2B'; step: Step; tags: Set<MagicTag>; orderReference: string | null;
-  setup: Obj; items: Obj[]; customer: Obj; total: number; activated: number; cancelled: number; refunded: number;
-  activations: { orderReference: string | null; items: Obj[]; amount: number; at: string }[];
-  refunds: { orderReference: string | null; amount: number; note: string | null; items?: Obj[]; at: string }[];
+  setup: Obj; items: Obj[]; customer: Obj; total: number; activated: number; cancelled: number; released: number; returned: number;
+  declined?: boolean;
+  activations: { orderReference: string; tranId: string | null; items: Obj[]; amount: number; at: string }[];
+  refunds: { kind: 'return' | 'refund'; orderReference: string | null; tranId: string | null; amount: number; items?: Obj[]; at: string }[];
   expiredUtc: string; complete_at?: number; created: string; updated: string;
 }
 export interface AvardaCallback extends Attempts { id: string; url: string; purchaseId: string; body: string; created_at: string }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const traceId = () => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
-/** Avarda's error body (ASP.NET problem details). */
-export const problem = (status: number, title: string, extra: { detail?: string; errors?: FieldErrors } = {}) => ({
-  status, body: { type: `https://tools.ietf.org/html/rfc9110#section-${status === 401 ? '15.5.2' : status === 404 ? '15.5.5' : status === 422 ? '15.5.21' : status >= 500 ? '15.6.1' : '15.5.1'}`, title, status, ...extra, traceId: traceId() },
-});
-const invalid = (errors: FieldErrors) => problem(400, 'One or more validation errors occurred.', { errors });
-const unprocessable = (field: string, msg: string) => problem(422, 'The request could not be processed.', { errors: { [field]: [msg] } });
+/** Avarda's error body (docs.avarda.com/checkout-3/error-codes/). */
+export const avardaError = (errors: AvardaError[], status = 400) => ({ status, body: { Errors: errors, StatusCode: status } });
+const refusal = (ErrorMessage: string, ErrorCode = 0, Property = '') => avardaError([{ Property, ErrorCode, ErrorMessage }]);
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const money = (m: number) => `${Math.floor(m / 100)}.${String(m % 100).padStart(2, '0')}`;
+const CURRENCY: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', FI: 'EUR' };
 
 export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
   const router: Router = express.Router();
-  const clientId = process.env.AVARDA_API_KEY || AVARDA_SANDBOX.client_id;
-  const clients = new Map([[clientId, AVARDA_SANDBOX.client_secret]]);
+  const clientId = process.env.AVARDA_API_KEY || SANDBOX.client_id;
+  const clients = new Map([[clientId, SANDBOX.client_secret]]);
   const tokenTtlS = Number(process.env.AVARDA_SANDBOX_TOKEN_TTL_S) || 3600;
   const sessionTtlS = Number(process.env.AVARDA_SANDBOX_SESSION_TTL_S) || 3600;
   const jwts = new JwtIssuer();
@@ -95,30 +102,39 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     }
     if (p.step !== 'Completed' && p.step !== 'TimedOut' && Date.now() >= Date.parse(p.expiredUtc)) move(p, 'TimedOut');
   };
+  /** The payment status in the published example's shape: its keys, our values (the example's "string"s dropped). */
   const view = (p: Purchase) => {
     advance(p);
     const key = p.mode === 'B2B' ? 'b2B' : 'b2C';
+    const { b2C: exampleMode, extraIdentifiers: exampleIds, ...example } = STATUS_EXAMPLE;
+    const country = String(p.setup.invoicingCountries?.[0] ?? p.customer.invoicingAddress?.country ?? 'SE');
     return {
-      purchaseId: p.purchaseId, mode: p.mode,
-      [key]: { step: { current: p.step }, ...p.customer },
+      ...example,
+      purchaseId: p.purchaseId,
+      extraIdentifiers: { ...Object.fromEntries(Object.keys(exampleIds).map((k) => [k, null])), orderReference: p.orderReference },
+      totalPrice: p.total / 100, createdUtc: p.created, expiredUtc: p.expiredUtc,
+      checkoutSite: { siteCode: 'sandbox', countryCode: country, currencyCode: CURRENCY[country] ?? 'SEK' },
+      mode: p.mode,
+      [key]: { ...p.customer, step: { ...exampleMode.step, customerToken: null, current: p.step } },
       paymentMethods: p.step === 'Completed' ? { selectedPayment: { type: 'Invoice' } } : {},
-      items: p.items, extraIdentifiers: { orderReference: p.orderReference },
-      totalPrice: p.total / 100, expiredUtc: p.expiredUtc,
     };
   };
 
   const send = (res: Response, a: { status: number; body: unknown }) => res.status(a.status).json(a.body);
-  const serverError = () => problem(500, 'An error occurred while processing your request.');
+  const serverError = () => refusal('Non specific error', 0);
   /** +flaky / +refund_flaky: HTTP 500 for the first two calls counted under `key`. */
   const flaky = (key: string) => idem.count(`avarda:${key}`) <= 2;
+  /** Avarda binds request fields case-insensitively. */
+  const bodyOf = (req: Request): Obj => camelKeys(req.body ?? {});
 
   router.post('/api/partner/tokens', (req, res) => {
-    const b: Obj = req.body ?? {};
-    const errors: FieldErrors = {};
-    if (typeof b.clientId !== 'string' || !b.clientId) errors.ClientId = ['The ClientId field is required.'];
-    if (typeof b.clientSecret !== 'string' || !b.clientSecret) errors.ClientSecret = ['The ClientSecret field is required.'];
-    if (Object.keys(errors).length) return send(res, invalid(errors));
-    if (clients.get(b.clientId) !== b.clientSecret) return send(res, problem(401, 'Unauthorized', { detail: 'Invalid client credentials' }));
+    const b = bodyOf(req);
+    const errors: AvardaError[] = [];
+    if (typeof b.clientId !== 'string' || !b.clientId) errors.push({ Property: 'ClientId', ErrorCode: 0, ErrorMessage: 'The ClientId field is required.' });
+    if (typeof b.clientSecret !== 'string' || !b.clientSecret) errors.push({ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' });
+    if (errors.length) return send(res, avardaError(errors));
+    // The refusal's body is the one the Magento module reads (`error_description`); its status is UNVERIFIED.
+    if (clients.get(b.clientId) !== b.clientSecret) return send(res, { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client credentials' } });
     const t = jwts.sign(b.clientId, 'partner', tokenTtlS);
     res.json({ token: t.jwt, tokenExpirationUtc: new Date(t.exp * 1000).toISOString() });
   });
@@ -127,27 +143,27 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const m = /^Bearer (.+)$/.exec(req.header('authorization') ?? '');
     const who = m ? jwts.verify(m[1]!, 'partner') : null;
     if (!who || who === 'expired' || !clients.has(who)) {
-      return send(res, problem(401, 'Unauthorized', { detail: who === 'expired' ? 'The token is expired' : 'The token is missing or invalid' }));
+      return send(res, { status: 401, body: { error: 'invalid_token', error_description: who === 'expired' ? 'The token is expired' : 'The token is missing or invalid' } });
     }
     res.locals.client = who;
     next();
   });
 
   router.post('/api/partner/payments', async (req, res) => {
-    const b: Obj = req.body ?? {};
+    const b = bodyOf(req);
     const mode: 'B2C' | 'B2B' = b.checkoutSetup?.mode === 'B2B' ? 'B2B' : 'B2C';
     const customer: Obj = (mode === 'B2B' ? b.b2B : b.b2C) ?? {};
     const tags = magicTags(typeof customer.userInputs?.email === 'string' ? customer.userInputs.email : null);
     const ref = typeof b.extraIdentifiers?.orderReference === 'string' ? b.extraIdentifiers.orderReference : null;
-    if (tags.has('flaky') && flaky(`flaky:${ref ?? JSON.stringify(b.items)}`)) return send(res, serverError());
+    if (tags.has('flaky') && flaky(`flaky:${ref ?? JSON.stringify(b.items)}`)) return send(res, { ...serverError(), status: 500 });
     const errors = validateInitialize(b);
-    if (Object.keys(errors).length) return send(res, invalid(errors));
+    if (errors.length) return send(res, avardaError(errors));
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     const now = new Date();
     const purchaseId = randomBytes(12).toString('hex');
     const p: Purchase = {
       purchaseId, clientId: res.locals.client, mode, step: 'Initialized', tags, orderReference: ref, setup: b.checkoutSetup ?? {},
-      items: b.items, customer, total: itemsTotal(b.items), activated: 0, cancelled: 0, refunded: 0, activations: [], refunds: [],
+      items: b.items, customer, total: itemsTotal(b.items), activated: 0, cancelled: 0, released: 0, returned: 0, activations: [], refunds: [],
       expiredUtc: new Date(now.getTime() + sessionTtlS * 1000).toISOString(), created: now.toISOString(), updated: now.toISOString(),
     };
     purchases.set(purchaseId, p);
@@ -159,8 +175,13 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const p = purchases.get(req.params.id as string);
     return p && p.clientId === res.locals.client ? p : undefined;
   };
-  const notFound = () => problem(404, 'Not Found', { detail: 'Purchase not found' });
-  const open = (p: Purchase) => p.total - p.activated - p.cancelled;
+  // The answer for an unknown purchase is not published: Avarda's error body with a 404.
+  const notFound = () => avardaError([{ Property: 'PurchaseId', ErrorCode: 0, ErrorMessage: 'Purchase not found' }], 404);
+  /** What is reserved and neither activated, cancelled nor released. */
+  const open = (p: Purchase) => p.total - p.activated - p.cancelled - p.released;
+  const notCompleted = () => refusal('Purchase must be in completed state', 100);
+  /** The order-management calls answer with no content: 200 (order, cancel) or 204 (refund, return). */
+  const done = (res: Response, status: 200 | 204) => res.status(status).end();
 
   router.get('/api/partner/payments/:id', (req, res) => {
     const p = owned(req, res);
@@ -172,68 +193,72 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const p = owned(req, res);
     if (!p) return send(res, notFound());
     advance(p);
-    if (p.step !== 'Completed') return send(res, unprocessable('PurchaseId', `The purchase is not completed (step ${p.step})`));
-    const b: Obj = req.body ?? {};
-    const errors: FieldErrors = {};
-    validateItems(b.items, errors);
-    if (Object.keys(errors).length) return send(res, invalid(errors));
+    if (p.step !== 'Completed') return send(res, notCompleted());
+    const b = bodyOf(req);
+    const errors = validateOrder(b);
+    if (errors.length) return send(res, avardaError(errors));
     const amount = itemsTotal(b.items);
-    if (amount > open(p)) return send(res, unprocessable('Items', `The items (${money(amount)}) exceed the amount left to activate (${money(open(p))})`));
-    p.activations.push({ orderReference: b.orderReference ?? null, items: b.items, amount, at: new Date().toISOString() });
+    if (amount > open(p)) return send(res, refusal(`The items (${money(amount)}) exceed the amount left to deliver (${money(open(p))})`, 0, 'Items'));
+    p.activations.push({ orderReference: b.orderReference, tranId: b.tranId ?? null, items: b.items, amount, at: new Date().toISOString() });
     p.activated += amount;
     touch(p);
-    res.json(view(p));
+    done(res, 200);
   });
 
   router.post('/api/partner/payments/:id/cancel', (req, res) => {
     const p = owned(req, res);
     if (!p) return send(res, notFound());
     advance(p);
-    if (p.step !== 'Completed') return send(res, unprocessable('PurchaseId', `The purchase is not completed (step ${p.step})`));
-    if (open(p) === 0) return send(res, unprocessable('PurchaseId', 'Nothing is left to cancel'));
+    if (p.step !== 'Completed') return send(res, notCompleted());
+    const errors = validateCancel(bodyOf(req));
+    if (errors.length) return send(res, avardaError(errors));
+    if (open(p) === 0) return send(res, refusal('Nothing is left to cancel'));
     p.cancelled += open(p);
     touch(p);
-    res.json(view(p));
+    done(res, 200);
   });
 
-  /** A refund of `amount` (minor units): the tags, then what is left of the activated amount. */
-  const refund = async (p: Purchase, amount: number, key: string) => {
-    if (p.tags.has('refund_flaky') && flaky(`refund_flaky:${p.purchaseId}:${key}`)) return serverError();
+  /** A refund or return of `amount` (minor units) within `left`: the tags first. */
+  const refusedMoney = async (p: Purchase, amount: number, left: number, key: string) => {
+    if (p.tags.has('refund_flaky') && flaky(`refund_flaky:${p.purchaseId}:${key}`)) return { ...serverError(), status: 500 };
     if (p.tags.has('slow')) await sleep(config.sandboxSlowMs);
-    if (p.tags.has('refund_fail')) return unprocessable('Amount', 'The refund was rejected: the invoice is with debt collection');
-    const left = p.activated - p.refunded;
-    if (amount < 1 || amount > left) return unprocessable('Amount', `The amount (${money(amount)}) exceeds what is left to refund (${money(left)})`);
+    if (p.tags.has('refund_fail')) return refusal('The return was rejected: the invoice is with debt collection');
+    if (amount < 1 || amount > left) return refusal(`The amount (${money(amount)}) exceeds what is left (${money(left)})`, 0, 'Amount');
     return null;
   };
 
+  /** `…/refund`: money the customer no longer needs to be delivered, out of the reservation not activated. */
   router.post('/api/partner/payments/:id/refund', async (req, res) => {
     const p = owned(req, res);
     if (!p) return send(res, notFound());
-    const b: Obj = req.body ?? {};
-    if (typeof b.amount !== 'string' || !/^\d+\.\d{2}$/.test(b.amount)) return send(res, invalid({ Amount: ['The field Amount must be a decimal string with 2 decimals.'] }));
-    const amount = minor(Number(b.amount));
-    const refused = await refund(p, amount, `${b.amount}:${b.note ?? ''}`);
+    advance(p);
+    if (p.step !== 'Completed') return send(res, notCompleted());
+    const b = bodyOf(req);
+    const errors = validateRefund(b);
+    if (errors.length) return send(res, avardaError(errors));
+    const amount = minor(b.amount);
+    const refused = await refusedMoney(p, amount, open(p), `refund:${b.amount}`);
     if (refused) return send(res, refused);
-    p.refunds.push({ orderReference: b.orderReference ?? null, amount, note: typeof b.note === 'string' ? b.note : null, at: new Date().toISOString() });
-    p.refunded += amount;
+    p.refunds.push({ kind: 'refund', orderReference: b.orderReference ?? null, tranId: b.tranId ?? null, amount, at: new Date().toISOString() });
+    p.released += amount;
     touch(p);
-    res.json(view(p));
+    done(res, 204);
   });
 
+  /** `…/return`: activated rows credited (negative rows on the invoice), up to what is activated and not returned. */
   router.post('/api/partner/payments/:id/return', async (req, res) => {
     const p = owned(req, res);
     if (!p) return send(res, notFound());
-    const b: Obj = req.body ?? {};
-    const errors: FieldErrors = {};
-    validateItems(b.items, errors);
-    if (Object.keys(errors).length) return send(res, invalid(errors));
+    const b = bodyOf(req);
+    const errors = validateOrder(b);
+    if (errors.length) return send(res, avardaError(errors));
     const amount = itemsTotal(b.items);
-    const refused = await refund(p, amount, JSON.stringify(b.items));
+    const refused = await refusedMoney(p, amount, p.activated - p.returned, `return:${b.tranId ?? JSON.stringify(b.items)}`);
     if (refused) return send(res, refused);
-    p.refunds.push({ orderReference: b.orderReference ?? null, amount, note: null, items: b.items, at: new Date().toISOString() });
-    p.refunded += amount;
+    p.refunds.push({ kind: 'return', orderReference: b.orderReference, tranId: b.tranId ?? null, amount, items: b.items, at: new Date().toISOString() });
+    p.returned += amount;
     touch(p);
-    res.json(view(p));
+    done(res, 204);
   });
 
   // The customer's side: Avarda Checkout's form, initialized with the purchase JWT (as avardaCheckoutInit is).
@@ -245,7 +270,7 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     `<form method="post" action="/avarda/checkout/${action}"><input type="hidden" name="purchaseJwt" value="${esc(jwt)}"><input type="hidden" name="redirectUrl" value="${esc(back)}"><button>${label}</button></form>`;
   const page = (p: Purchase, jwt: string, back: string, note = '') => `<!doctype html><title>Avarda Checkout</title>
 <h1>Pay ${money(p.total)} ${esc(String(p.setup.invoicingCountries?.[0] ?? ''))} with Avarda (${p.mode === 'B2B' ? 'invoice to the company' : 'invoice or part payment'})</h1>${note}
-${p.step === 'Initialized' ? form('complete', 'Complete purchase', jwt, back) : ''}
+${p.step === 'Initialized' && !p.declined ? form('complete', 'Complete purchase', jwt, back) : ''}
 ${form('leave', 'Back to the shop', jwt, back)}`;
 
   router.get('/checkout', (req, res) => {
@@ -276,9 +301,11 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
       if (p.step !== 'Completed' && p.step !== 'TimedOut') move(p, 'TimedOut');
       return back ? res.redirect(303, back) : res.type('html').send('<!doctype html><p>You left the checkout.</p>');
     }
-    if (p.step !== 'Initialized') return res.status(409).type('html').send(`<!doctype html><p>This checkout is ${p.step}.</p>`);
+    if (p.step !== 'Initialized' || p.declined) return res.status(409).type('html').send(`<!doctype html><p>This checkout is ${p.step}.</p>`);
     if (p.tags.has('decline')) {
-      move(p, 'SelectPaymentMethod');
+      // The form shows the decline and stays on its step (no published state names a declined credit).
+      p.declined = true;
+      touch(p);
       return res.type('html').send(page(p, String(req.body.purchaseJwt), String(req.body?.redirectUrl ?? ''),
         '<p class="declined">Unfortunately we cannot offer you this payment method. Please choose another way to pay.</p>'));
     }
@@ -309,7 +336,8 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
-      for (const p of s.purchases) purchases.set(p.purchaseId, { ...p, tags: tagSet(p.tags) });
+      // A state kept before returns and releases were told apart has neither count: 0.
+      for (const p of s.purchases) purchases.set(p.purchaseId, { ...p, released: p.released ?? 0, returned: p.returned ?? 0, tags: tagSet(p.tags) });
       callbacks.push(...s.callbacks);
       jwts.load(s.jwt);
     },
