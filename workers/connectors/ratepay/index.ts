@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Connector } from '../types.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
-import { authorizeRequest, captureRequest, refundRequest, refundSyncRequest, syncRequest, tokenRequest, voidRequest } from './request.ts';
+import { authorizeRequest, captureRequest, refundRequest, refundSyncRequest, syncNext, syncRequest, tokenRequest, voidRequest } from './request.ts';
 import { authorizeOutcome, captureOutcome, refundOutcome, syncOutcome, tokenOutcome, voidOutcome } from './response.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
@@ -12,7 +12,8 @@ export const connector: Connector<Credentials> = {
   manifest,
   token: { request: tokenRequest, response: tokenOutcome },
   authorize: { request: (job, c, s) => authorizeRequest(job, c, s?.access_token), response: authorizeOutcome },
-  sync: { request: (job, c, s) => syncRequest(job, c, s?.access_token), response: syncOutcome },
+  // The read; for automatic capture, the capture after it (syncNext).
+  sync: { request: (job, c, s) => syncRequest(job, c, s?.access_token), next: (job, c, answers, s) => syncNext(job, c, answers, s?.access_token), response: syncOutcome },
   capture: { request: (job, c, s) => captureRequest(job, c, s?.access_token), response: captureOutcome },
   void: { request: (job, c, s) => voidRequest(job, c, s?.access_token), response: voidOutcome },
   refund: { request: (job, c, s) => refundRequest(job, c, s?.access_token), response: refundOutcome },
