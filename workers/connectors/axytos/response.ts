@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { DECISION_MESSAGE, unifiedFor } from './errors.ts';
 import { externalOrderId } from './request.ts';
 
@@ -21,12 +21,6 @@ export const AxytosInvoice = z.object({ invoiceNumber: z.string().min(1) });
 export const AxytosPaymentState = z.object({ paymentState: z.enum(['Unpaid', 'PartiallyPaid', 'Paid', 'Overpaid']) });
 const Validation = z.object({ errors: z.record(z.string(), z.array(z.string())), title: z.string().optional() });
 const Message = z.object({ message: z.string() });
-
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`axytos: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
 
 /** An HTTP error's code and message: the first validation problem's field, or the message. */
 export function errorOf(res: ProviderResponse): { code: string; message: string } {
@@ -49,7 +43,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
     // The order was confirmed, its invoice refused: the order stands at axytos, nothing captured.
     return answers.length > 2 ? { ...e, connector_transaction_id: externalOrderId(job) } : e;
   }
-  const pre = parse(AxytosPrecheck, answers[0]!);
+  const pre = readAnswer(AxytosPrecheck, answers[0]!, 'axytos');
   if (pre.decision !== 'U') {
     const code = `DECISION_${pre.decision}`;
     return { ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }), connector_reference_id: pre.processId };
@@ -59,7 +53,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
   if (answers.length === 2) return { kind: 'AUTHORIZED', ...ids, connector_reference_id: pre.processId };
   if (answers.length !== 4) throw new UnexpectedAnswer(`axytos: the authorization chain ended after ${answers.length} calls`);
   // Captured with the authorization: the invoice number is the payment's reference (a refund credits that invoice).
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: parse(AxytosInvoice, res).invoiceNumber };
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
 }
 
 /** sync: the order's payment state (known: confirmed); for an automatic capture, then its shipping and invoice. */
@@ -67,16 +61,16 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
   if (res.status >= 400) return failure('FAILED', errorOf(res));
   const ids = { connector_transaction_id: job.connector_transaction_id ?? externalOrderId(job) };
   if (answers.length === 1) {
-    parse(AxytosPaymentState, res);
+    readAnswer(AxytosPaymentState, res, 'axytos');
     return { kind: 'AUTHORIZED', ...ids };
   }
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: parse(AxytosInvoice, res).invoiceNumber };
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
 }
 
 /** capture: reportshipping, then createInvoice -> axytos's invoice number is the capture's id. */
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failure('FAILED', errorOf(res));
-  return { kind: 'CAPTURED', connector_transaction_id: parse(AxytosInvoice, res).invoiceNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {

@@ -2,18 +2,16 @@
 // {base}/transaction/management/v2/transactions with decimal (major-unit) amounts and a shop basket per call.
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { linesOf, obj, str, type OrderLine } from '../order-fields.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { major } from '../kit/money.ts';
+import { linesOf, obj, str, type OrderLine } from '../kit/order.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
 import type { RatepayAuthorizationRequest, RatepayBuyer, RatepayFollowUpRequest, RatepayItem, RatepayShopBasket, RatepayTokenRequest } from './schemas.ts';
 import { RatepayTransaction } from './schemas.ts';
 import { transactionState } from './state.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
-type Cur = z.infer<typeof Currency>;
 
 /** Ratepay's OAuth2 server (one for the integration and the production API; the audience tells them apart). */
 export const RATEPAY_OAUTH_URL = 'https://oauth.ratepay.com';
@@ -48,7 +46,7 @@ type Item = z.infer<typeof RatepayItem>;
 type Basket = z.infer<typeof RatepayShopBasket>;
 
 /** Minor units -> Ratepay's decimal number, exactly (12345 EUR -> 123.45; at most 2 decimals, createTransaction). */
-export const dec = (minor: number, currency: string) => Number(toDecimalString(minor, currency as Cur));
+export const dec = major;
 
 /** A line in minor units: gross and net totals, rate. Tax: total_tax_amount, else tax_amount per unit, else from the rate. */
 function lineMinor(l: OrderLine) {

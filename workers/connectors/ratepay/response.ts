@@ -1,9 +1,8 @@
 // Ratepay's answers -> outcomes, parsed with schemas.ts (Ratepay's own shapes; HAL JSON).
-import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { unifiedFor } from './errors.ts';
 import { declineOutcome, transactionState } from './state.ts';
 import { isManual } from './request.ts';
@@ -11,18 +10,12 @@ import {
   OAuthError, RatepayCancellation, RatepayCapture, RatepayDecline, RatepayRefund, RatepayToken, RatepayTransaction,
 } from './schemas.ts';
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`ratepay: unexpected answer (HTTP ${res.status}): ${r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
-  return r.data;
-}
-
 /** An error answer as an outcome of `kind`: Ratepay's decline, else the OAuth refusal of the token, else the bare status. */
 export function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome {
-  const d = RatepayDecline.safeParse(res.body);
-  if (d.success) return declineOutcome(d.data, kind);
-  const o = OAuthError.safeParse(res.body);
-  if (o.success) return { kind: res.status === 401 ? 'FAILED' : kind, error_code: o.data.error, error_message: o.data.error_description ?? o.data.error, ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : o.data.error) };
+  const d = maybeAnswer(RatepayDecline, res);
+  if (d) return declineOutcome(d, kind);
+  const o = maybeAnswer(OAuthError, res);
+  if (o) return { kind: res.status === 401 ? 'FAILED' : kind, error_code: o.error, error_message: o.error_description ?? o.error, ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : o.error) };
   return { kind, error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : '') };
 }
 
@@ -33,7 +26,7 @@ export function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED')
  */
 export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const t = parse(RatepayTransaction, res);
+  const t = readAnswer(RatepayTransaction, res, 'ratepay transaction');
   if (res.status === 202) return { kind: 'PENDING', connector_transaction_id: t.ratepay_transaction_id };
   return { kind: isManual(job) ? 'AUTHORIZED' : 'PENDING', connector_transaction_id: t.ratepay_transaction_id };
 }
@@ -45,12 +38,12 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outc
 export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   if (answers.length > 1) {
     if (res.status >= 400) return errorOutcome(res, 'FAILED');
-    parse(RatepayCapture, res);
+    readAnswer(RatepayCapture, res, 'ratepay capture');
     // The payment's id stays the transaction's.
     return { kind: 'CAPTURED', connector_transaction_id: job.connector_transaction_id ?? undefined };
   }
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const state = transactionState(parse(RatepayTransaction, res));
+  const state = transactionState(readAnswer(RatepayTransaction, res, 'ratepay transaction'));
   // An automatic-capture payment authorized but not captured: the capture was not sent (the runtime sends it only
   // after a read below 400); never report it as merely authorized.
   if (!isManual(job) && state.kind === 'AUTHORIZED') throw new UnexpectedAnswer('ratepay: the authorized transaction\'s capture was not sent');
@@ -59,12 +52,12 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
 
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'CAPTURED', connector_transaction_id: parse(RatepayCapture, res).ratepay_capture_id };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(RatepayCapture, res, 'ratepay capture').ratepay_capture_id };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  parse(RatepayCancellation, res);
+  readAnswer(RatepayCancellation, res, 'ratepay cancellation');
   return { kind: 'VOIDED' };
 }
 
@@ -75,12 +68,12 @@ export function refundOutcome(res: ProviderResponse): Outcome {
     const o = errorOutcome(res, 'FAILED');
     return o.unified_code === 'UE_6000' ? { ...o, kind: 'DECLINED' } : o;
   }
-  return { kind: 'REFUNDED', connector_transaction_id: parse(RatepayRefund, res).ratepay_refund_id };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(RatepayRefund, res, 'ratepay refund').ratepay_refund_id };
 }
 
 /** The token answer: the JWT and its lifetime; a refusal of the client is the job's failure with the provider's code. */
 export function tokenOutcome(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  const t = parse(RatepayToken, res);
+  const t = readAnswer(RatepayToken, res, 'ratepay token');
   return { access_token: t.access_token, expires_in_s: t.expires_in };
 }
