@@ -9,7 +9,7 @@ import { linesOf, obj, str, type OrderLine } from '../kit/order.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
 import type { RatepayAuthorizationRequest, RatepayBuyer, RatepayFollowUpRequest, RatepayItem, RatepayShopBasket, RatepayTokenRequest } from './schemas.ts';
 import { RatepayTransaction } from './schemas.ts';
-import { transactionState } from './state.ts';
+import { captured, transactionState } from './state.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
 
@@ -225,13 +225,14 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: stri
 export const syncRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest => ({ method: 'GET', path: tx(job), headers: auth(token) });
 
 /**
- * After the read, an automatic-capture payment whose transaction is authorized (no decline, no passcode awaited) is
- * captured, whole, keyed apart from the authorization; a manual one, or any other state, needs no further call.
+ * After the read, an automatic-capture payment whose transaction is authorized (no decline, no passcode awaited) and
+ * not captured yet is captured, whole, keyed apart from the authorization; a manual one, or any other state, needs no
+ * further call (a capture the read links was ours: a sync after it, even past the key's 24 hours, sends none).
  */
 export function syncNext(job: ConnectorJob, c: Credentials, answers: readonly { status: number; body: unknown }[], token?: string): ProviderRequest | null {
-  if (isManual(job) || answers.length !== 1) return null;
+  if (isManual(job) || answers.length !== 1 || answers[0]!.status >= 400) return null;
   const read = RatepayTransaction.safeParse(answers[0]!.body);
-  if (!read.success || transactionState(read.data).kind !== 'AUTHORIZED') return null;
+  if (!read.success || transactionState(read.data).kind !== 'AUTHORIZED' || captured(read.data)) return null;
   return autoCaptureRequest(job, c, token);
 }
 

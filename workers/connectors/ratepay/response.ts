@@ -4,7 +4,7 @@ import type { Outcome } from '../../../domain/payment.ts';
 import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { unifiedFor } from './errors.ts';
-import { declineOutcome, transactionState } from './state.ts';
+import { captured, declineOutcome, transactionState } from './state.ts';
 import { isManual } from './request.ts';
 import {
   OAuthError, RatepayCancellation, RatepayCapture, RatepayDecline, RatepayRefund, RatepayToken, RatepayTransaction,
@@ -43,11 +43,14 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
     return { kind: 'CAPTURED', connector_transaction_id: job.connector_transaction_id ?? undefined };
   }
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const state = transactionState(readAnswer(RatepayTransaction, res, 'ratepay transaction'));
-  // An automatic-capture payment authorized but not captured: the capture was not sent (the runtime sends it only
-  // after a read below 400); never report it as merely authorized.
-  if (!isManual(job) && state.kind === 'AUTHORIZED') throw new UnexpectedAnswer('ratepay: the authorized transaction\'s capture was not sent');
-  return state;
+  const read = readAnswer(RatepayTransaction, res, 'ratepay transaction');
+  const state = transactionState(read);
+  if (isManual(job) || state.kind !== 'AUTHORIZED') return state;
+  // Automatic capture: the read links its capture (made by an earlier sync): captured.
+  if (captured(read)) return { kind: 'CAPTURED', connector_transaction_id: read.ratepay_transaction_id };
+  // Authorized and not captured, yet no capture was sent (syncNext sends it after such a read): never report it as
+  // merely authorized.
+  throw new UnexpectedAnswer('ratepay: the authorized transaction\'s capture was not sent');
 }
 
 export function captureOutcome(res: ProviderResponse): Outcome {

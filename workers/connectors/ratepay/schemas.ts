@@ -91,8 +91,10 @@ export const RatepayTokenRequest = z.object({
 
 // ---- answers ----------------------------------------------------------------------------------------------------
 
-/** HAL links: Ratepay lists them per relation (self, authorizations, ...); we read none of them. */
-const Links = z.record(z.string(), z.unknown());
+/** HAL links: Ratepay lists them per relation (self, authorizations, ...); of the follow-ups' lists we read whether
+ * the transaction has a capture (`captures`: an array of links like the sample's `authorizations`; UNVERIFIED). */
+const Link = z.object({ href: z.string() });
+const Links = z.looseObject({ self: Link.optional(), captures: z.array(Link).optional() });
 
 /** A decline: one category (one HTTP status each) and one or more reasons (docs: Decline Categories; the transaction
  * read's `decline`). */

@@ -15,6 +15,9 @@ export function declineOutcome(d: z.infer<typeof RatepayDecline>, kind: 'DECLINE
   };
 }
 
+/** Whether the read links a capture of the transaction (an automatic capture already made). */
+export const captured = (t: RatepayTransaction) => (t._links?.captures?.length ?? 0) > 0;
+
 /** The authorization waits for the buyer's one-time passcode (changelog 2025-10-13: "result = OTP_REQUIRED", HTTP 202). */
 const OTP_REQUIRED = 'OTP_REQUIRED';
 

@@ -169,6 +169,11 @@ describe('ratepay requests', () => {
     // A declined transaction (Ratepay's sample read) is not captured; after the capture, nothing more.
     expect(f.next!(auto, creds, [{ status: 200, body: readExample }], s)).toBeNull();
     expect(f.next!(auto, creds, [{ status: 200, body: acceptedRead }, { status: 201, body: {} }], s)).toBeNull();
+    // A read that links a capture (an earlier sync's): none again, whatever the key's age.
+    const capturedRead = { ...acceptedRead, _links: { ...acceptedRead._links, captures: [{ href: `https://api-integration.ratepay.com/transaction/management/v2/transactions/${TX}/captures/c1` }] } };
+    expect(f.next!(auto, creds, [{ status: 200, body: capturedRead }], s)).toBeNull();
+    expect(f.response({ status: 200, body: capturedRead }, auto, [{ status: 200, body: capturedRead }])).toEqual({ kind: 'CAPTURED', connector_transaction_id: TX });
+    expect(f.next!(auto, creds, [{ status: 404, body: { decline: { category: 'RESOURCE_NOT_FOUND', reasons: ['TRANSACTION_NOT_FOUND'] } } }], s)).toBeNull();
   });
   it('capture: the lines given (partial), the invoice number; the whole order\'s lines for the whole amount; the amount alone otherwise', () => {
     const j = job({ kind: 'capture', operation_id: 'op_2', connector_transaction_id: 'tx1' });
