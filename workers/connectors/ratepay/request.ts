@@ -157,6 +157,13 @@ function ratepayAddress(a: ReturnType<typeof addressOf>): z.infer<typeof Ratepay
   };
 }
 
+/** The buyer's names: billing's, else the customer's name split at its first blank. */
+function namesOf(job: ConnectorJob): { firstName: string; lastName: string } {
+  const billing = addressOf(job.order?.billing);
+  const [first, ...rest] = (job.order?.customer?.name ?? '').trim().split(/\s+/);
+  return { firstName: billing.first_name ?? (first || ''), lastName: billing.last_name ?? rest.join(' ') };
+}
+
 /** The buyer's phone as one string, its country code in front ("+49 177 4445555"): the customer's, else billing's. */
 export function phoneOf(o: ProviderOrder | undefined): string | undefined {
   const billing = obj(o?.billing?.phone);
@@ -176,9 +183,7 @@ export function buyerOf(job: ConnectorJob): z.infer<typeof RatepayBuyer> {
   const o = job.order;
   const md = o?.metadata ?? {};
   const billing = addressOf(o?.billing);
-  const [first, ...rest] = (o?.customer?.name ?? '').trim().split(/\s+/);
-  const firstName = billing.first_name ?? first ?? '';
-  const lastName = billing.last_name ?? rest.join(' ');
+  const { firstName, lastName } = namesOf(job);
   const locale = str(md.customer_locale) ?? o?.locale ?? null;
   const business = md.buyer_type === 'business';
   const phone = phoneOf(o);
@@ -214,7 +219,11 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: stri
     partner_operation_id: job.operation_id,
     payment_method: { payment_option: 'OPEN_INVOICE', transfer_type: 'BANK_TRANSFER' },
     ...(shipping.line1 ? {
-      delivery: { first_name: shipping.first_name ?? '', last_name: shipping.last_name ?? '', ...(company ? { company } : {}), address: ratepayAddress(shipping) },
+      // The recipient: the shipping address's names, else the buyer's.
+      delivery: {
+        first_name: shipping.first_name ?? namesOf(job).firstName, last_name: shipping.last_name ?? namesOf(job).lastName,
+        ...(company ? { company } : {}), address: ratepayAddress(shipping),
+      },
     } : {}),
     shop_baskets: [authorizeBasket(job, c)],
   };

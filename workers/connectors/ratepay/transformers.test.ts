@@ -132,6 +132,11 @@ describe('ratepay requests', () => {
     expect(body.shop_baskets[0].partner_shop_id).toBe('INTEGRATION_TE_B2B');
     expectValid('Authorization', body);
   });
+  it('a shipping address without names: the buyer\'s in the delivery', () => {
+    const o = job().order!;
+    const noNames = job({ order: { ...o, shipping: { address: { line1: 'Hafenstr. 3b', zip: '20457', city: 'Hamburg', country: 'DE' } } } });
+    expect((flow(ratepay.authorize).request(noNames, creds, s).body as any).delivery).toMatchObject({ first_name: 'Heinz', last_name: 'Steeger', address: { street: 'Hafenstr.', street_number: '3b' } });
+  });
   it('the phone from billing (number + country code); none: no phone', () => {
     const o = job().order!;
     const billingPhone = job({ order: { ...o, customer: { ...o.customer!, phone: null }, billing: { ...o.billing, phone: { number: '1774445555', country_code: '+49' } } } });
