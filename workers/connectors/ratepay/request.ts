@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { major } from '../kit/money.ts';
+import { major, taxRatePercent } from '../kit/money.ts';
 import { linesOf, obj, str, type OrderLine } from '../kit/order.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
 import type { RatepayAuthorizationRequest, RatepayBuyer, RatepayFollowUpRequest, RatepayItem, RatepayShopBasket, RatepayTokenRequest } from './schemas.ts';
@@ -56,7 +56,7 @@ function lineMinor(l: OrderLine) {
   const tax = l.total_tax_amount ?? (l.tax_amount != null ? l.tax_amount * q : rate != null ? gross - Math.round((gross * 100) / (100 + rate)) : 0);
   const net = gross - tax;
   // A rate derived from amounts is rounded to one decimal (19, 7, 8.1, 2.6): cent rounding skews it slightly.
-  return { q, gross, net, tax, rate: rate ?? (net > 0 ? Math.round((tax / net) * 1000) / 10 : 0) };
+  return { q, gross, net, tax, rate: rate ?? taxRatePercent(gross, tax, 1) };
 }
 
 /**
