@@ -3,8 +3,7 @@
 // are addressed by the shop's externalOrderId. An authorization is a chain (Flow.next): precheck, confirm (with the
 // precheck's answer echoed back), and for automatic capture reportshipping and createInvoice.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { obj, text as str, type Obj } from '../kit/order.ts';
 import type { z } from 'zod';
@@ -12,7 +11,7 @@ import type { z } from 'zod';
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** Minor units -> the decimal number axytos takes (exact: digits moved, then read once). */
-export const money = (minor: number, currency: string) => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+export const money = major;
 const headers = (apiKey: string) => ({ 'x-api-key': apiKey });
 
 export const externalOrderId = (job: ConnectorJob) => job.merchant_order_reference_id ?? job.payment_id;

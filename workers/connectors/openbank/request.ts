@@ -4,7 +4,7 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
 import type { Session } from '../types.ts';
@@ -15,7 +15,7 @@ export interface Credentials { api_key: string; key1: string; api_secret: string
 
 
 /** Cents -> Zinia's decimal euros (exact: 11900 -> 119, 4760 -> 47.6). */
-export const euros = (minor: number, currency = 'EUR') => Number(toDecimalString(minor, currency as 'EUR'));
+export const euros = (minor: number, currency = 'EUR') => major(minor, currency);
 
 const headers = (c: Credentials, s?: Session) => ({ [SUBSCRIPTION_HEADER]: c.api_key, ...(s ? { authorization: `Bearer ${s.access_token ?? ''}` } : {}) });
 

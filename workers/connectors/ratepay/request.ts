@@ -2,11 +2,11 @@
 // {base}/transaction/management/v2/transactions with decimal (major-unit) amounts and a shop basket per call.
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { config, connectorSetting } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
 import { linesOf, obj, str, type OrderLine } from '../kit/order.ts';
-import { manifest, type ratepayCredentials } from './manifest.ts';
+import { type Environment, environment, inSandbox, type Session } from '../kit/session.ts';
+import type { ratepayCredentials } from './manifest.ts';
 import type { RatepayAuthorizationRequest, RatepayBuyer, RatepayFollowUpRequest, RatepayItem, RatepayShopBasket, RatepayTokenRequest } from './schemas.ts';
 import { RatepayTransaction } from './schemas.ts';
 import { captured, transactionState } from './state.ts';
@@ -17,28 +17,30 @@ type Credentials = z.infer<typeof ratepayCredentials>;
 export const RATEPAY_OAUTH_URL = 'https://oauth.ratepay.com';
 
 /**
- * Where the calls go. The provider sandbox mounts Ratepay at /ratepay (its token endpoint too); the real API lives
- * under /transaction/management of the API host, its token server on its own host.
+ * Where the calls go (the runtime's environment for the call). The provider sandbox mounts Ratepay at /ratepay (its
+ * token endpoint too); the real API lives under /transaction/management of the API host (https://api-integration.
+ * ratepay.com, https://api.ratepay.com), its token server on its own host.
  */
-export function endpoints(baseUrl = connectorSetting(manifest.settings.base_url)) {
-  const sandbox = baseUrl === config.sandboxUrl;
+export function endpoints(env: Partial<Environment> | undefined) {
+  const { base_url } = environment(env);
+  const sandbox = inSandbox(env);
   const api = sandbox ? '/ratepay/transaction/management' : '/transaction/management';
   return {
     api,
     /** The token is for this API: Ratepay's `audience`. */
-    audience: `${baseUrl}${api}`,
+    audience: `${base_url}${api}`,
     token: sandbox ? { path: '/ratepay/oauth/token' } : { baseUrl: RATEPAY_OAUTH_URL, path: '/oauth/token' },
   };
 }
 
-export const tokenRequest = (c: Credentials): ProviderRequest => {
-  const e = endpoints();
+export const tokenRequest = (c: Credentials, env?: Partial<Environment>): ProviderRequest => {
+  const e = endpoints(env);
   const body: z.infer<typeof RatepayTokenRequest> = { client_id: c.api_key, client_secret: c.key1, audience: e.audience, grant_type: 'client_credentials' };
   return { method: 'POST', path: e.token.path, ...(e.token.baseUrl ? { baseUrl: e.token.baseUrl } : {}), body };
 };
 
-const auth = (token: string | undefined) => ({ authorization: `Bearer ${token ?? ''}` });
-const tx = (job: ConnectorJob) => `${endpoints().api}/v2/transactions/${encodeURIComponent(job.connector_transaction_id ?? '')}`;
+const auth = (s: Session | undefined) => ({ authorization: `Bearer ${s?.access_token ?? ''}` });
+const tx = (job: ConnectorJob, s: Session | undefined) => `${endpoints(s).api}/v2/transactions/${encodeURIComponent(job.connector_transaction_id ?? '')}`;
 
 // ---- amounts and baskets ----------------------------------------------------------------------------------------
 
@@ -202,7 +204,7 @@ export function buyerOf(job: ConnectorJob): z.infer<typeof RatepayBuyer> {
 
 export const isManual = (job: ConnectorJob) => job.capture_method === 'manual' || job.capture_method === 'manual_multiple';
 
-export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => {
+export const authorizeRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => {
   const o = job.order;
   const bi = obj(o?.browser_info);
   const ip = str(bi.ip_address);
@@ -227,27 +229,27 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: stri
     } : {}),
     shop_baskets: [authorizeBasket(job, c)],
   };
-  return { method: 'POST', path: `${endpoints().api}/v2/transactions`, idempotencyKey: job.operation_id, headers: { ...auth(token), prefer: 'return=representation' }, body };
+  return { method: 'POST', path: `${endpoints(s).api}/v2/transactions`, idempotencyKey: job.operation_id, headers: { ...auth(s), prefer: 'return=representation' }, body };
 };
 
 /** The status sync reads the transaction (GET /v2/transactions/{id}). */
-export const syncRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest => ({ method: 'GET', path: tx(job), headers: auth(token) });
+export const syncRequest = (job: ConnectorJob, _c: Credentials, s?: Session): ProviderRequest => ({ method: 'GET', path: tx(job, s), headers: auth(s) });
 
 /**
  * After the read, an automatic-capture payment whose transaction is authorized (no decline, no passcode awaited) and
  * not captured yet is captured, whole, keyed apart from the authorization; a manual one, or any other state, needs no
  * further call (a capture the read links was ours: a sync after it, even past the key's 24 hours, sends none).
  */
-export function syncNext(job: ConnectorJob, c: Credentials, answers: readonly { status: number; body: unknown }[], token?: string): ProviderRequest | null {
+export function syncNext(job: ConnectorJob, c: Credentials, answers: readonly { status: number; body: unknown }[], s?: Session): ProviderRequest | null {
   if (isManual(job) || answers.length !== 1 || answers[0]!.status >= 400) return null;
   const read = RatepayTransaction.safeParse(answers[0]!.body);
   if (!read.success || transactionState(read.data).kind !== 'AUTHORIZED' || captured(read.data)) return null;
-  return autoCaptureRequest(job, c, token);
+  return autoCaptureRequest(job, c, s);
 }
 
 /** The capture of an automatic-capture payment: the whole order, keyed apart from the authorization. */
-export const autoCaptureRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/captures`, idempotencyKey: `${job.operation_id}-capture`, headers: auth(token),
+export const autoCaptureRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, s)}/captures`, idempotencyKey: `${job.operation_id}-capture`, headers: auth(s),
   body: followUp(job, c, [], `${job.operation_id}-capture`),
 });
 
@@ -257,21 +259,21 @@ export function invoiceIdOf(job: ConnectorJob): string | undefined {
   return str(obj(cd?.capture_metadata?.invoice_data).merchant_invoice_ref) ?? str(cd?.metadata?.invoice_number) ?? str(job.order?.metadata?.invoice_number);
 }
 
-export const captureRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => {
+export const captureRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => {
   const invoice = invoiceIdOf(job);
   const body: FollowUp = { ...followUp(job, c, linesOf(job.capture_details?.order_details), job.operation_id), ...(invoice ? { partner_invoice_id: invoice } : {}) };
-  return { method: 'POST', path: `${tx(job)}/captures`, idempotencyKey: job.operation_id, headers: auth(token), body };
+  return { method: 'POST', path: `${tx(job, s)}/captures`, idempotencyKey: job.operation_id, headers: auth(s), body };
 };
 
 /** A cancellation of what is left of the authorization (the job's amount: the capturable amount). */
-export const voidRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/cancellations`, idempotencyKey: job.operation_id, headers: auth(token), body: followUp(job, c, [], job.operation_id),
+export const voidRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, s)}/cancellations`, idempotencyKey: job.operation_id, headers: auth(s), body: followUp(job, c, [], job.operation_id),
 });
 
 /** A refund names our refund id as its partner_operation_id. */
-export const refundRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/refunds`, idempotencyKey: job.operation_id, headers: auth(token), body: followUp(job, c, [], job.refund_id ?? job.operation_id),
+export const refundRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, s)}/refunds`, idempotencyKey: job.operation_id, headers: auth(s), body: followUp(job, c, [], job.refund_id ?? job.operation_id),
 });
 
-export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest =>
-  ({ method: 'GET', path: `${tx(job)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(token) });
+export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, s?: Session): ProviderRequest =>
+  ({ method: 'GET', path: `${tx(job, s)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(s) });

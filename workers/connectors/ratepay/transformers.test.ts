@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { config } from '../../../lib/config.ts';
+import { TEST_SANDBOX_URL, testSession } from '../kit/testing.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as ratepay } from './index.ts';
@@ -51,7 +51,7 @@ const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   ...over,
 });
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
-const s = { access_token: 'jwt' };
+const s = testSession({ merchant_id: 'mer_1', merchant_connector_id: null }, { access_token: 'jwt' });
 /** A 4xx answer around one of Ratepay's documented declines (the envelope is UNVERIFIED; the decline object is the read's). */
 const declined = (category: string, reasons: string[], id?: string) => ({ status: declines[category]!.status, body: { ...(id ? { ratepay_transaction_id: id } : {}), decline: { category, reasons } } });
 
@@ -84,14 +84,17 @@ describe('ratepay manifest', () => {
 
 describe('ratepay token', () => {
   it('client credentials for the API\'s audience (Postman: https://api-integration.ratepay.com/transaction/management)', () => {
-    const req = flow(ratepay.token).request(creds);
+    const req = flow(ratepay.token).request(creds, s);
     expect(req).toEqual({
       method: 'POST', path: '/ratepay/oauth/token',
-      body: { client_id: 'cid', client_secret: 'csecret', audience: `${config.sandboxUrl}/ratepay/transaction/management`, grant_type: 'client_credentials' },
+      body: { client_id: 'cid', client_secret: 'csecret', audience: `${TEST_SANDBOX_URL}/ratepay/transaction/management`, grant_type: 'client_credentials' },
     });
     expectValid('TokenRequest', req.body);
     expect(RatepayTokenRequest.parse(req.body)).toEqual(req.body);
-    const real = endpoints('https://api-integration.ratepay.com');
+    const real = endpoints({ base_url: 'https://api-integration.ratepay.com', sandbox_url: TEST_SANDBOX_URL });
+    expect(flow(ratepay.token).request(creds, { base_url: 'https://api.ratepay.com', sandbox_url: TEST_SANDBOX_URL })).toMatchObject({
+      baseUrl: 'https://oauth.ratepay.com', path: '/oauth/token', body: { audience: 'https://api.ratepay.com/transaction/management' },
+    });
     expect(real).toEqual({
       api: '/transaction/management', audience: fixture('postman/token.request.json').audience,
       token: { baseUrl: 'https://oauth.ratepay.com', path: '/oauth/token' },

@@ -21,12 +21,14 @@ import express, { type Request, type Response, type Router } from 'express';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
-import { AXYTOS_SANDBOX_KEY } from '../../../../workers/connectors/axytos/manifest.ts';
 import { magicTags } from '../../magic.ts';
 import { counter, keptState, records, savedKey } from '../../kept.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { basket, cents, order, problem, refused, type Answer } from './validate.ts';
+
+/** The API key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
 
 interface Precheck { transactionId: string; decision: string; grossTotal: number; expires: number; email: string }
 interface Invoice { invoiceNumber: string; externalInvoiceNumber: string; subOrder: string; gross: number; refunded: number; created_at: string }
