@@ -1,7 +1,9 @@
 // Ratepay through the real processes: the worker gets an OAuth2 token from the sandbox's Ratepay, authorizes with a
 // BNPL-style order (EUR, DE billing, order lines, spec 2.5 metadata, the device fingerprint), captures, cancels and
-// refunds in decimals; declines and refusals come back with Ratepay's own category. Ratepay has no redirect and no
-// pending state (its decision is synchronous), so there is no customer step and no review to resolve.
+// refunds in decimals; declines and refusals come back with Ratepay's own category and reasons. Ratepay has no redirect
+// (its decision is synchronous), so there is no customer step and no review to resolve. The imitation checks every
+// body by Ratepay's published rules (workers/connectors/ratepay/fixtures/docs/payment-api.rules.json): a phone sent
+// as an object or a person's gender would be refused with 400 SYNTAX.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack, sleep } from '../support/stack.ts';
 import { manifest } from '../../workers/connectors/ratepay/manifest.ts';
@@ -31,7 +33,7 @@ function payment(email: string, extra: Record<string, unknown> = {}) {
   return {
     amount: 10_000, currency: 'EUR', confirm: true, connector: ['ratepay'], payment_method: 'pay_later', payment_method_type: 'invoice',
     merchant_order_reference_id: `order-${Date.now()}-${n}`,
-    customer: { id: `cus_rp_${n}`, email, name: 'Hanna Schmidt' },
+    customer: { id: `cus_rp_${n}`, email, name: 'Hanna Schmidt', phone: '177 4445555', phone_country_code: '+49' },
     billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Hanna', last_name: 'Schmidt' }, email },
     order_details: LINES, order_tax_amount: 1_597,
     metadata: { birth_date: '1985-02-11', buyer_type: 'private', customer_locale: 'de-DE', gender: 'female' },
@@ -60,7 +62,7 @@ async function refundDone(id: string) {
 }
 
 describe('ratepay: authorize and capture', () => {
-  it('automatic capture: authorized, then captured by the status sync; the whole basket in decimals at Ratepay', async () => {
+  it('automatic capture: authorized, then the status sync reads the transaction and captures it; the whole basket in decimals at Ratepay', async () => {
     const p = await pay('hanna@example.com');
     expect(p.merchant_connector_id).toBe(mca);
     const done = await settle(p.payment_id);
@@ -72,6 +74,12 @@ describe('ratepay: authorize and capture', () => {
     const calls = await stack.sandboxCalls({ provider: 'ratepay' });
     expect(calls.filter((c) => c.path === '/ratepay/oauth/token').length).toBeGreaterThanOrEqual(1);
     expect(calls.filter((c) => c.path.endsWith('/captures') && c.status === 201).length).toBeGreaterThanOrEqual(1);
+    // The capture came after a read of the transaction (Ratepay's read has no status: no decline, so authorized).
+    const tx = `/ratepay/transaction/management/v2/transactions/${done.connector_transaction_id}`;
+    const read = calls.findIndex((c) => c.method === 'GET' && c.path === tx);
+    const captured = calls.findIndex((c) => c.method === 'POST' && c.path === `${tx}/captures`);
+    expect(read).toBeGreaterThanOrEqual(0);
+    expect(captured).toBeGreaterThan(read);
   });
 
   it('manual capture: requires_capture, then the full capture with the invoice number', async () => {
@@ -139,21 +147,22 @@ describe('ratepay: refunds', () => {
     expect((await refund({ payment_id: p.payment_id, amount: 1 })).body.error).toMatchObject({ code: 'IR_13' });
   });
 
-  it('+refund_fail: Ratepay rejects the refund -> failed with its category and UE_6000', async () => {
+  it('+refund_fail: Ratepay refuses the refund (REFUND_AMOUNT_TOO_HIGH, its only documented refusal) -> failed with its category and UE_6000', async () => {
     const p = await settle((await pay('nina+refund_fail@example.com')).payment_id);
     const r = await refund({ payment_id: p.payment_id, amount: 1_000 });
     expect(await refundDone(r.body.refund_id)).toMatchObject({
-      status: 'failed', error_code: 'UNPROCESSABLE_OPERATION', error_message: expect.stringContaining('REFUND_REJECTED'), unified_code: 'UE_6000',
+      status: 'failed', error_code: 'UNPROCESSABLE_OPERATION', error_message: expect.stringContaining('REFUND_AMOUNT_TOO_HIGH'), unified_code: 'UE_6000',
     });
   });
 });
 
 describe('ratepay: declines, errors, retries', () => {
-  it('+decline: 422 RISK_DECISION -> failed with Ratepay\'s category and reasons, UE_1000', async () => {
+  it('+decline: 422 RISK_DECISION -> failed with Ratepay\'s category, UE_1000', async () => {
     const p = await settle((await pay('olga+decline@example.com')).payment_id);
-    expect(p).toMatchObject({
-      status: 'failed', error_code: 'RISK_DECISION', error_message: expect.stringContaining('RISK_SCORE_TOO_LOW'), unified_code: 'UE_1000',
-    });
+    expect(p).toMatchObject({ status: 'failed', error_code: 'RISK_DECISION', unified_code: 'UE_1000' });
+    // Ratepay's read of a declined transaction carries its decline: a status sync says the same.
+    const t = await transaction(p.connector_transaction_id);
+    expect(t.decline).toEqual({ category: 'RISK_DECISION', reasons: [] });
   });
 
   it('a payment without the birth date Ratepay needs: refused with its SYNTAX category naming the field', async () => {

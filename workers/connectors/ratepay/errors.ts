@@ -1,10 +1,13 @@
 // Ratepay's decline categories and reasons -> our unified codes. Each decline is one HTTP status + one category + one
-// or more reasons (docs.ratepay.com ".../payment_2.0/declines/decline_categories"); the reasons decide where they are
-// more specific than the category.
+// or more reasons (docs.ratepay.com ".../payment_2.0/declines/decline_categories" and each category's page; the lists
+// are in fixtures/docs/declines.json); the reasons decide where they are more specific than the category.
 import { UNIFIED } from '../kit/errors.ts';
 
 const BY_REASON: Record<string, keyof typeof UNIFIED> = {
-  REFUND_REJECTED: 'refund_declined',
+  // 422 UNPROCESSABLE_OPERATION on a refund: Ratepay's only documented refusal of a refund.
+  REFUND_AMOUNT_TOO_HIGH: 'refund_declined',
+  // The buyer would have to confirm with a one-time passcode the merchant's contract does not enable: not payable.
+  OTP_VERIFICATION_REQUIRED_BUT_FEATURE_NOT_ENABLED: 'customer_declined',
 };
 
 const BY_CATEGORY: Record<string, keyof typeof UNIFIED> = {
@@ -19,7 +22,7 @@ const BY_CATEGORY: Record<string, keyof typeof UNIFIED> = {
   RESOURCE_NOT_FOUND: 'invalid_request',
   UNPROCESSABLE_OPERATION: 'invalid_state',
   CONFLICT: 'invalid_state',
-  // The OAuth server's and the API's refusals of the client or its token.
+  // The OAuth server's and the API's refusals of the client or its token (body UNVERIFIED: OAuth 2.0's error codes).
   access_denied: 'credentials_refused',
   invalid_client: 'credentials_refused',
   invalid_token: 'credentials_refused',

@@ -1,7 +1,7 @@
 // ratepay: Ratepay's Payment API 2.0 (REST/JSON, decimals, OAuth2 client credentials -> Bearer JWT), imitated by
 // services/provider-sandbox/providers/ratepay/. See README.md.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** BodyKey: api_key = OAuth2 client id, key1 = client secret; key2 = the partner shop id Ratepay gave the merchant
  * (the default when a payment's metadata.partner_shop_id names none). */
@@ -18,7 +18,7 @@ export const RATEPAY_SANDBOX = {
   partner_shop_id: 'INTEGRATION_TE_DACH',
 } as const;
 
-export const manifest: Manifest<z.infer<typeof ratepayCredentials>> = {
+export const manifest = defineManifest({
   name: 'ratepay',
   display_name: 'Ratepay',
   flows: ['authorize', 'sync', 'capture', 'void', 'refund', 'refundSync'],
@@ -48,4 +48,4 @@ export const manifest: Manifest<z.infer<typeof ratepayCredentials>> = {
   webhook: null,
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

@@ -1,40 +1,73 @@
-// ratepay's flows, pure: our jobs -> Ratepay's requests, and recorded answers (fixtures/answers.json, shaped after the
-// reference sheet's examples; fixtures/requests.json is the sheet's authorization example) -> outcomes. No stack.
+// ratepay's flows, pure: our jobs -> Ratepay's requests, checked against Ratepay's own examples (fixtures/postman,
+// from ratepay/postman-collections) and the request rules transcribed from its API pages (fixtures/docs/
+// payment-api.rules.json); Ratepay's published answers (fixtures/docs) -> outcomes. Sources: fixtures/SOURCES.md.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { config } from '../../../lib/config.ts';
+import { TEST_SANDBOX_URL, testSession } from '../kit/testing.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as ratepay } from './index.ts';
 import { endpoints, itemsOf, splitStreet } from './request.ts';
+import { RatepayAuthorizationRequest, RatepayFollowUpRequest, RatepayTokenRequest } from './schemas.ts';
 
-const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
-const requests: Record<string, any> = JSON.parse(readFileSync(new URL('./fixtures/requests.json', import.meta.url), 'utf8'));
+const fixture = (path: string): any => JSON.parse(readFileSync(new URL(`./fixtures/${path}`, import.meta.url), 'utf8'));
+const rules = fixture('docs/payment-api.rules.json');
+/** Ratepay's published rules for a request body (a JSON Schema of its API pages), as zod. */
+const rule = (name: string) => z.fromJSONSchema({ $defs: rules.$defs, $ref: `#/$defs/${name}` });
+const expectValid = (name: string, body: unknown) => {
+  const r = rule(name).safeParse(body);
+  expect(r.success, r.success ? '' : JSON.stringify(r.error.issues)).toBe(true);
+};
+
+const b2cExample = fixture('postman/authorize-open-invoice-b2c.request.json');
+const b2bExample = fixture('postman/authorize-open-invoice-b2b.request.json');
+const declines: Record<string, { status: number; reasons: string[] }> = fixture('docs/declines.json');
+const readExample = fixture('docs/transaction.200.json');
+const { decline: _declined, ...acceptedRead } = readExample;
+const minimal = fixture('docs/transaction-minimal.json');
+
 const creds = { auth_type: 'BodyKey' as const, api_key: 'cid', key1: 'csecret', key2: 'INTEGRATION_TE_DACH' };
 const API = '/ratepay/transaction/management/v2/transactions';
 const bearer = { authorization: 'Bearer jwt' };
+const TX = readExample.ratepay_transaction_id as string;
 
-/** The sheet's example order as our job. */
+/** Ratepay's Postman B2C example (Dr. Heinz Steeger, Berlin) as our job. */
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'ratepay',
-  amount: 1190, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'h@example.org',
-  return_url: 'https://shop.example/return', merchant_order_reference_id: '1001', mode: 'execute', sync_round: 0,
+  amount: 1190, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'heinz.steeger@example.org',
+  return_url: 'https://shop.example/return', merchant_order_reference_id: 'partner-transaction-id-1234', mode: 'execute', sync_round: 0,
   order: {
-    customer: { id: null, name: 'H S', email: 'h@example.org', phone: null, phone_country_code: null },
-    billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'H', last_name: 'S' }, email: 'h@example.org' },
-    shipping: null,
+    customer: { id: 'shop-buyer-id-1234', name: 'Heinz Steeger', email: 'heinz.steeger@example.org', phone: '177 4445555', phone_country_code: '+49' },
+    billing: { address: { line1: 'Schönhauser Allee 84', line2: 'Seitenflügel, 2. HH', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Heinz', last_name: 'Steeger' } },
+    shipping: { address: { line1: 'Schönhauser Allee 84', line2: 'Seitenflügel, 2. HH', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Heinz', last_name: 'Steeger' } },
     order_details: [{ product_name: 'X', product_id: 'a1', quantity: 1, amount: 1190, tax_percentage: 19 }],
     order_tax_amount: 190,
-    metadata: { birth_date: '1971-05-19', customer_locale: 'de-DE' },
-    browser_info: { ip_address: '10.0.0.1', device_fingerprint: { ratepay: 'ade028c1-0000-4000-8000-000000000001' } },
-    description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null,
+    metadata: { birth_date: '1971-05-19', customer_locale: 'de-DE', gender: 'male' },
+    browser_info: { ip_address: '10.17.1.1', device_fingerprint: { ratepay: 'ade028c1-d2a2-4189-9214-e21089cd47f1' } },
+    description: null, payment_method_type: 'invoice', birth_date: null, gender: 'male', locale: null,
   },
   ...over,
 });
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
-const s = { access_token: 'jwt' };
-const a = (name: string) => answers[name]!;
+const s = testSession({ merchant_id: 'mer_1', merchant_connector_id: null }, { access_token: 'jwt' });
+/** A 4xx answer around one of Ratepay's documented declines (the envelope is UNVERIFIED; the decline object is the read's). */
+const declined = (category: string, reasons: string[], id?: string) => ({ status: declines[category]!.status, body: { ...(id ? { ratepay_transaction_id: id } : {}), decline: { category, reasons } } });
+
+describe('Ratepay\'s published examples against the rules we read from its pages (the rules are not mistranscribed)', () => {
+  it('the Postman requests satisfy the rules and our request schemas', () => {
+    for (const ex of [b2cExample, b2bExample]) {
+      expectValid('Authorization', ex);
+      // Ours only ever sends OPEN_INVOICE / BANK_TRANSFER and one basket: the examples are exactly that.
+      expect(RatepayAuthorizationRequest.safeParse({ ...ex, delivery: { ...ex.delivery, full_name: undefined, in_store_collect: undefined, pick_up_box: undefined, pick_up_shop: undefined } }).success).toBe(true);
+    }
+    expectValid('Authorization', fixture('postman/authorize-direct-debit-b2c.request.json'));
+    for (const f of ['capture', 'refund', 'cancellation']) expectValid('FollowUp', fixture(`postman/${f}.request.json`));
+    expect(RatepayFollowUpRequest.safeParse(fixture('postman/capture.request.json')).success).toBe(true);
+    expectValid('TokenRequest', fixture('postman/token.request.json'));
+  });
+});
 
 describe('ratepay manifest', () => {
   it('lists exactly the flows the connector implements; no notifications; BodyKey credentials with an optional shop id', () => {
@@ -44,54 +77,75 @@ describe('ratepay manifest', () => {
     const c = ratepay.manifest.credentials;
     expect(c.safeParse({ auth_type: 'BodyKey', api_key: 'id', key1: 'secret' }).success).toBe(true);
     expect(c.safeParse({ auth_type: 'BodyKey', api_key: 'id' }).success).toBe(false);
-    expect(c.safeParse({ auth_type: 'HeaderKey', api_key: 'id', key1: 's' }).success).toBe(false);
     expect(c.safeParse(ratepay.manifest.sandbox_account_details).success).toBe(true);
     expect(ratepay.manifest.amount_unit).toBe('major');
   });
 });
 
 describe('ratepay token', () => {
-  it('client credentials for the API\'s audience: the sandbox under /ratepay, the real API at oauth.ratepay.com', () => {
-    expect(flow(ratepay.token).request(creds)).toEqual({
+  it('client credentials for the API\'s audience (Postman: https://api-integration.ratepay.com/transaction/management)', () => {
+    const req = flow(ratepay.token).request(creds, s);
+    expect(req).toEqual({
       method: 'POST', path: '/ratepay/oauth/token',
-      body: { client_id: 'cid', client_secret: 'csecret', audience: `${config.sandboxUrl}/ratepay/transaction/management`, grant_type: 'client_credentials' },
+      body: { client_id: 'cid', client_secret: 'csecret', audience: `${TEST_SANDBOX_URL}/ratepay/transaction/management`, grant_type: 'client_credentials' },
     });
-    expect(endpoints('https://api-integration.ratepay.com')).toEqual({
-      api: '/transaction/management', audience: 'https://api-integration.ratepay.com/transaction/management',
+    expectValid('TokenRequest', req.body);
+    expect(RatepayTokenRequest.parse(req.body)).toEqual(req.body);
+    const real = endpoints({ base_url: 'https://api-integration.ratepay.com', sandbox_url: TEST_SANDBOX_URL });
+    expect(flow(ratepay.token).request(creds, { base_url: 'https://api.ratepay.com', sandbox_url: TEST_SANDBOX_URL })).toMatchObject({
+      baseUrl: 'https://oauth.ratepay.com', path: '/oauth/token', body: { audience: 'https://api.ratepay.com/transaction/management' },
+    });
+    expect(real).toEqual({
+      api: '/transaction/management', audience: fixture('postman/token.request.json').audience,
       token: { baseUrl: 'https://oauth.ratepay.com', path: '/oauth/token' },
     });
   });
-  it('answers: the JWT and its lifetime; a refusal is a failure with the OAuth code', () => {
-    expect(flow(ratepay.token).response(a('token'))).toEqual({ access_token: expect.stringMatching(/^eyJ/), expires_in_s: 1800 });
-    expect(flow(ratepay.token).response(a('token_refused'))).toEqual({
-      kind: 'FAILED', error_code: 'access_denied', error_message: 'Unauthorized', unified_code: 'UE_4000', unified_message: expect.any(String),
-    });
-    expect(flow(ratepay.token).response(a('token_wrong_audience'))).toMatchObject({ kind: 'FAILED', error_code: 'access_denied', unified_code: 'UE_4000' });
+  it('Ratepay\'s 200 sample -> the token and its lifetime; a refusal is a failure with the OAuth code', () => {
+    expect(flow(ratepay.token).response({ status: 200, body: fixture('docs/token.200.json') })).toEqual({ access_token: 'ey...', expires_in_s: 1800 });
+    expect(flow(ratepay.token).response({ status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } })).toMatchObject({ kind: 'FAILED', error_code: 'access_denied', unified_code: 'UE_4000' });
     expect(() => flow(ratepay.token).response({ status: 200, body: { token: 'x' } })).toThrow(UnexpectedAnswer);
   });
 });
 
 describe('ratepay requests', () => {
-  it('authorize: the sheet\'s example body exactly (plus our operation id), Bearer JWT, Idempotency-Key, return=representation', () => {
+  it('authorize: Ratepay\'s B2C example, field for field, where our order says the same (contact.phone a plain string)', () => {
     const req = flow(ratepay.authorize).request(job(), creds, s);
     expect(req).toMatchObject({ method: 'POST', path: API, idempotencyKey: 'op_1', headers: { ...bearer, prefer: 'return=representation' } });
-    expect(req.body).toEqual({ ...requests.authorize, partner_operation_id: 'op_1' });
+    const body = req.body as any;
+    const { title: _title, ...person } = b2cExample.buyer.person;
+    expect(body.buyer).toEqual({ ...b2cExample.buyer, person });
+    expect(body.buyer.contact.phone).toBe('+49 177 4445555');
+    // Ratepay's person has no gender (Payment API 2.0: title, names, date of birth).
+    expect(body.buyer.person).not.toHaveProperty('gender');
+    const { full_name: _f, in_store_collect: _i, pick_up_box: _b, pick_up_shop: _s, ...delivery } = b2cExample.delivery;
+    expect(body.delivery).toEqual(delivery);
+    expect(body.device).toEqual(b2cExample.device);
+    expect(body.payment_method).toEqual(b2cExample.payment_method);
+    expect(body.currency).toBe(b2cExample.currency);
+    expect(body.partner_transaction_id).toBe(b2cExample.partner_transaction_id);
+    expectValid('Authorization', body);
+    expect(RatepayAuthorizationRequest.parse(body)).toEqual(body);
   });
-  it('B2B: the company instead of the person; the shipping address as delivery; metadata.partner_shop_id wins', () => {
-    const b2b = job({
-      order: {
-        ...job().order!, metadata: { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', partner_shop_id: 'INTEGRATION_TE_B2B' },
-        shipping: { address: { line1: 'Hafenstr. 3b', line2: 'Hinterhaus', zip: '20457', city: 'Hamburg', country: 'DE', first_name: 'Ann', last_name: 'Lee' } },
-      },
-    });
+  it('B2B: Ratepay\'s B2B example: the company instead of the person, the company in the delivery; metadata.partner_shop_id wins', () => {
+    const base = job();
+    const b2b = job({ order: { ...base.order!, metadata: { buyer_type: 'business', company_name: 'Berlin Advertising Agency', company_vat_id: 'DE123456789', legal_form: 'gmbh', partner_shop_id: 'INTEGRATION_TE_B2B' } } });
     const body = flow(ratepay.authorize).request(b2b, creds, s).body as any;
-    expect(body.buyer.company).toEqual({ name: 'ACME GmbH', vat_id: 'DE123456789' });
-    expect(body.buyer.person).toBeUndefined();
-    expect(body.delivery).toEqual({
-      first_name: 'Ann', last_name: 'Lee', company: 'ACME GmbH',
-      address: { street: 'Hafenstr.', street_number: '3b', street_addition: 'Hinterhaus', zip_code: '20457', city: 'Hamburg', country_code: 'DE' },
-    });
+    expect(body.buyer).toEqual(b2bExample.buyer);
+    expect(body.delivery.company).toBe(b2bExample.delivery.company);
     expect(body.shop_baskets[0].partner_shop_id).toBe('INTEGRATION_TE_B2B');
+    expectValid('Authorization', body);
+  });
+  it('a shipping address without names: the buyer\'s in the delivery', () => {
+    const o = job().order!;
+    const noNames = job({ order: { ...o, shipping: { address: { line1: 'Hafenstr. 3b', zip: '20457', city: 'Hamburg', country: 'DE' } } } });
+    expect((flow(ratepay.authorize).request(noNames, creds, s).body as any).delivery).toMatchObject({ first_name: 'Heinz', last_name: 'Steeger', address: { street: 'Hafenstr.', street_number: '3b' } });
+  });
+  it('the phone from billing (number + country code); none: no phone', () => {
+    const o = job().order!;
+    const billingPhone = job({ order: { ...o, customer: { ...o.customer!, phone: null }, billing: { ...o.billing, phone: { number: '1774445555', country_code: '+49' } } } });
+    expect((flow(ratepay.authorize).request(billingPhone, creds, s).body as any).buyer.contact).toEqual({ email: 'heinz.steeger@example.org', phone: '+49 1774445555' });
+    const none = job({ order: { ...o, customer: { ...o.customer!, phone: null } } });
+    expect((flow(ratepay.authorize).request(none, creds, s).body as any).buyer.contact).toEqual({ email: 'heinz.steeger@example.org' });
   });
   it('amounts: exact decimals; shipping as a special item; vats per rate; uneven unit prices collapse to one item', () => {
     const b = itemsOf([
@@ -103,83 +157,116 @@ describe('ratepay requests', () => {
     expect(b.items[1]).toMatchObject({ article_number: 'line-2', name: '3 x Book', quantity: 1, gross_unit_price: 10, net_total_price: 9.35 });
     expect(b.special_items).toEqual([{ article_number: 'line-3', name: 'Shipping', category: 'shipping_costs', quantity: 1, tax_rate: 19, gross_unit_price: 4.95, net_unit_price: 4.16, gross_total_price: 4.95, net_total_price: 4.16 }]);
     expect(b.vats).toEqual([{ tax_rate: 19, net_amount: 54.56, tax_amount: 10.37 }, { tax_rate: 7, net_amount: 9.35, tax_amount: 0.65 }]);
-    // No order lines: one item for the amount, its tax from order_tax_amount.
     const whole = flow(ratepay.authorize).request(job({ amount: 10000, order: { ...job().order!, order_details: null, order_tax_amount: 1597, description: 'Order 7' } }), creds, s).body as any;
     expect(whole.shop_baskets[0]).toMatchObject({ gross_amount: 100, items: [{ article_number: 'order', name: 'Order 7', quantity: 1, gross_total_price: 100, net_total_price: 84.03, tax_rate: 19 }] });
+    expectValid('Authorization', whole);
     expect(splitStreet('Hauptstraße')).toEqual({ street: 'Hauptstraße' });
   });
-  it('sync: manual capture reads the transaction; automatic capture sends its capture once (own key)', () => {
-    const synced = job({ mode: 'sync', connector_transaction_id: 'scwBgARW-nE93I7_ywhp' });
+  it('sync: reads the transaction; for automatic capture, the whole capture follows an authorized read (own key, at most 64 characters)', () => {
+    const synced = job({ mode: 'sync', connector_transaction_id: TX });
     expect(flowFor(synced)).toBe('sync');
-    expect(flow(ratepay.sync).request(synced, creds, s)).toEqual({ method: 'GET', path: `${API}/scwBgARW-nE93I7_ywhp`, headers: bearer });
-    const auto = flow(ratepay.sync).request({ ...synced, capture_method: 'automatic' }, creds, s);
-    expect(auto).toMatchObject({ method: 'POST', path: `${API}/scwBgARW-nE93I7_ywhp/captures`, idempotencyKey: 'op_1-capture', body: { gross_amount: 11.9, partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: '1001', partner_operation_id: 'op_1-capture' } });
-    expect((auto.body as any).items).toHaveLength(1);
+    const f = flow(ratepay.sync);
+    expect(f.request(synced, creds, s)).toEqual({ method: 'GET', path: `${API}/${TX}`, headers: bearer });
+    // Manual capture: the read is all.
+    expect(f.next!(synced, creds, [{ status: 200, body: acceptedRead }], s)).toBeNull();
+    const auto = { ...synced, capture_method: 'automatic' };
+    const cap = f.next!(auto, creds, [{ status: 200, body: acceptedRead }], s)!;
+    expect(cap).toMatchObject({ method: 'POST', path: `${API}/${TX}/captures`, idempotencyKey: 'op_1-capture', body: { gross_amount: 11.9, partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: 'partner-transaction-id-1234', partner_operation_id: 'op_1-capture' } });
+    expect(cap.idempotencyKey!.length).toBeLessThanOrEqual(rules.idempotency_key_max_length);
+    expectValid('FollowUp', cap.body);
+    // A declined transaction (Ratepay's sample read) is not captured; after the capture, nothing more.
+    expect(f.next!(auto, creds, [{ status: 200, body: readExample }], s)).toBeNull();
+    expect(f.next!(auto, creds, [{ status: 200, body: acceptedRead }, { status: 201, body: {} }], s)).toBeNull();
+    // A read that links a capture (an earlier sync's): none again, whatever the key's age.
+    const capturedRead = { ...acceptedRead, _links: { ...acceptedRead._links, captures: [{ href: `https://api-integration.ratepay.com/transaction/management/v2/transactions/${TX}/captures/c1` }] } };
+    expect(f.next!(auto, creds, [{ status: 200, body: capturedRead }], s)).toBeNull();
+    expect(f.response({ status: 200, body: capturedRead }, auto, [{ status: 200, body: capturedRead }])).toEqual({ kind: 'CAPTURED', connector_transaction_id: TX });
+    expect(f.next!(auto, creds, [{ status: 404, body: { decline: { category: 'RESOURCE_NOT_FOUND', reasons: ['TRANSACTION_NOT_FOUND'] } } }], s)).toBeNull();
   });
   it('capture: the lines given (partial), the invoice number; the whole order\'s lines for the whole amount; the amount alone otherwise', () => {
     const j = job({ kind: 'capture', operation_id: 'op_2', connector_transaction_id: 'tx1' });
     const full = flow(ratepay.capture).request({ ...j, capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1001' } }, metadata: null, order_details: null } }, creds, s);
     expect(full).toMatchObject({ method: 'POST', path: `${API}/tx1/captures`, idempotencyKey: 'op_2', body: { gross_amount: 11.9, partner_invoice_id: 'INV-1001', partner_operation_id: 'op_2', vats: [{ tax_rate: 19, net_amount: 10, tax_amount: 1.9 }] } });
+    expectValid('FollowUp', full.body);
     const lines = [{ product_name: 'X', product_id: 'a1', quantity: 1, amount: 500, tax_percentage: 19 }];
     const part = flow(ratepay.capture).request({ ...j, amount: 500, capture_details: { capture_metadata: null, metadata: { invoice_number: 'INV-2' }, order_details: lines } }, creds, s).body as any;
     expect(part).toMatchObject({ gross_amount: 5, partner_invoice_id: 'INV-2', items: [{ gross_total_price: 5, net_total_price: 4.2 }] });
-    const bare = flow(ratepay.capture).request({ ...j, amount: 400 }, creds, s).body as any;
-    expect(bare).toEqual({ partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: '1001', gross_amount: 4, partner_operation_id: 'op_2' });
+    const bare = flow(ratepay.capture).request({ ...j, amount: 400 }, creds, s).body;
+    expect(bare).toEqual({ partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: 'partner-transaction-id-1234', gross_amount: 4, partner_operation_id: 'op_2' });
+    expectValid('FollowUp', bare);
   });
   it('void cancels what is left; refund names our refund id; refund sync reads the refund', () => {
     const j = job({ connector_transaction_id: 'tx1', operation_id: 'op_3' });
-    expect(flow(ratepay.void).request({ ...j, kind: 'void' }, creds, s)).toMatchObject({ method: 'POST', path: `${API}/tx1/cancellations`, idempotencyKey: 'op_3', body: { gross_amount: 11.9, partner_operation_id: 'op_3' } });
+    const v = flow(ratepay.void).request({ ...j, kind: 'void' }, creds, s);
+    expect(v).toMatchObject({ method: 'POST', path: `${API}/tx1/cancellations`, idempotencyKey: 'op_3', body: { gross_amount: 11.9, partner_operation_id: 'op_3' } });
+    expectValid('FollowUp', v.body);
     const r = job({ kind: 'refund', connector_transaction_id: 'tx1', operation_id: 'op_9', amount: 500, refund_id: 'ref_1' });
     expect(flowFor(r)).toBe('refund');
-    expect(flow(ratepay.refund).request(r, creds, s)).toEqual({
+    const req = flow(ratepay.refund).request(r, creds, s);
+    expect(req).toEqual({
       method: 'POST', path: `${API}/tx1/refunds`, idempotencyKey: 'op_9', headers: bearer,
-      body: { partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: '1001', gross_amount: 5, partner_operation_id: 'ref_1' },
+      body: { partner_shop_id: 'INTEGRATION_TE_DACH', shop_transaction_id: 'partner-transaction-id-1234', gross_amount: 5, partner_operation_id: 'ref_1' },
     });
+    expectValid('FollowUp', req.body);
     const named = { ...r, mode: 'sync' as const, connector_refund_id: 'Rf0a1' };
     expect(flowFor(named)).toBe('refundSync');
     expect(flow(ratepay.refundSync).request(named, creds, s)).toEqual({ method: 'GET', path: `${API}/tx1/refunds/Rf0a1`, headers: bearer });
   });
 });
 
-describe('ratepay answers -> outcomes', () => {
-  it('authorize: 201 authorized (manual) or pending its capture (automatic); 4xx declines with the category', () => {
-    expect(flow(ratepay.authorize).response(a('authorized'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'scwBgARW-nE93I7_ywhp', connector_reference_id: undefined });
-    expect(flow(ratepay.authorize).response(a('authorized_representation'), job())).toMatchObject({ kind: 'AUTHORIZED', connector_reference_id: '1001' });
-    expect(flow(ratepay.authorize).response(a('authorized'), job({ capture_method: 'automatic' }))).toMatchObject({ kind: 'PENDING', connector_transaction_id: 'scwBgARW-nE93I7_ywhp' });
-    expect(flow(ratepay.authorize).response(a('declined_risk'), job())).toEqual({
-      kind: 'DECLINED', error_code: 'RISK_DECISION', error_message: 'RISK_SCORE_TOO_LOW: The transaction was declined by the risk check',
-      unified_code: 'UE_1000', unified_message: 'The customer was declined by the provider', connector_transaction_id: 'q3hT0dKm4b2uGc9xPzLw',
-    });
-    expect(flow(ratepay.authorize).response(a('declined_buyer_identity'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'BUYER_IDENTITY', error_message: 'BUYER_IDENTITY_NOT_VERIFIABLE', unified_code: 'UE_1000' });
-    expect(flow(ratepay.authorize).response(a('missing_birth_date'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'SYNTAX', error_message: 'MISSING_FIELD: buyer.person.date_of_birth is required', unified_code: 'UE_2000' });
-    expect(flow(ratepay.authorize).response(a('country_not_allowed'), job())).toMatchObject({ error_code: 'CONTRACT', unified_code: 'UE_2000' });
-    expect(flow(ratepay.authorize).response(a('invalid_token'), job())).toMatchObject({ kind: 'FAILED', error_code: 'invalid_token', unified_code: 'UE_4000' });
-    expect(flow(ratepay.authorize).response({ status: 400, body: 'nope' }, job())).toMatchObject({ kind: 'DECLINED', error_code: 'http_400', unified_code: 'UE_9000' });
+describe('ratepay answers -> outcomes (Ratepay\'s published answers)', () => {
+  it('authorize: the minimal 201 (no representation) is an authorization; automatic capture waits for its capture', () => {
+    expect(flow(ratepay.authorize).response({ status: 201, body: minimal }, job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: TX });
+    expect(flow(ratepay.authorize).response({ status: 201, body: minimal }, job({ capture_method: 'automatic' }))).toEqual({ kind: 'PENDING', connector_transaction_id: TX });
+    // 202: the buyer must enter a one-time passcode first (changelog 2025-10-13): not authorized yet.
+    expect(flow(ratepay.authorize).response({ status: 202, body: { ratepay_transaction_id: TX } }, job())).toEqual({ kind: 'PENDING', connector_transaction_id: TX });
     expect(() => flow(ratepay.authorize).response({ status: 201, body: { id: 'x' } }, job())).toThrow(UnexpectedAnswer);
   });
-  it('sync: the transaction\'s status (manual); the capture that completes an automatic payment', () => {
-    const j = job({ mode: 'sync', connector_transaction_id: 'scwBgARW-nE93I7_ywhp' });
-    expect(flow(ratepay.sync).response(a('authorized_representation'), j)).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'scwBgARW-nE93I7_ywhp' });
-    expect(flow(ratepay.sync).response(a('read_partially_captured'), j)).toMatchObject({ kind: 'AUTHORIZED' });
-    expect(flow(ratepay.sync).response(a('read_cancelled'), j)).toMatchObject({ kind: 'VOIDED' });
-    expect(flow(ratepay.sync).response(a('read_declined'), j)).toMatchObject({ kind: 'DECLINED' });
-    expect(flow(ratepay.sync).response(a('not_found'), j)).toMatchObject({ kind: 'DECLINED', error_code: 'RESOURCE_NOT_FOUND' });
-    expect(() => flow(ratepay.sync).response(a('authorized'), j)).toThrow(UnexpectedAnswer);
-    const auto = { ...j, capture_method: 'automatic' };
-    expect(flow(ratepay.sync).response(a('capture_created'), auto)).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'scwBgARW-nE93I7_ywhp' });
-    expect(flow(ratepay.sync).response(a('capture_too_much'), auto)).toMatchObject({ kind: 'FAILED', error_code: 'UNPROCESSABLE_OPERATION', unified_code: 'UE_3000' });
+  it('authorize declines: every documented category has its unified code; the transaction id Ratepay generated is kept', () => {
+    expect(flow(ratepay.authorize).response(declined('BUYER_DATA', ['INVALID_BILLING_ADDRESS'], TX), job())).toEqual({
+      kind: 'DECLINED', error_code: 'BUYER_DATA', error_message: 'INVALID_BILLING_ADDRESS', connector_transaction_id: TX,
+      unified_code: 'UE_2000', unified_message: 'The provider rejected the request data',
+    });
+    expect(flow(ratepay.authorize).response(declined('RISK_DECISION', []), job())).toMatchObject({ kind: 'DECLINED', error_code: 'RISK_DECISION', error_message: 'RISK_DECISION', unified_code: 'UE_1000' });
+    expect(flow(ratepay.authorize).response(declined('SYNTAX', ['INVALID_FIELDS']), job())).toMatchObject({ error_code: 'SYNTAX', unified_code: 'UE_2000' });
+    expect(flow(ratepay.authorize).response(declined('UNPROCESSABLE_OPERATION', ['OTP_VERIFICATION_REQUIRED_BUT_FEATURE_NOT_ENABLED']), job())).toMatchObject({ unified_code: 'UE_1000' });
+    for (const category of Object.keys(declines)) {
+      expect(flow(ratepay.authorize).response(declined(category, declines[category]!.reasons.slice(0, 1)), job()).unified_code, category).not.toBe('UE_9000');
+    }
+    expect(flow(ratepay.authorize).response({ status: 401, body: { error: 'invalid_token' } }, job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
+    expect(flow(ratepay.authorize).response({ status: 400, body: 'nope' }, job())).toMatchObject({ kind: 'DECLINED', error_code: 'http_400', unified_code: 'UE_9000' });
   });
-  it('capture, void', () => {
-    expect(flow(ratepay.capture).response(a('capture_created'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'Hc7XgP2m9QeR0sT4uV6w' });
-    expect(flow(ratepay.capture).response(a('capture_too_much'), job())).toMatchObject({ kind: 'FAILED', error_message: expect.stringContaining('AMOUNT_EXCEEDS_AUTHORIZATION') });
-    expect(flow(ratepay.void).response(a('cancellation_created'), job())).toEqual({ kind: 'VOIDED' });
-    expect(flow(ratepay.void).response(a('cancel_not_possible'), job())).toMatchObject({ kind: 'FAILED', error_code: 'UNPROCESSABLE_OPERATION', unified_code: 'UE_3000' });
+  it('sync: Ratepay\'s read has no status: its decline is a decline, no decline an authorization, OTP_REQUIRED still pending', () => {
+    const j = job({ mode: 'sync', connector_transaction_id: TX });
+    expect(flow(ratepay.sync).response({ status: 200, body: readExample }, j)).toEqual({
+      kind: 'DECLINED', error_code: 'BUYER_DATA', error_message: 'INVALID_BILLING_ADDRESS', connector_transaction_id: TX, unified_code: 'UE_2000', unified_message: expect.any(String),
+    });
+    expect(flow(ratepay.sync).response({ status: 200, body: acceptedRead }, j)).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: TX });
+    expect(flow(ratepay.sync).response({ status: 200, body: { ...acceptedRead, result: 'OTP_REQUIRED' } }, j)).toEqual({ kind: 'PENDING', connector_transaction_id: TX });
+    expect(flow(ratepay.sync).response(declined('RESOURCE_NOT_FOUND', ['TRANSACTION_NOT_FOUND']), j)).toMatchObject({ kind: 'DECLINED', error_code: 'RESOURCE_NOT_FOUND' });
+    expect(() => flow(ratepay.sync).response({ status: 200, body: { status: 'AUTHORIZED' } }, j)).toThrow(UnexpectedAnswer);
+  });
+  it('sync, automatic capture: the capture after the read decides; a declined read is the decline', () => {
+    const auto = job({ mode: 'sync', connector_transaction_id: TX, capture_method: 'automatic' });
+    const read = { status: 200, body: acceptedRead };
+    const captured = { status: 201, body: { _links: {}, created: '2019-08-24T14:15:22Z', ratepay_capture_id: 'aa7rth5-__GG44rdsasf' } };
+    expect(flow(ratepay.sync).response(captured, auto, [read, captured])).toEqual({ kind: 'CAPTURED', connector_transaction_id: TX });
+    const tooMuch = declined('UNPROCESSABLE_OPERATION', ['CAPTURE_AMOUNT_TOO_HIGH']);
+    expect(flow(ratepay.sync).response(tooMuch, auto, [read, tooMuch])).toMatchObject({ kind: 'FAILED', error_code: 'UNPROCESSABLE_OPERATION', unified_code: 'UE_3000' });
+    expect(flow(ratepay.sync).response({ status: 200, body: readExample }, auto, [{ status: 200, body: readExample }])).toMatchObject({ kind: 'DECLINED', error_code: 'BUYER_DATA' });
+  });
+  it('capture, void: their ids (the cancellation as Ratepay\'s list sample shows one)', () => {
+    expect(flow(ratepay.capture).response({ status: 201, body: { ratepay_capture_id: 'Hc7XgP2m9QeR0sT4uV6w' } }, job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'Hc7XgP2m9QeR0sT4uV6w' });
+    expect(flow(ratepay.capture).response(declined('UNPROCESSABLE_OPERATION', ['CAPTURE_AMOUNT_TOO_HIGH']), job())).toMatchObject({ kind: 'FAILED', error_message: 'CAPTURE_AMOUNT_TOO_HIGH' });
+    const cancellation = fixture('docs/cancellations.200.json')._embedded.cancellations[0];
+    expect(flow(ratepay.void).response({ status: 201, body: cancellation }, job())).toEqual({ kind: 'VOIDED' });
+    expect(flow(ratepay.void).response(declined('UNPROCESSABLE_OPERATION', ['CANCELLATION_AMOUNT_TOO_HIGH']), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_3000' });
     expect(() => flow(ratepay.void).response({ status: 201, body: {} }, job())).toThrow(UnexpectedAnswer);
   });
-  it('refunds: refunded; rejected is declined (UE_6000); too much fails', () => {
-    expect(flow(ratepay.refund).response(a('refund_created'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'Rf0a1B2c3D4e5F6g7H8i' });
-    expect(flow(ratepay.refundSync).response(a('refund_created'), job())).toMatchObject({ kind: 'REFUNDED' });
-    expect(flow(ratepay.refund).response(a('refund_rejected'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'UNPROCESSABLE_OPERATION', error_message: 'REFUND_REJECTED: The refund was rejected', unified_code: 'UE_6000' });
-    expect(flow(ratepay.refund).response(a('refund_too_much'), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_3000' });
+  it('refunds: refunded; REFUND_AMOUNT_TOO_HIGH is Ratepay declining the refund (UE_6000); other refusals fail', () => {
+    expect(flow(ratepay.refund).response({ status: 201, body: { ratepay_refund_id: 'Rf0a1B2c3D4e5F6g7H8i' } }, job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'Rf0a1B2c3D4e5F6g7H8i' });
+    expect(flow(ratepay.refundSync).response({ status: 200, body: { ratepay_refund_id: 'Rf0a1B2c3D4e5F6g7H8i' } }, job())).toMatchObject({ kind: 'REFUNDED' });
+    expect(flow(ratepay.refund).response(declined('UNPROCESSABLE_OPERATION', ['REFUND_AMOUNT_TOO_HIGH']), job())).toMatchObject({ kind: 'DECLINED', error_code: 'UNPROCESSABLE_OPERATION', error_message: 'REFUND_AMOUNT_TOO_HIGH', unified_code: 'UE_6000' });
+    expect(flow(ratepay.refund).response(declined('UNPROCESSABLE_OPERATION', ['NOT_ALLOWED_FOR_EXPIRED_TRANSACTION']), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_3000' });
   });
 });

@@ -1,19 +1,23 @@
-// The Ratepay imitation against the same examples the connector's unit tests use (the reference sheet's authorization
-// example, workers/connectors/ratepay/fixtures/): what the connector sends is what the imitation accepts, and what
-// the imitation answers is what the connector reads. In process, no stack.
+// The Ratepay imitation against Ratepay's own examples (workers/connectors/ratepay/fixtures/: the Postman collection's
+// requests, docs.ratepay.com's answers; sources in its SOURCES.md): it accepts what Ratepay's examples send, answers
+// in the shapes Ratepay publishes, and refuses what Ratepay's rules refuse, with Ratepay's categories and reasons. It
+// imports no connector code: the stack test (test/connectors/ratepay.test.ts) runs the connector against it.
 import express from 'express';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
-import { ratepayRouter } from './imitation.ts';
-import { connector } from '../../../../workers/connectors/ratepay/index.ts';
-import { RATEPAY_SANDBOX } from '../../../../workers/connectors/ratepay/manifest.ts';
-import type { ConnectorJob } from '../../../../domain/job.ts';
+import { ratepayRouter, SANDBOX_CLIENT } from './imitation.ts';
 
 const fixtures = new URL('../../../../workers/connectors/ratepay/fixtures/', import.meta.url);
-const answers: Record<string, { status: number; body: any }> = JSON.parse(readFileSync(new URL('answers.json', fixtures), 'utf8'));
-const requests: Record<string, any> = JSON.parse(readFileSync(new URL('requests.json', fixtures), 'utf8'));
+const fixture = (path: string): any => JSON.parse(readFileSync(new URL(path, fixtures), 'utf8'));
+const b2c = fixture('postman/authorize-open-invoice-b2c.request.json');
+const b2b = fixture('postman/authorize-open-invoice-b2b.request.json');
+const declines: Record<string, { status: number; reasons: string[] }> = fixture('docs/declines.json');
+const minimal = fixture('docs/transaction-minimal.json');
+const read = fixture('docs/transaction.200.json');
+const cancellation = fixture('docs/cancellations.200.json')._embedded.cancellations[0];
+const keysOf = (o: object) => Object.keys(o).sort();
 
 let base = '';
 let close = () => {};
@@ -33,86 +37,122 @@ const call = async (method: string, path: string, body?: unknown, headers: Recor
   const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() as any };
 };
+/** Ratepay's Postman token request, with the sandbox's client and audience. */
 const token = async (over: Record<string, string> = {}) => call('POST', '/ratepay/oauth/token', {
-  client_id: RATEPAY_SANDBOX.client_id, client_secret: RATEPAY_SANDBOX.client_secret,
-  audience: `${base}/ratepay/transaction/management`, grant_type: 'client_credentials', ...over,
+  ...fixture('postman/token.request.json'), client_id: SANDBOX_CLIENT.client_id, client_secret: SANDBOX_CLIENT.client_secret,
+  audience: `${base}/ratepay/transaction/management`, ...over,
 });
 const bearer = async () => ({ authorization: `Bearer ${(await token()).body.access_token}` });
-const job = { operation_id: 'op_1', capture_method: 'manual', connector_transaction_id: null } as unknown as ConnectorJob;
-const withEmail = (email: string) => ({ ...requests.authorize, buyer: { ...requests.authorize.buyer, contact: { email } } });
+const withEmail = (email: string) => ({ ...b2c, buyer: { ...b2c.buyer, contact: { ...b2c.buyer.contact, email } } });
+/** A documented decline: its category's HTTP status, the category, reasons Ratepay lists for it. */
+const expectDecline = (res: { status: number; body: any }, category: string, reason?: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(declines[category]!.status);
+  expect(res.body.decline.category).toBe(category);
+  for (const r of res.body.decline.reasons) expect(declines[category]!.reasons).toContain(r);
+  if (reason) expect(res.body.decline.reasons).toEqual([reason]);
+};
 
 describe('ratepay imitation: OAuth', () => {
-  it('issues a JWT for the sandbox client; refuses wrong credentials and other audiences in the fixtures\' words', async () => {
+  it('answers Ratepay\'s token shape for the sandbox client; refuses wrong credentials and other audiences', async () => {
     const ok = await token();
     expect(ok.status).toBe(200);
-    expect(connector.token!.response(ok)).toEqual({ access_token: expect.stringMatching(/^eyJ/), expires_in_s: 1800 });
-    expect(await token({ client_secret: 'wrong' })).toEqual(answers.token_refused);
-    const aud = await token({ audience: 'https://api.example.com/other' });
-    expect(aud.status).toBe(403);
-    expect(aud.body.error).toBe('access_denied');
-    expect(await call('GET', `${API}/x`, undefined, { authorization: 'Bearer nope' })).toEqual(answers.invalid_token);
+    expect(keysOf(ok.body)).toEqual(keysOf(fixture('docs/token.200.json')));
+    expect(ok.body).toMatchObject({ expires_in: 1800, token_type: 'Bearer' });
+    expect((await token({ client_secret: 'wrong' })).status).toBe(401);
+    expect((await token({ audience: 'https://api.example.com/other' })).status).toBe(403);
+    expect((await call('GET', `${API}/x`, undefined, { authorization: 'Bearer nope' })).status).toBe(401);
   });
 });
 
-describe('ratepay imitation: the sheet\'s authorization example', () => {
-  it('is authorized (201, the representation with return=representation) and read back', async () => {
+describe('ratepay imitation: Ratepay\'s own authorization examples', () => {
+  it('authorizes the Postman B2C and B2B examples (phone a string, items with unit discounts): the minimal answer, or the representation', async () => {
     const h = await bearer();
-    const res = await call('POST', API, requests.authorize, { ...h, prefer: 'return=representation' });
-    expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(Object.keys(answers.authorized_representation.body).sort());
-    expect(res.body).toMatchObject({ status: 'AUTHORIZED', partner_transaction_id: '1001', currency: 'EUR', authorized_amount: 11.9 });
-    expect(connector.authorize!.response(res, job)).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: res.body.ratepay_transaction_id });
-    const bare = await call('POST', API, requests.authorize, h);
-    expect(Object.keys(bare.body).sort()).toEqual(Object.keys(answers.authorized.body).sort());
-    const read = await call('GET', `${API}/${res.body.ratepay_transaction_id}`, undefined, h);
-    expect(connector.sync!.response(read, { ...job, mode: 'sync' })).toMatchObject({ kind: 'AUTHORIZED' });
+    const res = await call('POST', API, b2c, h);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(keysOf(res.body)).toEqual(keysOf(minimal));
+    expect(keysOf(res.body._links)).toEqual(keysOf(minimal._links));
+    const full = await call('POST', API, b2b, { ...h, prefer: 'return=representation' });
+    expect(full.status, JSON.stringify(full.body)).toBe(201);
+    // The read: the sample's fields, no status (an accepted transaction carries no decline).
+    const got = await call('GET', `${API}/${full.body.ratepay_transaction_id}`, undefined, h);
+    expect(got.status).toBe(200);
+    expect(got.body).not.toHaveProperty('status');
+    const { decline: _d, payment_details: _p, ...accepted } = read;
+    for (const k of Object.keys(accepted)) expect(got.body).toHaveProperty(k);
   });
-  it('declines in the fixtures\' shapes: +decline, Ratepay\'s buyer_identity trigger, a missing birth date, a country off contract', async () => {
+  it('refuses what Ratepay\'s rules refuse, naming the field: phone as an object, a person\'s gender, no date of birth', async () => {
+    const h = await bearer();
+    const phone = await call('POST', API, { ...b2c, buyer: { ...b2c.buyer, contact: { email: 'a@example.org', phone: { direct_dial: '030123456' } } } }, h);
+    expectDecline(phone, 'SYNTAX', 'INVALID_FIELDS');
+    expect(phone.body.message).toContain('buyer.contact.phone');
+    const gender = await call('POST', API, { ...b2c, buyer: { ...b2c.buyer, person: { ...b2c.buyer.person, gender: 'M' } } }, h);
+    expectDecline(gender, 'SYNTAX', 'INVALID_FIELDS');
+    expect(gender.body.message).toContain('gender');
+    const noDob = structuredClone(b2c);
+    delete noDob.buyer.person.date_of_birth;
+    expectDecline(await call('POST', API, noDob, h), 'SYNTAX', 'INVALID_FIELDS');
+    const longId = await call('POST', API, { ...b2c, partner_transaction_id: 'x'.repeat(51) }, h);
+    expect(longId.body.message).toContain('partner_transaction_id');
+  });
+  it('declines with Ratepay\'s categories and reasons: +decline, Ratepay\'s buyer_identity trigger, a country off contract, a wrong sum', async () => {
     const h = await bearer();
     const risk = await call('POST', API, withEmail('h+decline@example.org'), h);
-    expect(risk.status).toBe(422);
-    expect(risk.body).toEqual({ ...answers.declined_risk.body, ratepay_transaction_id: expect.any(String) });
-    const identity = await call('POST', API, withEmail('buyer_identity@ratepay.com'), h);
-    expect(identity.body.decline).toEqual(answers.declined_buyer_identity.body.decline);
-    const noDob = structuredClone(requests.authorize);
-    delete noDob.buyer.person.date_of_birth;
-    expect(await call('POST', API, noDob, h)).toEqual(answers.missing_birth_date);
-    const fr = structuredClone(requests.authorize);
+    expectDecline(risk, 'RISK_DECISION');
+    expect(risk.body.ratepay_transaction_id).toEqual(expect.any(String));
+    // The declined transaction's read carries its decline, as Ratepay's sample does.
+    const declinedRead = await call('GET', `${API}/${risk.body.ratepay_transaction_id}`, undefined, h);
+    expect(declinedRead.body.decline).toEqual(risk.body.decline);
+    expectDecline(await call('POST', API, withEmail('buyer_identity@ratepay.com'), h), 'BUYER_IDENTITY');
+    const fr = structuredClone(b2c);
     fr.buyer.billing_address.country_code = 'FR';
-    expect(await call('POST', API, fr, h)).toEqual(answers.country_not_allowed);
-    const noDevice = structuredClone(requests.authorize);
-    delete noDevice.device.token;
-    expect((await call('POST', API, noDevice, h)).body).toMatchObject({ decline: { category: 'SYNTAX' }, message: 'device.token is required' });
-    const wrongSum = structuredClone(requests.authorize);
-    wrongSum.shop_baskets[0].gross_amount = 12;
-    expect((await call('POST', API, wrongSum, h)).body.decline).toEqual({ category: 'PAYMENT_ATTRIBUTE', reasons: ['BASKET_AMOUNT_MISMATCH'] });
+    expectDecline(await call('POST', API, fr, h), 'CONTRACT', 'BILLING_COUNTRY_NOT_ALLOWED');
+    const wrongSum = structuredClone(b2c);
+    wrongSum.shop_baskets[0].gross_amount = 44;
+    expectDecline(await call('POST', API, wrongSum, h), 'UNPROCESSABLE_OPERATION', 'SUM_OF_ITEM_AMOUNTS_NOT_MATCHING_OPERATION_AMOUNT');
+    const shop = structuredClone(b2c);
+    shop.shop_baskets[0].partner_shop_id = 'SOMEONE_ELSES';
+    expectDecline(await call('POST', API, shop, h), 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP');
   });
-  it('captures, cancels and refunds within the amounts, in the fixtures\' shapes; a repeated Idempotency-Key gets the first answer', async () => {
+});
+
+describe('ratepay imitation: follow-ups', () => {
+  it('Ratepay\'s capture, cancellation and refund examples within the amounts; answers as Ratepay\'s list sample shows one', async () => {
     const h = await bearer();
-    const id = (await call('POST', API, requests.authorize, h)).body.ratepay_transaction_id;
-    const part = { partner_shop_id: 'INTEGRATION_TE_DACH', gross_amount: 5 };
-    const c1 = await call('POST', `${API}/${id}/captures`, { ...part, partner_invoice_id: 'INV-1' }, { ...h, 'idempotency-key': 'k1' });
-    expect(c1.status).toBe(201);
-    expect(Object.keys(c1.body)).toEqual(expect.arrayContaining(Object.keys(answers.capture_created.body)));
-    expect(await call('POST', `${API}/${id}/captures`, { ...part, partner_invoice_id: 'INV-1' }, { ...h, 'idempotency-key': 'k1' })).toEqual(c1);
-    expect((await call('GET', `${API}/${id}`, undefined, h)).body).toMatchObject({ status: 'PARTIALLY_CAPTURED', captured_amount: 5 });
-    const tooMuch = await call('POST', `${API}/${id}/captures`, { ...part, gross_amount: 7 }, h);
-    expect(tooMuch.body.decline).toEqual(answers.capture_too_much.body.decline);
-    expect(connector.void!.response(await call('POST', `${API}/${id}/cancellations`, { ...part, gross_amount: 6.9 }, h), job)).toEqual({ kind: 'VOIDED' });
-    expect((await call('GET', `${API}/${id}`, undefined, h)).body).toMatchObject({ status: 'CAPTURED', cancelled_amount: 6.9 });
-    expect((await call('POST', `${API}/${id}/cancellations`, part, h)).body.decline).toEqual(answers.cancel_not_possible.body.decline);
-    const r = await call('POST', `${API}/${id}/refunds`, { ...part, gross_amount: 2, partner_operation_id: 'ref_1' }, h);
-    expect(connector.refund!.response(r, job)).toMatchObject({ kind: 'REFUNDED' });
-    expect(connector.refundSync!.response(await call('GET', `${API}/${id}/refunds/${r.body.ratepay_refund_id}`, undefined, h), job)).toMatchObject({ kind: 'REFUNDED' });
-    expect((await call('POST', `${API}/${id}/refunds`, { ...part, gross_amount: 3.01 }, h)).body.decline).toEqual(answers.refund_too_much.body.decline);
-    expect((await call('GET', `${API}/nope`, undefined, h))).toEqual(answers.not_found);
+    const id = (await call('POST', API, b2c, h)).body.ratepay_transaction_id;
+    // The Postman capture: the whole basket (43.8).
+    const c1 = await call('POST', `${API}/${id}/captures`, fixture('postman/capture.request.json'), { ...h, 'idempotency-key': 'k1' });
+    expect(c1.status, JSON.stringify(c1.body)).toBe(201);
+    expect(keysOf(c1.body)).toEqual(keysOf(cancellation).map((k) => k.replace('cancellation', 'capture')).sort());
+    expect(await call('POST', `${API}/${id}/captures`, fixture('postman/capture.request.json'), { ...h, 'idempotency-key': 'k1' })).toEqual(c1);
+    // The same key with another body: 409 CONFLICT (docs: Idempotency).
+    expect((await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, { ...h, 'idempotency-key': 'k1' })).status).toBe(409);
+    expectDecline(await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, h), 'UNPROCESSABLE_OPERATION', 'CAPTURE_AMOUNT_TOO_HIGH');
+    expectDecline(await call('POST', `${API}/${id}/cancellations`, { gross_amount: 1 }, h), 'UNPROCESSABLE_OPERATION', 'CANCELLATION_AMOUNT_TOO_HIGH');
+    // The Postman refund (the whole basket), by amount alone first for part of it.
+    const r = await call('POST', `${API}/${id}/refunds`, { gross_amount: 3.8, partner_operation_id: 'ref_1' }, h);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.ratepay_refund_id).toEqual(expect.any(String));
+    expect((await call('GET', `${API}/${id}/refunds/${r.body.ratepay_refund_id}`, undefined, h)).body).toEqual(r.body);
+    expectDecline(await call('POST', `${API}/${id}/refunds`, fixture('postman/refund.request.json'), h), 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH');
+    expectDecline(await call('GET', `${API}/nope`, undefined, h), 'RESOURCE_NOT_FOUND', 'TRANSACTION_NOT_FOUND');
   });
-  it('+refund_fail rejects refunds; +flaky answers 500 twice per Idempotency-Key', async () => {
+  it('Ratepay\'s cancellation example on an authorization; the list answers as Ratepay\'s sample', async () => {
+    const h = await bearer();
+    const id = (await call('POST', API, b2c, h)).body.ratepay_transaction_id;
+    const c = await call('POST', `${API}/${id}/cancellations`, fixture('postman/cancellation.request.json'), h);
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    expect(keysOf(c.body)).toEqual(keysOf(cancellation));
+    const list = await call('GET', `${API}/${id}/cancellations`, undefined, h);
+    expect(keysOf(list.body)).toEqual(keysOf(fixture('docs/cancellations.200.json')));
+    expect(keysOf(list.body._embedded.cancellations[0])).toEqual(keysOf(cancellation));
+    const rules = fixture('docs/payment-api.rules.json');
+    expect((await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, { ...h, 'idempotency-key': 'k'.repeat(rules.idempotency_key_max_length + 1) })).status).toBe(400);
+  });
+  it('+refund_fail refuses refunds (REFUND_AMOUNT_TOO_HIGH); +flaky answers 500 twice per Idempotency-Key', async () => {
     const h = await bearer();
     const id = (await call('POST', API, withEmail('h+refund_fail@example.org'), h)).body.ratepay_transaction_id;
-    await call('POST', `${API}/${id}/captures`, { partner_shop_id: 'INTEGRATION_TE_DACH', gross_amount: 11.9 }, h);
-    const rejected = await call('POST', `${API}/${id}/refunds`, { partner_shop_id: 'INTEGRATION_TE_DACH', gross_amount: 1 }, h);
-    expect(rejected.body.decline).toEqual(answers.refund_rejected.body.decline);
+    await call('POST', `${API}/${id}/captures`, { gross_amount: 43.8 }, h);
+    expectDecline(await call('POST', `${API}/${id}/refunds`, { gross_amount: 1 }, h), 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH');
     const flaky = withEmail('h+flaky@example.org');
     const k = { ...h, 'idempotency-key': 'flaky-1' };
     expect((await call('POST', API, flaky, k)).status).toBe(500);

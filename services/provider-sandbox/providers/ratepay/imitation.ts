@@ -8,12 +8,18 @@
 //   POST /ratepay/transaction/management/v2/transactions/:id/cancellations   cancel what is left of the authorization
 //   POST /ratepay/transaction/management/v2/transactions/:id/refunds      refund captured money (partial, several)
 //   GET  /ratepay/transaction/management/v2/transactions/:id/refunds[/:refund_id]
-// Amounts are decimals in the currency's major unit; every POST takes an optional Idempotency-Key (a repeat returns
-// the first answer). Declines: HTTP status + {ratepay_transaction_id?, decline: {category, reasons[]}, message}.
+// Ratepay's own material decides the dialect (workers/connectors/ratepay/fixtures/, sources in its SOURCES.md): every
+// body is checked by the request rules transcribed from docs.ratepay.com (rules.ts, the same file the connector's
+// tests use), declines use the categories and reasons Ratepay lists (fixtures/docs/declines.json), and the answers
+// have the published shapes: the transaction read has no status (its `decline` tells a declined one), follow-ups
+// answer their id, `_links` and `created`. Amounts are decimals in the currency's major unit; every POST takes an
+// optional Idempotency-Key of at most 64 characters (a repeat returns the first answer; the same key with another
+// body is 409 CONFLICT). Declines: HTTP status + {ratepay_transaction_id?, decline: {category, reasons[]}, message}
+// (the envelope and `message` are UNVERIFIED: Ratepay publishes the decline object, not a 4xx example).
 // Magic tags (customer email, ../../magic.ts): +decline (422 RISK_DECISION), +slow, +flaky (500 twice per key),
-// +refund_fail (422 UNPROCESSABLE_OPERATION REFUND_REJECTED), +refund_flaky; Ratepay's own sandbox trigger
-// buyer_identity@ratepay.com -> 422 BUYER_IDENTITY. +redirect, +review and +refund_pending have no Ratepay
-// counterpart (no redirect, no pending state, synchronous refunds) and change nothing.
+// +refund_fail (422 UNPROCESSABLE_OPERATION REFUND_AMOUNT_TOO_HIGH, Ratepay's only documented refusal of a refund),
+// +refund_flaky; Ratepay's own sandbox trigger buyer_identity@ratepay.com -> 422 BUYER_IDENTITY. +redirect, +review
+// and +refund_pending have no Ratepay counterpart (no redirect, synchronous refunds) and change nothing.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
@@ -25,11 +31,18 @@ import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { isRefusal, readBasket, refusal, type Refusal } from './basket.ts';
 import { TokenIssuer } from './oauth.ts';
+import { checkRules, IDEMPOTENCY_KEY_MAX } from './rules.ts';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-/** The client and shop this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
-const RATEPAY_SANDBOX = { client_id: 'ratepay_sandbox_client', client_secret: 'ratepay_sandbox_client_secret', partner_shop_id: 'INTEGRATION_TE_DACH' } as const;
+/** The sandbox's Ratepay client and partner shops (the connector's sandbox account names the same; no code shared). */
+export const SANDBOX_CLIENT = {
+  client_id: 'ratepay_sandbox_client',
+  client_secret: 'ratepay_sandbox_client_secret',
+  partner_shops: ['INTEGRATION_TE_DACH', 'INTEGRATION_TE_B2B'],
+} as const;
 
+/** The imitation's own bookkeeping (Ratepay's read shows no status; the stack tests look at it through the views). */
 type Status = 'AUTHORIZED' | 'PARTIALLY_CAPTURED' | 'CAPTURED' | 'CANCELLED' | 'DECLINED' | 'CLOSED';
 interface Operation { id: string; partner_operation_id: string | null; gross: number; partner_invoice_id?: string | null; created_date: string }
 interface Transaction {
@@ -69,7 +82,7 @@ type Answer = { status: number; body: unknown };
 const declined = (r: Refusal, transactionId?: string): Answer => ({
   status: r.status, body: { ...(transactionId ? { ratepay_transaction_id: transactionId } : {}), decline: { category: r.category, reasons: r.reasons }, message: r.message },
 });
-const missing = (field: string) => refusal(400, 'SYNTAX', 'MISSING_FIELD', `${field} is required`);
+const missing = (field: string) => refusal(400, 'SYNTAX', 'INVALID_FIELDS', `${field} is required`);
 const notFound = (reason: string, what: string): Answer => declined(refusal(404, 'RESOURCE_NOT_FOUND', reason, `${what} not found`));
 
 /** Whole years between a YYYY-MM-DD birth date and today. */
@@ -80,50 +93,38 @@ function age(birth: string, now = new Date()): number {
   return years;
 }
 
-/** The authorization request's buyer and payment data -> a refusal, or null when Ratepay would go on to its risk check. */
-function checkAuthorization(b: Record<string, unknown>): Refusal | null {
-  const buyer = (b.buyer ?? null) as Record<string, any> | null;
-  if (!buyer) return missing('buyer');
-  const person = buyer.person as Record<string, unknown> | undefined;
-  const company = buyer.company as Record<string, unknown> | undefined;
+/** The authorization request -> a refusal, or null when Ratepay would go on to its risk check. */
+function checkAuthorization(b: Record<string, any>): Refusal | null {
+  const syntax = checkRules('Authorization', b);
+  if (syntax) return syntax;
+  const buyer = b.buyer as Record<string, any>;
+  const person = buyer.person as Record<string, string | undefined> | undefined;
+  const company = buyer.company as Record<string, string | undefined> | undefined;
   if (!person && !company) return missing('buyer.person or buyer.company');
   if (company) {
     if (!str(company.name)) return missing('buyer.company.name');
   } else {
-    if (!str(person!.first_name)) return missing('buyer.person.first_name');
-    if (!str(person!.last_name)) return missing('buyer.person.last_name');
-    if (!str(person!.date_of_birth)) return missing('buyer.person.date_of_birth');
-    const dob = person!.date_of_birth as string;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(dob) || Number.isNaN(Date.parse(dob))) return refusal(400, 'SYNTAX', 'INVALID_FIELD', 'buyer.person.date_of_birth must be YYYY-MM-DD');
-    if (age(dob) < 18) return refusal(422, 'BUYER_DATA', 'BUYER_UNDERAGE', 'The buyer must be at least 18 years old');
+    for (const f of ['first_name', 'last_name', 'date_of_birth']) if (!str(person![f])) return missing(`buyer.person.${f}`);
+    if (age(person!.date_of_birth!) < 18) return refusal(422, 'BUYER_DATA', 'INVALID_PERSON_DATA', 'The buyer must be at least 18 years old');
   }
-  const a = buyer.billing_address as Record<string, unknown> | undefined;
-  if (!a) return missing('buyer.billing_address');
-  for (const f of ['street', 'zip_code', 'city', 'country_code']) if (!str(a[f])) return missing(`buyer.billing_address.${f}`);
-  if ((a.city as string).trim().length < 2) return refusal(400, 'SYNTAX', 'INVALID_FIELD', 'buyer.billing_address.city must have at least 2 characters');
+  const a = buyer.billing_address as Record<string, string>;
+  if (!str(a.zip_code)) return missing('buyer.billing_address.zip_code');
   if (!str(buyer.contact?.email)) return missing('buyer.contact.email');
-  if (!str(b.currency)) return missing('currency');
   if (!CURRENCIES.includes(b.currency)) return refusal(422, 'CONTRACT', 'CURRENCY_NOT_ALLOWED', `currency ${b.currency} is not part of the contract`);
-  if (!COUNTRIES.includes(a.country_code as string)) return refusal(422, 'CONTRACT', 'BILLING_COUNTRY_NOT_ALLOWED', `billing country ${String(a.country_code)} is not part of the contract`);
-  const device = (b.device ?? {}) as Record<string, unknown>;
-  if (!str(device.token)) return missing('device.token');
-  const pm = (b.payment_method ?? null) as Record<string, unknown> | null;
-  if (!pm || !str(pm.payment_option)) return missing('payment_method.payment_option');
-  if (pm.payment_option !== 'OPEN_INVOICE') return refusal(422, 'CONTRACT', 'PAYMENT_METHOD_NOT_ALLOWED', `payment_option ${String(pm.payment_option)} is not part of the contract`);
-  if (pm.transfer_type === 'SEPA_DIRECT_DEBIT' && !b.payment_details) return refusal(422, 'PAYMENT_ATTRIBUTE', 'MISSING_BANK_ACCOUNT', 'SEPA_DIRECT_DEBIT needs payment_details');
-  if (b.partner_transaction_id != null && (!str(b.partner_transaction_id) || b.partner_transaction_id.length > 50)) {
-    return refusal(400, 'SYNTAX', 'INVALID_FIELD', 'partner_transaction_id must have 1 to 50 characters');
-  }
-  if (!Array.isArray(b.shop_baskets) || b.shop_baskets.length !== 1) {
-    return refusal(422, 'CONTRACT', 'WRONG_NUMBER_OF_SHOP_BASKETS', 'The contract allows exactly one shop basket');
-  }
+  if (!COUNTRIES.includes(a.country_code!)) return refusal(422, 'CONTRACT', 'BILLING_COUNTRY_NOT_ALLOWED', `billing country ${String(a.country_code)} is not part of the contract`);
+  if (!str(b.device?.token)) return missing('device.token');
+  if (b.payment_method.payment_option !== 'OPEN_INVOICE') return refusal(422, 'CONTRACT', 'PAYMENT_METHOD_NOT_ALLOWED', `payment_option ${String(b.payment_method.payment_option)} is not part of the contract`);
+  if (b.payment_method.transfer_type === 'SEPA_DIRECT_DEBIT' && !b.payment_details) return missing('payment_details');
+  if (b.shop_baskets.length !== 1) return refusal(422, 'CONTRACT', 'WRONG_NUMBER_OF_SHOP_BASKETS', 'The contract allows exactly one shop basket');
   return null;
 }
 
 export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const router: Router = express.Router();
-  const clientId = process.env.RATEPAY_API_KEY || RATEPAY_SANDBOX.client_id;
-  const clients = new Map([[clientId, { secret: RATEPAY_SANDBOX.client_secret, shops: [RATEPAY_SANDBOX.partner_shop_id, 'INTEGRATION_TE_B2B'] }]]);
+  const clientId = process.env.RATEPAY_API_KEY || SANDBOX_CLIENT.client_id;
+  const clients = new Map([[clientId, { secret: SANDBOX_CLIENT.client_secret, shops: [...SANDBOX_CLIENT.partner_shops] as string[] }]]);
+  /** The body each Idempotency-Key was first used with: the same key with another body is 409 CONFLICT (docs: Idempotency). */
+  const keyBodies = new Map<string, string>();
   const tokens = new TokenIssuer(Number(process.env.RATEPAY_SANDBOX_TOKEN_TTL_S) || 1800);
   const transactions = new Map<string, Transaction>();
   const api = '/transaction/management';
@@ -135,32 +136,49 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     t.updated_date = new Date(at).toISOString();
   };
 
+  const links = (t: Transaction) => {
+    const at = `/v2/transactions/${t.ratepay_transaction_id}`;
+    const each = (kind: string, list: Operation[]) => list.map((o) => ({ href: href(`${at}/${kind}/${o.id}`) }));
+    return {
+      self: { href: href(at) }, authorizations: [], captures: each('captures', t.captures),
+      cancellations: each('cancellations', t.cancellations), refunds: each('refunds', t.refunds),
+    };
+  };
+  /** The transaction as Ratepay's read shows it (getTransaction sample): no status, no amounts; a declined one its decline. */
   const view = (t: Transaction) => ({
-    ratepay_transaction_id: t.ratepay_transaction_id, partner_transaction_id: t.partner_transaction_id, status: t.status, currency: t.currency,
-    authorized_amount: dec(t, t.authorized), captured_amount: dec(t, t.captured), cancelled_amount: dec(t, t.cancelled), refunded_amount: dec(t, t.refunded),
+    _links: links(t),
+    authorization_expires: t.authorization_expires,
+    created: t.created_date,
     ...(t.decline ? { decline: t.decline } : {}),
-    authorization_expires: t.authorization_expires, created_date: t.created_date, updated_date: t.updated_date,
-    _links: {
-      self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}`) },
-      captures: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/captures`) },
-      refunds: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/refunds`) },
-    },
+    ratepay_transaction_id: t.ratepay_transaction_id,
   });
+  /** Without `Prefer: return=representation`: the minimal set (`_links.self`, `ratepay_transaction_id`). */
+  const minimal = (t: Transaction) => ({ _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}`) } }, ratepay_transaction_id: t.ratepay_transaction_id });
+  /** A capture, cancellation or refund as Ratepay's list sample shows one: {_links, created, ratepay_<kind>_id}. */
   const opView = (t: Transaction, kind: 'capture' | 'cancellation' | 'refund', o: Operation) => ({
-    [`ratepay_${kind}_id`]: o.id, ratepay_transaction_id: t.ratepay_transaction_id, partner_operation_id: o.partner_operation_id,
-    gross_amount: dec(t, o.gross), ...(kind === 'capture' ? { partner_invoice_id: o.partner_invoice_id ?? null } : {}), created_date: o.created_date,
     _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s/${o.id}`) } },
+    created: o.created_date,
+    [`ratepay_${kind}_id`]: o.id,
   });
   const open = (t: Transaction) => t.authorized - t.captured - t.cancelled;
 
   /** An optional Idempotency-Key: a repeat gets the first answer, one still running 409 CONFLICT; a 5xx is not kept. */
   const idempotent = async (req: Request, res: Response, scope: string, handle: () => Promise<Answer>) => {
     const key = req.header('idempotency-key');
-    if (key !== undefined && (key === '' || key.length > 64)) {
-      const a = declined(refusal(400, 'SYNTAX', 'INVALID_HEADER', 'Idempotency-Key must have 1 to 64 characters'));
+    if (key !== undefined && (key === '' || key.length > IDEMPOTENCY_KEY_MAX)) {
+      const a = declined(refusal(400, 'SYNTAX', 'INVALID_FIELDS', `Idempotency-Key must have 1 to ${IDEMPOTENCY_KEY_MAX} characters`));
       return res.status(a.status).json(a.body);
     }
     const scoped = key ? `ratepay:${res.locals.client}:${scope}:${key}` : null;
+    if (scoped) {
+      const hash = createHash('sha256').update(`${req.path}|${JSON.stringify(req.body ?? null)}`).digest('hex');
+      const first = keyBodies.get(scoped);
+      if (first && first !== hash) {
+        const a = declined(refusal(409, 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another request'));
+        return res.status(a.status).json(a.body);
+      }
+      keyBodies.set(scoped, hash);
+    }
     const seen = scoped ? idem.get(scoped) : undefined;
     if (seen?.state === 'in_progress') {
       const a = declined(refusal(409, 'CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed'));
@@ -189,7 +207,7 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/oauth/token', (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (b.grant_type !== 'client_credentials') return res.status(400).json({ error: 'unsupported_grant_type', error_description: 'Unsupported grant type' });
+    if (checkRules('TokenRequest', b)) return res.status(400).json({ error: 'invalid_request', error_description: 'client_id, client_secret, audience and grant_type client_credentials are required' });
     const client = str(b.client_id) ? clients.get(b.client_id) : undefined;
     if (!client || b.client_secret !== client.secret) return res.status(401).json({ error: 'access_denied', error_description: 'Unauthorized' });
     if (!str(b.audience) || !b.audience.endsWith(api)) {
@@ -223,7 +241,7 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (isRefusal(basket)) return declined(basket);
     const client = clients.get(res.locals.client as string)!;
     if (!client.shops.includes(basket.partner_shop_id)) {
-      return declined(refusal(422, 'CONTRACT', 'PARTNER_SHOP_NOT_FOUND', `partner_shop_id ${basket.partner_shop_id} is not a shop of this partner`));
+      return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', `partner_shop_id ${basket.partner_shop_id} is not a shop of this partner`));
     }
     if (basket.gross < MIN_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_LOW', 'The basket amount is below the contract minimum'));
     if (basket.gross > MAX_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_HIGH', 'The basket amount exceeds the contract maximum'));
@@ -237,16 +255,17 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     };
     transactions.set(t.ratepay_transaction_id, t);
     // A declined transaction keeps its id (Ratepay generates one for declines too).
-    const decline = email?.toLowerCase() === 'buyer_identity@ratepay.com'
-      ? refusal(422, 'BUYER_IDENTITY', 'BUYER_IDENTITY_NOT_VERIFIABLE', 'Name, address or date of birth of the buyer could not be verified')
-      : tags.has('decline') ? refusal(422, 'RISK_DECISION', 'RISK_SCORE_TOO_LOW', 'The transaction was declined by the risk check') : null;
+    // Ratepay's pages list no reasons for BUYER_IDENTITY and RISK_DECISION: the imitation names none.
+    const decline: Refusal | null = email?.toLowerCase() === 'buyer_identity@ratepay.com'
+      ? { status: 422, category: 'BUYER_IDENTITY', reasons: [], message: 'Name, address or date of birth of the buyer could not be verified' }
+      : tags.has('decline') ? { status: 422, category: 'RISK_DECISION', reasons: [], message: 'The transaction was declined by the risk check' } : null;
     if (decline) {
       t.status = 'DECLINED';
       t.decline = { category: decline.category, reasons: decline.reasons };
       return declined(decline, t.ratepay_transaction_id);
     }
     const full = /return=representation/.test(req.header('prefer') ?? '');
-    return { status: 201, body: full ? view(t) : { ratepay_transaction_id: t.ratepay_transaction_id, _links: view(t)._links } };
+    return { status: 201, body: full ? view(t) : minimal(t) };
   }));
 
   router.get(`${api}/v2/transactions/:id`, (req, res) => {
@@ -257,11 +276,14 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   /** A follow-up's basket and amount, checked against the transaction. */
   const followUp = (t: Transaction, body: unknown): { gross: number; b: Record<string, unknown> } | Refusal => {
-    const b = (body ?? {}) as Record<string, unknown>;
-    const basket = readBasket(b, t.currency, 'body', false);
+    const syntax = checkRules('FollowUp', body);
+    if (syntax) return syntax;
+    const b = body as Record<string, unknown>;
+    // partner_shop_id is required only for marketplaces (captureTransaction): without one, the authorization's shop.
+    const basket = readBasket({ partner_shop_id: t.partner_shop_id, ...b }, t.currency, 'body', false);
     if (isRefusal(basket)) return basket;
     if (basket.partner_shop_id !== t.partner_shop_id) {
-      return refusal(422, 'UNPROCESSABLE_OPERATION', 'PARTNER_SHOP_MISMATCH', 'partner_shop_id differs from the authorization\'s');
+      return refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', 'partner_shop_id is not the authorization\'s shop');
     }
     return { gross: basket.gross, b };
   };
@@ -273,12 +295,10 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const t = owned(req, res);
     if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
     if (magicTags(t.email).has('slow')) await sleep(config.sandboxSlowMs);
-    if (t.status !== 'AUTHORIZED' && t.status !== 'PARTIALLY_CAPTURED') {
-      return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'TRANSACTION_NOT_CAPTURABLE', `The transaction is ${t.status}`));
-    }
+    if (t.status === 'DECLINED') return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
     const f = followUp(t, req.body);
     if (isRefusal(f)) return declined(f);
-    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'AMOUNT_EXCEEDS_AUTHORIZATION', `The capture exceeds the open authorized amount (${dec(t, open(t))})`));
+    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'CAPTURE_AMOUNT_TOO_HIGH', `The capture exceeds the open authorized amount (${dec(t, open(t))})`));
     const c: Operation = { ...operation(f.gross, f.b), partner_invoice_id: typeof f.b.partner_invoice_id === 'string' ? f.b.partner_invoice_id : null };
     t.captures.push(c);
     t.captured += f.gross;
@@ -290,12 +310,10 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.post(`${api}/v2/transactions/:id/cancellations`, (req, res) => idempotent(req, res, 'cancellations', async () => {
     const t = owned(req, res);
     if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
-    if (t.status !== 'AUTHORIZED' && t.status !== 'PARTIALLY_CAPTURED') {
-      return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'TRANSACTION_NOT_CANCELLABLE', `The transaction is ${t.status}`));
-    }
+    if (t.status === 'DECLINED') return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
     const f = followUp(t, req.body);
     if (isRefusal(f)) return declined(f);
-    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'AMOUNT_EXCEEDS_AUTHORIZATION', `The cancellation exceeds the open authorized amount (${dec(t, open(t))})`));
+    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'CANCELLATION_AMOUNT_TOO_HIGH', `The cancellation exceeds the open authorized amount (${dec(t, open(t))})`));
     const c = operation(f.gross, f.b);
     t.cancellations.push(c);
     t.cancelled += f.gross;
@@ -313,8 +331,8 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const f = followUp(t, req.body);
     if (isRefusal(f)) return declined(f);
     const left = t.captured - t.refunded;
-    if (f.gross > left) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'AMOUNT_EXCEEDS_CAPTURED', `The refund exceeds the captured amount not yet refunded (${dec(t, left)})`));
-    if (tags.has('refund_fail')) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_REJECTED', 'The refund was rejected'), t.ratepay_transaction_id);
+    if (f.gross > left) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', `The refund exceeds the captured amount not yet refunded (${dec(t, left)})`));
+    if (tags.has('refund_fail')) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', 'The refund was refused'), t.ratepay_transaction_id);
     const r = operation(f.gross, f.b);
     t.refunds.push(r);
     t.refunded += f.gross;
@@ -327,7 +345,7 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     router.get(`${api}/v2/transactions/:id/${kind}s`, (req, res) => {
       const t = owned(req, res);
       if (!t) return res.status(404).json(notFound('TRANSACTION_NOT_FOUND', 'Transaction').body);
-      res.json({ ratepay_transaction_id: t.ratepay_transaction_id, _embedded: { [`${kind}s`]: list(t).map((o) => opView(t, kind, o)) }, _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s`) } } });
+      res.json({ _embedded: { [`${kind}s`]: list(t).map((o) => opView(t, kind, o)) }, _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s`) } }, ratepay_transaction_id: t.ratepay_transaction_id });
     });
     router.get(`${api}/v2/transactions/:id/${kind}s/:sub`, (req, res) => {
       const t = owned(req, res);
@@ -345,6 +363,7 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   const reset = () => {
     transactions.clear();
+    keyBodies.clear();
     tokens.issued = 0;
   };
   /** Transactions with their captures, cancellations and refunds, and the token key (a token handed out before a
