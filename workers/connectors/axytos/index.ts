@@ -8,7 +8,8 @@ import { manifest, type axytosCredentials } from './manifest.ts';
 import {
   cancelRequest, confirmRequest, createInvoiceRequest, isAutomatic, paymentStateRequest, precheckRequest, refundRequest, reportShippingRequest,
 } from './request.ts';
-import { authorizeOutcome, AxytosPrecheck, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
+import { authorizeOutcome, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
+import { PrecheckResponse } from './schemas.ts';
 
 type Credentials = z.infer<typeof axytosCredentials>;
 
@@ -19,8 +20,8 @@ export const connector: Connector<Credentials> = {
     next: (job, c, answers) => {
       switch (answers.length) {
         case 1: {
-          const pre = AxytosPrecheck.safeParse(answers[0]!.body);
-          return pre.success && pre.data.decision === 'U' ? confirmRequest(job, c.api_key, answers[0]!.body) : null;
+          const pre = PrecheckResponse.safeParse(answers[0]!.body);
+          return pre.success && pre.data.decision === 'U' ? confirmRequest(job, c.api_key, pre.data) : null;
         }
         case 2: return isAutomatic(job) ? reportShippingRequest(job, c.api_key) : null;
         case 3: return createInvoiceRequest(job, c.api_key);

@@ -5,22 +5,8 @@ import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../../provider-http.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { DECISION_MESSAGE, unifiedFor } from './errors.ts';
-import { externalOrderId } from './request.ts';
-
-export const AxytosPrecheck = z.object({
-  processId: z.string(),
-  decision: z.string().min(1),
-  step: z.string().nullish(),
-  approvedPaymentTypeSecurities: z.array(z.string()).nullish(),
-  riskTaker: z.string().nullish(),
-  transactionMetadata: z.object({
-    transactionId: z.string(), transactionInfoSignature: z.string(), transactionTimestamp: z.string(), transactionExpirationTimestamp: z.string(),
-  }),
-});
-export const AxytosInvoice = z.object({ invoiceNumber: z.string().min(1) });
-export const AxytosPaymentState = z.object({ paymentState: z.enum(['Unpaid', 'PartiallyPaid', 'Paid', 'Overpaid']) });
-const Validation = z.object({ errors: z.record(z.string(), z.array(z.string())), title: z.string().optional() });
-const Message = z.object({ message: z.string() });
+import { externalOrderId, invoiceNumber } from './request.ts';
+import { InvoiceResponse, MessageError, PaymentStateResponse, PrecheckResponse, ProblemDetails } from './schemas.ts';
 
 function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
   const r = schema.safeParse(res.body);
@@ -28,14 +14,20 @@ function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
   return r.data;
 }
 
-/** An HTTP error's code and message: the first validation problem's field, or the message. */
+/**
+ * An HTTP error's code and message. axytos answers ProblemDetails for 400, 401, 403 [OAS]: with ASP.NET's `errors`
+ * for a refused field (the first one's name goes into the code), else its detail or title; {"message"} as the
+ * WooCommerce plugin also reads.
+ */
 export function errorOf(res: ProviderResponse): { code: string; message: string } {
-  const v = Validation.safeParse(res.body);
-  if (v.success) {
-    const [field, msgs] = Object.entries(v.data.errors)[0] ?? ['', []];
-    return { code: field ? `HTTP_${res.status}:${field}` : `HTTP_${res.status}`, message: `${field ? `${field}: ` : ''}${msgs[0] ?? v.data.title ?? 'invalid request'}` };
+  const p = ProblemDetails.safeParse(res.body);
+  if (p.success) {
+    const [field, msgs] = Object.entries(p.data.errors ?? {})[0] ?? ['', []];
+    if (field) return { code: `HTTP_${res.status}:${field}`, message: `${field}: ${msgs[0] ?? p.data.title ?? 'invalid'}` };
+    const text = p.data.detail ?? p.data.title;
+    if (text) return { code: `HTTP_${res.status}`, message: text };
   }
-  const m = Message.safeParse(res.body);
+  const m = MessageError.safeParse(res.body);
   return { code: `HTTP_${res.status}`, message: m.success ? m.data.message : `axytos answered HTTP ${res.status}` };
 }
 
@@ -49,7 +41,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
     // The order was confirmed, its invoice refused: the order stands at axytos, nothing captured.
     return answers.length > 2 ? { ...e, connector_transaction_id: externalOrderId(job) } : e;
   }
-  const pre = parse(AxytosPrecheck, answers[0]!);
+  const pre = parse(PrecheckResponse, answers[0]!);
   if (pre.decision !== 'U') {
     const code = `DECISION_${pre.decision}`;
     return { ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }), connector_reference_id: pre.processId };
@@ -58,8 +50,9 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
   const ids = { connector_transaction_id: externalOrderId(job) };
   if (answers.length === 2) return { kind: 'AUTHORIZED', ...ids, connector_reference_id: pre.processId };
   if (answers.length !== 4) throw new UnexpectedAnswer(`axytos: the authorization chain ended after ${answers.length} calls`);
-  // Captured with the authorization: the invoice number is the payment's reference (a refund credits that invoice).
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: parse(AxytosInvoice, res).invoiceNumber };
+  // Captured with the authorization: our invoice number is the payment's reference (a refund names that invoice).
+  parse(InvoiceResponse, res);
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
 /** sync: the order's payment state (known: confirmed); for an automatic capture, then its shipping and invoice. */
@@ -67,16 +60,20 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
   if (res.status >= 400) return failure('FAILED', errorOf(res));
   const ids = { connector_transaction_id: job.connector_transaction_id ?? externalOrderId(job) };
   if (answers.length === 1) {
-    parse(AxytosPaymentState, res);
+    parse(PaymentStateResponse, res);
     return { kind: 'AUTHORIZED', ...ids };
   }
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: parse(AxytosInvoice, res).invoiceNumber };
+  parse(InvoiceResponse, res);
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
-/** capture: reportshipping, then createInvoice -> axytos's invoice number is the capture's id. */
-export function captureOutcome(res: ProviderResponse): Outcome {
+/**
+ * capture: reportshipping, then createInvoice. The capture's id is our invoice number (externalInvoiceNumber: what a
+ * refund names as originalInvoiceNumber); axytos's own invoiceNumber is kept as the capture's reference.
+ */
+export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return failure('FAILED', errorOf(res));
-  return { kind: 'CAPTURED', connector_transaction_id: parse(AxytosInvoice, res).invoiceNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: invoiceNumber(job), connector_reference_id: parse(InvoiceResponse, res).invoiceNumber };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {
