@@ -1,12 +1,14 @@
 // axytos: "Kauf auf Rechnung" invoice API v1 (B2C and B2B), imitated by services/provider-sandbox/providers/axytos/.
 // Reference: ../shared/reference/providers/axytos.md.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.ts';
 
 /** The static API key, sent in X-API-KEY. */
 export const axytosCredentials = z.object({ api_key: z.string().min(1) });
 
-export const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
+/** The sandbox account's key: fixtures/sandbox-account.json, which the sandbox's imitation reads too. */
+export const AXYTOS_SANDBOX_KEY = axytosCredentials.parse(JSON.parse(readFileSync(new URL('./fixtures/sandbox-account.json', import.meta.url), 'utf8'))).api_key;
 
 export const manifest: Manifest<z.infer<typeof axytosCredentials>> = {
   name: 'axytos',
