@@ -22,7 +22,8 @@ function payment(email: string, extra: Record<string, unknown> = {}, metadata: R
   n += 1;
   return {
     amount: 11_900, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', connector: ['axytos'],
-    merchant_order_reference_id: `ax-order-${n}-${Date.now()}`,
+    // Base 36: a run of 13+ digits can pass the Luhn check and be refused as a card number (IR_05).
+    merchant_order_reference_id: `ax-order-${n}-${Date.now().toString(36)}`,
     customer: { id: `cus_ax_${n}`, email, name: 'Erika Mustermann' },
     billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' }, email },
     order_details: [
