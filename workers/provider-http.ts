@@ -2,6 +2,7 @@
 // retrying (timeouts, network errors, 5xx, 409 "still processing", 429) versus an answer to map.
 import { withSpan, injectContext, SpanKind } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
+import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
 
 export class ProviderUnavailable extends Error {}
 /** A 429: the provider's rate limit, with its Retry-After in ms when it sent one. */
@@ -11,28 +12,6 @@ export class ProviderRateLimited extends ProviderUnavailable {
     super(message);
     this.retryAfterMs = retryAfterMs;
   }
-}
-
-export interface ProviderRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  path: string;
-  /** A JSON body. */
-  body?: unknown;
-  /** A form body (application/x-www-form-urlencoded), e.g. an OAuth2 token request; instead of `body`. */
-  form?: Record<string, string>;
-  idempotencyKey?: string;
-  headers?: Record<string, string>;
-  /** Another host of the provider's (e.g. its OAuth server), instead of the connector's base URL. */
-  baseUrl?: string;
-  /** 'text': the provider answers plain text (e.g. PAYONE's key=value lines); the response's body is that string. */
-  answer?: 'json' | 'text';
-}
-
-export interface ProviderResponse {
-  status: number;
-  body: unknown;
-  /** The answer's headers, names lowercased (e.g. the Location of an asynchronous task). */
-  headers?: Record<string, string>;
 }
 
 export async function providerCall(baseUrl: string, req: ProviderRequest, connector: string): Promise<ProviderResponse> {

@@ -15,8 +15,9 @@ import type { ProviderMapping } from './connectors/connector.ts';
 import { flowFor, type Connector, type Session } from './connectors/types.ts';
 import { TokenRefused, type TokenCache } from './token-cache.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
-import { providerCall, ProviderRateLimited, type ProviderRequest, type ProviderResponse } from './provider-http.ts';
-import { UNIFIED } from './unified-errors.ts';
+import { providerCall, ProviderRateLimited } from './provider-http.ts';
+import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
+import { UNIFIED } from './connectors/kit/errors.ts';
 import { credentialsOfAccount, type MerchantStore } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 

@@ -1,6 +1,6 @@
 // POST /webhooks/{merchant_id}/{merchant_connector_id}: a provider's notification (no api-key: the provider calls).
 // At most PROVIDER_NOTIFICATIONS_PER_SECOND per connector account (429 with Retry-After above it: providers retry).
-// The account's connector's manifest says how the provider proves it sent it (lib/webhook-signature.ts); the key is the account's
+// The account's connector's manifest says how the provider proves it sent it (workers/connectors/kit/verify.ts); the key is the account's
 // own secret (connector_webhook_details.merchant_secret, and the previous one within its grace; the default account's
 // is derived per merchant: lib/webhook-secret.ts). A
 // verified notification (an unsigned one is only a hint, which the worker checks with the provider) is recorded once in the inbox (lib/notification-inbox.ts) and queued for the connector's
@@ -17,7 +17,7 @@ import { webhookDetailsOf } from '../../lib/merchant-store.ts';
 import { NotificationInbox } from '../../lib/notification-inbox.ts';
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import { acceptedSecrets, defaultAccountSecrets } from '../../lib/webhook-secret.ts';
-import { proofHeader, verifyNotification } from '../../lib/webhook-signature.ts';
+import { proofHeader, verifyNotification } from '../../workers/connectors/kit/verify.ts';
 import { MANIFESTS } from '../../workers/connectors/manifests.ts';
 import type { Deps } from '../operations.ts';
 import { rateLimit } from '../rate-limit.ts';

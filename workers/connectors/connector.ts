@@ -2,7 +2,7 @@
 // connectors have flows (workers/connectors/types.ts).
 import type { ConnectorJob } from '../../domain/job.ts';
 import type { Outcome } from '../../domain/payment.ts';
-import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
+import type { ProviderRequest, ProviderResponse } from './kit/http.ts';
 import type { ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
 
 /** A provider HTTP API seen from a worker: a payment connector, or the 3DS server that authenticates customers. */

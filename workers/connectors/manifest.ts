@@ -23,7 +23,7 @@ export interface QueuePolicy {
 
 /**
  * How the gateway knows a notification comes from the provider, checked before anything is written
- * (lib/webhook-signature.ts), keyed with the connector account's own notification secret
+ * (kit/verify.ts), keyed with the connector account's own notification secret
  * (connector_webhook_details.merchant_secret; lib/webhook-secret.ts):
  * - hmac: an HMAC of the exact raw body, in one header (service_test, mondu, riverty);
  * - shared_secret: the header carries the secret itself, agreed with the provider (Billie), compared in constant time;
@@ -103,3 +103,10 @@ export interface Manifest<Credentials = unknown> {
   amount_unit: 'minor' | 'major';
   queue: QueuePolicy;
 }
+
+/**
+ * A manifest, with its credentials type taken from its schema: `export const manifest = defineManifest({ ...,
+ * credentials: z.object({ api_key: z.string().min(1) }), ... })` instead of spelling Manifest<z.infer<...>>.
+ * (Here, not in the kit, so that a manifest imports only manifest files; kit/define.ts names it too.)
+ */
+export const defineManifest = <S extends z.ZodType>(m: Manifest<z.output<S>> & { credentials: S }): Manifest<z.output<S>> => m;

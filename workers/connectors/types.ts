@@ -3,7 +3,7 @@
 // -> a connector-independent outcome). Flows the provider does not have are absent, and the manifest says so.
 import type { ConnectorJob } from '../../domain/job.ts';
 import type { Outcome } from '../../domain/payment.ts';
-import type { ProviderRequest, ProviderResponse } from '../provider-http.ts';
+import type { ProviderRequest, ProviderResponse } from './kit/http.ts';
 import type { FlowName, Manifest } from './manifest.ts';
 import type { DisputeReport } from '../../proto/generated/bnpl/paymentstate/v1/DisputeReport.ts';
 
@@ -99,5 +99,5 @@ export function flowFor(job: ConnectorJob): Exclude<FlowName, 'notification'> {
   }
 }
 
-/** A provider answer that is not the shape the provider documents: retried like an unavailable provider. */
-export class UnexpectedAnswer extends Error {}
+/** Moved to the kit (kit/answer.ts); named here too for the tests that import it from types.ts. */
+export { UnexpectedAnswer } from './kit/answer.ts';

@@ -1,5 +1,5 @@
 // The 3DS server's refusals and failed authentications -> our unified codes.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../../connectors/kit/errors.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   invalid_areq: 'invalid_request',

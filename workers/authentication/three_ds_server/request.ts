@@ -3,7 +3,7 @@ import { config } from '../../../lib/config.ts';
 import { exponentOf } from '../../../lib/money.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../../connectors/kit/http.ts';
 import type { z } from 'zod';
 
 const DEVICE_CHANNEL = { APP: '01', BRW: '02' } as const;

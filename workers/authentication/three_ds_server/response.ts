@@ -1,8 +1,8 @@
 // The 3DS server's ARes (or result) -> an outcome: Y/A authenticated, C/D the customer acts, N/R/U/I failed.
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { AuthenticationResult, Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import { UNIFIED } from '../../unified-errors.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
+import { UNIFIED } from '../../connectors/kit/errors.ts';
+import type { ProviderResponse } from '../../connectors/kit/http.ts';
 import { FAILED_STATUS, unifiedFor } from './errors.ts';
 
 interface ARes {

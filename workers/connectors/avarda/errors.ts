@@ -4,8 +4,8 @@
 // else the detail, else the title. Avarda exposes no decline reasons: a credit decline never reaches the API.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const AvardaProblem = z.object({
   type: z.string().optional(),

@@ -7,13 +7,11 @@ import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { obj, str, type Obj } from '../kit/order.ts';
 import { manifest, type avardaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 /** Drops undefined fields, so a body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { errorFields, timedOut } from './errors.ts';
 import { redirectUrl } from './request.ts';
 
@@ -22,16 +22,10 @@ export const AvardaPurchase = z.object({
 
 const TOKEN_FALLBACK_S = 55 * 60;
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`avarda: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 /** The token and how long it lives; a refusal of the client is the job's failure with Avarda's words. */
 export function tokenOutcome(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const t = parse(AvardaToken, res);
+  const t = readAnswer(AvardaToken, res, 'avarda');
   const until = t.tokenExpirationUtc ? Date.parse(t.tokenExpirationUtc) : NaN;
   return { access_token: t.token, expires_in_s: Number.isFinite(until) ? Math.max(1, Math.floor((until - Date.now()) / 1000)) : TOKEN_FALLBACK_S };
 }
@@ -39,7 +33,7 @@ export function tokenOutcome(res: ProviderResponse): { access_token: string; exp
 /** authorize: the purchase is initialized; the customer completes Avarda Checkout on the page that embeds it. */
 export function initializeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = parse(InitializedPurchase, res);
+  const p = readAnswer(InitializedPurchase, res, 'avarda');
   return { kind: 'CUSTOMER_ACTION', connector_transaction_id: p.purchaseId, redirect_url: redirectUrl(p.jwt, job) };
 }
 
@@ -53,7 +47,7 @@ export const stepOf = (p: z.infer<typeof AvardaPurchase>) => (p.mode === 'B2B' ?
  */
 export function purchaseOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = parse(AvardaPurchase, res);
+  const p = readAnswer(AvardaPurchase, res, 'avarda');
   const step = stepOf(p);
   if (!step) throw new UnexpectedAnswer(`avarda: purchase ${p.purchaseId} names no ${p.mode} step`);
   const id = { connector_transaction_id: p.purchaseId };

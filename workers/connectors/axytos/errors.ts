@@ -1,7 +1,7 @@
 // axytos's errors -> our codes. axytos has no error codes: an HTTP error answers ASP.NET validation problems
 // {"errors": {"<field>": ["msg"]}} or {"message": "…"}, and a decline is a precheck decision other than U. Our
 // error_code is HTTP_<status> (a field's name after it for a validation problem) or DECISION_<S|R>.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export function unifiedFor(code: string, refund = false) {
   if (code.startsWith('DECISION_')) return UNIFIED.customer_declined;

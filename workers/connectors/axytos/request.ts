@@ -5,19 +5,15 @@
 // reportshipping and createInvoice. An invoice carries the shop's own invoice number (externalInvoiceNumber) and a
 // refund names that number as originalInvoiceNumber (axytos's SDK and plugins do so), not the number axytos returned.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import { major } from '../kit/money.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { obj, text as str, type Obj } from '../kit/order.ts';
 import {
   type ConfirmRequest, Country, type InvoiceRequest, type PrecheckRequest, type PrecheckResponse, type RefundRequest, type ReportShippingRequest,
 } from './schemas.ts';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined);
-
-/** Minor units -> the decimal number axytos takes (exact: digits moved, then read once). */
-export const money = (minor: number, currency: string) => Number(toDecimalString(minor, Currency.parse(currency)));
+/** Minor units -> the decimal number axytos takes (double, major units [OAS]). */
+export const money = major;
 /** [OAS] every operation: the API key in X-API-KEY. */
 const headers = (apiKey: string) => ({ 'x-api-key': apiKey });
 
@@ -102,22 +98,19 @@ function taxGroups(job: ConnectorJob, positions: Position[]): InvoiceRequest['ba
 
 const GENDER: Record<string, 'M' | 'F' | 'D'> = { m: 'M', male: 'M', f: 'F', female: 'F', d: 'D', diverse: 'D' };
 
-/** Present fields only (axytos's client omits what it has not). */
-const some = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
 function address(job: ConnectorJob, a: Obj): PrecheckRequest['invoiceAddress'] {
   const ad = obj(a.address);
   const md = job.order?.metadata ?? {};
   // The gateway refuses countries axytos does not serve (manifest.countries); the enum is axytos's [OAS CountryCode].
   const country = Country.safeParse(str(ad.country));
   if (!country.success) throw new Error(`axytos: country ${String(ad.country)} is not one axytos serves (${Country.options.join(', ')})`);
-  return some({
+  return {
     company: isBusiness(job) ? str(md.company_name) : undefined,
     firstname: str(ad.first_name), lastname: str(ad.last_name),
     addressLine1: str(ad.line1) ?? '', addressLine2: str(ad.line2), addressLine3: str(ad.line3),
     zipCode: str(ad.zip) ?? '', city: str(ad.city) ?? '', region: str(ad.state), country: country.data,
     vatId: isBusiness(job) ? str(md.company_vat_id) : undefined,
-  });
+  };
 }
 
 /** The buyer and the order as the precheck and the confirm both carry them. */
@@ -131,7 +124,7 @@ function orderData(job: ConnectorJob): Pick<PrecheckRequest, 'personalData' | 'i
   const email = job.customer_email ?? o?.customer?.email ?? str(billing.email);
   const shipTo = obj(shipping.address);
   return {
-    personalData: some({
+    personalData: {
       // Required [OAS CustomerDataRequestModel]; a guest has no customer id: its email (as the WooCommerce plugin does), else the payment.
       externalCustomerId: o?.customer?.id ?? email ?? job.payment_id,
       language: str(md.customer_locale ?? o?.locale)?.slice(0, 2).toLowerCase(),
@@ -140,8 +133,8 @@ function orderData(job: ConnectorJob): Pick<PrecheckRequest, 'personalData' | 'i
       gender: GENDER[(str(md.gender) ?? o?.gender ?? '').toLowerCase()],
       email,
       fixNetPhoneNumber: str(phone.number) ? `${str(phone.country_code) ?? ''}${str(phone.number)}` : undefined,
-      company: isBusiness(job) ? some({ name: str(md.company_name), legalForm: str(md.legal_form), uid: str(md.company_vat_id) }) : undefined,
-    }),
+      company: isBusiness(job) ? { name: str(md.company_name), legalForm: str(md.legal_form), uid: str(md.company_vat_id) } : undefined,
+    },
     invoiceAddress: address(job, billing),
     // A delivery address needs zipCode, city and country [OAS DeliveryAddress]: the shipping address when it has them.
     deliveryAddress: address(job, str(shipTo.zip) && str(shipTo.city) && str(shipTo.country) ? shipping : billing),

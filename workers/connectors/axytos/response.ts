@@ -1,18 +1,12 @@
-// axytos's answers -> outcomes, parsed with zod schemas of axytos's own shapes.
-import { z } from 'zod';
+// axytos's answers -> outcomes, read with the zod schemas of axytos's published models (schemas.ts). An answer that is
+// not that shape is an unknown outcome (readAnswer throws UnexpectedAnswer: retried, never guessed at).
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { DECISION_MESSAGE, unifiedFor } from './errors.ts';
 import { externalOrderId, invoiceNumber } from './request.ts';
 import { InvoiceResponse, MessageError, PaymentStateResponse, PrecheckResponse, ProblemDetails } from './schemas.ts';
-
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`axytos: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
 
 /**
  * An HTTP error's code and message. axytos answers ProblemDetails for 400, 401, 403 [OAS]: with ASP.NET's `errors`
@@ -20,15 +14,15 @@ function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
  * WooCommerce plugin also reads.
  */
 export function errorOf(res: ProviderResponse): { code: string; message: string } {
-  const p = ProblemDetails.safeParse(res.body);
-  if (p.success) {
-    const [field, msgs] = Object.entries(p.data.errors ?? {})[0] ?? ['', []];
-    if (field) return { code: `HTTP_${res.status}:${field}`, message: `${field}: ${msgs[0] ?? p.data.title ?? 'invalid'}` };
-    const text = p.data.detail ?? p.data.title;
+  const p = maybeAnswer(ProblemDetails, res);
+  if (p) {
+    const [field, msgs] = Object.entries(p.errors ?? {})[0] ?? ['', []];
+    if (field) return { code: `HTTP_${res.status}:${field}`, message: `${field}: ${msgs[0] ?? p.title ?? 'invalid'}` };
+    const text = p.detail ?? p.title;
     if (text) return { code: `HTTP_${res.status}`, message: text };
   }
-  const m = MessageError.safeParse(res.body);
-  return { code: `HTTP_${res.status}`, message: m.success ? m.data.message : `axytos answered HTTP ${res.status}` };
+  const m = maybeAnswer(MessageError, res);
+  return { code: `HTTP_${res.status}`, message: m ? m.message : `axytos answered HTTP ${res.status}` };
 }
 
 const failure = (kind: OutcomeKind, e: { code: string; message: string }, refund = false): Outcome =>
@@ -41,7 +35,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
     // The order was confirmed, its invoice refused: the order stands at axytos, nothing captured.
     return answers.length > 2 ? { ...e, connector_transaction_id: externalOrderId(job) } : e;
   }
-  const pre = parse(PrecheckResponse, answers[0]!);
+  const pre = readAnswer(PrecheckResponse, answers[0]!, 'axytos precheck');
   if (pre.decision !== 'U') {
     const code = `DECISION_${pre.decision}`;
     return { ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }), connector_reference_id: pre.processId };
@@ -51,7 +45,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
   if (answers.length === 2) return { kind: 'AUTHORIZED', ...ids, connector_reference_id: pre.processId };
   if (answers.length !== 4) throw new UnexpectedAnswer(`axytos: the authorization chain ended after ${answers.length} calls`);
   // Captured with the authorization: our invoice number is the payment's reference (a refund names that invoice).
-  parse(InvoiceResponse, res);
+  readAnswer(InvoiceResponse, res, 'axytos invoice');
   return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
@@ -60,10 +54,10 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
   if (res.status >= 400) return failure('FAILED', errorOf(res));
   const ids = { connector_transaction_id: job.connector_transaction_id ?? externalOrderId(job) };
   if (answers.length === 1) {
-    parse(PaymentStateResponse, res);
+    readAnswer(PaymentStateResponse, res, 'axytos payment state');
     return { kind: 'AUTHORIZED', ...ids };
   }
-  parse(InvoiceResponse, res);
+  readAnswer(InvoiceResponse, res, 'axytos invoice');
   return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
@@ -73,7 +67,7 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
  */
 export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return failure('FAILED', errorOf(res));
-  return { kind: 'CAPTURED', connector_transaction_id: invoiceNumber(job), connector_reference_id: parse(InvoiceResponse, res).invoiceNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: invoiceNumber(job), connector_reference_id: readAnswer(InvoiceResponse, res, 'axytos invoice').invoiceNumber };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {

@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as axytos } from './index.ts';
+import { ConfirmRequest, InvoiceRequest, PrecheckRequest, RefundRequest } from './schemas.ts';
 
 const answers: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const openapi = JSON.parse(readFileSync(new URL('./fixtures/openapi.json', import.meta.url), 'utf8'));
@@ -20,11 +21,12 @@ const operation = (r: { method: string; path: string }) => {
     return m === r.method && new RegExp(`^${p!.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(r.path);
   });
   if (!key) throw new Error(`axytos publishes no ${r.method} ${r.path}`);
-  return openapi.operations[key] as { request: string | null; responses: Record<string, string | null> };
+  return z.object({ request: z.string().nullable(), responses: z.record(z.string(), z.string().nullable()) }).parse(openapi.operations[key]);
 };
 /** The request as axytos's OpenAPI model describes it: a path axytos has, a body its model accepts. */
 function conforms(r: { method: string; path: string; body?: unknown; headers?: Record<string, string> }) {
   expect(r.headers?.['x-api-key']).toBeTruthy();
+  expect(r.path.startsWith('/Payments/')).toBe(true);
   const op = operation(r);
   if (op.request === null) return expect(r.body).toBeUndefined();
   const check = published(op.request).safeParse(JSON.parse(JSON.stringify(r.body)));
@@ -91,7 +93,7 @@ describe('axytos requests', () => {
   it('B2B: the company in personalData and both addresses, with its VAT id', () => {
     const r = A.request(job({ order: order({}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789' }) }), creds);
     conforms(r);
-    const b = r.body as any;
+    const b = PrecheckRequest.parse(r.body);
     expect(b.personalData.company).toEqual({ name: 'Muster GmbH', legalForm: 'GmbH', uid: 'DE123456789' });
     expect(b.invoiceAddress).toMatchObject({ company: 'Muster GmbH', vatId: 'DE123456789' });
   });
@@ -99,7 +101,7 @@ describe('axytos requests', () => {
     const c = A.next!(job(), creds, chain('precheck_u'))!;
     expect(c).toMatchObject({ method: 'POST', path: '/Payments/invoice/order/confirm', body: { externalOrderId: 'order-1', customReference: 'pay_1' } });
     // Echoed as received, field for field (its transactionMetadata is signed).
-    expect((c.body as any).orderPrecheckResponse).toEqual(a('precheck_u').body);
+    expect(ConfirmRequest.parse(c.body).orderPrecheckResponse).toEqual(a('precheck_u').body);
     conforms(c);
     expect(A.next!(job(), creds, chain('precheck_r'))).toBeNull();
     expect(A.next!(job(), creds, chain('precheck_s'))).toBeNull();
@@ -175,15 +177,15 @@ describe('the refund names the shop\'s invoice number, not axytos\'s', () => {
   // for the refund, into originalInvoiceNumber; axytos's own invoiceNumber (the answer) is never sent back.
   it('manual capture: the capture\'s id is the externalInvoiceNumber sent, and its refund names it', () => {
     const c = job({ kind: 'capture', operation_id: 'op_2', amount: 5000, connector_transaction_id: 'order-1', capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-7' } }, metadata: null, order_details: null } });
-    const sent = flow(capture).next!(c, creds, chain('empty_ok'))!.body as { externalInvoiceNumber: string };
+    const sent = InvoiceRequest.parse(flow(capture).next!(c, creds, chain('empty_ok'))!.body);
     const captured = flow(capture).response(a('invoice'), c, chain('empty_ok', 'invoice'));
     expect(captured).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'INV-7', connector_reference_id: 'AXI-00000001' });
     const r = flow(refund).request(job({ kind: 'refund', refund_id: 'ref_1', amount: 1000, connector_transaction_id: 'order-1', connector_capture_id: captured.connector_transaction_id! }), creds);
-    expect((r.body as { originalInvoiceNumber: string }).originalInvoiceNumber).toBe(sent.externalInvoiceNumber);
+    expect(RefundRequest.parse(r.body).originalInvoiceNumber).toBe(sent.externalInvoiceNumber);
   });
   it('automatic capture: the payment\'s reference is the invoice number sent in the chain', () => {
     const j = job({ capture_method: 'automatic' });
-    const sent = flow(authorize).next!(j, creds, chain('precheck_u', 'empty_ok', 'empty_ok'))!.body as { externalInvoiceNumber: string };
+    const sent = InvoiceRequest.parse(flow(authorize).next!(j, creds, chain('precheck_u', 'empty_ok', 'empty_ok'))!.body);
     const o = flow(authorize).response(a('invoice'), j, chain('precheck_u', 'empty_ok', 'empty_ok', 'invoice'));
     expect(o.connector_reference_id).toBe(sent.externalInvoiceNumber);
     const s = flow(sync).response(a('invoice'), { ...j, mode: 'sync' }, chain('payment_state', 'empty_ok', 'invoice'));
@@ -200,7 +202,8 @@ describe('axytos answers -> outcomes', () => {
     expect(read(job(), 'precheck_s')).toMatchObject({ kind: 'DECLINED', error_code: 'DECISION_S', unified_code: 'UE_1000' });
     expect(() => read(job(), 'precheck_u')).toThrow(UnexpectedAnswer);
     // A decision axytos does not name (U, S, R) is not guessed at.
-    expect(() => read(job(), 'precheck_u', 'empty_ok') && flow(authorize).response(a('empty_ok'), job(), [{ status: 200, body: { ...(a('precheck_u').body as object), decision: 'X' } }, a('empty_ok')])).toThrow(UnexpectedAnswer);
+    const unknown = { status: 200, body: { ...z.record(z.string(), z.unknown()).parse(a('precheck_u').body), decision: 'X' } };
+    expect(() => flow(authorize).response(a('empty_ok'), job(), [unknown, a('empty_ok')])).toThrow(UnexpectedAnswer);
   });
   it('authorize: refusals fail with axytos\'s status, field and text', () => {
     expect(read(job(), 'validation')).toEqual({

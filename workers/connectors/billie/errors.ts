@@ -4,8 +4,8 @@
 // A decline is not an error: HTTP 200 with state "declined" and a decline_reason.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const BillieError = z.object({ errors: z.array(z.object({ title: z.string(), code: z.string().nullish(), source: z.string().nullish() })).min(1) });
 export const OAuthError = z.object({ error: z.string(), error_description: z.string().nullish() });

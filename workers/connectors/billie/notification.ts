@@ -6,7 +6,7 @@
 // order_approved / order_declined decide an order Billie was reviewing (state waiting); every other event
 // (order_created, order_shipped, order_canceled, invoice_*, ...) is answered by our own calls already.
 import { z } from 'zod';
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { declined } from './errors.ts';
 

@@ -4,8 +4,8 @@
 // BILLIE_BASE_URL the provider sandbox serves it at /billie/api/v2.
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { toDecimalString } from '../../../lib/money.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare, type OrderLine as Line } from '../order-fields.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { int, lineTax, linesOf, obj, str, taxShare, type OrderLine as Line } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/billie/api/v2');

@@ -1,8 +1,8 @@
 // Billie's answers -> outcomes, parsed with Billie's own shapes (Order, Invoice, credit note {uuid}).
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields } from './errors.ts';
 
 const Amount = z.object({ net: z.number(), gross: z.number(), tax: z.number() });
@@ -20,12 +20,6 @@ export const BillieInvoice = z.object({ uuid: z.string().min(1), state: z.string
 export const BillieCreditNote = z.object({ uuid: z.string().min(1) });
 export const BillieToken = z.object({ token_type: z.string().optional(), expires_in: z.number().int().positive(), access_token: z.string().min(1) });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`billie: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 const ORDER_OUTCOME: Record<z.infer<typeof BillieOrder>['state'], OutcomeKind> = {
   created: 'AUTHORIZED', pre_approved: 'AUTHORIZED', partially_shipped: 'AUTHORIZED', shipped: 'AUTHORIZED', paid_out: 'AUTHORIZED', late: 'AUTHORIZED', complete: 'AUTHORIZED',
   // Billie's manual review; a widget order awaiting the merchant's confirmation.
@@ -37,7 +31,7 @@ const ORDER_OUTCOME: Record<z.infer<typeof BillieOrder>['state'], OutcomeKind> =
 /** authorize (create the order) and its status sync (read it). */
 export function orderOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const o = parse(BillieOrder, res);
+  const o = readAnswer(BillieOrder, res, 'billie');
   return {
     kind: ORDER_OUTCOME[o.state], connector_transaction_id: o.uuid, connector_reference_id: o.external_code ?? undefined,
     ...(o.state === 'declined' ? declined(o.decline_reason) : {}),
@@ -47,7 +41,7 @@ export function orderOutcome(res: ProviderResponse): Outcome {
 
 export function invoiceOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const i = parse(BillieInvoice, res);
+  const i = readAnswer(BillieInvoice, res, 'billie');
   return { kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED', connector_transaction_id: i.uuid };
 }
 
@@ -55,17 +49,17 @@ export function invoiceOutcome(res: ProviderResponse): Outcome {
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (res.body === null) return { kind: 'VOIDED' };
-  return parse(BillieOrder, res).state === 'canceled' ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: 'state', error_message: 'The order was not cancelled' };
+  return readAnswer(BillieOrder, res, 'billie').state === 'canceled' ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: 'state', error_message: 'The order was not cancelled' };
 }
 
 export function creditNoteOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
-  return { kind: 'REFUNDED', connector_transaction_id: parse(BillieCreditNote, res).uuid };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(BillieCreditNote, res, 'billie').uuid };
 }
 
 /** POST /oauth/token: the token, or the refusal of the credentials as the job's outcome. */
 export function tokenAnswer(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const t = parse(BillieToken, res);
+  const t = readAnswer(BillieToken, res, 'billie');
   return { access_token: t.access_token, expires_in_s: t.expires_in };
 }

@@ -2,8 +2,8 @@
 // -> our error fields: error_code/error_message are Mondu's own, unified_code/unified_message ours.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const MonduError = z.object({
   status: z.number().int().optional(),

@@ -6,7 +6,7 @@
 //   order/authorized  the buyer finished the checkout: our status sync confirms the order (nothing to apply)
 //   invoice/*, payout/*, buyer/*, …  nothing for us: captures and refunds are answered at once
 import { z } from 'zod';
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
 

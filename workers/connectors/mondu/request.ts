@@ -2,8 +2,8 @@
 // integer cents, the API token in the `Api-Token` header. Paths are relative to Mondu's API root (MONDU_BASE_URL,
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare, type Obj, type OrderLine as Line } from '../order-fields.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { int, lineTax, linesOf, obj, str, taxShare, type Obj, type OrderLine as Line } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 /** The API root's path below the base URL: the sandbox's when MONDU_BASE_URL is unset. */

@@ -1,10 +1,10 @@
 // Mondu's answers -> outcomes, parsed with Mondu's own shapes ({order: …}, {invoice: …}, {credit_note: …}).
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields, isStateError } from './errors.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const ORDER_STATES = [
   'draft', 'created', 'data_required', 'authorized', 'pending', 'confirmed', 'declined', 'canceled',
@@ -24,12 +24,6 @@ export const InvoiceAnswer = z.object({
 export const CreditNoteAnswer = z.object({
   credit_note: z.object({ uuid: z.string().min(1), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
 });
-
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`mondu: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
 
 /** The order's state as the outcome of its authorization. */
 const ORDER_OUTCOME: Record<z.infer<typeof MonduOrder>['state'], OutcomeKind> = {
@@ -60,23 +54,23 @@ export function orderAnswerOutcome(res: ProviderResponse): Outcome {
   // Confirming before the buyer finished the checkout: still waiting for the buyer.
   if (isStateError(res)) return { kind: 'CUSTOMER_ACTION' };
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return orderOutcome(parse(OrderAnswer, res).order);
+  return orderOutcome(readAnswer(OrderAnswer, res, 'mondu').order);
 }
 
 export function invoiceOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const i = parse(InvoiceAnswer, res).invoice;
+  const i = readAnswer(InvoiceAnswer, res, 'mondu').invoice;
   return { kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED', connector_transaction_id: i.uuid, connector_reference_id: i.external_reference_id ?? undefined };
 }
 
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const o = parse(OrderAnswer, res).order;
+  const o = readAnswer(OrderAnswer, res, 'mondu').order;
   return o.state === 'canceled' ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: 'state', error_message: `state is ${o.state}`, ...UNIFIED.invalid_state };
 }
 
 export function creditNoteOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
-  const c = parse(CreditNoteAnswer, res).credit_note;
+  const c = readAnswer(CreditNoteAnswer, res, 'mondu').credit_note;
   return { kind: 'REFUNDED', connector_transaction_id: c.uuid };
 }

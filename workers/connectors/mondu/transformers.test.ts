@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { verifySignature, signBody } from '../../../lib/webhook-signature.ts';
+import { verifySignature, signBody } from '../kit/verify.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as mondu } from './index.ts';
-import { taxShare } from '../order-fields.ts';
+import { taxShare } from '../kit/order.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const a = (name: string) => answers[name]!;

@@ -4,8 +4,8 @@
 // {statusCode, message}. 409 is kept for "still processing" (retried, workers/provider-http.ts), never for a refusal.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const ZiniaError = z.object({ code: z.string().min(1), message: z.string(), field: z.string().nullish() });
 /** Azure API Management's own refusal (no code of Zinia's): a missing or wrong subscription key. */

@@ -4,7 +4,7 @@
 // after which the merchant re-reads the order. Nothing proves the body is Zinia's, so it is only a hint: the worker
 // syncs the payment's open authorization and refunds with Zinia (manifest webhook scheme 'unsigned').
 import { z } from 'zod';
-import { readBody } from '../notification-body.ts';
+import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 
 export const ZiniaNotification = z.object({

@@ -5,8 +5,8 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
-import { int, obj, perUnit, str, type Obj } from '../order-fields.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
 import type { Session } from '../types.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';

@@ -3,8 +3,8 @@
 // APPROVED and what follows it (shipped, refunded), REJECTED, CANCELLED, EXPIRED.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer } from '../kit/answer.ts';
 import { errorFields, fieldsOf } from './errors.ts';
 
 export const ORDER_STATUSES = ['CREATED', 'PENDING', 'APPROVED', 'PARTIALLY_SHIPPED', 'SHIPPED', 'REFUNDED', 'REJECTED', 'CANCELLED', 'EXPIRED'] as const;
@@ -33,18 +33,12 @@ export const ZiniaRefund = z.object({
   status: z.enum(['PENDING', 'COMPLETED', 'REJECTED']), rejection_reason: Reason.nullish(),
 });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`openbank: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 const failed = (res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome => ({ kind, ...errorFields(res) });
 
 /** POST /auth/login: the token, or the refusal of the credentials as the job's outcome. */
 export function tokenAnswer(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return failed(res, 'FAILED');
-  const t = parse(ZiniaToken, res);
+  const t = readAnswer(ZiniaToken, res, 'openbank');
   return { access_token: t.access_token, expires_in_s: t.expires_in };
 }
 
@@ -71,19 +65,19 @@ export function orderStatusOutcome(o: z.infer<typeof ZiniaOrder>): Outcome {
 /** authorize (create the order: the customer goes to its redirect_url) and the status sync (read it). */
 export function orderOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failed(res, 'DECLINED');
-  return orderStatusOutcome(parse(ZiniaOrder, res));
+  return orderStatusOutcome(readAnswer(ZiniaOrder, res, 'openbank'));
 }
 
 /** The shipment confirmation is the capture: its shipment id our connector_capture_id. */
 export function shipmentOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failed(res, 'FAILED');
-  return { kind: 'CAPTURED', connector_transaction_id: parse(ZiniaShipment, res).shipment_id };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(ZiniaShipment, res, 'openbank').shipment_id };
 }
 
 /** Voided when Zinia cancelled what was left (nothing shipped: CANCELLED; after partial shipments: the rest). */
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failed(res, 'FAILED');
-  const o = parse(ZiniaOrder, res);
+  const o = readAnswer(ZiniaOrder, res, 'openbank');
   const open = o.amount - (o.shipped_amount ?? 0) - (o.cancelled_amount ?? 0);
   return o.status === 'CANCELLED' || open <= 0 ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: o.status, error_message: `The order is ${o.status} at Zinia, not cancelled` };
 }
@@ -91,7 +85,7 @@ export function cancelOutcome(res: ProviderResponse): Outcome {
 /** A refund: COMPLETED at once, PENDING (decided later: notification hint or refund sync), or REJECTED. */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failed(res, 'FAILED');
-  const r = parse(ZiniaRefund, res);
+  const r = readAnswer(ZiniaRefund, res, 'openbank');
   const id = { connector_transaction_id: r.refund_id };
   switch (r.status) {
     case 'COMPLETED': return { kind: 'REFUNDED', ...id };

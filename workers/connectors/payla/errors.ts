@@ -1,7 +1,7 @@
 // PAYONE's error codes (status=ERROR, errorcode) -> our unified codes. PAYONE publishes its code list only in the
 // merchant portal: the codes below are the imitation's (UNVERIFIED, see README.md), grouped the way PAYONE numbers
 // them: 1-99 account parameters, 1000-1999 request parameters, 300s and 98x risk declines, 9xx transaction state.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   307: 'customer_declined', // risk check declined the buyer

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { trimmed as str } from '../kit/order.ts';
 import type { paylaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof paylaCredentials>;
@@ -28,7 +29,6 @@ function call(c: Credentials, params: Form): ProviderRequest {
   };
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /**
  * PAYONE's `reference` (unique per portal, at most 20 of [A-Za-z0-9_./-], UNVERIFIED length): the last 20 such

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { isManual } from './request.ts';

@@ -1,7 +1,7 @@
 // Ratepay's decline categories and reasons -> our unified codes. Each decline is one HTTP status + one category + one
 // or more reasons (docs.ratepay.com ".../payment_2.0/declines/decline_categories"); the reasons decide where they are
 // more specific than the category.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 const BY_REASON: Record<string, keyof typeof UNIFIED> = {
   REFUND_REJECTED: 'refund_declined',

@@ -5,7 +5,8 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { str } from '../kit/order.ts';
 import { manifest, type ratepayCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
@@ -117,7 +118,6 @@ export function itemsOf(lines: OrderLine[], currency: string) {
 
 const orderLines = (o: ProviderOrder | undefined) => (o?.order_details ?? null) as OrderLine[] | null;
 const sum = (lines: OrderLine[]) => lines.reduce((t, l) => t + (l.amount ?? 0), 0);
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The partner shop: the payment's metadata.partner_shop_id (spec 2.5), else the connector account's key2. */
 export const partnerShopId = (job: ConnectorJob, c: Credentials) =>

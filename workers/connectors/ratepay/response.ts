@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { isManual } from './request.ts';
 
@@ -31,12 +31,6 @@ export const RatepayDecline = z.object({
 export const OAuthError = z.object({ error: z.string().min(1), error_description: z.string().optional() });
 export const RatepayToken = z.object({ access_token: z.string().min(1), expires_in: z.number().positive(), token_type: z.string() });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`ratepay: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 /** An error answer as an outcome of `kind`: the category is the error code, the reasons (and message) its text. */
 export function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome {
   const d = RatepayDecline.safeParse(res.body);
@@ -59,7 +53,7 @@ export function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED')
  */
 export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const t = parse(RatepayTransaction, res);
+  const t = readAnswer(RatepayTransaction, res, 'ratepay');
   return { kind: isManual(job) ? 'AUTHORIZED' : 'PENDING', connector_transaction_id: t.ratepay_transaction_id, connector_reference_id: t.partner_transaction_id ?? undefined };
 }
 
@@ -71,24 +65,24 @@ const STATUS: Record<z.infer<typeof TransactionStatus>, OutcomeKind> = {
 export function syncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (!isManual(job)) {
     if (res.status >= 400) return errorOutcome(res, 'FAILED');
-    parse(RatepayCapture, res);
+    readAnswer(RatepayCapture, res, 'ratepay');
     // The payment's id stays the transaction's.
     return { kind: 'CAPTURED', connector_transaction_id: job.connector_transaction_id ?? undefined };
   }
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const t = parse(RatepayTransaction, res);
+  const t = readAnswer(RatepayTransaction, res, 'ratepay');
   if (!t.status) throw new UnexpectedAnswer('ratepay: the transaction read names no status');
   return { kind: STATUS[t.status], connector_transaction_id: t.ratepay_transaction_id };
 }
 
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'CAPTURED', connector_transaction_id: parse(RatepayCapture, res).ratepay_capture_id };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(RatepayCapture, res, 'ratepay').ratepay_capture_id };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  parse(RatepayCancellation, res);
+  readAnswer(RatepayCancellation, res, 'ratepay');
   return { kind: 'VOIDED' };
 }
 
@@ -98,12 +92,12 @@ export function refundOutcome(res: ProviderResponse): Outcome {
     const o = errorOutcome(res, 'FAILED');
     return o.unified_code === 'UE_6000' ? { ...o, kind: 'DECLINED' } : o;
   }
-  return { kind: 'REFUNDED', connector_transaction_id: parse(RatepayRefund, res).ratepay_refund_id };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(RatepayRefund, res, 'ratepay').ratepay_refund_id };
 }
 
 /** The token answer: the JWT and its lifetime; a refusal of the client is the job's failure with the provider's code. */
 export function tokenOutcome(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  const t = parse(RatepayToken, res);
+  const t = readAnswer(RatepayToken, res, 'ratepay');
   return { access_token: t.access_token, expires_in_s: t.expires_in };
 }

@@ -1,7 +1,7 @@
 // Riverty's message codes -> our unified codes. Riverty's concrete code strings are UNVERIFIED (its docs show the
 // message object {type, code, message, customerFacingMessage, actionCode, fieldReference}, not the code list); these
 // are the provider sandbox's, by family: 100 credentials, 200 request data, 300 risk, 400 order management.
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   '100.001': 'credentials_refused',

@@ -6,7 +6,7 @@
 // fields beyond those, the review message and the signature are UNVERIFIED.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { RivertyMessage } from './response.ts';

@@ -6,7 +6,8 @@ import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
+import { str, int, obj } from '../kit/order.ts';
 import type { z } from 'zod';
 
 /** Where Riverty's API starts under the base URL; the provider sandbox mounts its Riverty at /riverty. */
@@ -31,9 +32,6 @@ export interface RivertyItem {
 }
 
 type Line = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 
 function itemType(l: Line): RivertyItem['type'] {
   if (l.category === 'shipping_costs') return 'ShippingFee';

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { orderNumber } from './request.ts';
 
@@ -43,12 +43,6 @@ export const RivertyRefund = z.object({
   totalRefundedAmount: Amount, remainingAuthorizedAmount: Amount,
 });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`riverty: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 type Message = z.infer<typeof RivertyMessage>;
 const errorFields = (m: Message, status?: number) => ({ error_code: m.code, error_message: m.message, ...unifiedFor(m.code, status) });
 
@@ -77,30 +71,30 @@ function authorizationOutcome(a: z.infer<typeof RivertyAuthorization>, number: s
 /** authorize: the risk decision. */
 export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  return authorizationOutcome(parse(RivertyAuthorization, res), job.operation_id);
+  return authorizationOutcome(readAnswer(RivertyAuthorization, res, 'riverty'), job.operation_id);
 }
 
 /** sync: the order as Riverty holds it now. */
 export function syncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'DECLINED');
-  const o = parse(RivertyOrder, res);
+  const o = readAnswer(RivertyOrder, res, 'riverty');
   return authorizationOutcome(o, o.orderDetails.number || orderNumber(job));
 }
 
 /** The capture is the invoice: its captureNumber is our connector_capture_id (refunds name it). */
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'CAPTURED', connector_transaction_id: parse(RivertyCapture, res).captureNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(RivertyCapture, res, 'riverty').captureNumber };
 }
 
 /** Voided when nothing of the reservation is left. */
 export function voidOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: parse(RivertyVoid, res).remainingAuthorizedAmount === 0 ? 'VOIDED' : 'FAILED' };
+  return { kind: readAnswer(RivertyVoid, res, 'riverty').remainingAuthorizedAmount === 0 ? 'VOIDED' : 'FAILED' };
 }
 
 /** Riverty refunds at once: the answer is final, its refund number the provider's id. */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
-  return { kind: 'REFUNDED', connector_transaction_id: parse(RivertyRefund, res).refundNumbers[0] };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(RivertyRefund, res, 'riverty').refundNumbers[0] };
 }

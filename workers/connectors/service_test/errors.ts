@@ -1,7 +1,7 @@
 // service_test's decline and error codes -> our unified codes (connector-independent, the same for every provider).
-import { UNIFIED } from '../../unified-errors.ts';
+import { unifiedTable } from '../kit/outcome.ts';
 
-const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
+export const unifiedFor = unifiedTable({
   credit_declined: 'customer_declined',
   credit_limit_exceeded: 'customer_declined',
   invalid_request: 'invalid_request',
@@ -11,8 +11,4 @@ const BY_PROVIDER_CODE: Record<string, keyof typeof UNIFIED> = {
   unauthorized: 'credentials_refused',
   refund_declined: 'refund_declined',
   amount_exceeds_captured: 'invalid_request',
-};
-
-export function unifiedFor(providerCode: string) {
-  return UNIFIED[BY_PROVIDER_CODE[providerCode] ?? 'provider_error'];
-}
+});

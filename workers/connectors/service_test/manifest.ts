@@ -1,10 +1,10 @@
 // service_test: our own test connector, imitated by services/provider-sandbox/providers/service_test/.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 export const serviceTestCredentials = z.object({ api_key: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
+export const manifest = defineManifest({
   name: 'service_test',
   display_name: 'Service test (our own test connector)',
   flows: ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync', 'notification'],
@@ -28,4 +28,4 @@ export const manifest: Manifest<z.infer<typeof serviceTestCredentials>> = {
   webhook: { scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex', generated_secret: true },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

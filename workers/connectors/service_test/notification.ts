@@ -5,7 +5,7 @@
 //   dispute.created, dispute.updated  data: the dispute (GET /service_test/v1/disputes/:id)
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { paymentOutcome } from './response.ts';

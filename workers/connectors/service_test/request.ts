@@ -2,7 +2,7 @@
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
 
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 

@@ -1,7 +1,7 @@
 // Svea's error codes -> our unified codes. Svea answers {Code, ErrorMessage}; its code list is UNVERIFIED, these are
 // the provider sandbox's (README.md): 4000x request data, 40010 credit refused, 40101 credentials, 40401 unknown
 // order, 40901 not allowed in the order's state (sent with HTTP 400: a 409 would be retried as "still processing").
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   '40001': 'invalid_request',

@@ -5,10 +5,10 @@ import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config, connectorSetting } from '../../../lib/config.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
-import { perUnit } from '../order-fields.ts';
+import { perUnit, str, int, obj } from '../kit/order.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;
 type Line = Record<string, unknown>;
@@ -23,9 +23,6 @@ export interface SveaOrderRow {
   Unit?: string;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 
 /**
  * Svea's two hosts: checkoutapi(stage).svea.com and paymentadminapi(stage).svea.com. SVEA_BASE_URL names the checkout

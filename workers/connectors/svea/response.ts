@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 
 export const SveaError = z.object({ Code: z.union([z.number(), z.string()]).nullish(), ErrorMessage: z.string().nullish() });
@@ -40,12 +40,6 @@ export const SveaTask = z.object({ Id, Status: z.string() });
 /** UNVERIFIED shape: the credit a finished credit task leads to (the sheet lists Amount, OrderRows, Actions; Id assumed). */
 export const SveaCredit = z.object({ Id, Amount: z.number().int(), OrderRows: z.array(z.unknown()).default([]), Actions: z.array(z.string()).default([]) });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`svea: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 /** An error answer in our terms: Svea's Code and ErrorMessage; a body not Svea's still names the status. */
 export function errorFields(res: ProviderResponse) {
   const e = SveaError.safeParse(res.body);
@@ -73,7 +67,7 @@ function checkoutOutcome(o: z.infer<typeof CheckoutOrder>): Outcome {
 /** authorize: the new checkout order (or the one the clientOrderNumber already names). */
 export function authorizeOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'DECLINED', ...errorFields(res) };
-  return checkoutOutcome(parse(CheckoutOrder, res));
+  return checkoutOutcome(readAnswer(CheckoutOrder, res, 'svea'));
 }
 
 /**
@@ -83,11 +77,11 @@ export function authorizeOutcome(res: ProviderResponse): Outcome {
 export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   const first = answers[0] ?? res;
   if (first.status >= 400) return { kind: 'DECLINED', ...errorFields(first) };
-  const checkout = parse(CheckoutOrder, first);
+  const checkout = readAnswer(CheckoutOrder, first, 'svea');
   const base = checkoutOutcome(checkout);
   if (checkout.Status !== 'Final' || answers.length < 2) return base;
   if (res.status >= 400) return { kind: 'PENDING', connector_transaction_id: checkout.OrderId };
-  const o = parse(AdminOrder, res);
+  const o = readAnswer(AdminOrder, res, 'svea');
   const ids = { connector_transaction_id: checkout.OrderId, ...(checkout.ClientOrderNumber ? { connector_reference_id: checkout.ClientOrderNumber } : {}) };
   switch (o.OrderStatus) {
     case 'Open': return o.Actions.includes('CanDeliverOrder') || o.Actions.includes('CanDeliverOrderPartially') ? { kind: 'AUTHORIZED', ...ids } : { kind: 'PENDING', ...ids };
@@ -105,7 +99,7 @@ export function taskOutcome<T>(res: ProviderResponse, location: string, done: z.
     if (RUNNING.has(task.data.Status)) return { kind: 'PENDING', connector_transaction_id: location };
     if (task.data.Status === 'Failed') return { kind: 'FAILED', error_code: 'TaskFailed', error_message: `Svea's task ${task.data.Id} failed`, ...unifiedFor('TaskFailed') };
   }
-  return finished(parse(done, res));
+  return finished(readAnswer(done, res, 'svea'));
 }
 
 const delivered = (d: z.infer<typeof SveaDelivery>): Outcome => ({ kind: 'CAPTURED', connector_transaction_id: d.Id });
@@ -119,7 +113,7 @@ export function captureOutcome(res: ProviderResponse, job: ConnectorJob, answers
   if (job.mode === 'sync') return captureSyncOutcome(res, job);
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (answers.length === 1) {
-    const o = parse(AdminOrder, res);
+    const o = readAnswer(AdminOrder, res, 'svea');
     return {
       kind: 'FAILED', error_code: 'no_matching_rows', ...unifiedFor('40001'),
       error_message: `No rows of Svea order ${o.Id} left to deliver add up to ${job.amount} (Svea delivers whole rows and units)`,
@@ -135,7 +129,7 @@ function captureSyncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const location = job.connector_transaction_id ?? '';
   if (/^https?:\/\//.test(location)) return taskOutcome(res, location, SveaDelivery, delivered);
-  const d = parse(AdminOrder, res).Deliveries.filter((x) => x.DeliveryAmount === job.amount).at(-1);
+  const d = readAnswer(AdminOrder, res, 'svea').Deliveries.filter((x) => x.DeliveryAmount === job.amount).at(-1);
   return d ? delivered(d) : { kind: 'PENDING' };
 }
 

@@ -7,8 +7,8 @@
 // A scoring decline is not an error: the checkout's state becomes `cancelled` (Twisto exposes no reason).
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
 type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };

@@ -4,7 +4,7 @@
 // external_id}. Twisto documents no signature (manifest webhook scheme `unsigned`), so a webhook is only a hint: the
 // worker reads the checkout it names (the status sync of its open authorization, its open refunds) and acts on that.
 import { z } from 'zod';
-import { readBody } from '../notification-body.ts';
+import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 
 export const TwistoWebhook = z.object({

@@ -5,8 +5,8 @@
 // answer finds what the first call did instead of doing it twice. We still send Idempotency-Key (the operation id):
 // Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import type { ProviderRequest, ProviderResponse } from '../../provider-http.ts';
-import { linesOf, obj, str } from '../order-fields.ts';
+import type { ProviderRequest, ProviderResponse } from '../kit/http.ts';
+import { linesOf, obj, str } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 import { TwistoCheckout, TwistoRefundList } from './response.ts';
 

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
 import { declined, errorFields } from './errors.ts';
 
 /** Twisto's amounts: decimal strings, at most two places. */
@@ -49,12 +49,6 @@ export const TwistoRefundList = z.object({
   count: z.number().int(), next: z.string().nullish(), previous: z.string().nullish(), items: z.array(TwistoRefund),
 });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`twisto: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 /** The checkout's state as the outcome of its authorization. */
 const CHECKOUT_OUTCOME: Record<TwistoCheckoutBody['state'], OutcomeKind> = {
   // The shopper has not finished Twisto's checkout, or Twisto is still scoring (UNVERIFIED: no state of its own).
@@ -80,7 +74,7 @@ export function checkoutOutcome(c: TwistoCheckoutBody): Outcome {
 /** authorize (the checkout created) and its status sync (the checkout read). */
 export function checkoutAnswerOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return checkoutOutcome(parse(TwistoCheckout, res));
+  return checkoutOutcome(readAnswer(TwistoCheckout, res, 'twisto'));
 }
 
 const wrongState = (what: string, state: string): Outcome => ({
@@ -91,10 +85,10 @@ const wrongState = (what: string, state: string): Outcome => ({
 export function chargeOutcome(res: ProviderResponse, _job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (answers.length === 1) {
-    const c = parse(TwistoCheckout, res);
+    const c = readAnswer(TwistoCheckout, res, 'twisto');
     return c.state === 'completed' ? { kind: 'CAPTURED' } : wrongState('charge', c.state);
   }
-  const ch = parse(TwistoCharge, res);
+  const ch = readAnswer(TwistoCharge, res, 'twisto');
   if (ch.state === 'captured') return { kind: 'CAPTURED', connector_transaction_id: ch.id, ...(ch.receipt_number ? { connector_reference_id: ch.receipt_number } : {}) };
   if (ch.state === 'rejected') return { kind: 'DECLINED', connector_transaction_id: ch.id, error_code: 'rejected', error_message: 'Twisto rejected the charge', ...UNIFIED.customer_declined };
   return { kind: 'FAILED', connector_transaction_id: ch.id, error_code: ch.state, error_message: `the charge is ${ch.state}`, ...UNIFIED.provider_error };
@@ -103,7 +97,7 @@ export function chargeOutcome(res: ProviderResponse, _job: ConnectorJob, answers
 /** void: the checkout cancelled (by our call, or already). */
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const c = parse(TwistoCheckout, res);
+  const c = readAnswer(TwistoCheckout, res, 'twisto');
   return c.state === 'cancelled' ? { kind: 'VOIDED' } : wrongState('cancel', c.state);
 }
 
@@ -111,8 +105,8 @@ export function cancelOutcome(res: ProviderResponse): Outcome {
 export function refundOutcome(res: ProviderResponse, job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
   const r = answers.length === 1
-    ? parse(TwistoRefundList, res).items.find((x) => x.reference === (job.refund_id ?? job.operation_id))
-    : parse(TwistoRefund, res);
+    ? readAnswer(TwistoRefundList, res, 'twisto').items.find((x) => x.reference === (job.refund_id ?? job.operation_id))
+    : readAnswer(TwistoRefund, res, 'twisto');
   if (!r) throw new UnexpectedAnswer('twisto: the refund list has no refund of ours, yet no refund was made');
   return { kind: 'REFUNDED', connector_transaction_id: r.id };
 }
@@ -120,5 +114,5 @@ export function refundOutcome(res: ProviderResponse, job: ConnectorJob, answers:
 /** refundSync: the refund read. */
 export function refundReadOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
-  return { kind: 'REFUNDED', connector_transaction_id: parse(TwistoRefund, res).id };
+  return { kind: 'REFUNDED', connector_transaction_id: readAnswer(TwistoRefund, res, 'twisto').id };
 }

@@ -1,6 +1,6 @@
 // Unzer's error codes -> our unified codes. Unzer codes are "<family>.<group>.<...>" strings: API.* for a refused
 // request, COR.* for the core's (the risk check's) answers. Exact decline codes are UNVERIFIED (see README.md).
-import { UNIFIED } from '../../unified-errors.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   'API.320.000.004': 'credentials_refused', // invalid private key (UNVERIFIED code; HTTP 401)

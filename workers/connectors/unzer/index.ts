@@ -4,7 +4,7 @@
 // unsigned webhooks are hints that start such a sync (notification.ts).
 import type { z } from 'zod';
 import type { Connector } from '../types.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { manifest, type unzerCredentials } from './manifest.ts';
 import { parseNotification } from './notification.ts';
 import {

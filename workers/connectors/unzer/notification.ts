@@ -3,7 +3,7 @@
 // hint: the worker syncs the payment it names with our own credentials and takes only what Unzer answers there; the
 // event, the publicKey and the retrieveUrl are never trusted (a forged retrieveUrl is never fetched).
 import { z } from 'zod';
-import { readBody } from '../notification-body.ts';
+import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 
 const Webhook = z.object({

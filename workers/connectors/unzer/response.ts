@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 
 /** Any created resource: a type (s-piv-…), a customer (s-cst-…), a basket (s-bsk-…). */
@@ -43,12 +43,6 @@ export const UnzerError = z.object({
   errors: z.array(z.object({ code: z.string(), merchantMessage: z.string(), customerMessage: z.string().optional() })).min(1),
 });
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`unzer: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 /** An error body ({errors: [...]}, on an HTTP error or not), or null. */
 export function errorOf(res: ProviderResponse): { code: string; message: string } | null {
   const e = UnzerError.safeParse(res.body);
@@ -73,7 +67,7 @@ const transactionError = (t: UnzerTransaction) => ({ code: t.message?.code ?? 'U
 export function transactionOf(res: ProviderResponse): UnzerTransaction | { error: { code: string; message: string } } {
   const e = errorOf(res);
   if (e) return { error: e };
-  return parse(UnzerTransaction, res);
+  return readAnswer(UnzerTransaction, res, 'unzer');
 }
 
 /** authorize: the last answer of the chain (type, customer, basket, authorization, charge). */
@@ -125,9 +119,9 @@ export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: 
   if (answers.length === 1) {
     const e = errorOf(res);
     if (e) return errorOutcome(e, false);
-    return paymentState(parse(UnzerPayment, res));
+    return paymentState(readAnswer(UnzerPayment, res, 'unzer'));
   }
-  const p = parse(UnzerPayment, answers[0]!);
+  const p = readAnswer(UnzerPayment, answers[0]!, 'unzer');
   const t = transactionOf(res);
   if ('error' in t) return { ...failure('FAILED', t.error), connector_transaction_id: p.id };
   return { ...transactionOutcome(t, 'CAPTURED', false), connector_transaction_id: p.id };

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
+import type { ProviderResponse } from '../kit/http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as unzer } from './index.ts';

@@ -2,8 +2,9 @@
 // error_message are Zaver's own (the first error's code, every message), unified_code/unified_message ours.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import { ProviderUnavailable, type ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
+import { ProviderUnavailable } from '../../provider-http.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
 
 export const ZaverError = z.object({
   errors: z.array(z.object({ errorCode: z.string().min(1), errorMessage: z.string(), docs: z.string().nullish() })).min(1),

@@ -6,7 +6,7 @@
 // A payment has no timestamp (UNVERIFIED that none exists): its callbacks are not ordered among themselves, which is
 // safe because payment-state never reopens a closed authorization. A refund is ordered by its lastEvent.
 import { z } from 'zod';
-import { readBody, unreadable } from '../notification-body.ts';
+import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { paymentOutcome, refundStatusOutcome, ZaverPayment, ZaverRefund } from './response.ts';
 

@@ -6,9 +6,9 @@ import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
 import { config } from '../../../lib/config.ts';
 import { toDecimalString } from '../../../lib/money.ts';
 import type { Currency } from '../../../lib/schemas/common.ts';
-import type { ProviderRequest } from '../../provider-http.ts';
+import type { ProviderRequest } from '../kit/http.ts';
 import type { z } from 'zod';
-import { int, lineTax, linesOf, obj, perUnit, str } from '../order-fields.ts';
+import { int, lineTax, linesOf, obj, perUnit, str } from '../kit/order.ts';
 
 export const PAYMENTS = '/payments/link/v2';
 export const REFUNDS = '/refund/v1';

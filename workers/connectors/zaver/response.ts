@@ -2,9 +2,9 @@
 // the payment callbacks), the capture answer, and the RefundResponse (create, read, the refund callbacks).
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import type { ProviderResponse } from '../../provider-http.ts';
-import { UNIFIED } from '../../unified-errors.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import type { ProviderResponse } from '../kit/http.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import { readAnswer } from '../kit/answer.ts';
 import { errorFields, paymentEnded, refundCancelled } from './errors.ts';
 
 export const PAYMENT_STATUSES = ['CREATED', 'PENDING_CONFIRMATION', 'PENDING_MERCHANT_CAPTURE', 'SETTLED', 'CANCELLED', 'ERROR'] as const;
@@ -40,12 +40,6 @@ export const ZaverRefund = z.object({
 export type ZaverPaymentBody = z.infer<typeof ZaverPayment>;
 export type ZaverRefundBody = z.infer<typeof ZaverRefund>;
 
-function parse<T>(schema: z.ZodType<T>, res: ProviderResponse): T {
-  const r = schema.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`zaver: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
-}
-
 const PAYMENT_OUTCOME: Record<ZaverPaymentBody['paymentStatus'], OutcomeKind> = {
   // The payment link is waiting for the payer.
   CREATED: 'CUSTOMER_ACTION',
@@ -72,19 +66,19 @@ export function paymentOutcome(p: ZaverPaymentBody): Outcome {
 /** authorize (create the payment) and its status sync (read it). */
 export function paymentAnswerOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return paymentOutcome(parse(ZaverPayment, res));
+  return paymentOutcome(readAnswer(ZaverPayment, res, 'zaver'));
 }
 
 /** The capture's id is our connector_capture_id. */
 export function captureOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return { kind: 'CAPTURED', connector_transaction_id: parse(ZaverCapture, res).id };
+  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(ZaverCapture, res, 'zaver').id };
 }
 
 /** The cancel answers the payment: voided once it is CANCELLED. */
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  const p = parse(ZaverPayment, res);
+  const p = readAnswer(ZaverPayment, res, 'zaver');
   return p.paymentStatus === 'CANCELLED' ? { kind: 'VOIDED' }
     : { kind: 'FAILED', error_code: p.paymentStatus, error_message: `The payment is ${p.paymentStatus} at Zaver after the cancel`, ...UNIFIED.invalid_state };
 }
@@ -103,5 +97,5 @@ export function refundStatusOutcome(r: ZaverRefundBody): Outcome {
 /** refund (create) and refund sync (read). */
 export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
-  return refundStatusOutcome(parse(ZaverRefund, res));
+  return refundStatusOutcome(readAnswer(ZaverRefund, res, 'zaver'));
 }

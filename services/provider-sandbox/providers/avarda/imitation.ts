@@ -22,7 +22,6 @@ import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
-import { AVARDA_SANDBOX } from '../../../../workers/connectors/avarda/manifest.ts';
 import { counter, keptState, records, savedKey, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
@@ -30,6 +29,9 @@ import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { JwtIssuer } from './jwt.ts';
 import { itemsTotal, minor, validateInitialize, validateItems, type FieldErrors } from './validate.ts';
+
+/** The partner client this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const AVARDA_SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
 
 type Obj = Record<string, any>;
 type Step = 'Initialized' | 'SelectPaymentMethod' | 'WaitingForBankId' | 'Completed' | 'TimedOut';

@@ -10,7 +10,8 @@ import type { ConnectorJob } from '../../../../domain/job.ts';
 import { connector } from '../../../../workers/connectors/axytos/index.ts';
 import { AXYTOS_SANDBOX_KEY } from '../../../../workers/connectors/axytos/manifest.ts';
 import type { Flow } from '../../../../workers/connectors/types.ts';
-import { providerCall, type ProviderResponse } from '../../../../workers/provider-http.ts';
+import { providerCall } from '../../../../workers/provider-http.ts';
+import type { ProviderResponse } from '../../../../workers/connectors/kit/http.ts';
 import { IdempotencyStore } from '../../recorder.ts';
 import { axytosRouter } from './imitation.ts';
 

@@ -13,7 +13,7 @@
 // Every request body is checked by axytos's published model of its operation (published.ts: the OpenAPI models the
 // connector's fixtures transcribe): a refused field is ASP.NET's 400 {type, title, status, traceId, errors}. Other
 // refusals are ProblemDetails {type, title, status, detail}; answers copy the published examples' shapes.
-// Auth: header X-API-KEY (AXYTOS_API_KEY, default the sandbox account's key); a wrong key is 401 ProblemDetails.
+// Auth: header X-API-KEY (AXYTOS_API_KEY, default AXYTOS_SANDBOX_KEY below); a wrong key is 401 ProblemDetails.
 // Amounts: decimals in major units (JSON numbers), EUR. Orders by the shop's externalOrderId. No Idempotency-Key: a
 // confirm of an order confirmed already, a shipment of a sub-order reported already and an invoice of an
 // externalInvoiceNumber created already answer as the first time (UNVERIFIED how the real API answers repeats).
@@ -29,8 +29,11 @@ import { magicTags } from '../../magic.ts';
 import { counter, keptState, records, savedKey } from '../../kept.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
-import { checkRequest, problem, published, refused, SANDBOX_API_KEY, type Answer } from './published.ts';
+import { checkRequest, problem, published, refused, type Answer } from './published.ts';
 import { basket, cents } from './validate.ts';
+
+/** The API key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
 
 interface Precheck { transactionId: string; decision: string; grossTotal: number; expires: number; email: string }
 interface Invoice { invoiceNumber: string; externalInvoiceNumber: string; subOrder: string; gross: number; refunded: number; created_at: string }
@@ -50,7 +53,7 @@ const PRECHECK_TTL_MS = 30 * 60_000;
 
 export function axytosRouter(idem: IdempotencyStore) {
   const router: Router = express.Router();
-  const apiKey = process.env.AXYTOS_API_KEY || SANDBOX_API_KEY;
+  const apiKey = process.env.AXYTOS_API_KEY || AXYTOS_SANDBOX_KEY;
   let signingKey = randomBytes(32);
   const prechecks = new Map<string, Precheck>();
   const orders = new Map<string, Order>();

@@ -14,9 +14,6 @@ const openapi = OpenApi.parse(fixture('openapi.json'));
 const Answer = z.object({ status: z.number().int(), body: z.unknown() });
 const answers = z.record(z.string(), Answer).parse(fixture('answers.json'));
 
-/** The sandbox account's key (the same file the connector's manifest reads). */
-export const SANDBOX_API_KEY = z.object({ api_key: z.string().min(1) }).parse(fixture('sandbox-account.json')).api_key;
-
 /** A published answer (answers.json) to copy the shape of. */
 export function published(name: string): { status: number; body: unknown } {
   const a = answers[name];

@@ -17,12 +17,14 @@
 import express, { type Router } from 'express';
 import { createHash, randomInt } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
-import { PAYLA_SANDBOX } from '../../../../workers/connectors/payla/manifest.ts';
 import { counter, keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
+
+/** The PAYONE portal this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const PAYLA_SANDBOX = { portalid: '2030968', mid: '42865', aid: '42949', portal_key: 'payla-sandbox-portal-key' } as const;
 
 interface Portal { portalid: string; mid: string; aid: string; portal_key: string; txstatus_url: string | null }
 interface Transaction {

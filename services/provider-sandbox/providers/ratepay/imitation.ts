@@ -19,7 +19,6 @@ import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
 import { toDecimalString } from '../../../../lib/money.ts';
 import type { Currency } from '../../../../lib/schemas/common.ts';
-import { RATEPAY_SANDBOX } from '../../../../workers/connectors/ratepay/manifest.ts';
 import { counter, keptState, records, savedKey } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
@@ -27,6 +26,9 @@ import type { Imitation } from '../../provider.ts';
 import { isRefusal, readBasket, refusal, type Refusal } from './basket.ts';
 import { TokenIssuer } from './oauth.ts';
 import { z } from 'zod';
+
+/** The client and shop this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const RATEPAY_SANDBOX = { client_id: 'ratepay_sandbox_client', client_secret: 'ratepay_sandbox_client_secret', partner_shop_id: 'INTEGRATION_TE_DACH' } as const;
 
 type Status = 'AUTHORIZED' | 'PARTIALLY_CAPTURED' | 'CAPTURED' | 'CANCELLED' | 'DECLINED' | 'CLOSED';
 interface Operation { id: string; partner_operation_id: string | null; gross: number; partner_invoice_id?: string | null; created_date: string }

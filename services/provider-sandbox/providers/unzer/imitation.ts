@@ -27,7 +27,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { config } from '../../../../lib/config.ts';
-import { UNZER_SANDBOX_KEY } from '../../../../workers/connectors/unzer/manifest.ts';
 import { keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
@@ -35,6 +34,9 @@ import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import { show, units } from './amounts.ts';
 import { customerProblem, fail, type Answer } from './validate.ts';
+
+/** The private key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
+const UNZER_SANDBOX_KEY = 's-priv-2a10sandboxunzer0000000000';
 
 type TxStatus = 'pending' | 'success' | 'error';
 type TxType = 'authorize' | 'charge' | 'cancel-authorize' | 'cancel-charge';

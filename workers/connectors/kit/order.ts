@@ -1,10 +1,19 @@
-// Reading the order a job carries (domain/job.ts ProviderOrder: JSON objects the merchant sent), for the request
-// transformers: loose accessors that give undefined for what is absent or not of the type, and the order lines' tax.
-import type { ProviderOrder } from '../../domain/job.ts';
+// Reading the order a job carries (domain/job.ts ProviderOrder: JSON objects the merchant sent, already checked by
+// the gateway's schemas), for the request transformers: loose accessors that give undefined for what is absent or
+// not of the type, and order lines to a provider's basket (per-unit prices, tax shares). These are OUR data; a
+// provider's answer is never read with them (kit/answer.ts readAnswer and the connector's zod schemas).
+import type { ProviderOrder } from '../../../domain/job.ts';
 
 export type Obj = Record<string, unknown>;
+/** A JSON object, or {} for anything else (so that paths can be followed: obj(obj(o.billing).address).zip). */
 export const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A string with something in it (not empty, not only blanks), as given; else undefined. */
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** str, trimmed. */
+export const trimmed = (v: unknown): string | undefined => str(v)?.trim();
+/** str, or a number written out (ids and house numbers some merchants send as numbers). */
+export const text = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
+/** An integer, or a string of digits as one. */
 export const int = (v: unknown): number | undefined =>
   (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 

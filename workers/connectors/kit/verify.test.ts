@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { manifest } from '../workers/connectors/service_test/manifest.ts';
-import { signBody, verifyNotification, verifySignature } from './webhook-signature.ts';
+import { manifest } from '../service_test/manifest.ts';
+import { signBody, verifyNotification, verifySignature } from './verify.ts';
 
 const spec = manifest.webhook as Extract<typeof manifest.webhook, { scheme: 'hmac' }>;
 const secret = 'whsec_sandbox_service_test';

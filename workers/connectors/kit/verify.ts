@@ -1,8 +1,8 @@
-// How a provider's notification proves where it comes from, as its connector's manifest says
+// Notification verification, once for every connector: how a provider's notification proves where it comes from, as its connector's manifest says
 // (workers/connectors/manifest.ts WebhookSignature): an HMAC of the exact raw body, or a shared secret in a header,
 // keyed with the connector account's webhook secret. Pure.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookSignature } from '../workers/connectors/manifest.ts';
+import type { WebhookSignature } from '../manifest.ts';
 
 type Hmac = Extract<WebhookSignature, { scheme: 'hmac' }>;
 

@@ -1,6 +1,7 @@
-// What every notification flow does first: the raw body as JSON of the provider's shape, or the reason it is not.
+// Reading a provider's notification body, once for every connector's notification flow: the raw body as JSON of the
+// provider's shape (its zod schema), or the reason it is not (an 'unknown' notification: logged and left, never guessed).
 import { z } from 'zod';
-import type { ProviderNotification } from './types.ts';
+import type { ProviderNotification } from '../types.ts';
 
 export type Unreadable = Extract<ProviderNotification, { object: 'unknown' }>;
 export const unreadable = (reason: string): Unreadable => ({ object: 'unknown', reason });
