@@ -7,7 +7,7 @@ import { major, majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { environment, notificationUrl, type Session } from '../kit/session.ts';
 import { obj, str, type Obj } from '../kit/order.ts';
-import { manifest, type avardaCredentials } from './manifest.ts';
+import type { avardaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
 /** Drops undefined fields, so a body carries only what we know. */
