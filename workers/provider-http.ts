@@ -2,9 +2,10 @@
 // retrying (timeouts, network errors, 5xx, 409 "still processing", 429) versus an answer to map.
 import { withSpan, injectContext, SpanKind } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
-import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
+import { ProviderUnavailable, type ProviderRequest, type ProviderResponse } from './connectors/kit/http.ts';
 
-export class ProviderUnavailable extends Error {}
+export { ProviderUnavailable };
+
 /** A 429: the provider's rate limit, with its Retry-After in ms when it sent one. */
 export class ProviderRateLimited extends ProviderUnavailable {
   readonly retryAfterMs: number | null;

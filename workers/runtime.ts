@@ -12,7 +12,7 @@ import type { Outcome } from '../domain/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import type { ProviderMapping } from './connectors/connector.ts';
-import { flowFor, type Connector, type Session } from './connectors/types.ts';
+import { flowFor, type Connector, type Environment, type Session } from './connectors/types.ts';
 import { TokenRefused, type TokenCache } from './token-cache.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited } from './provider-http.ts';
@@ -117,6 +117,20 @@ export function credentialsFor(connector: Connector<any>, account: ConnectorAcco
   return credentials.data;
 }
 
+/** Where the connector runs (base URL, the sandbox's address, its further settings), resolved from the environment. */
+export function environmentOf(m: Connector<any>['manifest']): Environment {
+  const extra = m.settings.extra ?? {};
+  return {
+    base_url: connectorSetting(m.settings.base_url),
+    sandbox_url: config.sandboxUrl,
+    settings: Object.fromEntries(Object.entries(extra).map(([name, setting]) => [name, process.env[setting.env] || setting.default])),
+  };
+}
+
+/** Our gateway's address for the provider's notifications about the job's connector account (the default account's without one). */
+export const notificationUrlOf = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
+  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
+
 /** The call a job makes: an authentication goes to the 3DS server, whatever the payment's connector; everything else
  * to the connector's flow, with the account's credentials (and the provider's access token, where it issues one). */
 export function callFor(connector: Connector<any>, job: ConnectorJob, account: ConnectorAccountDetailsValue | null, session: Session = {}): Call {
@@ -129,9 +143,11 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   const flow = connector[name];
   if (!flow) throw new UnrecoverableError(`${m.name} has no ${name} flow (its manifest lists ${m.flows.join(', ')})`);
   const credentials = credentialsFor(connector, account);
+  // Everything the connector may need to know of where it runs comes with the call: it reads no configuration.
+  session = { ...environmentOf(m), notification_url: notificationUrlOf(job), ...session };
   return {
-    name: m.name, baseUrl: connectorSetting(m.settings.base_url), request: flow.request(job, credentials, session),
-    outcome: (res, answers) => flow.response(res, job, answers),
+    name: m.name, baseUrl: session.base_url!, request: flow.request(job, credentials, session),
+    outcome: (res, answers) => flow.response(res, job, answers, session),
     ...(flow.next ? { next: (answers: readonly ProviderResponse[]) => flow.next!(job, credentials, answers, session) } : {}),
   };
 }
@@ -189,7 +205,9 @@ export function processor(
       if (!withToken) return webhookSecret();
       if (!tokens) throw new UnrecoverableError(`${connector.manifest.name} needs a token cache`);
       const baseUrl = connectorSetting(connector.manifest.settings.base_url);
-      return { ...(await webhookSecret()), access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), connector.token!, baseUrl, credentialsFor(connector, credentials)) };
+      const env = environmentOf(connector.manifest);
+      const flow = { ...connector.token!, request: (c: unknown) => connector.token!.request(c, env) };
+      return { ...(await webhookSecret()), access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), flow, baseUrl, credentialsFor(connector, credentials)) };
     };
     const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);

@@ -96,6 +96,8 @@ export interface Manifest<Credentials = unknown> {
     default_api_key: { env: string; default: string };
     /** The provider sandbox's own notification secret (documentation of the imitation's default; accounts store theirs). */
     webhook_secret?: { env: string; default: string };
+    /** Further settings the connector reads, by name (Session.settings): an environment variable and its default. */
+    extra?: Record<string, { env: string; default: string }>;
   };
   /** How its notifications are signed; null: the provider sends none (the manifest then lists no 'notification' flow). */
   webhook: WebhookSignature | null;

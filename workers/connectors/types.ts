@@ -16,15 +16,32 @@ export interface Flow<Credentials> {
    * was made. An answer of 400 or more ends the chain; `response` reads the last answer, with all of them beside it.
    */
   next?(job: ConnectorJob, credentials: Credentials, answers: readonly ProviderResponse[], session?: Session): ProviderRequest | null;
-  response(res: ProviderResponse, job: ConnectorJob, answers?: readonly ProviderResponse[]): Outcome;
+  /** `session`: what the request was given (an answer may name a page of ours, built from the environment). */
+  response(res: ProviderResponse, job: ConnectorJob, answers?: readonly ProviderResponse[], session?: Session): Outcome;
 }
 
-/** What a call carries besides the credentials. */
-export interface Session {
+/**
+ * Where the connector runs, resolved by the runtime from the environment for each call: a connector reads no
+ * configuration itself (it imports neither lib/config.ts nor process.env), so it stays pure and testable.
+ */
+export interface Environment {
+  /** The provider's base URL the requests go to (manifest settings.base_url: the sandbox's in sandbox mode). */
+  base_url: string;
+  /** The provider sandbox's address: a base_url under it means our imitation (whose paths may carry a prefix). */
+  sandbox_url: string;
+  /** The manifest's further settings (settings.extra), each from its environment variable, else its default ('' if none). */
+  settings: Record<string, string>;
+}
+
+/** What a call carries besides the credentials (the runtime gives every call all that applies). */
+export interface Session extends Partial<Environment> {
   access_token?: string;
   /** The connector account's notification secret, for an authorization of a connector whose secret is ours
    * (manifest webhook.generated_secret): the provider signs its notifications about the payment with it. */
   webhook_secret?: string;
+  /** Our gateway's address for the provider's notifications about this job's connector account
+   * (/webhooks/{merchant_id}/{merchant_connector_id}, under PROVIDER_WEBHOOK_BASE_URL). */
+  notification_url?: string;
 }
 
 /**
@@ -33,7 +50,7 @@ export interface Session {
  * A refusal of the credentials is an Outcome (the job fails with the provider's code), anything else a token.
  */
 export interface TokenFlow<Credentials> {
-  request(credentials: Credentials): ProviderRequest;
+  request(credentials: Credentials, env?: Partial<Environment>): ProviderRequest;
   response(res: ProviderResponse): { access_token: string; expires_in_s: number } | Outcome;
 }
 

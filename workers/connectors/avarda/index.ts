@@ -13,7 +13,7 @@ type Credentials = z.infer<typeof avardaCredentials>;
 export const connector: Connector<Credentials> = {
   manifest,
   token: { request: tokenRequest, response: tokenOutcome },
-  authorize: { request: (job, c, s) => initializeRequest(job, c, s?.access_token), response: initializeOutcome },
+  authorize: { request: (job, c, s) => initializeRequest(job, c, s?.access_token, s), response: initializeOutcome },
   sync: { request: (job, c, s) => readRequest(job, c, s?.access_token), response: purchaseOutcome },
   capture: { request: (job, c, s) => activateRequest(job, c, s?.access_token), response: activateOutcome },
   void: { request: (job, c, s) => cancelRequest(job, c, s?.access_token), response: cancelOutcome },

@@ -36,6 +36,8 @@ export const manifest: Manifest<z.infer<typeof avardaCredentials>> = {
     // https://stage.checkout-api.avarda.com (stage) or https://checkout-api.avarda.com; unset: the sandbox's /avarda.
     base_url: { env: 'AVARDA_BASE_URL', default: 'sandbox/avarda' },
     default_api_key: { env: 'AVARDA_API_KEY', default: AVARDA_SANDBOX.client_id },
+    // The page embedding Avarda's form (request.ts checkoutPageUrl); unset: <base_url>/checkout, the sandbox's.
+    extra: { checkout_page_url: { env: 'AVARDA_CHECKOUT_PAGE_URL', default: '' } },
   },
   // checkoutSetup.completedNotificationUrl gets {"purchaseId"} unsigned: a hint, the worker reads the purchase.
   webhook: { scheme: 'unsigned' },

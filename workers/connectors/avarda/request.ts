@@ -3,22 +3,20 @@
 // with the unit's VAT beside it (taxAmount) and the rate as a string (taxCode).
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config, connectorSetting } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major, majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { environment, notificationUrl, type Session } from '../kit/session.ts';
 import { obj, str, type Obj } from '../kit/order.ts';
-import { manifest, type avardaCredentials } from './manifest.ts';
+import type { avardaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
 /** Drops undefined fields, so a body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** Minor units -> Avarda's decimal number, exactly (29900 SEK -> 299). */
-export const dec = (minor: number, currency: string) => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+export const dec = major;
 /** Minor units -> a 2-decimal string (the refund's `amount`). */
-export const decString = (minor: number, currency: string) => toDecimalString(minor, currency as z.infer<typeof Currency>);
+export const decString = majorString;
 
 export const tokenRequest = (c: Credentials): ProviderRequest =>
   ({ method: 'POST', path: '/api/partner/tokens', body: { clientId: c.api_key, clientSecret: c.key1 } });
@@ -93,18 +91,18 @@ export function itemsFor(job: ConnectorJob, amount: number, given: Line[] | null
 
 // ---- the purchase -----------------------------------------------------------------------------------------------
 
-/** Our gateway's notification endpoint for the job's connector account: Avarda's completedNotificationUrl. */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
-
 /**
  * The page the customer completes Avarda Checkout on. Avarda has none of its own (its form is a script embedded with
- * the purchase JWT): AVARDA_CHECKOUT_PAGE_URL names the page that embeds it; unset, the sandbox's imitation of it.
+ * the purchase JWT): the setting checkout_page_url (AVARDA_CHECKOUT_PAGE_URL) names the page that embeds it; unset, <base>/checkout
+ * (the sandbox's imitation of it).
  */
-export const checkoutPageUrl = () => process.env.AVARDA_CHECKOUT_PAGE_URL || `${connectorSetting(manifest.settings.base_url)}/checkout`;
+export const checkoutPageUrl = (session: Session | undefined) => {
+  const env = environment(session);
+  return env.settings.checkout_page_url || `${env.base_url}/checkout`;
+};
 
-export function redirectUrl(jwt: string, job: ConnectorJob): string {
-  const u = new URL(checkoutPageUrl());
+export function redirectUrl(jwt: string, job: ConnectorJob, session: Session | undefined): string {
+  const u = new URL(checkoutPageUrl(session));
   u.searchParams.set('purchaseJwt', jwt);
   if (job.return_url) u.searchParams.set('redirectUrl', job.return_url);
   return u.toString();
@@ -122,7 +120,7 @@ function addressOf(a: unknown, names: { firstName?: string; lastName?: string; n
   return clean({ ...names, address1: str(x.line1), address2: str(x.line2), zip: str(x.zip), city: str(x.city), country: str(x.country) });
 }
 
-export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
+export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: string, session?: Session): ProviderRequest {
   const o = job.order;
   const md = obj(o?.metadata);
   const billing = obj(o?.billing);
@@ -152,7 +150,7 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
       checkoutSetup: clean({
         mode: business ? 'B2B' : 'B2C',
         language: LANGUAGE[locale] ?? 'English',
-        completedNotificationUrl: webhookUrl(job),
+        completedNotificationUrl: notificationUrl(session),
         termsAndConditionsUrl: str(md.terms_and_conditions_url),
         displayItems: true,
         enableCountrySelector: false,

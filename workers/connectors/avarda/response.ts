@@ -7,6 +7,7 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { errorFields, timedOut } from './errors.ts';
 import { redirectUrl } from './request.ts';
+import type { Session } from '../kit/session.ts';
 
 /** `tokenExpirationUtc`'s name is UNVERIFIED; without it the token is taken to live 55 minutes (the plugin's cache). */
 export const AvardaToken = z.object({ token: z.string().min(1), tokenExpirationUtc: z.string().optional() });
@@ -31,10 +32,10 @@ export function tokenOutcome(res: ProviderResponse): { access_token: string; exp
 }
 
 /** authorize: the purchase is initialized; the customer completes Avarda Checkout on the page that embeds it. */
-export function initializeOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
+export function initializeOutcome(res: ProviderResponse, job: ConnectorJob, _answers?: readonly ProviderResponse[], session?: Session): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const p = readAnswer(InitializedPurchase, res, 'avarda');
-  return { kind: 'CUSTOMER_ACTION', connector_transaction_id: p.purchaseId, redirect_url: redirectUrl(p.jwt, job) };
+  return { kind: 'CUSTOMER_ACTION', connector_transaction_id: p.purchaseId, redirect_url: redirectUrl(p.jwt, job, session) };
 }
 
 /** The checkout step of a purchase read: `<mode>.step.current`. */

@@ -3,16 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { config } from '../../../lib/config.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
+import { testSession } from '../kit/testing.ts';
 import { connector as avarda } from './index.ts';
 import { itemsOf } from './request.ts';
 
 const answers: Record<string, { status: number; body: any }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const requests: Record<string, any> = JSON.parse(readFileSync(new URL('./fixtures/requests.json', import.meta.url), 'utf8'));
 const creds = { auth_type: 'BodyKey' as const, api_key: 'avarda_sandbox_client', key1: 'avarda_sandbox_client_secret' };
-const s = { access_token: 'jwt' };
+const s = { access_token: 'jwt', ...testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' }) };
 const a = (name: string) => answers[name]!;
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
 
@@ -74,7 +74,7 @@ describe('avarda authorize (initialize purchase)', () => {
     expect(body.extraIdentifiers).toEqual(requests.initialize.extraIdentifiers);
     expect(body.b2C).toEqual(requests.initialize.b2C);
     expect(body.checkoutSetup).toMatchObject({ mode: 'B2C', language: 'English', invoicingCountries: ['SE'], deliveryCountries: ['SE'], termsAndConditionsUrl: 'https://shop.example/terms' });
-    expect(body.checkoutSetup.completedNotificationUrl).toBe(`${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_1`);
+    expect(body.checkoutSetup.completedNotificationUrl).toBe('https://gateway.example/webhooks/mer_1/mca_1');
     expect(Object.keys(body).sort()).toEqual(Object.keys(requests.initialize).sort());
   });
   it('B2B: b2B with the company as invoicingAddress.name; Swedish locale -> Swedish', () => {
@@ -96,7 +96,7 @@ describe('avarda authorize (initialize purchase)', () => {
     expect(body.items).toEqual([{ description: 'Order 1001', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }]);
   });
   it('the answer is the customer step: the purchase id, and the page embedding the form with the purchase JWT', () => {
-    const o = flow(avarda.authorize).response(a('initialized'), job());
+    const o = flow(avarda.authorize).response(a('initialized'), job(), undefined, s);
     expect(o).toMatchObject({ kind: 'CUSTOMER_ACTION', connector_transaction_id: '2b7e2f7c0f2a4c5e9d1a3b4c' });
     const u = new URL(o.redirect_url!);
     expect(u.pathname).toMatch(/\/checkout$/);

@@ -1,5 +1,5 @@
 // Our operations in axytos's dialect (invoice API v1; the models: schemas.ts, fixtures/openapi.json). Amounts are
-// decimals in major units (JSON numbers), computed exactly in minor units first (lib/money.ts); net = gross / (1 + tax
+// decimals in major units (JSON numbers), computed exactly in minor units first (kit/money.ts); net = gross / (1 + tax
 // rate), rounded to the cent, per position. Orders are addressed by the shop's externalOrderId. An authorization is a
 // chain (Flow.next): precheck, confirm (with the precheck's answer echoed back), and for automatic capture
 // reportshipping and createInvoice. An invoice carries the shop's own invoice number (externalInvoiceNumber) and a

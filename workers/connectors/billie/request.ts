@@ -3,7 +3,7 @@
 // relative to Billie's API root (BILLIE_BASE_URL, e.g. https://paella-sandbox.billie.io/api/v2); without
 // BILLIE_BASE_URL the provider sandbox serves it at /billie/api/v2.
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { toDecimalString } from '../../../lib/money.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { int, lineTax, linesOf, obj, str, taxShare, type OrderLine as Line } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
@@ -12,7 +12,7 @@ export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' :
 
 
 /** Minor units -> Billie's decimal euros (exact: the digits are moved, 11900 -> 119, 9520 -> 95.2). */
-export const major = (minor: number, currency: string) => Number(toDecimalString(minor, currency as Parameters<typeof toDecimalString>[1]));
+export { major };
 /** Billie's amount object: gross and tax given in minor units, net = gross − tax. */
 export const amountOf = (gross: number, tax: number, currency: string) => ({ net: major(gross - tax, currency), gross: major(gross, currency), tax: major(tax, currency) });
 

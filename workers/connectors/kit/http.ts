@@ -1,6 +1,10 @@
-// What a connector hands the runtime to send (ProviderRequest) and what it gets back to read (ProviderResponse). Types
-// only: the runtime's sender (workers/provider-http.ts: timeout, trace headers, retry rule) imports them from here, so
-// a connector never imports the runtime.
+// What a connector hands the runtime to send (ProviderRequest) and what it gets back to read (ProviderResponse), and
+// the one signal a connector may give back besides an outcome: the provider is not available now (retry later). The
+// runtime's sender (workers/provider-http.ts: timeout, trace headers, retry rule) imports them from here, so a
+// connector never imports the runtime.
+
+/** The provider cannot answer now (timeout, 5xx, 409 still processing, a documented "locked, try again"): retried. */
+export class ProviderUnavailable extends Error {}
 
 export interface ProviderRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -13,3 +13,6 @@ export type { Obj, OrderLine } from './order.ts';
 export { readBody, unreadable } from './notification.ts';
 export type { Unreadable } from './notification.ts';
 export { proofHeader, signBody, verifyNotification, verifySignature } from './verify.ts';
+export { environment, inSandbox, notificationUrl } from './session.ts';
+export type { Environment } from './session.ts';
+export { ProviderUnavailable } from './http.ts';

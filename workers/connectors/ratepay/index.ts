@@ -11,10 +11,10 @@ type Credentials = z.infer<typeof ratepayCredentials>;
 export const connector: Connector<Credentials> = {
   manifest,
   token: { request: tokenRequest, response: tokenOutcome },
-  authorize: { request: (job, c, s) => authorizeRequest(job, c, s?.access_token), response: authorizeOutcome },
-  sync: { request: (job, c, s) => syncRequest(job, c, s?.access_token), response: syncOutcome },
-  capture: { request: (job, c, s) => captureRequest(job, c, s?.access_token), response: captureOutcome },
-  void: { request: (job, c, s) => voidRequest(job, c, s?.access_token), response: voidOutcome },
-  refund: { request: (job, c, s) => refundRequest(job, c, s?.access_token), response: refundOutcome },
-  refundSync: { request: (job, c, s) => refundSyncRequest(job, c, s?.access_token), response: refundOutcome },
+  authorize: { request: (job, c, s) => authorizeRequest(job, c, s?.access_token, s), response: authorizeOutcome },
+  sync: { request: (job, c, s) => syncRequest(job, c, s?.access_token, s), response: syncOutcome },
+  capture: { request: (job, c, s) => captureRequest(job, c, s?.access_token, s), response: captureOutcome },
+  void: { request: (job, c, s) => voidRequest(job, c, s?.access_token, s), response: voidOutcome },
+  refund: { request: (job, c, s) => refundRequest(job, c, s?.access_token, s), response: refundOutcome },
+  refundSync: { request: (job, c, s) => refundSyncRequest(job, c, s?.access_token, s), response: refundOutcome },
 };

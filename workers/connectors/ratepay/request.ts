@@ -2,15 +2,13 @@
 // {base}/transaction/management/v2/transactions with decimal (major-unit) amounts and a shop basket per call.
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { config, connectorSetting } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { environment, type Environment } from '../kit/session.ts';
 import { str } from '../kit/order.ts';
-import { manifest, type ratepayCredentials } from './manifest.ts';
+import type { ratepayCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof ratepayCredentials>;
-type Cur = z.infer<typeof Currency>;
 
 /** Ratepay's OAuth2 server (one for the integration and the production API; the audience tells them apart). */
 export const RATEPAY_OAUTH_URL = 'https://oauth.ratepay.com';
@@ -19,8 +17,9 @@ export const RATEPAY_OAUTH_URL = 'https://oauth.ratepay.com';
  * Where the calls go. The provider sandbox mounts Ratepay at /ratepay (its token endpoint too); the real API lives
  * under /transaction/management of the API host, its token server on its own host.
  */
-export function endpoints(baseUrl = connectorSetting(manifest.settings.base_url)) {
-  const sandbox = baseUrl === config.sandboxUrl;
+export function endpoints(env: Partial<Environment> | undefined) {
+  const { base_url: baseUrl, sandbox_url: sandboxUrl } = environment(env);
+  const sandbox = baseUrl === sandboxUrl;
   const api = sandbox ? '/ratepay/transaction/management' : '/transaction/management';
   return {
     api,
@@ -30,8 +29,8 @@ export function endpoints(baseUrl = connectorSetting(manifest.settings.base_url)
   };
 }
 
-export const tokenRequest = (c: Credentials): ProviderRequest => {
-  const e = endpoints();
+export const tokenRequest = (c: Credentials, env?: Partial<Environment>): ProviderRequest => {
+  const e = endpoints(env);
   return {
     method: 'POST', path: e.token.path, ...(e.token.baseUrl ? { baseUrl: e.token.baseUrl } : {}),
     body: { client_id: c.api_key, client_secret: c.key1, audience: e.audience, grant_type: 'client_credentials' },
@@ -39,12 +38,12 @@ export const tokenRequest = (c: Credentials): ProviderRequest => {
 };
 
 const auth = (token: string | undefined) => ({ authorization: `Bearer ${token ?? ''}` });
-const tx = (job: ConnectorJob) => `${endpoints().api}/v2/transactions/${encodeURIComponent(job.connector_transaction_id ?? '')}`;
+const tx = (job: ConnectorJob, env: Partial<Environment> | undefined) => `${endpoints(env).api}/v2/transactions/${encodeURIComponent(job.connector_transaction_id ?? '')}`;
 
 // ---- amounts and baskets ----------------------------------------------------------------------------------------
 
 /** Minor units -> Ratepay's decimal number, exactly (12345 EUR -> 123.45). */
-export const dec = (minor: number, currency: string) => Number(toDecimalString(minor, currency as Cur));
+export const dec = major;
 
 export interface RatepayItem {
   article_number: string;
@@ -203,12 +202,12 @@ export function buyerOf(job: ConnectorJob) {
 const isManual = (job: ConnectorJob) => job.capture_method === 'manual' || job.capture_method === 'manual_multiple';
 export { isManual };
 
-export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => {
+export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest => {
   const o = job.order;
   const bi = (o?.browser_info ?? {}) as { ip_address?: string; device_fingerprint?: { ratepay?: string } };
   const shipping = addressOf(o?.shipping);
   return {
-    method: 'POST', path: `${endpoints().api}/v2/transactions`, idempotencyKey: job.operation_id,
+    method: 'POST', path: `${endpoints(env).api}/v2/transactions`, idempotencyKey: job.operation_id,
     headers: { ...auth(token), prefer: 'return=representation' },
     body: {
       buyer: buyerOf(job),
@@ -233,12 +232,12 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials, token?: stri
 };
 
 /** Manual capture: read the transaction. Automatic capture: the capture that follows the authorization, once. */
-export const syncRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest =>
-  isManual(job) ? { method: 'GET', path: tx(job), headers: auth(token) } : autoCaptureRequest(job, c, token);
+export const syncRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest =>
+  isManual(job) ? { method: 'GET', path: tx(job, env), headers: auth(token) } : autoCaptureRequest(job, c, token, env);
 
 /** The capture of an automatic-capture payment: the whole order, keyed apart from the authorization. */
-export const autoCaptureRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/captures`, idempotencyKey: `${job.operation_id}-capture`, headers: auth(token),
+export const autoCaptureRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, env)}/captures`, idempotencyKey: `${job.operation_id}-capture`, headers: auth(token),
   body: { ...followUpBasket(job, c, null), partner_operation_id: `${job.operation_id}-capture` },
 });
 
@@ -249,10 +248,10 @@ export function invoiceIdOf(job: ConnectorJob): string | undefined {
   return str(invoice?.merchant_invoice_ref) ?? str(cd?.metadata?.invoice_number) ?? str(job.order?.metadata?.invoice_number);
 }
 
-export const captureRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => {
+export const captureRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest => {
   const invoice = invoiceIdOf(job);
   return {
-    method: 'POST', path: `${tx(job)}/captures`, idempotencyKey: job.operation_id, headers: auth(token),
+    method: 'POST', path: `${tx(job, env)}/captures`, idempotencyKey: job.operation_id, headers: auth(token),
     body: {
       ...followUpBasket(job, c, (job.capture_details?.order_details ?? null) as OrderLine[] | null),
       partner_operation_id: job.operation_id,
@@ -262,16 +261,16 @@ export const captureRequest = (job: ConnectorJob, c: Credentials, token?: string
 };
 
 /** A cancellation of what is left of the authorization (the job's amount: the capturable amount). */
-export const voidRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/cancellations`, idempotencyKey: job.operation_id, headers: auth(token),
+export const voidRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, env)}/cancellations`, idempotencyKey: job.operation_id, headers: auth(token),
   body: { ...followUpBasket(job, c, null), partner_operation_id: job.operation_id },
 });
 
 /** A refund names our refund id as its partner_operation_id. */
-export const refundRequest = (job: ConnectorJob, c: Credentials, token?: string): ProviderRequest => ({
-  method: 'POST', path: `${tx(job)}/refunds`, idempotencyKey: job.operation_id, headers: auth(token),
+export const refundRequest = (job: ConnectorJob, c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest => ({
+  method: 'POST', path: `${tx(job, env)}/refunds`, idempotencyKey: job.operation_id, headers: auth(token),
   body: { ...followUpBasket(job, c, null), partner_operation_id: job.refund_id ?? job.operation_id },
 });
 
-export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest =>
-  ({ method: 'GET', path: `${tx(job)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(token) });
+export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, token?: string, env?: Partial<Environment>): ProviderRequest =>
+  ({ method: 'GET', path: `${tx(job, env)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(token) });

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { config } from '../../../lib/config.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
+import { TEST_SANDBOX_URL, testSession } from '../kit/testing.ts';
 import { connector as ratepay } from './index.ts';
 import { endpoints, itemsOf, splitStreet } from './request.ts';
 
@@ -33,7 +33,7 @@ const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   ...over,
 });
 const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
-const s = { access_token: 'jwt' };
+const s = { access_token: 'jwt', ...testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' }) };
 const a = (name: string) => answers[name]!;
 
 describe('ratepay manifest', () => {
@@ -52,11 +52,11 @@ describe('ratepay manifest', () => {
 
 describe('ratepay token', () => {
   it('client credentials for the API\'s audience: the sandbox under /ratepay, the real API at oauth.ratepay.com', () => {
-    expect(flow(ratepay.token).request(creds)).toEqual({
+    expect(flow(ratepay.token).request(creds, s)).toEqual({
       method: 'POST', path: '/ratepay/oauth/token',
-      body: { client_id: 'cid', client_secret: 'csecret', audience: `${config.sandboxUrl}/ratepay/transaction/management`, grant_type: 'client_credentials' },
+      body: { client_id: 'cid', client_secret: 'csecret', audience: `${TEST_SANDBOX_URL}/ratepay/transaction/management`, grant_type: 'client_credentials' },
     });
-    expect(endpoints('https://api-integration.ratepay.com')).toEqual({
+    expect(endpoints({ base_url: 'https://api-integration.ratepay.com', sandbox_url: TEST_SANDBOX_URL })).toEqual({
       api: '/transaction/management', audience: 'https://api-integration.ratepay.com/transaction/management',
       token: { baseUrl: 'https://oauth.ratepay.com', path: '/oauth/token' },
     });

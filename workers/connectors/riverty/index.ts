@@ -11,7 +11,7 @@ type Credentials = z.infer<typeof rivertyCredentials>;
 
 export const connector: Connector<Credentials> = {
   manifest,
-  authorize: { request: (job, c) => authorizeRequest(job, c.api_key), response: authorizeOutcome },
+  authorize: { request: (job, c, s) => authorizeRequest(job, c.api_key, s), response: authorizeOutcome },
   sync: { request: (job, c) => syncRequest(job, c.api_key), response: syncOutcome },
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },

@@ -2,11 +2,9 @@
 // percent and VAT amount per unit; the header X-Auth-Key. The order number is the authorization's operation id (unique,
 // [A-Za-z0-9_-]): a retry of the same authorization sends the same number, and Riverty answers with the same order.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
 import { str, int, obj } from '../kit/order.ts';
 import type { z } from 'zod';
 
@@ -16,7 +14,7 @@ export const API = '/api/v3';
 const auth = (apiKey: string) => ({ 'x-auth-key': apiKey });
 
 /** Minor units -> Riverty's decimal (a JSON number with the currency's decimals, converted exactly). */
-export const decimal = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+export const decimal = major;
 
 export interface RivertyItem {
   productId: string;
@@ -152,14 +150,10 @@ function deliveryCustomerOf(job: ConnectorJob) {
   return { customerCategory: isBusiness(job.order) ? 'Company' : 'Person', ...namesOf(job.order, address), address: addressOf(address) };
 }
 
-/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
-
 /** The order number of the job's payment at Riverty: known after the authorization, the authorization's operation id before. */
 export const orderNumber = (job: ConnectorJob) => job.connector_transaction_id ?? job.operation_id;
 
-export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => {
+export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest => {
   const o = job.order;
   const delivery = deliveryCustomerOf(job);
   return {
@@ -173,7 +167,7 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string): ProviderReq
       yourReference: job.merchant_order_reference_id ?? job.payment_id,
       ourReference: job.payment_id,
       // UNVERIFIED for the direct authorize (documented for the hosted checkout): where Riverty notifies us.
-      webhookUrl: webhookUrl(job),
+      webhookUrl: notificationUrl(session),
     },
   };
 };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
+import { testSession } from '../kit/testing.ts';
 import { connector as riverty } from './index.ts';
 import { decimal, itemOf, splitStreet } from './request.ts';
 
@@ -57,7 +58,7 @@ describe('riverty requests', () => {
   });
 
   it('authorize: POST /api/v3/checkout/authorize with X-Auth-Key, the operation id as order number', () => {
-    const r = flow(riverty.authorize).request(job(), creds);
+    const r = flow(riverty.authorize).request(job(), creds, testSession(job()));
     expect(r).toMatchObject({ method: 'POST', path: '/api/v3/checkout/authorize', headers: { 'x-auth-key': 'rk_test' }, idempotencyKey: 'op_01234567890123456789012345' });
     expect(r.body).toEqual({
       payment: { type: 'Invoice' },
@@ -84,7 +85,7 @@ describe('riverty requests', () => {
         metadata: { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE1', birth_date: '1990-01-02' }, payment_method_type: 'installment_invoice',
         shipping: { address: { line1: 'Lager 5', city: 'Hamburg', zip: '20095', country: 'DE', first_name: 'Max', last_name: 'Muster' } },
       }),
-    }), creds).body as any;
+    }), creds, testSession(job())).body as any;
     expect(b.payment).toEqual({ type: 'Installment' });
     expect(b.customer).toMatchObject({ customerCategory: 'Company', companyName: 'ACME GmbH', identificationNumber: 'DE1' });
     expect(b.customer.birthDate).toBeUndefined();

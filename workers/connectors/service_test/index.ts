@@ -10,7 +10,7 @@ import { parseNotification } from './notification.ts';
 
 export const connector = defineConnector({
   manifest,
-  authorize: { request: (job, c, session) => authorizeRequest(job, c.api_key, session?.webhook_secret), response: paymentOutcome },
+  authorize: { request: (job, c, session) => authorizeRequest(job, c.api_key, session), response: paymentOutcome },
   sync: { request: (job, c) => syncRequest(job, c.api_key), response: paymentOutcome },
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => voidRequest(job, c.api_key), response: voidOutcome },

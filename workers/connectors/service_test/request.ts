@@ -1,12 +1,11 @@
 // Our operations in the service_test provider's dialect (see services/provider-sandbox/providers/service_test/).
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
 
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
-export const authorizeRequest = (job: ConnectorJob, apiKey: string, webhookSecret?: string): ProviderRequest => ({
+export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest => ({
   method: 'POST', path: '/service_test/v1/payments', idempotencyKey: job.operation_id, headers: auth(apiKey),
   body: {
     amount: job.amount,
@@ -16,15 +15,11 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string, webhookSecre
     customer: { email: job.customer_email },
     return_url: job.return_url,
     // Where the provider sends its notifications about this payment (and its refunds and disputes).
-    webhook_url: webhookUrl(job),
+    webhook_url: notificationUrl(session),
     // What the provider signs them with: the account's own notification secret (lib/webhook-secret.ts).
-    ...(webhookSecret ? { webhook_secret: webhookSecret } : {}),
+    ...(session?.webhook_secret ? { webhook_secret: session.webhook_secret } : {}),
   },
 });
-
-/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
 
 export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
   ({ method: 'GET', path: `/service_test/v1/payments/${job.connector_transaction_id}`, headers: auth(apiKey) });

@@ -6,10 +6,11 @@ import type { ConnectorJob } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as serviceTest } from './index.ts';
-import { config } from '../../../lib/config.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const creds = { api_key: 'sk_test' };
+/** What the runtime hands every call (workers/runtime.ts callFor): here, our notification address for the job's account. */
+const session = { notification_url: 'https://gateway.example/webhooks/mer_1/mca_0123456789abcdefghij' };
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
   merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'service_test',
   amount: 10000, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@example.com',
@@ -33,20 +34,20 @@ describe('service_test manifest', () => {
 
 describe('service_test requests', () => {
   it('authorize: POST /v1/payments with the operation id as idempotency key, manual capture for manual and manual_multiple', () => {
-    expect(flow(authorize).request(job(), creds)).toEqual({
+    expect(flow(authorize).request(job(), creds, session)).toEqual({
       method: 'POST', path: '/service_test/v1/payments', idempotencyKey: 'op_1', headers: { authorization: 'Bearer sk_test' },
       body: {
         amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return',
-        webhook_url: `${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_sandboxdefault000000`,
+        // Where the provider sends its notifications about the payment: the address the runtime gives.
+        webhook_url: 'https://gateway.example/webhooks/mer_1/mca_0123456789abcdefghij',
       },
     });
-    // A connector account's own notification path.
-    expect((flow(authorize).request(job({ merchant_connector_id: 'mca_0123456789abcdefghij' }), creds).body as { webhook_url: string }).webhook_url)
-      .toBe(`${config.providerWebhookBaseUrl}/webhooks/mer_1/mca_0123456789abcdefghij`);
+    // Without the runtime's session there is no notification address: refused, not guessed.
+    expect(() => flow(authorize).request(job(), creds)).toThrow('notification_url');
     // The account's notification secret, when the worker has it, goes to the provider with the payment.
-    expect((flow(authorize).request(job(), creds, { webhook_secret: 'whsec_x' }).body as { webhook_secret: string }).webhook_secret).toBe('whsec_x');
-    expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds).body as { capture: string }).capture).toBe('manual');
-    expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds).body as object))
+    expect((flow(authorize).request(job(), creds, { ...session, webhook_secret: 'whsec_x' }).body as { webhook_secret: string }).webhook_secret).toBe('whsec_x');
+    expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds, session).body as { capture: string }).capture).toBe('manual');
+    expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds, session).body as object))
       .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });
   });
   it('a status sync of an authorization reads the payment; of anything else repeats it with the same key', () => {

@@ -18,23 +18,23 @@ export const connector: Connector<Credentials> = {
   sync: {
     request: checkoutOrderRequest,
     // A Final checkout order: whether Svea lets it be delivered yet (the admin order's actions).
-    next: (job, c, answers) => {
+    next: (job, c, answers, s) => {
       if (answers.length !== 1) return null;
       const o = CheckoutOrder.safeParse(answers[0]!.body);
-      return o.success && o.data.Status === 'Final' ? adminOrderRequest(job, c) : null;
+      return o.success && o.data.Status === 'Final' ? adminOrderRequest(job, c, s) : null;
     },
     response: syncOutcome,
   },
   capture: {
     // A capture's status sync polls its task (the pending capture's id is the task's Location).
-    request: (job, c) => (job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c)),
-    next: (job, c, answers) => {
+    request: (job, c, s) => (job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c, s)),
+    next: (job, c, answers, s) => {
       if (job.mode === 'sync') return null;
       if (answers.length === 1) {
         const o = AdminOrder.safeParse(answers[0]!.body);
         if (!o.success) return null;
         const rows = o.data.OrderRows.filter((r) => !r.IsCancelled && r.Actions.includes('CanDeliverRow'));
-        return deliverRequests.delivery(job, c, rows);
+        return deliverRequests.delivery(job, c, rows, s);
       }
       const location = answers[1]?.headers?.location;
       return answers.length === 2 && isUrl(location) ? taskRequest(c, location) : null;

@@ -3,10 +3,9 @@
 // Quantity and VatPercent are ×100 (2 pcs -> 200, 25 % -> 2500). Every request is signed (sign.ts).
 import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config, connectorSetting } from '../../../lib/config.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { manifest, type sveaCredentials } from './manifest.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
+import type { sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
 import { perUnit, str, int, obj } from '../kit/order.ts';
 
@@ -28,14 +27,15 @@ export interface SveaOrderRow {
  * Svea's two hosts: checkoutapi(stage).svea.com and paymentadminapi(stage).svea.com. SVEA_BASE_URL names the checkout
  * API; the admin API is its paymentadminapi twin (the sandbox serves both under one base).
  */
-export const adminBase = (checkoutBase = connectorSetting(manifest.settings.base_url)): string | undefined =>
-  (checkoutBase.includes('checkoutapi') ? checkoutBase.replace('checkoutapi', 'paymentadminapi') : undefined);
+export const adminBase = (checkoutBase: string | undefined): string | undefined =>
+  (checkoutBase?.includes('checkoutapi') ? checkoutBase.replace('checkoutapi', 'paymentadminapi') : undefined);
 
 /** A signed request: the signature covers the exact body, so it is made here, beside the body. */
 function signed(c: Credentials, method: ProviderRequest['method'], path: string, body?: unknown, baseUrl?: string): ProviderRequest {
   return { method, path, ...(body === undefined ? {} : { body }), headers: sveaHeaders(c.key1, c.api_key, body), ...(baseUrl ? { baseUrl } : {}) };
 }
-const admin = (c: Credentials, method: ProviderRequest['method'], path: string, body?: unknown) => signed(c, method, path, body, adminBase());
+const admin = (c: Credentials, s: Session | undefined, method: ProviderRequest['method'], path: string, body?: unknown) =>
+  signed(c, method, path, body, adminBase(s?.base_url));
 
 /** A task's Location (absolute, on the admin host): polled as it is. */
 export function taskRequest(c: Credentials, location: string): ProviderRequest {
@@ -80,13 +80,12 @@ function localeOf(job: ConnectorJob): string {
 const isBusiness = (job: ConnectorJob) => ['business', 'b2b', 'company'].includes(String(job.order?.metadata?.buyer_type ?? '').toLowerCase());
 
 /** Our gateway's notification endpoint for the job's connector account; Svea fills in {checkout.order.uri} (the order id). */
-export const pushUri = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}?svea_order={checkout.order.uri}`;
+export const pushUri = (session: Session | undefined) => `${notificationUrl(session)}?svea_order={checkout.order.uri}`;
 
 /** Svea's clientOrderNumber (≤ 32): the authorization's operation id, so a retry finds the same order. */
 export const clientOrderNumber = (job: ConnectorJob) => job.operation_id.slice(0, 32);
 
-export function authorizeRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
+export function authorizeRequest(job: ConnectorJob, c: Credentials, session?: Session): ProviderRequest {
   const o = job.order;
   const billing = obj(o?.billing);
   const zip = str(obj(billing.address).zip);
@@ -108,7 +107,7 @@ export function authorizeRequest(job: ConnectorJob, c: Credentials): ProviderReq
       termsUri: str(o?.metadata?.terms_url) ?? back,
       checkoutUri: back,
       confirmationUri: back,
-      pushUri: pushUri(job),
+      pushUri: pushUri(session),
     },
     presetValues: presets,
     merchantData: job.payment_id,
@@ -120,26 +119,26 @@ const orderId = (job: ConnectorJob) => encodeURIComponent(job.connector_transact
 
 /** The checkout order (its Status); for a Final one, next the admin order (whether it can be delivered yet). */
 export const checkoutOrderRequest = (job: ConnectorJob, c: Credentials) => signed(c, 'GET', `/api/orders/${orderId(job)}`);
-export const adminOrderRequest = (job: ConnectorJob, c: Credentials) => admin(c, 'GET', `/api/v1/orders/${orderId(job)}`);
+export const adminOrderRequest = (job: ConnectorJob, c: Credentials, s?: Session) => admin(c, s, 'GET', `/api/v1/orders/${orderId(job)}`);
 
 /** A capture: the admin order first (its rows), then the delivery (deliveryRequest), then its task. */
 export const deliverRequests = {
   /** The rows to deliver for the job's amount: all that is left, rows (and units of rows) adding up to it, or (one
    * partial capture) DeliverAndLowerAmount; null: no rows add up to it. */
-  delivery(job: ConnectorJob, c: Credentials, rows: { OrderRowId: number; UnitPrice: number; Quantity: number }[]): ProviderRequest | null {
+  delivery(job: ConnectorJob, c: Credentials, rows: { OrderRowId: number; UnitPrice: number; Quantity: number }[], s?: Session): ProviderRequest | null {
     const total = rows.reduce((s, r) => s + (r.UnitPrice * r.Quantity) / 100, 0);
     const path = `/api/v1/orders/${orderId(job)}/deliveries`;
-    if (job.amount === total) return admin(c, 'POST', path, { orderRowIds: rows.map((r) => r.OrderRowId) });
+    if (job.amount === total) return admin(c, s, 'POST', path, { orderRowIds: rows.map((r) => r.OrderRowId) });
     const pick = unitsFor(rows, job.amount);
     if (pick) {
-      return admin(c, 'POST', path, {
+      return admin(c, s, 'POST', path, {
         orderRowIds: pick.map((p) => p.OrderRowId),
         rowDeliveryOptions: pick.filter((p) => p.units * 100 !== rows.find((r) => r.OrderRowId === p.OrderRowId)!.Quantity)
           .map((p) => ({ orderRowId: p.OrderRowId, quantity: p.units * 100 })),
       });
     }
     // One capture of part of the order: deliver it all at a lower amount (Svea cancels the rest).
-    if (job.capture_method !== 'manual_multiple' && job.amount < total) return admin(c, 'POST', `${path}/DeliverAndLowerAmount`, { deliveredAmount: job.amount });
+    if (job.capture_method !== 'manual_multiple' && job.amount < total) return admin(c, s, 'POST', `${path}/DeliverAndLowerAmount`, { deliveredAmount: job.amount });
     return null;
   },
 };
@@ -162,7 +161,7 @@ export function unitsFor(rows: { OrderRowId: number; UnitPrice: number; Quantity
 }
 
 /** Cancels the order (what is not delivered). */
-export const voidRequest = (job: ConnectorJob, c: Credentials) => admin(c, 'PATCH', `/api/v1/orders/${orderId(job)}`, { isCancelled: true });
+export const voidRequest = (job: ConnectorJob, c: Credentials, s?: Session) => admin(c, s, 'PATCH', `/api/v1/orders/${orderId(job)}`, { isCancelled: true });
 
 /** The order's VAT percent ×100, for a credit row. */
 function orderVat(job: ConnectorJob): number {
@@ -175,16 +174,16 @@ function orderVat(job: ConnectorJob): number {
  * A refund: a credit of the delivery (our capture's connector_capture_id) with a new row of the refunded amount (any
  * amount, not tied to the rows delivered). Svea has no idempotency key here.
  */
-export function refundRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
+export function refundRequest(job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest {
   if (!job.connector_capture_id) throw new Error(`svea: refund ${job.refund_id} names no delivery (no charged capture)`);
-  return admin(c, 'POST', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id)}/credits`, {
+  return admin(c, s, 'POST', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id)}/credits`, {
     newCreditOrderRow: { Name: (job.reason ?? 'Refund').slice(0, 40), Quantity: 100, UnitPrice: job.amount, VatPercent: orderVat(job), ...(job.refund_id ? { ArticleNumber: job.refund_id } : {}) },
   });
 }
 
 /** A refund's status: its task while pending (connector_refund_id is the task's Location), else the credit itself. */
-export function refundSyncRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
+export function refundSyncRequest(job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest {
   const id = job.connector_refund_id ?? '';
   if (/^https?:\/\//.test(id)) return taskRequest(c, id);
-  return admin(c, 'GET', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id ?? '')}/credits/${encodeURIComponent(id)}`);
+  return admin(c, s, 'GET', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id ?? '')}/credits/${encodeURIComponent(id)}`);
 }

@@ -7,6 +7,7 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
+import { testSession } from '../kit/testing.ts';
 import { connector as svea } from './index.ts';
 import { adminBase, rowOf, unitsFor } from './request.ts';
 import { sveaHeaders, sveaToken } from './sign.ts';
@@ -58,7 +59,7 @@ describe('svea requests', () => {
     expect(rowOf({ product_name: 'Pen', quantity: 3, amount: 1_000, total_tax_amount: 200 }, 0)).toEqual({ Name: '3 × Pen', Quantity: 100, UnitPrice: 1_000, VatPercent: 2_500 });
   });
   it('authorize: POST /api/orders signed over the exact body, the operation id as clientOrderNumber, our push URI', () => {
-    const r = flow(svea.authorize).request(job(), creds);
+    const r = flow(svea.authorize).request(job(), creds, testSession(job()));
     expect(r).toMatchObject({ method: 'POST', path: '/api/orders' });
     expect(r.body).toMatchObject({
       countryCode: 'SE', currency: 'SEK', locale: 'sv-SE', clientOrderNumber: 'op_01234567890123456789012345',

@@ -2,8 +2,7 @@
 // converted exactly (lib/money.ts). An authorization is a chain of calls (Flow.next): the payment type, the customer,
 // the basket (v2), the authorization, and for automatic capture the charge.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { obj, text as str, type Obj } from '../kit/order.ts';
 import type { z } from 'zod';
@@ -11,7 +10,7 @@ import type { z } from 'zod';
 /** Drops undefined fields, so the body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-export const decimal = (minor: number, currency: string) => toDecimalString(minor, currency as z.infer<typeof Currency>);
+export const decimal = majorString;
 
 /** HTTP Basic: the private key as the user, an empty password. Plus the shopper's IP and language when known. */
 export function headers(apiKey: string, job?: ConnectorJob): Record<string, string> {

@@ -2,7 +2,7 @@
 // error_message are Zaver's own (the first error's code, every message), unified_code/unified_message ours.
 import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
-import { ProviderUnavailable } from '../../provider-http.ts';
+import { ProviderUnavailable } from '../kit/http.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
 

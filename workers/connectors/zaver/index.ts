@@ -12,11 +12,11 @@ type Credentials = z.infer<typeof zaverCredentials>;
 
 export const connector: Connector<Credentials> = {
   manifest,
-  authorize: { request: (job, c) => createPaymentRequest(job, c.api_key), response: paymentAnswerOutcome },
+  authorize: { request: (job, c, s) => createPaymentRequest(job, c.api_key, s), response: paymentAnswerOutcome },
   sync: { request: (job, c) => getPaymentRequest(job, c.api_key), response: paymentAnswerOutcome },
   capture: { request: (job, c) => captureRequest(job, c.api_key), response: captureOutcome },
   void: { request: (job, c) => cancelRequest(job, c.api_key), response: cancelOutcome },
-  refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
+  refund: { request: (job, c, s) => refundRequest(job, c.api_key, s), response: refundOutcome },
   refundSync: { request: (job, c) => getRefundRequest(job, c.api_key), response: refundOutcome },
   notification: { parse: parseNotification },
 };

@@ -2,11 +2,9 @@
 // major units (converted exactly from our minor units), VAT per line as a rate and an absolute amount, the API key
 // in `Authorization: Bearer`. Zaver's callbacks go to merchantUrls.callbackUrl: our gateway's address for the account.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config } from '../../../lib/config.ts';
-import { toDecimalString } from '../../../lib/money.ts';
-import type { Currency } from '../../../lib/schemas/common.ts';
+import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
 import type { z } from 'zod';
 import { int, lineTax, linesOf, obj, perUnit, str } from '../kit/order.ts';
 
@@ -16,7 +14,7 @@ export const REFUNDS = '/refund/v1';
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
 /** Minor units -> Zaver's major-unit number (exact: via the decimal string). */
-export const major = (minor: number, currency: string): number => Number(toDecimalString(minor, currency as z.infer<typeof Currency>));
+export { major };
 
 type Line = Record<string, unknown>;
 
@@ -82,10 +80,6 @@ function orderTax(o: ProviderOrder | undefined, amount: number) {
   return { gross, tax };
 }
 
-/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
-
 /** "de-DE" / "sv" -> "de" / "sv": the payment link's language. */
 const languageOf = (o: ProviderOrder | undefined) => {
   const l = str(o?.metadata?.customer_locale) ?? str(o?.locale) ?? str(o?.browser_info?.language);
@@ -113,7 +107,7 @@ function phoneOf(o: ProviderOrder | undefined): string | undefined {
 }
 
 /** POST /payments/link/v2: the payment and its payment link, which the payer opens (the customer step). */
-export function createPaymentRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
+export function createPaymentRequest(job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest {
   const o = job.order;
   const reference = job.merchant_order_reference_id ?? job.payment_id;
   const birth = str(o?.metadata?.birth_date) ?? str(o?.birth_date);
@@ -131,7 +125,7 @@ export function createPaymentRequest(job: ConnectorJob, apiKey: string): Provide
       ...(country ? { market: country } : {}),
       ...(languageOf(o) ? { language: languageOf(o) } : {}),
       title: o?.description ?? `Order ${reference}`,
-      merchantUrls: { callbackUrl: webhookUrl(job), successUrl: returnUrl, cancelUrl: returnUrl },
+      merchantUrls: { callbackUrl: notificationUrl(session), successUrl: returnUrl, cancelUrl: returnUrl },
       lineItems: lineItems(job),
       payerData: Object.fromEntries(Object.entries(payer).filter(([, v]) => v !== undefined)),
       merchantMetadata: { paymentId: job.payment_id },
@@ -168,7 +162,7 @@ export const cancelRequest = (job: ConnectorJob, apiKey: string): ProviderReques
  * and rate). Our refund id is merchantReference: a retry names the same refund. Zaver may hold it for the merchant's
  * approval (PENDING_MERCHANT_APPROVAL) before it executes it.
  */
-export function refundRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
+export function refundRequest(job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest {
   const { gross, tax } = orderTax(job.order, job.amount);
   const refundTax = job.amount >= gross ? tax : Math.round((tax * job.amount) / gross);
   return {
@@ -180,7 +174,7 @@ export function refundRequest(job: ConnectorJob, apiKey: string): ProviderReques
       refundTaxRatePercent: taxRate(gross, tax),
       description: job.reason ?? `Refund ${job.refund_id ?? job.operation_id}`,
       merchantReference: job.refund_id ?? job.operation_id,
-      merchantUrls: { callbackUrl: webhookUrl(job) },
+      merchantUrls: { callbackUrl: notificationUrl(session) },
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { ProviderUnavailable } from '../../provider-http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
+import { testSession } from '../kit/testing.ts';
 import { connector as zaver } from './index.ts';
 import { lineItemOf, major, taxRate } from './request.ts';
 
@@ -58,7 +59,7 @@ describe('zaver requests', () => {
   });
 
   it('authorize: POST /payments/link/v2 with the Bearer key, our webhook as callbackUrl, the operation id as idempotencyKey', () => {
-    const r = flow(zaver.authorize).request(job(), creds);
+    const r = flow(zaver.authorize).request(job(), creds, testSession(job()));
     expect(r).toMatchObject({ method: 'POST', path: '/payments/link/v2', idempotencyKey: 'op_1', headers: { authorization: 'Bearer zk_test' } });
     expect(r.body).toEqual({
       merchantPaymentReference: 'order-1', amount: 119, currency: 'EUR', market: 'DE', language: 'de', title: 'Order order-1',
@@ -74,7 +75,7 @@ describe('zaver requests', () => {
   });
 
   it('without order lines: one line of the whole amount with the order\'s tax', () => {
-    const r = flow(zaver.authorize).request(job({ order: order({ order_details: null, description: 'Lamp order' }) }), creds);
+    const r = flow(zaver.authorize).request(job({ order: order({ order_details: null, description: 'Lamp order' }) }), creds, testSession(job()));
     expect((r.body as any).lineItems).toEqual([{ id: 'line-1', name: 'Lamp order', quantity: 1, unitPrice: 119, totalAmount: 119, taxRatePercent: 19, taxAmount: 19, itemType: 'PHYSICAL' }]);
   });
 
@@ -86,14 +87,14 @@ describe('zaver requests', () => {
     const v = flow(zaver.void).request({ ...paid, kind: 'void' }, creds);
     expect(v).toMatchObject({ method: 'POST', path: `/payments/link/v2/${PAYMENT}/cancel` });
     expect(v.body).toBeUndefined();
-    const r = flow(zaver.refund).request({ ...paid, kind: 'refund', amount: 2_000, refund_id: 'ref_1', reason: 'damaged' }, creds);
+    const r = flow(zaver.refund).request({ ...paid, kind: 'refund', amount: 2_000, refund_id: 'ref_1', reason: 'damaged' }, creds, testSession(job()));
     expect(r).toMatchObject({ method: 'POST', path: '/refund/v1' });
     expect(r.body).toEqual({
       paymentId: PAYMENT, refundAmount: 20, refundTaxAmount: 3.19, refundTaxRatePercent: 19, description: 'damaged', merchantReference: 'ref_1',
       merchantUrls: { callbackUrl: expect.stringMatching(/\/webhooks\/mer_1\/mca_1$/) },
     });
     // The whole amount refunds the whole tax.
-    expect((flow(zaver.refund).request({ ...paid, kind: 'refund', refund_id: 'ref_2' }, creds).body as any).refundTaxAmount).toBe(19);
+    expect((flow(zaver.refund).request({ ...paid, kind: 'refund', refund_id: 'ref_2' }, creds, testSession(job())).body as any).refundTaxAmount).toBe(19);
     expect(flow(zaver.refundSync).request({ ...paid, kind: 'refund', connector_refund_id: REFUND }, creds)).toMatchObject({ method: 'GET', path: `/refund/v1/${REFUND}` });
   });
 });
