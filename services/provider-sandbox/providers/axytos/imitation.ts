@@ -1,5 +1,5 @@
-// axytos's invoice API v1, as the sandbox imitates it (the worker's side: workers/connectors/axytos/; the facts:
-// ../shared/reference/providers/axytos.md). Mounted at /axytos; the API lives under /axytos/api/v1 as under
+// axytos's invoice API v1, as the sandbox imitates it (the worker's side: workers/connectors/axytos/; the facts: its
+// README's Sources table and fixtures/, read here through published.ts). Mounted at /axytos; the API lives under /axytos/api/v1 as under
 // https://api-sandbox.axytos.com/api/v1:
 //   POST /api/v1/Payments/invoice/order/precheck             the risk decision {processId, decision U|S|R, transactionMetadata (signed)}
 //   POST /api/v1/Payments/invoice/order/confirm              the order, echoing a precheck decided U (signature checked, not expired)
