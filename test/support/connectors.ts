@@ -34,7 +34,8 @@ export function bnplPayment(connector: ConnectorName, email: string, opts: { buy
   const business = opts.buyer === 'business';
   return {
     amount: 11_900, currency: 'EUR', confirm: true, capture_method: 'manual', payment_method: 'pay_later', payment_method_type: 'invoice',
-    connector: [connector], merchant_order_reference_id: `${connector}-order-${n}-${Date.now()}`, return_url: 'https://shop.example/return',
+    // Date.now() in base 36: "<n>-<13 digits>" can pass the Luhn check and be refused as a card number (IR_05).
+    connector: [connector], merchant_order_reference_id: `${connector}-order-${n}-${Date.now().toString(36)}`, return_url: 'https://shop.example/return',
     customer: { id: `cus_${connector}_${n}`, name: 'Erika Mustermann', email, phone: '+4915112345678' },
     billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 12a', city: 'Berlin', zip: '10115', country: 'DE' }, email, phone: { number: '15112345678', country_code: '+49' } },
     order_details: [

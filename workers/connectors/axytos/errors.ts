@@ -1,6 +1,6 @@
-// axytos's errors -> our codes. axytos has no error codes: an HTTP error answers ASP.NET validation problems
-// {"errors": {"<field>": ["msg"]}} or {"message": "…"}, and a decline is a precheck decision other than U. Our
-// error_code is HTTP_<status> (a field's name after it for a validation problem) or DECISION_<S|R>.
+// axytos's errors -> our codes. axytos has no error codes: an HTTP error answers ProblemDetails (its OpenAPI, for 400,
+// 401, 403), with ASP.NET's {"errors": {"<field>": ["msg"]}} for a refused field, and a decline is a precheck decision
+// S or R. Our error_code is HTTP_<status> (a field's name after it for a validation problem) or DECISION_<S|R>.
 import { UNIFIED } from '../kit/errors.ts';
 
 export function unifiedFor(code: string, refund = false) {

@@ -2,25 +2,24 @@
 // the invoice), POST .../order/confirm echoing the precheck, and for automatic capture POST .../order/reportshipping and
 // .../order/createInvoice. A capture is reportshipping + createInvoice; a void cancels the order; a refund credits an
 // invoice. The status sync reads GET .../order/paymentstate/{externalOrderId}.
-import type { z } from 'zod';
-import type { Connector } from '../types.ts';
-import { manifest, type axytosCredentials } from './manifest.ts';
+import { maybeAnswer } from '../kit/answer.ts';
+import { defineConnector } from '../kit/define.ts';
+import { manifest } from './manifest.ts';
 import {
   cancelRequest, confirmRequest, createInvoiceRequest, isAutomatic, paymentStateRequest, precheckRequest, refundRequest, reportShippingRequest,
 } from './request.ts';
-import { authorizeOutcome, AxytosPrecheck, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
+import { authorizeOutcome, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
+import { PrecheckResponse } from './schemas.ts';
 
-type Credentials = z.infer<typeof axytosCredentials>;
-
-export const connector: Connector<Credentials> = {
+export const connector = defineConnector({
   manifest,
   authorize: {
     request: (job, c) => precheckRequest(job, c.api_key),
     next: (job, c, answers) => {
       switch (answers.length) {
         case 1: {
-          const pre = AxytosPrecheck.safeParse(answers[0]!.body);
-          return pre.success && pre.data.decision === 'U' ? confirmRequest(job, c.api_key, answers[0]!.body) : null;
+          const pre = maybeAnswer(PrecheckResponse, answers[0]!);
+          return pre?.decision === 'U' ? confirmRequest(job, c.api_key, pre) : null;
         }
         case 2: return isAutomatic(job) ? reportShippingRequest(job, c.api_key) : null;
         case 3: return createInvoiceRequest(job, c.api_key);
@@ -42,4 +41,4 @@ export const connector: Connector<Credentials> = {
   },
   void: { request: (job, c) => cancelRequest(job, c.api_key), response: voidOutcome },
   refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
-};
+});

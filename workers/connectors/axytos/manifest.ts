@@ -1,14 +1,14 @@
 // axytos: "Kauf auf Rechnung" invoice API v1 (B2C and B2B), imitated by services/provider-sandbox/providers/axytos/.
 // Reference: ../shared/reference/providers/axytos.md.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** The static API key, sent in X-API-KEY. */
 export const axytosCredentials = z.object({ api_key: z.string().min(1) });
 
 export const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
 
-export const manifest: Manifest<z.infer<typeof axytosCredentials>> = {
+export const manifest = defineManifest({
   name: 'axytos',
   display_name: 'axytos Kauf auf Rechnung',
   // No notification flow (axytos pushes nothing; shops poll the payment state) and no refund sync (a refund is
@@ -36,4 +36,4 @@ export const manifest: Manifest<z.infer<typeof axytosCredentials>> = {
   webhook: null,
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

@@ -1,36 +1,28 @@
-// axytos's answers -> outcomes, parsed with zod schemas of axytos's own shapes.
-import { z } from 'zod';
+// axytos's answers -> outcomes, read with the zod schemas of axytos's published models (schemas.ts). An answer that is
+// not that shape is an unknown outcome (readAnswer throws UnexpectedAnswer: retried, never guessed at).
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { DECISION_MESSAGE, unifiedFor } from './errors.ts';
-import { externalOrderId } from './request.ts';
+import { externalOrderId, invoiceNumber } from './request.ts';
+import { InvoiceResponse, MessageError, PaymentStateResponse, PrecheckResponse, ProblemDetails } from './schemas.ts';
 
-export const AxytosPrecheck = z.object({
-  processId: z.string(),
-  decision: z.string().min(1),
-  step: z.string().nullish(),
-  approvedPaymentTypeSecurities: z.array(z.string()).nullish(),
-  riskTaker: z.string().nullish(),
-  transactionMetadata: z.object({
-    transactionId: z.string(), transactionInfoSignature: z.string(), transactionTimestamp: z.string(), transactionExpirationTimestamp: z.string(),
-  }),
-});
-export const AxytosInvoice = z.object({ invoiceNumber: z.string().min(1) });
-export const AxytosPaymentState = z.object({ paymentState: z.enum(['Unpaid', 'PartiallyPaid', 'Paid', 'Overpaid']) });
-const Validation = z.object({ errors: z.record(z.string(), z.array(z.string())), title: z.string().optional() });
-const Message = z.object({ message: z.string() });
-
-/** An HTTP error's code and message: the first validation problem's field, or the message. */
+/**
+ * An HTTP error's code and message. axytos answers ProblemDetails for 400, 401, 403 [OAS]: with ASP.NET's `errors`
+ * for a refused field (the first one's name goes into the code), else its detail or title; {"message"} as the
+ * WooCommerce plugin also reads.
+ */
 export function errorOf(res: ProviderResponse): { code: string; message: string } {
-  const v = Validation.safeParse(res.body);
-  if (v.success) {
-    const [field, msgs] = Object.entries(v.data.errors)[0] ?? ['', []];
-    return { code: field ? `HTTP_${res.status}:${field}` : `HTTP_${res.status}`, message: `${field ? `${field}: ` : ''}${msgs[0] ?? v.data.title ?? 'invalid request'}` };
+  const p = maybeAnswer(ProblemDetails, res);
+  if (p) {
+    const [field, msgs] = Object.entries(p.errors ?? {})[0] ?? ['', []];
+    if (field) return { code: `HTTP_${res.status}:${field}`, message: `${field}: ${msgs[0] ?? p.title ?? 'invalid'}` };
+    const text = p.detail ?? p.title;
+    if (text) return { code: `HTTP_${res.status}`, message: text };
   }
-  const m = Message.safeParse(res.body);
-  return { code: `HTTP_${res.status}`, message: m.success ? m.data.message : `axytos answered HTTP ${res.status}` };
+  const m = maybeAnswer(MessageError, res);
+  return { code: `HTTP_${res.status}`, message: m ? m.message : `axytos answered HTTP ${res.status}` };
 }
 
 const failure = (kind: OutcomeKind, e: { code: string; message: string }, refund = false): Outcome =>
@@ -43,7 +35,7 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
     // The order was confirmed, its invoice refused: the order stands at axytos, nothing captured.
     return answers.length > 2 ? { ...e, connector_transaction_id: externalOrderId(job) } : e;
   }
-  const pre = readAnswer(AxytosPrecheck, answers[0]!, 'axytos');
+  const pre = readAnswer(PrecheckResponse, answers[0]!, 'axytos precheck');
   if (pre.decision !== 'U') {
     const code = `DECISION_${pre.decision}`;
     return { ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }), connector_reference_id: pre.processId };
@@ -52,8 +44,9 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
   const ids = { connector_transaction_id: externalOrderId(job) };
   if (answers.length === 2) return { kind: 'AUTHORIZED', ...ids, connector_reference_id: pre.processId };
   if (answers.length !== 4) throw new UnexpectedAnswer(`axytos: the authorization chain ended after ${answers.length} calls`);
-  // Captured with the authorization: the invoice number is the payment's reference (a refund credits that invoice).
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
+  // Captured with the authorization: our invoice number is the payment's reference (a refund names that invoice).
+  readAnswer(InvoiceResponse, res, 'axytos invoice');
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
 /** sync: the order's payment state (known: confirmed); for an automatic capture, then its shipping and invoice. */
@@ -61,16 +54,20 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
   if (res.status >= 400) return failure('FAILED', errorOf(res));
   const ids = { connector_transaction_id: job.connector_transaction_id ?? externalOrderId(job) };
   if (answers.length === 1) {
-    readAnswer(AxytosPaymentState, res, 'axytos');
+    readAnswer(PaymentStateResponse, res, 'axytos payment state');
     return { kind: 'AUTHORIZED', ...ids };
   }
-  return { kind: 'CAPTURED', ...ids, connector_reference_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
+  readAnswer(InvoiceResponse, res, 'axytos invoice');
+  return { kind: 'CAPTURED', ...ids, connector_reference_id: invoiceNumber(job) };
 }
 
-/** capture: reportshipping, then createInvoice -> axytos's invoice number is the capture's id. */
-export function captureOutcome(res: ProviderResponse): Outcome {
+/**
+ * capture: reportshipping, then createInvoice. The capture's id is our invoice number (externalInvoiceNumber: what a
+ * refund names as originalInvoiceNumber); axytos's own invoiceNumber is kept as the capture's reference.
+ */
+export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return failure('FAILED', errorOf(res));
-  return { kind: 'CAPTURED', connector_transaction_id: readAnswer(AxytosInvoice, res, 'axytos').invoiceNumber };
+  return { kind: 'CAPTURED', connector_transaction_id: invoiceNumber(job), connector_reference_id: readAnswer(InvoiceResponse, res, 'axytos invoice').invoiceNumber };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {

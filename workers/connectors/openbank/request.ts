@@ -2,12 +2,10 @@
 // README.md): JSON bodies, amounts as decimal euros (JSON numbers, converted exactly from our cents: lib/money.ts), the
 // Merchant API Key in Ocp-Apim-Subscription-Key on every call and the login's access token as Bearer.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
-import { DEFAULT_ACCOUNT_ID } from '../../../domain/connectors.ts';
-import { config } from '../../../lib/config.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
-import type { Session } from '../types.ts';
+import { notificationUrl, type Session } from '../kit/session.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';
 
@@ -91,10 +89,6 @@ function namesOf(o: ProviderOrder | undefined) {
 
 const PRODUCT: Record<string, 'PAY_IN_30' | 'INSTALMENTS'> = { installment_invoice: 'INSTALMENTS', installment_direct_debit: 'INSTALMENTS' };
 
-/** Our gateway's notification endpoint for the job's connector account (the default account's without one). */
-export const webhookUrl = (job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>) =>
-  `${config.providerWebhookBaseUrl}/webhooks/${encodeURIComponent(job.merchant_id)}/${encodeURIComponent(job.merchant_connector_id ?? DEFAULT_ACCOUNT_ID)}`;
-
 /**
  * POST /checkout/orders (the guide's path): the order the customer then completes at Zinia (the Link-Up at
  * redirect_url). merchant_order_id is the authorization's operation id, so a retry names the same order and Zinia
@@ -127,7 +121,7 @@ export function createOrderRequest(job: ConnectorJob, c: Credentials, s?: Sessio
       billing_address: addressOf(obj(billing.address)),
       ...(str(shipping.line1) ? { shipping_address: addressOf(shipping) } : {}),
       items: itemsOf(job.amount, job.currency, o?.order_details, o?.order_tax_amount, str(o?.description) ?? 'Order'),
-      urls: { return_url: back, cancel_url: back, notification_url: webhookUrl(job) },
+      urls: { return_url: back, cancel_url: back, notification_url: notificationUrl(s) },
     },
   };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
+import { testSession } from '../kit/testing.ts';
 import { connector as openbank } from './index.ts';
 import { euros, itemOf, mobileOf } from './request.ts';
 
@@ -14,7 +15,7 @@ const requests = load('requests.json');
 const notifications = load('notifications.json');
 const a = (name: string) => answers[name]!;
 const creds = { api_key: 'mak_1', key1: 'client_1', api_secret: 'secret_1' };
-const session = { access_token: 'tok_1' };
+const session = { access_token: 'tok_1', ...testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' }) };
 const H = { 'ocp-apim-subscription-key': 'mak_1', authorization: 'Bearer tok_1' };
 const ORDER = 'ZIN-6f1c2a9e-4b7d-4e3a-9c1f-2d8b7a6e5f40';
 const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({

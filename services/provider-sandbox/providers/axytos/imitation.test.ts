@@ -73,7 +73,11 @@ describe('axytos imitation against the recorded answers', () => {
     sameShape((await run(connector.sync!, { ...paid, mode: 'sync' })).answers[0]!, 'payment_state');
     const cap = await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 5000 });
     sameShape(cap.answers[1]!, 'invoice');
-    expect(cap.outcome).toMatchObject({ kind: 'CAPTURED', connector_transaction_id: expect.stringMatching(/^AXI-/) });
+    // The capture's id is the shop's invoice number sent (here the operation); axytos's own number its reference.
+    expect(cap.outcome).toMatchObject({ kind: 'CAPTURED', connector_transaction_id: 'cap_1', connector_reference_id: expect.stringMatching(/^AXI-/) });
+    // A refund naming axytos's number instead of the shop's is refused: the imitation does not agree with that mistake.
+    const wrongNumber = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_0', amount: 1000, connector_capture_id: cap.outcome.connector_reference_id! });
+    expect(wrongNumber.outcome).toMatchObject({ kind: 'DECLINED', error_code: 'HTTP_400:OriginalInvoiceNumber' });
     // The same invoice number again: the first invoice.
     expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 5000 })).outcome.connector_transaction_id).toBe(cap.outcome.connector_transaction_id);
     const over = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_1', amount: 6000, connector_capture_id: cap.outcome.connector_transaction_id! });
@@ -84,11 +88,24 @@ describe('axytos imitation against the recorded answers', () => {
     expect((await run(connector.void!, { ...paid, kind: 'void' })).outcome.kind).toBe('VOIDED');
     expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_2', amount: 1000 })).outcome).toMatchObject({ kind: 'FAILED', error_code: 'HTTP_400' });
   });
-  it('automatic capture: the chain ends with the invoice, its number the reference', async () => {
-    const { answers, outcome } = await run(connector.authorize!, job('erika@example.com', { capture_method: 'automatic' }));
+  it('automatic capture: the chain ends with the invoice, the shop\'s invoice number the reference', async () => {
+    const j = job('erika@example.com', { capture_method: 'automatic' });
+    const { answers, outcome } = await run(connector.authorize!, j);
     expect(answers).toHaveLength(4);
     sameShape(answers[3]!, 'invoice');
-    expect(outcome).toMatchObject({ kind: 'CAPTURED', connector_reference_id: expect.stringMatching(/^AXI-/) });
+    expect(outcome).toMatchObject({ kind: 'CAPTURED', connector_reference_id: j.operation_id });
+  });
+  it('requests are checked by axytos\'s published models, the field named', async () => {
+    const j = job('erika@example.com');
+    const body = connector.authorize!.request(j, creds).body as Record<string, any>;
+    const call = (b: unknown) => providerCall(base, { method: 'POST', path: '/Payments/invoice/order/precheck', headers: { 'x-api-key': creds.api_key }, body: b }, 'axytos');
+    const noCustomer = await call({ ...body, personalData: { ...body.personalData, externalCustomerId: undefined } });
+    expect(noCustomer).toMatchObject({ status: 400, body: { errors: { 'PersonalData.ExternalCustomerId': ['The ExternalCustomerId field is required.'] } } });
+    const localDate = await call({ ...body, personalData: { ...body.personalData, dateOfBirth: '1980-02-03T00:00:00' } });
+    expect(localDate).toMatchObject({ status: 400, body: { errors: { 'PersonalData.DateOfBirth': [expect.any(String)] } } });
+    const country = await call({ ...body, invoiceAddress: { ...body.invoiceAddress, country: 'ES' } });
+    expect(country).toMatchObject({ status: 400, body: { errors: { 'InvoiceAddress.Country': [expect.any(String)] } } });
+    expect((await call(body)).status).toBe(200);
   });
   it('+decline: decision R; refusals: a wrong key, a missing zip code, an unknown order', async () => {
     const d = await run(connector.authorize!, job('erika+decline@example.com'));

@@ -1,5 +1,5 @@
-// axytos's invoice API v1, as the sandbox imitates it (the worker's side: workers/connectors/axytos/; the facts:
-// ../shared/reference/providers/axytos.md). Mounted at /axytos; the API lives under /axytos/api/v1 as under
+// axytos's invoice API v1, as the sandbox imitates it (the worker's side: workers/connectors/axytos/; the facts: its
+// README's Sources table and fixtures/, read here through published.ts). Mounted at /axytos; the API lives under /axytos/api/v1 as under
 // https://api-sandbox.axytos.com/api/v1:
 //   POST /api/v1/Payments/invoice/order/precheck             the risk decision {processId, decision U|S|R, transactionMetadata (signed)}
 //   POST /api/v1/Payments/invoice/order/confirm              the order, echoing a precheck decided U (signature checked, not expired)
@@ -7,9 +7,13 @@
 //   POST /api/v1/Payments/invoice/order/createInvoice        an invoice -> {invoiceNumber}
 //   GET  /api/v1/Payments/invoice/order/paymentstate/:id     {paymentState: Unpaid|PartiallyPaid|Paid|Overpaid}
 //   POST /api/v1/Payments/invoice/order/cancel/:id           cancel what is not invoiced
-//   POST /api/v1/Payments/invoice/order/refund               credit an invoice (originalInvoiceNumber)
+//   POST /api/v1/Payments/invoice/order/refund               credit an invoice: originalInvoiceNumber is the shop's
+//                                                            externalInvoiceNumber of that invoice (axytos's SDK)
 //   GET  /api/v1/Credentials/validate
-// Auth: header X-API-KEY (AXYTOS_API_KEY, default the manifest's sandbox key); a wrong key is 401 {"message"}.
+// Every request body is checked by axytos's published model of its operation (published.ts: the OpenAPI models the
+// connector's fixtures transcribe): a refused field is ASP.NET's 400 {type, title, status, traceId, errors}. Other
+// refusals are ProblemDetails {type, title, status, detail}; answers copy the published examples' shapes.
+// Auth: header X-API-KEY (AXYTOS_API_KEY, default AXYTOS_SANDBOX_KEY below); a wrong key is 401 ProblemDetails.
 // Amounts: decimals in major units (JSON numbers), EUR. Orders by the shop's externalOrderId. No Idempotency-Key: a
 // confirm of an order confirmed already, a shipment of a sub-order reported already and an invoice of an
 // externalInvoiceNumber created already answer as the first time (UNVERIFIED how the real API answers repeats).
@@ -25,7 +29,8 @@ import { magicTags } from '../../magic.ts';
 import { counter, keptState, records, savedKey } from '../../kept.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
-import { basket, cents, order, problem, refused, type Answer } from './validate.ts';
+import { checkRequest, problem, published, refused, type Answer } from './published.ts';
+import { basket, cents } from './validate.ts';
 
 /** The API key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
@@ -57,7 +62,10 @@ export function axytosRouter(idem: IdempotencyStore) {
   const sign = (transactionId: string, timestamp: string, expires: string) => createHmac('sha256', signingKey).update(`${transactionId}|${timestamp}|${expires}`).digest('base64');
 
   router.use('/api/v1', (req, res, next) => {
-    if (req.header('x-api-key') !== apiKey) return send(res, refused(401, 'Unauthorized: the X-API-KEY is missing or invalid'));
+    if (req.header('x-api-key') !== apiKey) return send(res, refused(401, 'The X-API-KEY is missing or invalid.'));
+    // The body by axytos's published model of the operation (required fields, types, enums, minimums).
+    const invalid = req.method === 'POST' ? checkRequest(req.method, req.path, req.body ?? {}) : null;
+    if (invalid) return send(res, invalid);
     next();
   });
 
@@ -65,11 +73,9 @@ export function axytosRouter(idem: IdempotencyStore) {
 
   router.post('/api/v1/Payments/invoice/order/precheck', async (req, res) => {
     const b = req.body ?? {};
-    if (!['SingleStep', 'TwoSteps'].includes(b.requestMode)) return send(res, problem('RequestMode', 'RequestMode must be SingleStep or TwoSteps.'));
-    if (!['S', 'U'].includes(b.paymentTypeSecurity)) return send(res, problem('PaymentTypeSecurity', 'PaymentTypeSecurity must be S or U.'));
-    const invalid = order(b);
+    const invalid = basket(b.basket);
     if (invalid) return send(res, invalid);
-    const email = String(b.personalData.email);
+    const email = String(b.personalData.email ?? '');
     const tags = magicTags(email);
     if (tags.has('flaky') && typeof b.customReference === 'string' && idem.count(`axytos-flaky:${b.customReference}`) <= 2) {
       return send(res, refused(500, 'An unexpected error occurred.'));
@@ -80,18 +86,19 @@ export function axytosRouter(idem: IdempotencyStore) {
     const transactionId = randomUUID();
     const [timestamp, expires] = [new Date(now).toISOString(), new Date(now + PRECHECK_TTL_MS).toISOString()];
     prechecks.set(transactionId, { transactionId, decision, grossTotal: cents(b.basket.grossTotal), expires: now + PRECHECK_TTL_MS, email });
+    // The published answer's shape (answers.json precheck_u / precheck_r), this precheck's values.
+    const shape = published(decision === 'U' ? 'precheck_u' : 'precheck_r');
     res.json({
-      processId: randomUUID(), decision, step: 'Precheck', approvedPaymentTypeSecurities: decision === 'U' ? ['S', 'U'] : [], riskTaker: 'CoveragePartner',
+      ...z.record(z.string(), z.unknown()).parse(shape.body), processId: randomUUID(), decision,
       transactionMetadata: { transactionId, transactionInfoSignature: sign(transactionId, timestamp, expires), transactionTimestamp: timestamp, transactionExpirationTimestamp: expires },
     });
   });
 
   router.post('/api/v1/Payments/invoice/order/confirm', (req, res) => {
     const b = req.body ?? {};
-    if (typeof b.externalOrderId !== 'string' || b.externalOrderId === '') return send(res, problem('ExternalOrderId', 'The ExternalOrderId field is required.'));
     const earlier = orders.get(b.externalOrderId);
     if (earlier && earlier.status === 'confirmed') return res.status(200).end();
-    const invalid = order(b);
+    const invalid = basket(b.basket);
     if (invalid) return send(res, invalid);
     const meta = b.orderPrecheckResponse?.transactionMetadata ?? {};
     const pre = prechecks.get(meta.transactionId);
@@ -129,8 +136,7 @@ export function axytosRouter(idem: IdempotencyStore) {
     const sub = typeof b.externalSubOrderId === 'string' ? b.externalSubOrderId : '';
     if (o.shipments.has(sub)) return res.status(200).end();
     if (o.status !== 'confirmed') return send(res, refused(400, `Order ${o.externalOrderId} is cancelled.`));
-    if (!Array.isArray(b.basketPositions) || b.basketPositions.length === 0) return send(res, problem('BasketPositions', 'The BasketPositions field must not be empty.'));
-    if (typeof b.shippingDate !== 'string' || Number.isNaN(Date.parse(b.shippingDate))) return send(res, problem('ShippingDate', 'ShippingDate is not a date.'));
+    if (b.basketPositions.length === 0) return send(res, problem('BasketPositions', 'The BasketPositions field must not be empty.'));
     o.shipments.set(sub, b.basketPositions);
     res.status(200).end();
   });
@@ -139,15 +145,15 @@ export function axytosRouter(idem: IdempotencyStore) {
     const b = req.body ?? {};
     const o = orderOf(res, b.externalOrderId);
     if (!o) return;
+    // Optional in the model, but the shop's number is what a refund names later (originalInvoiceNumber).
     if (typeof b.externalInvoiceNumber !== 'string' || b.externalInvoiceNumber === '') return send(res, problem('ExternalInvoiceNumber', 'The ExternalInvoiceNumber field is required.'));
     const again = o.invoices.find((i) => i.externalInvoiceNumber === b.externalInvoiceNumber);
     if (again) return res.json({ invoiceNumber: again.invoiceNumber });
     if (o.status !== 'confirmed') return send(res, refused(400, `Order ${o.externalOrderId} is cancelled.`));
     const sub = typeof b.externalSubOrderId === 'string' ? b.externalSubOrderId : '';
     if (!o.shipments.has(sub)) return send(res, refused(400, `No shipping was reported for order ${o.externalOrderId}${sub ? ` / ${sub}` : ''}: report it before the invoice.`));
-    if (b.basket?.taxGroups !== undefined && !Array.isArray(b.basket.taxGroups)) return send(res, problem('Basket.TaxGroups', 'TaxGroups must be a list.'));
     // An invoice's positions carry no names or currency; their totals are checked as the precheck's are.
-    const bad = basket({ ...b.basket, currency: undefined });
+    const bad = basket(b.basket, false);
     if (bad) return send(res, bad);
     const gross = cents(b.basket.grossTotal);
     if (gross <= 0 || invoiced(o) + gross > o.grossTotal) {
@@ -171,21 +177,21 @@ export function axytosRouter(idem: IdempotencyStore) {
     const b = req.body ?? {};
     const o = orderOf(res, b.externalOrderId);
     if (!o) return;
-    const inv = o.invoices.find((i) => i.invoiceNumber === b.originalInvoiceNumber);
-    if (!inv) return send(res, problem('OriginalInvoiceNumber', `Invoice ${String(b.originalInvoiceNumber)} of order ${o.externalOrderId} was not found.`));
+    // originalInvoiceNumber is the shop's invoice number given at createInvoice (axytos's SDK: InvoiceClient::refund),
+    // not the invoiceNumber axytos answered.
+    const inv = o.invoices.find((i) => i.externalInvoiceNumber === b.originalInvoiceNumber);
+    if (!inv) return send(res, problem('OriginalInvoiceNumber', `No invoice of order ${o.externalOrderId} has the external invoice number ${String(b.originalInvoiceNumber)}.`));
     const tags = magicTags(o.email);
     if (tags.has('refund_flaky') && idem.count(`axytos-refund-flaky:${inv.invoiceNumber}`) <= 2) return send(res, refused(500, 'An unexpected error occurred.'));
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    if (!b.basket || typeof b.basket.grossTotal !== 'number' || !Array.isArray(b.basket.positions) || b.basket.positions.length === 0) {
-      return send(res, problem('Basket', 'The Basket field needs GrossTotal and Positions.'));
-    }
+    if (b.basket.positions.length === 0) return send(res, problem('Basket.Positions', 'The Positions field must not be empty.'));
     const gross = cents(b.basket.grossTotal);
-    const sum = (b.basket.positions as { grossRefundTotal?: number }[]).reduce((t, p) => t + cents(Number(p.grossRefundTotal ?? NaN)), 0);
+    const sum = (b.basket.positions as { grossRefundTotal: number }[]).reduce((t, p) => t + cents(p.grossRefundTotal), 0);
     if (sum !== gross) return send(res, problem('Basket.GrossTotal', 'GrossTotal does not match the positions\' GrossRefundTotal sum.'));
-    if (tags.has('refund_fail')) return send(res, refused(400, `The refund of invoice ${inv.invoiceNumber} was refused: the claim is already with the collection agency.`));
-    if (gross <= 0 || inv.refunded + gross > inv.gross) return send(res, refused(400, `The refund (${gross / 100}) exceeds what is left of invoice ${inv.invoiceNumber} (${(inv.gross - inv.refunded) / 100}).`));
+    if (tags.has('refund_fail')) return send(res, refused(400, `The refund of invoice ${inv.externalInvoiceNumber} was refused: the claim is already with the collection agency.`));
+    if (gross <= 0 || inv.refunded + gross > inv.gross) return send(res, refused(400, `The refund (${gross / 100}) exceeds what is left of invoice ${inv.externalInvoiceNumber} (${(inv.gross - inv.refunded) / 100}).`));
     inv.refunded += gross;
-    o.refunds.push({ originalInvoiceNumber: inv.invoiceNumber, gross, at: new Date().toISOString() });
+    o.refunds.push({ originalInvoiceNumber: inv.externalInvoiceNumber, gross, at: new Date().toISOString() });
     res.status(200).end();
   });
 
