@@ -10,19 +10,23 @@ import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
-import { ConnectorQueues, queueName, telemetry } from '../lib/queue.ts';
+import { ConnectorQueues, queueName, telemetry } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { loadConnector } from './connectors/index.ts';
-import { IMPLEMENTED } from './connectors/manifests.ts';
+import { IMPLEMENTED, MANIFESTS } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { TokenCache } from './token-cache.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
-import { PaymentStore } from '../lib/payment-store.ts';
+import { PaymentStore } from '../adapters/payment-store.ts';
 import { isNotificationJob, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { notificationProcessor } from './notifications.ts';
+import { useCapabilities } from '../domain/capabilities.ts';
+
+// domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
+useCapabilities(MANIFESTS);
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
 const asked = (values.connector ?? process.env.CONNECTOR ?? '').split(',').map((s) => s.trim()).filter(Boolean);

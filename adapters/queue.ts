@@ -4,8 +4,8 @@
 import { Queue } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import type { Redis } from 'ioredis';
-import { config } from './config.ts';
-import type { ConnectorName } from './schemas/common.ts';
+import { config } from '../lib/config.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
 import { notificationJobId, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 
