@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { avardaRouter } from './imitation.ts';
 import { connector } from '../../../../workers/connectors/avarda/index.ts';
+import { testSession } from '../../../../workers/connectors/kit/testing.ts';
 import type { ConnectorJob } from '../../../../domain/job.ts';
 
 const fixtures = new URL('../../../../workers/connectors/avarda/fixtures/', import.meta.url);
@@ -88,7 +89,7 @@ describe('avarda imitation: the sheet\'s purchase', () => {
     const init = await call('POST', API, example(), h);
     expect(init.status).toBe(200);
     expect(Object.keys(init.body).sort()).toEqual(Object.keys(answers.initialized.body).sort());
-    const o = connector.authorize!.response(init, job);
+    const o = connector.authorize!.response(init, job, undefined, testSession(job));
     expect(o).toMatchObject({ kind: 'CUSTOMER_ACTION', connector_transaction_id: init.body.purchaseId });
     const id = init.body.purchaseId as string;
     const before = await call('GET', `${API}/${id}`, undefined, h);
