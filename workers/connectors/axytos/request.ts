@@ -6,7 +6,6 @@ import type { ConnectorJob } from '../../../domain/job.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { obj, text as str, type Obj } from '../kit/order.ts';
-import type { z } from 'zod';
 
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 

@@ -3,7 +3,7 @@
 // notifications as hints). The manifest lists the flows; README.md describes the mapping and what is UNVERIFIED.
 import { defineConnector } from '../kit/define.ts';
 import { manifest } from './manifest.ts';
-import { cancelRequest, createOrderRequest, loginRequest, orderRequest, refundReadRequest, refundRequest, shipmentRequest, type Credentials } from './request.ts';
+import { cancelRequest, createOrderRequest, loginRequest, orderRequest, refundReadRequest, refundRequest, shipmentRequest } from './request.ts';
 import { cancelOutcome, orderOutcome, refundOutcome, shipmentOutcome, tokenAnswer } from './response.ts';
 import { parseNotification } from './notification.ts';
 

@@ -5,7 +5,6 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { notificationUrl, type Session } from '../kit/session.ts';
-import type { z } from 'zod';
 import { int, lineTax, linesOf, obj, perUnit, str } from '../kit/order.ts';
 
 export const PAYMENTS = '/payments/link/v2';
