@@ -10,7 +10,7 @@ import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
-import { ConnectorQueues, queueName, telemetry } from '../adapters/queue.ts';
+import { ConnectorQueues, queueName, telemetry, workerOptions } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { loadConnector } from './connectors/index.ts';
@@ -51,8 +51,7 @@ const queues = new ConnectorQueues(connection);
 
 async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
-  const policy = connector.manifest.queue;
-  const concurrency = policy.concurrency ?? config.workerConcurrency;
+  const { concurrency, ...limits } = workerOptions(connector.manifest.queue);
   const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens, (m, a) => setup.webhookSecret(m, a));
   const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
@@ -62,7 +61,7 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
     connection,
     prefix: config.redisPrefix,
     concurrency,
-    ...(policy.limiter ? { limiter: policy.limiter } : {}),
+    ...limits,
     lockDuration: config.jobLockMs,
     stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
     maxStalledCount: 10,
