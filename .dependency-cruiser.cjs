@@ -43,6 +43,22 @@ module.exports = {
       to: { path: '^(domain|gateway|services|workers)/' },
     },
     {
+      name: 'adapters-import-no-process',
+      comment:
+        'adapters/ (the domain\'s stores, queue and gRPC payloads) imports domain/, lib/ and the connectors\' manifests ' +
+        '(the queue policy), never a process (gateway/, services/, workers/ beyond the manifests).',
+      severity: 'error',
+      from: { path: '^adapters/' },
+      to: { path: '^(gateway|services|workers)/', pathNot: MANIFEST },
+    },
+    {
+      name: 'nothing-below-imports-adapters',
+      comment: 'domain/ and lib/ sit below adapters/: they never import it.',
+      severity: 'error',
+      from: { path: '^(domain|lib)/' },
+      to: { path: '^adapters/' },
+    },
+    {
       name: 'processes-import-no-worker',
       comment:
         'gateway/ and services/ never import workers/, except the connectors\' manifests (pure data: capabilities, ' +
@@ -117,7 +133,10 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // node_modules may be a link (worktrees share one): packages are named by where they are imported from.
+    preserveSymlinks: true,
     tsPreCompilationDeps: true,
-    exclude: { path: '(^|/)node_modules/|\\.test\\.[jt]s$' },
+    // Unit tests are not checked (the rules are for what runs in production); packages are judged but not followed.
+    exclude: { path: '\\.test\\.[jt]s$' },
   },
 };

@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY domain ./domain
 COPY lib ./lib
+COPY adapters ./adapters
 COPY proto ./proto
 COPY gateway ./gateway
 COPY services ./services

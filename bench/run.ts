@@ -271,7 +271,7 @@ async function baselineBullmq(): Promise<ScenarioResult> {
   void worker.run();
   await worker.waitUntilReady();
   await queue.waitUntilReady();
-  // Same job options and a payload of about the size of the service's connector jobs (lib/queue.ts).
+  // Same job options and a payload of about the size of the service's connector jobs (adapters/queue.ts).
   const opts = { attempts: 6, backoff: { type: 'exponential' as const, delay: 1000 }, removeOnComplete: { age: 24 * 3600, count: 100_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
   const data = (i: number) => ({
     merchant_id: 'merchant_bench', payment_id: `pay_${randomBytes(13).toString('hex')}`, operation_id: `op_${i}_${randomBytes(10).toString('hex')}`,

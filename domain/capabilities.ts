@@ -1,12 +1,48 @@
 // What a connector can take, checked before anything is queued (ARCHITECTURE.md "Connectors": capabilities are
 // data). A payment the connector cannot take is refused with a 400 naming the field or the capability. Pure.
-import type { Manifest } from '../workers/connectors/manifest.ts';
-import { MANIFESTS } from '../workers/connectors/manifests.ts';
+//
+// domain/ imports no connector: the connectors' capabilities (the data half of their definitions, their manifests:
+// workers/connectors/manifests.ts) are handed to it by each process at its start (useCapabilities: the gateway,
+// payment-state and the workers' mains, and the tests' setup). A decision asked before that throws: it never
+// decides without them (an absent table would otherwise let every payment through).
 import type { CaptureMethodName, ConnectorName } from '../lib/schemas/common.ts';
 import type { Refusal, StoredPayment } from './payment.ts';
 import { automaticCapture, refuse } from './transitions.ts';
 
-export const manifestOf = (c: ConnectorName | null | undefined): Manifest | undefined => (c ? MANIFESTS[c] : undefined);
+/** What domain/ reads of a connector: the capability fields of its manifest (workers/connectors/manifest.ts). */
+export interface ConnectorCapabilities {
+  name: ConnectorName;
+  /** The flows it implements ('refund', 'incrementalAuthorization', ...). */
+  flows: readonly string[];
+  capture_methods: readonly CaptureMethodName[];
+  automatic_capture?: 'provider' | 'follow_up';
+  partial_capture: boolean;
+  multiple_capture: boolean;
+  countries: readonly string[] | 'any';
+  currencies: readonly string[] | 'any';
+  customers: readonly ('B2B' | 'B2C')[];
+  required_fields: readonly string[];
+  capture_fields?: readonly string[];
+  partial_refund?: boolean;
+}
+
+/** Every implemented connector's capabilities, by name (a connector without an entry is not enabled). */
+export type CapabilityTable = Partial<Record<ConnectorName, ConnectorCapabilities>>;
+
+let handed: CapabilityTable | null = null;
+
+/** Hands domain/ the connectors' capabilities: once per process, at its start (before any decision). */
+export function useCapabilities(table: CapabilityTable): void {
+  handed = table;
+}
+
+/** The capabilities handed in (throws when none were: a process that decides must hand them first). */
+export function capabilityTable(): CapabilityTable {
+  if (!handed) throw new Error('domain/capabilities: no connector capabilities handed in (useCapabilities at the process start)');
+  return handed;
+}
+
+export const manifestOf = (c: ConnectorName | null | undefined): ConnectorCapabilities | undefined => (c ? capabilityTable()[c] : undefined);
 
 /** The value at a dotted path of the payment resource ('metadata.company_name', 'billing.address.country'). */
 export function valueAt(p: unknown, path: string): unknown {
@@ -30,7 +66,7 @@ export const customerType = (p: Pick<StoredPayment, 'metadata'>): 'B2B' | 'B2C' 
  * Can the connector serve a payment of this currency, billing country and customer type? A country not given yet is
  * IR_04 (the caller decides whether that matters: routing does not exclude a connector for it).
  */
-export function servingRefusal(m: Manifest | undefined, p: { currency: string; country: unknown; customer: 'B2B' | 'B2C' }): Refusal | null {
+export function servingRefusal(m: ConnectorCapabilities | undefined, p: { currency: string; country: unknown; customer: 'B2B' | 'B2C' }): Refusal | null {
   if (!m) return null;
   const connector = m.name;
   if (m.currencies !== 'any' && !m.currencies.includes(p.currency as never)) {
@@ -49,7 +85,7 @@ export function servingRefusal(m: Manifest | undefined, p: { currency: string; c
 }
 
 /** Can the connector take this payment as confirmed (capture method, currency, country, customer type, fields)? */
-export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refusal | null {
+export function confirmRefusal(m: ConnectorCapabilities | undefined, p: StoredPayment): Refusal | null {
   if (!m) return null;
   const method = p.capture_method ?? 'automatic';
   if (!m.capture_methods.includes(method as never)) {
@@ -73,7 +109,7 @@ export function confirmRefusal(m: Manifest | undefined, p: StoredPayment): Refus
  * each capture for the manual methods (the capture request's metadata may carry them: the payment's metadata
  * cannot change once confirmed).
  */
-export function fieldsNeeded(m: Manifest, method: CaptureMethodName): { confirm: string[]; capture: string[] } {
+export function fieldsNeeded(m: ConnectorCapabilities, method: CaptureMethodName): { confirm: string[]; capture: string[] } {
   const capture = [...(m.capture_fields ?? [])];
   return automaticCapture(method)
     ? { confirm: [...m.required_fields, ...capture], capture: [] }
@@ -84,7 +120,7 @@ export function fieldsNeeded(m: Manifest, method: CaptureMethodName): { confirm:
  * Can the connector capture this amount (partial capture), with what this capture request and the payment give
  * (its capture_fields: the request's value first, as the connector reads them)?
  */
-export function captureRefusal(m: Manifest | undefined, p: StoredPayment, amount: number, request: object = {}): Refusal | null {
+export function captureRefusal(m: ConnectorCapabilities | undefined, p: StoredPayment, amount: number, request: object = {}): Refusal | null {
   if (!m) return null;
   if (!m.partial_capture && amount < p.amount_capturable) {
     return refuse('IR_05', `${m.name} captures the whole authorized amount only (${p.amount_capturable})`, 'amount_to_capture');
@@ -98,7 +134,7 @@ export function captureRefusal(m: Manifest | undefined, p: StoredPayment, amount
 }
 
 /** Can the connector refund, and refund this amount (partial refund)? */
-export function refundRefusal(m: Manifest | undefined, amount: number, refundable: number): Refusal | null {
+export function refundRefusal(m: ConnectorCapabilities | undefined, amount: number, refundable: number): Refusal | null {
   if (!m) return null;
   if (!m.flows.includes('refund')) return refuse('IR_05', `${m.name} does not support refunds`, 'payment_id');
   if (m.partial_refund === false && amount < refundable) {

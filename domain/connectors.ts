@@ -1,9 +1,8 @@
-// What each connector can do, as data: checked before a job is queued. Derived from the connectors' manifests
-// (workers/connectors/<name>/manifest.ts, pure data); a connector without one (its worker is not built yet) is refused
-// with a 400 naming the field, rather than queued for a worker that does not exist.
-import { CONNECTORS, type ConnectorName } from '../lib/schemas/common.ts';
-import type { Manifest } from '../workers/connectors/manifest.ts';
-import { MANIFESTS } from '../workers/connectors/manifests.ts';
+// What each connector can do, as data: checked before a job is queued. Derived from the connectors' capabilities
+// the process handed to domain/capabilities.ts (their manifests); a connector without one (its worker is not built
+// yet) is refused with a 400 naming the field, rather than queued for a worker that does not exist.
+import type { ConnectorName } from '../lib/schemas/common.ts';
+import { manifestOf, type ConnectorCapabilities } from './capabilities.ts';
 
 export interface Capabilities {
   implemented: boolean;
@@ -14,14 +13,15 @@ export interface Capabilities {
 
 const none: Capabilities = { implemented: false, manual_capture: false, multiple_capture: false, incremental_authorization: false };
 
-export const capabilitiesOf = (m: Manifest | undefined): Capabilities => (m ? {
+export const capabilitiesOf = (m: ConnectorCapabilities | undefined): Capabilities => (m ? {
   implemented: true,
   manual_capture: m.capture_methods.includes('manual'),
   multiple_capture: m.multiple_capture,
   incremental_authorization: m.flows.includes('incrementalAuthorization'),
 } : none);
 
-export const CAPABILITIES = Object.fromEntries(CONNECTORS.map((c) => [c, capabilitiesOf(MANIFESTS[c])])) as Record<ConnectorName, Capabilities>;
+/** What the connector can do (from the capabilities handed in). */
+export const capabilities = (c: ConnectorName): Capabilities => capabilitiesOf(manifestOf(c));
 
 /** The connector a payment goes to when nothing names one (routing configuration arrives with merchants' setup). */
 export const DEFAULT_CONNECTOR: ConnectorName = 'service_test';

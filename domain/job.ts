@@ -1,4 +1,4 @@
-// The connector job for an operation: what a worker needs to call the provider. Pure; lib/queue.ts carries it.
+// The connector job for an operation: what a worker needs to call the provider. Pure; adapters/queue.ts carries it.
 import { createHash } from 'node:crypto';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { followUpCapture } from './capabilities.ts';

@@ -1,7 +1,7 @@
 // The rules table of the state machine: which action may start in which status, which outcomes each operation can
 // have, and the small helpers every transition shares. Pure; anyone may ask whether an action may start.
 import type { CaptureMethodName, ConnectorName, PaymentStatusName } from '../lib/schemas/common.ts';
-import { CAPABILITIES } from './connectors.ts';
+import { capabilities } from './connectors.ts';
 import { SWEEP_KEY, type Operation, type OperationKind, type Outcome, type OutcomeKind, type Refusal, type StoredPayment } from './payment.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update' | 'authenticate';
@@ -64,7 +64,7 @@ export function withFlight(p: StoredPayment, now: string): StoredPayment {
 
 /** The payment may have its authorization raised later (asked for on create, and the connector supports it). */
 export const incrementable = (p: StoredPayment) =>
-  p.request_incremental_authorization === true && !!p.connector && CAPABILITIES[p.connector].incremental_authorization;
+  p.request_incremental_authorization === true && !!p.connector && capabilities(p.connector).incremental_authorization;
 
 /** The provider authorizes the attempt (and captures it, for automatic capture). */
 export function authorizeOperation(operationId: string, attemptId: string, amount: number, connector: ConnectorName, statusBefore: PaymentStatusName, now: string): Operation {

@@ -6,19 +6,24 @@ import { healthChecker, instanceHealthService, paymentStateClient } from '../lib
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
-import { PaymentStore } from '../lib/payment-store.ts';
-import { RefundStore } from '../lib/refund-store.ts';
-import { ConnectorQueues } from '../lib/queue.ts';
+import { PaymentStore } from '../adapters/payment-store.ts';
+import { RefundStore } from '../adapters/refund-store.ts';
+import { ConnectorQueues } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
-import { WebhookQueue } from '../lib/event-store.ts';
-import { CAPABILITIES } from '../domain/connectors.ts';
-import type { ConnectorName } from '../lib/schemas/common.ts';
+import { WebhookQueue } from '../adapters/event-store.ts';
+import { capabilities } from '../domain/connectors.ts';
+import { useCapabilities } from '../domain/capabilities.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import { CONNECTORS, type ConnectorName } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
 import { answerNodeRefusals } from './client-error.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { MerchantSetup } from './merchant-setup.ts';
+
+// domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
+useCapabilities(MANIFESTS);
 
 requireGatewaySecrets();
 
@@ -37,7 +42,7 @@ await setup.listen(setupEvents);
 
 const paymentStateHealth = healthChecker(config.paymentStateAddr);
 const webhookQueue = new WebhookQueue(redis);
-const implemented = (Object.keys(CAPABILITIES) as ConnectorName[]).filter((c) => CAPABILITIES[c].implemented);
+const implemented = CONNECTORS.filter((c) => capabilities(c).implemented);
 const settle = async <T>(p: Promise<T>, ms = 2_000): Promise<T | Error> =>
   Promise.race([p, new Promise<Error>((r) => setTimeout(() => r(new Error('timeout')), ms))]).catch((e: Error) => e);
 

@@ -1,5 +1,5 @@
 // What a payment takes from its merchant's setup: the business profile it belongs to, the manual review rule, and
-// at confirm the connector account routing chooses (lib/routing.ts) among the profile's accounts.
+// at confirm the connector account routing chooses (domain/routing.ts) among the profile's accounts.
 //
 // The setup is read on every create and confirm but changes rarely, so each gateway keeps a snapshot per merchant.
 // A change through the admin API drops it at once in this process and, through Redis, in every other gateway;
@@ -11,7 +11,7 @@ import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
-import { chooseRoute, type Route } from '../lib/routing.ts';
+import { chooseRoute, type Route } from '../domain/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
 import { canStart } from '../domain/transitions.ts';

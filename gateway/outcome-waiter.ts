@@ -3,7 +3,7 @@
 import type { Redis } from 'ioredis';
 import { paymentEventsChannel } from '../lib/redis.ts';
 import { log } from '../lib/log.ts';
-import type { PaymentEvent } from '../lib/payment-store.ts';
+import type { PaymentEvent } from '../adapters/payment-store.ts';
 
 export class OutcomeWaiter {
   private readonly waiting = new Map<string, Set<(e: PaymentEvent | null) => void>>();

@@ -6,7 +6,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import { Customers } from '../gateway/customers.ts';
 import { PaymentLinks } from '../gateway/payment-links.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
-import { PaymentStore } from '../lib/payment-store.ts';
+import { PaymentStore } from '../adapters/payment-store.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redact } from '../lib/log.ts';
 import { Stack } from './support/stack.ts';

@@ -10,19 +10,23 @@ import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
-import { ConnectorQueues, queueName, telemetry } from '../lib/queue.ts';
+import { ConnectorQueues, queueName, telemetry, workerOptions } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { loadConnector } from './connectors/index.ts';
-import { IMPLEMENTED } from './connectors/manifests.ts';
+import { IMPLEMENTED, MANIFESTS } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { TokenCache } from './token-cache.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
-import { PaymentStore } from '../lib/payment-store.ts';
+import { PaymentStore } from '../adapters/payment-store.ts';
 import { isNotificationJob, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { notificationProcessor } from './notifications.ts';
+import { useCapabilities } from '../domain/capabilities.ts';
+
+// domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
+useCapabilities(MANIFESTS);
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
 const asked = (values.connector ?? process.env.CONNECTOR ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -47,8 +51,7 @@ const queues = new ConnectorQueues(connection);
 
 async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
-  const policy = connector.manifest.queue;
-  const concurrency = policy.concurrency ?? config.workerConcurrency;
+  const { concurrency, ...limits } = workerOptions(connector.manifest.queue);
   const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens, (m, a) => setup.webhookSecret(m, a));
   const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
@@ -58,7 +61,7 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
     connection,
     prefix: config.redisPrefix,
     concurrency,
-    ...(policy.limiter ? { limiter: policy.limiter } : {}),
+    ...limits,
     lockDuration: config.jobLockMs,
     stalledInterval: Math.max(1_000, Math.floor(config.jobLockMs / 2)),
     maxStalledCount: 10,

@@ -22,7 +22,7 @@ import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import { flowFor, type Connector, type ProviderNotification } from './connectors/types.ts';
 import { jobFor } from '../domain/job.ts';
-import type { ConnectorQueues } from '../lib/queue.ts';
+import type { ConnectorQueues } from '../adapters/queue.ts';
 import { report } from './runtime.ts';
 
 type Known = Exclude<ProviderNotification, { object: 'unknown' | 'hint' }>;

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import type { Db, Filter } from 'mongodb';
 import { config } from '../../lib/config.ts';
 import { errors, found } from '../../lib/errors.ts';
-import { EventStore, WebhookQueue, type AttemptDoc, type EventDoc } from '../../lib/event-store.ts';
+import { EventStore, WebhookQueue, type AttemptDoc, type EventDoc } from '../../adapters/event-store.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { ListEventsQuery } from '../../lib/schemas/event.ts';
 import type { Redis } from 'ioredis';

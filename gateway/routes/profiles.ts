@@ -1,7 +1,7 @@
 // Business profiles (admin key): a merchant's lines of business, each with its return URL, webhook URL, the hash
 // key that signs its webhooks, and the default routing of its payments.
 import type { Router } from 'express';
-import { CAPABILITIES } from '../../domain/connectors.ts';
+import { capabilities } from '../../domain/connectors.ts';
 import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
@@ -55,7 +55,7 @@ export async function checkRouting(setup: MerchantStore, merchantId: string, rou
   for (const c of choices) {
     const name = typeof c === 'string' ? c : c.connector;
     const id = typeof c === 'string' ? null : c.merchant_connector_id ?? null;
-    if (!CAPABILITIES[name].implemented) throw errors.invalid(param, `${name} is not enabled on this service`);
+    if (!capabilities(name).implemented) throw errors.invalid(param, `${name} is not enabled on this service`);
     if (id) {
       const a = accounts.find((x) => x.merchant_connector_id === id);
       if (!a) throw errors.invalid(param, `connector account ${id} does not exist for this merchant`);

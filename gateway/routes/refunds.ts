@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ApiError, errors } from '../../lib/errors.ts';
 import { ids, requestId } from '../../lib/ids.ts';
 import { config } from '../../lib/config.ts';
-import type { RefundDoc } from '../../lib/refund-store.ts';
+import type { RefundDoc } from '../../adapters/refund-store.ts';
 import { CreateRefundRequest, ListRefundsFilter, REFUND_FIELDS, RefundId, UpdateRefundRequest, type RefundResource } from '../../lib/schemas/refund.ts';
 import { requestHash } from '../../domain/intent.ts';
 import { jobFor } from '../../domain/job.ts';

@@ -7,13 +7,18 @@ import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../..
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
-import { PaymentStore } from '../../lib/payment-store.ts';
-import { RefundStore } from '../../lib/refund-store.ts';
-import { ConnectorQueues } from '../../lib/queue.ts';
+import { PaymentStore } from '../../adapters/payment-store.ts';
+import { RefundStore } from '../../adapters/refund-store.ts';
+import { ConnectorQueues } from '../../adapters/queue.ts';
 import { redisConnection } from '../../lib/redis.ts';
 import { PaymentStateService } from './service.ts';
 import { DisputeStore } from '../../lib/dispute-store.ts';
 import { reportDispute } from './disputes.ts';
+import { useCapabilities } from '../../domain/capabilities.ts';
+import { MANIFESTS } from '../../workers/connectors/manifests.ts';
+
+// domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
+useCapabilities(MANIFESTS);
 
 const { client: mongo, db } = await connectMongo();
 await ensureIndexes(db);

@@ -6,11 +6,11 @@ import { ids } from '../../lib/ids.ts';
 import { log } from '../../lib/log.ts';
 import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
-import { CAPABILITIES, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
-import type { PaymentEvent, PaymentStore } from '../../lib/payment-store.ts';
-import type { ConnectorQueues } from '../../lib/queue.ts';
+import { capabilities, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
+import type { PaymentEvent, PaymentStore } from '../../adapters/payment-store.ts';
+import type { ConnectorQueues } from '../../adapters/queue.ts';
 import { jobFor } from '../../domain/job.ts';
-import { paramsOfBegin, toJobMessage } from '../../lib/begin-params.ts';
+import { paramsOfBegin, toJobMessage } from '../../adapters/begin-params.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, ThreeDsAuthenticationRequest,
   THREE_DS_TRANS_STATUSES, UpdatePaymentRequest,
@@ -276,7 +276,7 @@ const BEGIN = {
     return (p: StoredPayment): Decision => {
       const named = ctx.route?.connector ?? body.connector?.[0] ?? p.connector ?? DEFAULT_CONNECTOR;
       const parsed = Connector.safeParse(named);
-      if (!parsed.success || !CAPABILITIES[parsed.data].implemented) {
+      if (!parsed.success || !capabilities(parsed.data).implemented) {
         return { kind: 'refused', code: 'IR_05', message: `Connector ${named} is not enabled for this merchant`, param: 'connector' };
       }
       const connector = parsed.data;

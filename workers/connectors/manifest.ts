@@ -1,6 +1,6 @@
 // What a connector is, as data: its flows, capabilities, credentials, settings and queue policy. A manifest is pure
 // data (it imports only lib/schemas/, zod and other manifest files), so every process may read it: domain/ derives
-// the capabilities from it, lib/queue.ts the retry policy, scripts/start.ts and the test stack the worker processes.
+// the capabilities from it, adapters/queue.ts the retry policy, scripts/start.ts and the test stack the worker processes.
 import type { z } from 'zod';
 import type { CAPTURE_METHODS, ConnectorName, COUNTRIES, CURRENCIES } from '../../lib/schemas/common.ts';
 

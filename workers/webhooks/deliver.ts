@@ -6,13 +6,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { hostOf, pinnedLookup, resolveWebhookHost, webhookUrlProblem } from '../../lib/webhook-url.ts';
 import { signStandardWebhook, signWebhook } from '../../lib/merchant-webhook-signature.ts';
-import type { AttemptDoc } from '../../lib/event-store.ts';
+import type { AttemptDoc } from '../../adapters/event-store.ts';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature-512';
 const EXCERPT = 2048;
 const MAX_READ = 64 * 1024;
 
-/** What one attempt did, as its attempt record keeps it (lib/event-store.ts AttemptDoc). */
+/** What one attempt did, as its attempt record keeps it (adapters/event-store.ts AttemptDoc). */
 export type SendResult = Omit<AttemptDoc, 'attempt_id' | 'event_id' | 'merchant_id' | 'trigger' | 'url'>;
 
 export async function sendWebhook(url: string, body: string, hashKey: string, opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string }): Promise<SendResult> {

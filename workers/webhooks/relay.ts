@@ -4,9 +4,9 @@
 // leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The re-enqueuer
 // gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
 import { deriveEvents } from '../../domain/events.ts';
-import type { EventDoc, EventStore, WebhookQueue } from '../../lib/event-store.ts';
+import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
 import type { MerchantStore } from '../../lib/merchant-store.ts';
-import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../lib/payment-store.ts';
+import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
 
 const key = (t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>) => `${t.merchant_id}:${t.payment_id}:${t.seq}`;
 /** Payments relayed at once in a pass. */

@@ -1,12 +1,12 @@
 // billie: B2B invoice ("pay later for businesses", API v2), imitated by services/provider-sandbox/providers/billie/.
 // Reference: ../shared/reference/providers/billie.md; README.md here.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** BodyKey: api_key = the OAuth2 client id, key1 = the client secret (POST /oauth/token, client credentials). */
 export const billieCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
+export const manifest = defineManifest({
   name: 'billie',
   display_name: 'Billie',
   // Billie's webhooks carry the secret agreed with the merchant in X-Api-Key, not a signature (notification.ts). No
@@ -42,4 +42,4 @@ export const manifest: Manifest<z.infer<typeof billieCredentials>> = {
   webhook: { scheme: 'shared_secret', header: 'x-api-key' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

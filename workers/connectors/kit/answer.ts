@@ -2,7 +2,7 @@
 // (the connector's schemas.ts, written from the provider's published examples) and comes out typed. A body that
 // is not that shape is not guessed at: it is an unknown outcome (UnexpectedAnswer), which the runtime treats as an
 // unavailable provider: the job fails this attempt, is logged with the message (naming the path of each field that
-// did not parse), and BullMQ runs it again later with the same idempotency key (lib/queue.ts jobOptions, the
+// did not parse), and BullMQ runs it again later with the same idempotency key (adapters/queue.ts jobOptions, the
 // connector's queue policy), which for a pending payment is a status sync. Nothing is reported to payment-state.
 import { z } from 'zod';
 import type { ProviderResponse } from './http.ts';

@@ -2,7 +2,7 @@
 //  - its manifest (<name>/manifest.ts, `defineManifest`): pure data every process reads: capabilities (flows, capture
 //    methods, countries, currencies, customers, required fields), auth (auth_type and the credential zod schema),
 //    queue policy (concurrency, BullMQ limiter for the provider's rate limit, attempts, backoff, the pause after a 429;
-//    applied by workers/main.ts and lib/queue.ts jobOptions), the notification scheme (kit/verify.ts checks it in the
+//    applied by workers/main.ts and adapters/queue.ts jobOptions), the notification scheme (kit/verify.ts checks it in the
 //    gateway), amount unit, settings. It is its own file because the gateway and payment-state read it without
 //    loading any transformer;
 //  - its flows (<name>/index.ts, `defineConnector`): for each flow the request transformer (our job -> the provider's

@@ -1,12 +1,12 @@
 // mondu: B2B buy now, pay later (invoice, SEPA direct debit, installments), imitated by
 // services/provider-sandbox/providers/mondu/. Reference: ../shared/reference/providers/mondu.md; README.md here.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** HeaderKey: api_key is the Mondu API token (header `Api-Token`). */
 export const monduCredentials = z.object({ api_key: z.string().min(1) });
 
-export const manifest: Manifest<z.infer<typeof monduCredentials>> = {
+export const manifest = defineManifest({
   name: 'mondu',
   display_name: 'Mondu',
   // No refundSync: a credit note is in effect when created (nothing pending to ask about).
@@ -43,4 +43,4 @@ export const manifest: Manifest<z.infer<typeof monduCredentials>> = {
   webhook: { scheme: 'hmac', signature_header: 'x-mondu-signature', algorithm: 'sha256', encoding: 'hex' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

@@ -2,7 +2,7 @@
 // DE, ES and NL, imitated by services/provider-sandbox/providers/openbank/. Reference:
 // ../shared/reference/providers/openbank.md (sourcing weak: most of the dialect is UNVERIFIED, see README.md).
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /**
  * SignatureKey: api_key = the Merchant API Key (header Ocp-Apim-Subscription-Key on every call), key1 = the Client ID,
@@ -16,7 +16,7 @@ export const OPENBANK_SANDBOX = {
   client_secret: 'openbank_sandbox_client_secret',
 } as const;
 
-export const manifest: Manifest<z.infer<typeof openbankCredentials>> = {
+export const manifest = defineManifest({
   name: 'openbank',
   display_name: 'Openbank Zinia (pay in 30 days, instalments)',
   // Notifications are hints (Zinia's body is {order_id, status, ...}, unsigned): the worker re-reads the order.
@@ -46,4 +46,4 @@ export const manifest: Manifest<z.infer<typeof openbankCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

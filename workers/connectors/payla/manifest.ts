@@ -1,7 +1,7 @@
 // payla: Payla's BNPL (PAYONE Secured Invoice, clearingtype fnc / financingtype PIV) through PAYONE's Server API
 // (form-encoded key=value calls to one endpoint), imitated by services/provider-sandbox/providers/payla/. See README.md.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /**
  * MultiAuthKey: api_key = PAYONE portalid, key1 = mid (merchant), key2 = aid (sub-account), api_secret = the portal
@@ -17,7 +17,7 @@ export const paylaCredentials = z.object({
 
 export const PAYLA_SANDBOX = { portalid: '2030968', mid: '42865', aid: '42949', portal_key: 'payla-sandbox-portal-key' } as const;
 
-export const manifest: Manifest<z.infer<typeof paylaCredentials>> = {
+export const manifest = defineManifest({
   name: 'payla',
   display_name: 'PAYONE Secured Invoice (Payla)',
   // No status read exists in PAYONE's Server API (no sync, no refundSync); TransactionStatus notifications only prove
@@ -51,4 +51,4 @@ export const manifest: Manifest<z.infer<typeof paylaCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

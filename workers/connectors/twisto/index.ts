@@ -1,18 +1,15 @@
 // twisto: the hosted checkout (authorize: create it -> the shopper's redirect), its state read by the status sync
 // (approved = authorized), the capture a full charge of the approved checkout, the void its cancellation, refunds
 // against the checkout; unsigned webhooks are hints (notification.ts).
-import type { z } from 'zod';
-import type { Connector } from '../types.ts';
-import { manifest, type twistoCredentials } from './manifest.ts';
+import { defineConnector } from '../kit/define.ts';
+import { manifest } from './manifest.ts';
 import {
   cancelNext, chargeNext, checkoutRequest, createCheckoutRequest, refundListRequest, refundNext, refundRequest,
 } from './request.ts';
 import { cancelOutcome, chargeOutcome, checkoutAnswerOutcome, refundOutcome, refundReadOutcome } from './response.ts';
 import { parseNotification } from './notification.ts';
 
-type Credentials = z.infer<typeof twistoCredentials>;
-
-export const connector: Connector<Credentials> = {
+export const connector = defineConnector({
   manifest,
   authorize: { request: (job, c) => createCheckoutRequest(job, c.api_key), response: checkoutAnswerOutcome },
   sync: { request: (job, c) => checkoutRequest(job, c.api_key), response: checkoutAnswerOutcome },
@@ -21,4 +18,4 @@ export const connector: Connector<Credentials> = {
   refund: { request: (job, c) => refundListRequest(job, c.api_key), next: (job, c, answers) => refundNext(job, c.api_key, answers), response: refundOutcome },
   refundSync: { request: (job, c) => refundRequest(job, c.api_key), response: refundReadOutcome },
   notification: { parse: parseNotification },
-};
+});

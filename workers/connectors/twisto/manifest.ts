@@ -1,14 +1,14 @@
 // twisto: Czech/Polish consumer buy now, pay later (Twisto PSP API v4: hosted checkout, then charges), imitated by
 // services/provider-sandbox/providers/twisto/. Reference: ../shared/reference/providers/twisto.md; README.md here.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`). */
 export const twistoCredentials = z.object({ api_key: z.string().min(1) });
 
 export const TWISTO_SANDBOX_KEY = 'twisto_sandbox_secret_key';
 
-export const manifest: Manifest<z.infer<typeof twistoCredentials>> = {
+export const manifest = defineManifest({
   name: 'twisto',
   display_name: 'Twisto',
   // refundSync reads a refund by its id (GET /refunds/{id}); a refund has no state at Twisto, so it is done once it exists.
@@ -40,4 +40,4 @@ export const manifest: Manifest<z.infer<typeof twistoCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

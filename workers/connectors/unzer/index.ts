@@ -2,26 +2,20 @@
 // /v1/customers, POST /v2/baskets, POST /v1/payments/authorize, and for automatic capture POST .../charges; the
 // status sync reads GET /v1/payments/{id} (and charges an automatic capture once the review approved it). Unzer's
 // unsigned webhooks are hints that start such a sync (notification.ts).
-import type { z } from 'zod';
-import type { Connector } from '../types.ts';
+import { defineConnector } from '../kit/define.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { manifest, type unzerCredentials } from './manifest.ts';
+import { manifest } from './manifest.ts';
 import { parseNotification } from './notification.ts';
 import {
   authorizeRequest, basketRequest, chargeRequest, customerRequest, isAutomatic, paymentRequest, refundRequest, refundSyncRequest, typeRequest, voidRequest,
 } from './request.ts';
 import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, UnzerPayment, UnzerResource, voidOutcome } from './response.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { readAnswer } from '../kit/answer.ts';
 
-type Credentials = z.infer<typeof unzerCredentials>;
+/** The id of a resource the chain made (type, customer, basket); an answer without one is an unknown outcome. */
+const idOf = (res: ProviderResponse, what: string) => readAnswer(UnzerResource, res, `unzer ${what}`).id;
 
-const idOf = (res: ProviderResponse, what: string) => {
-  const r = UnzerResource.safeParse(res.body);
-  if (!r.success) throw new UnexpectedAnswer(`unzer: the ${what} answer has no id`);
-  return r.data.id;
-};
-
-export const connector: Connector<Credentials> = {
+export const connector = defineConnector({
   manifest,
   authorize: {
     request: (job, c) => typeRequest(job, c.api_key),
@@ -56,4 +50,4 @@ export const connector: Connector<Credentials> = {
   refund: { request: (job, c) => refundRequest(job, c.api_key), response: refundOutcome },
   refundSync: { request: (job, c) => refundSyncRequest(job, c.api_key), response: refundOutcome },
   notification: { parse: parseNotification },
-};
+});

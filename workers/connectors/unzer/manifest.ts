@@ -1,14 +1,14 @@
 // unzer: Unzer Invoice (Payment API v1, payment type paylater-invoice), imitated by
 // services/provider-sandbox/providers/unzer/. Reference: ../shared/reference/providers/unzer.md.
 import { z } from 'zod';
-import type { Manifest } from '../manifest.ts';
+import { defineManifest } from '../manifest.ts';
 
 /** The private key (s-priv-… sandbox, p-priv-… production), sent as the Basic user with an empty password. */
 export const unzerCredentials = z.object({ api_key: z.string().min(1) });
 
 export const UNZER_SANDBOX_KEY = 's-priv-2a10sandboxunzer0000000000';
 
-export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
+export const manifest = defineManifest({
   name: 'unzer',
   display_name: 'Unzer Invoice',
   // Unzer's webhooks are unsigned ({event, publicKey, retrieveUrl, paymentId}): each is a hint on which the worker
@@ -39,4 +39,4 @@ export const manifest: Manifest<z.infer<typeof unzerCredentials>> = {
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-};
+});

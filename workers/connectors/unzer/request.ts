@@ -5,7 +5,6 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { obj, text as str, type Obj } from '../kit/order.ts';
-import type { z } from 'zod';
 
 /** Drops undefined fields, so the body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

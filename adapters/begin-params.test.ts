@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { MessageTypeDefinition, MethodDefinition } from '@grpc/proto-loader';
 import { beginParams, fromJobMessage, fromParamsMessage, paramsOfBegin, toJobMessage, toParamsMessage } from './begin-params.ts';
-import { paymentStateDefinition } from './grpc.ts';
+import { paymentStateDefinition } from '../lib/grpc.ts';
 import {
   CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest,
   ThreeDsAuthenticationRequest, UpdatePaymentRequest,
-} from './schemas/payment.ts';
+} from '../lib/schemas/payment.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import type { BeginRequest, BeginRequest__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BeginReply, BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';

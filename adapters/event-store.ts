@@ -4,8 +4,8 @@
 import { Queue } from 'bullmq';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Redis } from 'ioredis';
-import { config } from './config.ts';
-import { isDuplicateKey } from './mongo.ts';
+import { config } from '../lib/config.ts';
+import { isDuplicateKey } from '../lib/mongo.ts';
 import { telemetry } from './queue.ts';
 import type { EventObjectType, EventType } from '../domain/events.ts';
 

@@ -4,20 +4,31 @@
 import { Queue } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import type { Redis } from 'ioredis';
-import { config } from './config.ts';
-import type { ConnectorName } from './schemas/common.ts';
+import { config } from '../lib/config.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
 import { notificationJobId, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;
 export const telemetry = () => new BullMQOtel({ tracerName: 'bnpl-bullmq' });
 
+type QueuePolicy = NonNullable<(typeof MANIFESTS)[ConnectorName]>['queue'];
+
 /** A connector's retry policy: its manifest's (workers/connectors/<name>/manifest.ts), else the service defaults. */
-export const jobOptions = (connector?: ConnectorName) => ({
-  attempts: (connector && MANIFESTS[connector]?.queue.attempts) || config.jobAttempts,
-  backoff: { type: 'exponential' as const, delay: (connector && MANIFESTS[connector]?.queue.backoff_ms) || config.jobBackoffMs },
+export const jobOptions = (connector?: ConnectorName, policy: QueuePolicy | undefined = connector && MANIFESTS[connector]?.queue) => ({
+  attempts: policy?.attempts || config.jobAttempts,
+  backoff: { type: 'exponential' as const, delay: policy?.backoff_ms || config.jobBackoffMs },
   removeOnComplete: { age: 24 * 3600, count: 100_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
+});
+
+/**
+ * What a connector's worker runs with (workers/main.ts): its manifest's concurrency (else WORKER_CONCURRENCY) and the
+ * provider's rate limit as BullMQ's `limiter` (at most `max` jobs per `duration` ms on the queue, across workers).
+ */
+export const workerOptions = (policy: QueuePolicy) => ({
+  concurrency: policy.concurrency ?? config.workerConcurrency,
+  ...(policy.limiter ? { limiter: policy.limiter } : {}),
 });
 
 /** Producers for every connector's queue, created on first use. */

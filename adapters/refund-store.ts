@@ -3,9 +3,9 @@
 // lookups by refund_id and for POST /refunds/list, written after the payment's projection. The gateway first
 // claims the refund_id there (a unique key per merchant), so one refund_id names one refund across all payments.
 import type { Collection, Db, Filter } from 'mongodb';
-import { isDuplicateKey } from './mongo.ts';
-import { withSpan, SpanKind } from './telemetry.ts';
-import type { RefundResource } from './schemas/refund.ts';
+import { isDuplicateKey } from '../lib/mongo.ts';
+import { withSpan, SpanKind } from '../lib/telemetry.ts';
+import type { RefundResource } from '../lib/schemas/refund.ts';
 import { refundView } from '../domain/refunds.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 

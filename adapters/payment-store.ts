@@ -2,9 +2,9 @@
 // (merchant_id, payment_id, seq): appending seq N+1 succeeds for exactly one writer, which is the compare-and-set
 // that stops double captures and lost updates. `payments` is a projection of the latest transition, written after.
 import type { Collection, Db, Filter } from 'mongodb';
-import { canExist } from './ids.ts';
-import { isDuplicateKey } from './mongo.ts';
-import { withSpan, currentTraceId, SpanKind } from './telemetry.ts';
+import { canExist } from '../lib/ids.ts';
+import { isDuplicateKey } from '../lib/mongo.ts';
+import { withSpan, currentTraceId, SpanKind } from '../lib/telemetry.ts';
 import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
 
 export interface Transition {

@@ -3,11 +3,11 @@
 // takes the payment. An account takes a payment when it is enabled, its payment_methods_enabled take it and its
 // connector serves the payment's currency, billing country and customer type. Pure: the accounts and the random draw
 // are given.
-import { manifestOf, servingRefusal } from '../domain/capabilities.ts';
-import { CAPABILITIES, DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from '../domain/connectors.ts';
-import type { ConnectorName } from './schemas/common.ts';
-import type { PaymentMethodsEnabledValue, RoutingAlgorithm } from './schemas/merchant.ts';
-import type { RoutingChoice } from './schemas/payment.ts';
+import { manifestOf, servingRefusal } from './capabilities.ts';
+import { capabilities, DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from './connectors.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
+import type { PaymentMethodsEnabledValue, RoutingAlgorithm } from '../lib/schemas/merchant.ts';
+import type { RoutingChoice } from '../lib/schemas/payment.ts';
 import type { z } from 'zod';
 
 export interface RoutableAccount {
@@ -63,7 +63,7 @@ function capabilityRefusal(name: ConnectorName, p: Payment): { message: string; 
 
 /** Why the connector cannot serve this payment, or null. */
 function connectorCannot(name: ConnectorName, p: Payment): string | null {
-  if (!CAPABILITIES[name].implemented) return `${name} is not enabled`;
+  if (!capabilities(name).implemented) return `${name} is not enabled`;
   return capabilityRefusal(name, p)?.message ?? null;
 }
 
@@ -153,7 +153,7 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
     // One connector with a usable account, which cannot take a value of the payment: the refusal names that field.
     const only = input.forced.length === 1 ? input.forced[0]! : null;
     const hasAccount = !input.merchantHasAccounts || input.accounts.some((a) => a.connector_name === only && !a.disabled);
-    const capability = only && hasAccount && CAPABILITIES[only].implemented ? capabilityRefusal(only, input) : null;
+    const capability = only && hasAccount && capabilities(only).implemented ? capabilityRefusal(only, input) : null;
     if (capability) return { refused: capability.message, param: capability.param };
     return refused('connector', `no connector account of ${input.forced.join(', ')} can take this payment`);
   }

@@ -1,4 +1,4 @@
-// lib/routing.ts, pure: the order of ARCHITECTURE.md (forced connector, request routing, profile default, first
+// domain/routing.ts, pure: the order of ARCHITECTURE.md (forced connector, request routing, profile default, first
 // enabled account that takes the payment, default connector) and each algorithm.
 import { describe, expect, it } from 'vitest';
 import { chooseRoute, type RoutableAccount, type RouteInput } from './routing.ts';
