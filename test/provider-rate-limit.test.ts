@@ -8,6 +8,8 @@ import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1
 import { connector } from '../workers/connectors/service_test/index.ts';
 import { providerCall, ProviderRateLimited } from '../workers/provider-http.ts';
 import { processor } from '../workers/runtime.ts';
+import { config } from '../lib/config.ts';
+import { randomBytes } from 'node:crypto';
 
 let server: Server;
 let url = '';
@@ -20,6 +22,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   process.env.SERVICE_TEST_BASE_URL = url;
+  // service_test's authorization carries the default account's notification secret, derived from the master key
+  // (issue 19 item 4): this process has none unless given one.
+  if (!config.masterEncKey) Object.assign(config, { masterEncKey: randomBytes(32).toString('hex') });
 });
 afterAll(() => {
   delete process.env.SERVICE_TEST_BASE_URL;
