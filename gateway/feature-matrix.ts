@@ -1,7 +1,8 @@
 // GET /feature_matrix (public, as in the reference switch): what each implemented connector can do, generated from
 // the same manifests that the checks before queueing read. A connector still pointed at the provider sandbox also
 // shows `sandbox_account_details`: the connector_account_details its imitation accepts, so a merchant can create a
-// working connector account from it as is.
+// working connector account from it as is. Each entry's `verification` says how much of the connector was checked
+// against the provider's own material, so a merchant knows what was.
 import { fieldsNeeded } from '../domain/capabilities.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { Manifest } from '../workers/connectors/manifest.ts';
@@ -31,6 +32,9 @@ function entry(m: Manifest) {
     required_fields_by_capture_method: Object.fromEntries(m.capture_methods.map((c) => [c, fieldsNeeded(m, c)])),
     auth_type: m.auth_type,
     amount_unit: m.amount_unit,
+    // What was checked against the provider's own material: counts of the points traced to a source and of those
+    // UNVERIFIED in the connector's README, and the level they give (workers/connectors/manifest.ts Verification).
+    verification: m.verification,
     ...(inSandbox(m) ? { sandbox_account_details: m.sandbox_account_details ?? { auth_type: m.auth_type, api_key: m.settings.default_api_key.default } } : {}),
   };
 }

@@ -49,7 +49,7 @@ export function openApiDocument() {
         },
       },
       '/feature_matrix': {
-        get: { summary: 'What each connector can do (public): flows, capture methods, countries, currencies, customer types, required fields (and per capture method: due at confirm, due at each capture), auth type; sandbox_account_details in sandbox mode', security: [], responses: { 200: { description: '{connector_count, connectors}' } } },
+        get: { summary: 'What each connector can do (public): flows, capture methods, countries, currencies, customer types, required fields (and per capture method: due at confirm, due at each capture), auth type, verification {verified, unverified, level: verified | partial | preview | own} (the points traced to the provider\'s own material, and those UNVERIFIED); sandbox_account_details in sandbox mode', security: [], responses: { 200: { description: '{connector_count, connectors}' } } },
       },
       '/refunds': {
         post: {

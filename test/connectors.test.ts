@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { capabilities } from '../domain/connectors.ts';
 import { CONNECTORS as NAMES } from '../lib/schemas/common.ts';
 import { loadConnector } from '../workers/connectors/index.ts';
-import { FLOWS } from '../workers/connectors/manifest.ts';
+import { FLOWS, verificationLevel } from '../workers/connectors/manifest.ts';
 import { IMPLEMENTED, MANIFESTS } from '../workers/connectors/manifests.ts';
 import { connectorFolders, outOfDate, renderCompose, renderRegistry, renderTable } from '../scripts/connectors-gen.ts';
+import { countVerification, readmeVerification } from '../scripts/connector-verification.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -65,5 +66,54 @@ describe('connectors from their manifests', () => {
     expect(mondu).toContain('automatic (follow-up capture)');
     expect(mondu).toContain('| B2B | always |');
     expect(renderTable([{ ...MANIFESTS.service_test!, partial_capture: false, multiple_capture: false, customer_step: undefined }])).toContain('full amount only | any | any | B2B, B2C | none |');
+    expect(rows.find((r) => r.startsWith('| riverty '))).toMatch(/\| partial \(\d+ traced, \d+ unverified\) \|$/);
+    expect(rows.find((r) => r.startsWith('| service_test '))).toMatch(/\| own \|$/);
+  });
+});
+
+describe('verification level: the manifest\'s counts are its README\'s', () => {
+  it('each connector\'s manifest states the counts of its README\'s Sources rows and UNVERIFIED items, and the level they give', () => {
+    for (const c of IMPLEMENTED) {
+      const v = MANIFESTS[c]!.verification;
+      const counted = readmeVerification(c);
+      if (v.level === 'own') {
+        // Ours (service_test): no provider of another's, nothing to trace, no provider README.
+        expect(c).toBe('service_test');
+        expect({ counted, verified: v.verified, unverified: v.unverified }).toEqual({ counted: null, verified: 0, unverified: 0 });
+        continue;
+      }
+      expect(counted, `${c}: workers/connectors/${c}/README.md is missing`).not.toBeNull();
+      expect({ verified: v.verified, unverified: v.unverified }, `${c}: set its manifest's verification to the README's counts`).toEqual(counted);
+      expect(v.level, `${c}: the level of ${v.verified} traced and ${v.unverified} unverified`).toBe(verificationLevel(v.verified, v.unverified));
+    }
+    // The connectors rewritten on their providers' material (issue 20) are partial; those not yet traced, preview.
+    for (const c of ['riverty', 'svea', 'zaver', 'avarda', 'ratepay', 'axytos'] as const) expect(MANIFESTS[c]!.verification.level, c).toBe('partial');
+    for (const c of ['payla', 'billie', 'mondu', 'unzer', 'twisto', 'openbank'] as const) expect(MANIFESTS[c]!.verification.verified, c).toBe(0);
+  });
+
+  it('the level rule: preview when nothing is traced or more is unverified than traced, verified when nothing is unverified', () => {
+    expect(verificationLevel(0, 0)).toBe('preview');
+    expect(verificationLevel(0, 3)).toBe('preview');
+    expect(verificationLevel(3, 4)).toBe('preview');
+    expect(verificationLevel(4, 4)).toBe('partial');
+    expect(verificationLevel(30, 9)).toBe('partial');
+    expect(verificationLevel(30, 0)).toBe('verified');
+  });
+
+  it('the README parser counts the rows of every table under ## Sources and the top-level items under ## UNVERIFIED, nothing else', () => {
+    const readme = [
+      '# x', '', '| field mapping | not a source |', '|---|---|', '| a | b |', '',
+      '## Sources', 'Keys: [A] a repository.', '', '### Requests', '| what | source |', '|---|---|', '| `POST /a` | [A] |', '| a \\| b | [A] x |',
+      '', '### Answers', '| what | meaning | source |', '|:--|---|--:|', '| `id` | | [A] |', '',
+      '## UNVERIFIED (designed plausibly)', '- one', '  continued', '- two', '', '1. three', '10. four', '   - a sub-point, not counted', '',
+      '## Field mapping', '| ours | theirs |', '|---|---|', '| a | b |', '- not unverified',
+    ].join('\n');
+    expect(countVerification(readme)).toEqual({ verified: 3, unverified: 4 });
+    // An older README: no Sources table (0 traced), its UNVERIFIED list counted.
+    expect(countVerification('# y\n## UNVERIFIED\n- a\n- b\n')).toEqual({ verified: 0, unverified: 2 });
+    // A row naming no source is not a traced point; a README must say what is UNVERIFIED (even "none").
+    expect(() => countVerification('## Sources\n| what | source |\n|---|---|\n| `id` | |\n## UNVERIFIED\n')).toThrow('names no source');
+    expect(() => countVerification('## Sources\n| what | source |\n|---|---|\n| `id` | [A] |\n')).toThrow('no `## UNVERIFIED` section');
+    expect(() => countVerification('## Sources\n## UNVERIFIED\n## UNVERIFIED\n')).toThrow('two sections');
   });
 });

@@ -31,6 +31,15 @@ describe('GET /feature_matrix', () => {
       expect(c.required_fields_by_capture_method.manual).toEqual({ confirm: c.required_fields, capture: ['metadata.invoice_url'] });
       expect(c.required_fields_by_capture_method.manual_multiple).toEqual({ confirm: c.required_fields, capture: ['metadata.invoice_url'] });
     }
+    // How much of each connector was checked against its provider's own material (the counts of its README, which
+    // test/connectors.test.ts holds to the manifest): ours is 'own'; riverty traced (partial); billie not yet (preview).
+    const verification = (name: string) => r.body.connectors.find((x: any) => x.name === name).verification;
+    expect(verification('service_test')).toEqual({ verified: 0, unverified: 0, level: 'own' });
+    expect(verification('riverty')).toEqual(MANIFESTS.riverty!.verification);
+    expect(verification('riverty')).toMatchObject({ verified: expect.any(Number), unverified: expect.any(Number), level: 'partial' });
+    expect(verification('riverty').verified).toBeGreaterThan(0);
+    expect(verification('billie')).toMatchObject({ verified: 0, level: 'preview' });
+    for (const c of r.body.connectors) expect(['verified', 'partial', 'preview', 'own'], c.name).toContain(c.verification.level);
   });
 
   it('a connector account made from sandbox_account_details as is pays through that connector', async () => {

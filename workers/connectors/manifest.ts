@@ -42,6 +42,31 @@ export type WebhookSignature =
   | { scheme: 'shared_secret'; header: string }
   | { scheme: 'unsigned' };
 
+/**
+ * How much of the connector was checked against the provider's own material (its SDKs, shop plugins, OpenAPI
+ * documents, documented examples), counted in its README (workers/connectors/<name>/README.md):
+ * - verified: the request and answer points traced to a source (the rows of its `## Sources` tables);
+ * - unverified: the points no source shows (the items of its `## UNVERIFIED` list);
+ * - level: 'own' for a connector whose provider is ours (service_test: nothing to trace), else verificationLevel() of
+ *   the two counts.
+ * test/connectors.test.ts counts the README (scripts/connector-verification.ts) and fails when these differ.
+ */
+export interface Verification {
+  verified: number;
+  unverified: number;
+  level: 'verified' | 'partial' | 'preview' | 'own';
+}
+
+/**
+ * The level two counts give: 'verified' when every point is traced (none unverified); 'partial' when traced points
+ * outnumber or equal the unverified ones; 'preview' when nothing is traced (no Sources table yet) or the unverified
+ * points outnumber the traced ones. Only the counts decide, so a test can check the level as well as the numbers.
+ */
+export function verificationLevel(verified: number, unverified: number): Exclude<Verification['level'], 'own'> {
+  if (verified === 0 || unverified > verified) return 'preview';
+  return unverified === 0 ? 'verified' : 'partial';
+}
+
 export interface Manifest<Credentials = unknown> {
   name: ConnectorName;
   /** The flows the connector implements; every other flow of FLOWS is absent. */
@@ -104,6 +129,8 @@ export interface Manifest<Credentials = unknown> {
   /** The unit of the amounts the provider's API takes: minor (cents) or major (euros, as a decimal). */
   amount_unit: 'minor' | 'major';
   queue: QueuePolicy;
+  /** What was checked against the provider's own material (shown by GET /feature_matrix and README.md's table). */
+  verification: Verification;
 }
 
 /**
