@@ -580,7 +580,7 @@ function markdown(report: Report): string {
   const ratio = (a: string, b: string, what: string) => {
     const x = report.results.find((r) => r.name === a);
     const y = report.results.find((r) => r.name === b);
-    if (!x || !y || !y.throughput_ops_s) return;
+    if (!x || !y?.throughput_ops_s) return;
     const q = x.throughput_ops_s / y.throughput_ops_s;
     lines.push(`- ${a} / ${b} = **${q.toFixed(3)}** (${(q * 100).toFixed(1)} %): ${what}`);
   };
@@ -596,7 +596,7 @@ function markdown(report: Report): string {
   if (report.stack?.payments_by_status) lines.push(`- payments the service holds at the end, by status: ${JSON.stringify(report.stack.payments_by_status)}`);
   const errs = report.results.filter((r) => r.errors);
   for (const r of errs) lines.push(`- errors in ${r.name}: ${Object.entries(r.error_kinds).map(([k, n]) => `${k} ×${n}`).join(', ')}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const planned = (name: ScenarioName) =>
@@ -662,10 +662,10 @@ report.machine.loadavg_1m_at_end = round(os.loadavg()[0]);
 if (report.results.length) {
   mkdirSync(resultsDir, { recursive: true });
   const file = `${resultsDir}${report.timestamp.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`;
-  writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   const md = markdown(report);
   writeFileSync(`${resultsDir}latest.md`, md);
-  process.stdout.write('\n' + md);
+  process.stdout.write(`\n${md}`);
   log(`wrote ${file.slice(root.length)} and bench/results/latest.md`);
 }
 if (failure) {

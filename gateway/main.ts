@@ -14,7 +14,7 @@ import { WebhookQueue } from '../adapters/event-store.ts';
 import { capabilities } from '../domain/connectors.ts';
 import { useCapabilities } from '../domain/capabilities.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
-import { CONNECTORS, type ConnectorName } from '../lib/schemas/common.ts';
+import { CONNECTORS } from '../lib/schemas/common.ts';
 import { buildApp } from './app.ts';
 import { answerNodeRefusals } from './client-error.ts';
 import { OutcomeWaiter } from './outcome-waiter.ts';

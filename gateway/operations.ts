@@ -10,7 +10,7 @@ import type { PaymentStore } from '../adapters/payment-store.ts';
 import type { RefundStore } from '../adapters/refund-store.ts';
 import type { ConnectorQueues } from '../adapters/queue.ts';
 import type { ConnectorJob } from '../domain/job.ts';
-import type { MerchantPolicy, StoredPayment } from '../domain/payment.ts';
+import type { StoredPayment } from '../domain/payment.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';

@@ -64,7 +64,9 @@ export const ids = {
  * cannot name anything stored, so it is answered as unknown without a query (and never carries NUL to the database).
  */
 export const ID_FORMATS = {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse NUL
   payment: /^[^\u0000]{30}$/, // merchant-chosen or pay_ + 26: exactly 30 characters (spec 8), as PaymentId in schemas/common.ts
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse NUL
   customer: /^[^\u0000]{1,64}$/,
   merchant: /^[A-Za-z0-9_-]{1,64}$/,
   profile: /^pro_[A-Za-z0-9]{20}$/,

@@ -27,7 +27,7 @@ const SHAPES: ListShape[] = [
 ];
 
 /** The index serves the list when its keys are the equality fields (any order) and then the sort, all or none reversed. */
-export function serves(index: IndexSpec, shape: ListShape): boolean {
+function serves(index: IndexSpec, shape: ListShape): boolean {
   if (index.collection !== shape.collection) return false;
   const keys = Object.entries(index.keys);
   const sort = Object.entries(shape.sort);

@@ -56,7 +56,7 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>): voi
     ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}),
     ...(fields ? (redact(fields) as object) : {}),
   };
-  process.stdout.write(JSON.stringify(line) + '\n');
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 export const log = {

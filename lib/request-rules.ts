@@ -29,7 +29,7 @@ function valuesAt(body: unknown, path: string): { field: string; value: unknown 
       const child = typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
       const at = field ? `${field}.${key}` : key;
       if (!each) next.push({ field: at, value: child });
-      else if (Array.isArray(child)) child.forEach((v, i) => next.push({ field: `${at}[${i}]`, value: v }));
+      else if (Array.isArray(child)) child.forEach((v, i) => { next.push({ field: `${at}[${i}]`, value: v }); });
     }
     found = next;
   }

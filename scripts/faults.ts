@@ -45,7 +45,7 @@ const opts: CampaignOptions = {
 const started = new Date();
 const t0 = Date.now();
 const campaign = await startCampaignStack();
-let results;
+let results: Awaited<ReturnType<typeof runCampaign>>;
 try {
   console.log(`fault campaign: ${opts.perOperation} of each operation per scenario, concurrency ${opts.concurrency}, ${opts.kills} faults per scenario, recovery window ${opts.recoveryMs / 1000} s, Redis database ${campaign.redis.db}`);
   results = await runCampaign(campaign, opts);

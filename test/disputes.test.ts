@@ -205,7 +205,7 @@ describe('GET /disputes/list', () => {
       ['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=ten', 'limit'], ['limit=1.5', 'limit'],
       ['received_time=yesterday', 'received_time'], ['received_time.lt=2026-13-01', 'received_time.lt'],
       ['received_time.gt=1', 'received_time.gt'], ['received_time.lte=now', 'received_time.lte'], ['received_time.gte=x', 'received_time.gte'],
-      ['reason=' + 'r'.repeat(256), 'reason'], ['unknown=1', 'unknown'],
+      [`reason=${'r'.repeat(256)}`, 'reason'], ['unknown=1', 'unknown'],
     ];
     for (const [query, param] of cases) {
       const r = await get(`/disputes/list?${query}`);

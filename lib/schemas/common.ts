@@ -39,6 +39,7 @@ export const COUNTRIES = [
   'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
 ] as const;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse NUL
 const NO_NUL = /^[^\u0000]*$/;
 /** Every request string: the database cannot store NUL, so it is refused here, naming the field. */
 export const str = (max?: number) => (max ? z.string().max(max) : z.string()).regex(NO_NUL, 'must not contain NUL characters');

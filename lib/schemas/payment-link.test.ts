@@ -1,7 +1,7 @@
 // payment_link_config.allowed_domains: what may go into the secure link's frame-ancestors (issue 19, item 8).
 import { describe, expect, it } from 'vitest';
 import { CreatePaymentRequest, UpdatePaymentRequest, ConfirmPaymentRequest } from './payment.ts';
-import { framingSource, PaymentLinkConfig } from './payment-link.ts';
+import { framingSource } from './payment-link.ts';
 
 const REFUSED = [
   // The issue's values: framing by anyone, an appended directive, and two that answered 500.

@@ -28,7 +28,6 @@ export interface ProcessType {
   /** The stack part to kill, or null when this stack has none (then the process type is reported not available). */
   part: (stack: Stack) => PartName | null;
 }
-const hasPart = (stack: Stack, name: string) => Object.prototype.hasOwnProperty.call(stack.logs, name);
 /** The webhook worker's part, whatever test/support/stack.ts names it once it exists (worker-webhooks, webhooks, ...). */
 export const webhookPart = (stack: Stack): PartName | null =>
   existsSync(join(root, 'workers/webhooks/main.ts')) ? ((Object.keys(stack.logs).find((n) => /webhook/.test(n)) as PartName | undefined) ?? null) : null;
@@ -219,7 +218,7 @@ async function runUnit(stack: Stack, c: Counters, apiKey: string, u: Unit, tag: 
     amount: u.amount, currency: 'EUR', payment_method: 'pay_later', customer: { email: `fault+${tag}${u.n}@example.com`.replace(/[^a-z0-9+@.]/gi, '') },
     metadata: { fault_op: u.op }, ...spec.create,
   }, apiKey, `${tag}-create-${u.n}`);
-  if (!created || created.status !== 200) { u.setupFailed = `create answered ${created ? `${created.status} ${JSON.stringify(created.body).slice(0, 200)}` : 'nothing'}`; return; }
+  if (created?.status !== 200) { u.setupFailed = `create answered ${created ? `${created.status} ${JSON.stringify(created.body).slice(0, 200)}` : 'nothing'}`; return; }
   u.payment_id = created.body.payment_id;
   let p = created.body;
   const deadline = Date.now() + 60_000;
@@ -569,7 +568,7 @@ async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows:
   if (redelivered) notes.push(`events: ${redelivered} redeliveries of an event already received (at least once; merchants deduplicate by event_id)`);
   // Order: a payment's events first arrive in their order.
   const byPayment = new Map<string, number[]>();
-  for (const [id, i] of [...firstArrival].sort((a, b) => a[1] - b[1])) {
+  for (const [id] of [...firstArrival].sort((a, b) => a[1] - b[1])) {
     const e = expected.get(id);
     if (e) byPayment.set(e.payment_id, [...(byPayment.get(e.payment_id) ?? []), e.rank]);
   }

@@ -23,7 +23,7 @@ import type { CompleteRequest__Output } from '../../proto/generated/bnpl/payment
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import { beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate } from '../../domain/begin.ts';
 import { applyOutcome } from '../../domain/outcomes.ts';
-import { NO_POLICY, SWEEP_KEY, type AuthenticationResult, type Decision, type MerchantPolicy, type Operation, type Outcome, type OutcomeKind, type StoredPayment } from '../../domain/payment.ts';
+import { NO_POLICY, SWEEP_KEY, type AuthenticationResult, type Decision, type MerchantPolicy, type Outcome, type OutcomeKind, type StoredPayment } from '../../domain/payment.ts';
 import { beginAuthenticate } from '../../domain/three-ds.ts';
 import { beginRefund, beginRefundUpdate } from '../../domain/refunds.ts';
 import { requestHash as requestHashOf } from '../../domain/intent.ts';

@@ -44,7 +44,7 @@ describe('retryDelay', () => {
 
 describe('Notifier (against a local HTTP server)', () => {
   const closers: (() => void)[] = [];
-  afterEach(() => { closers.splice(0).forEach((c) => c()); });
+  afterEach(() => { for (const c of closers.splice(0)) c(); });
 
   async function receiver(statuses: number[]) {
     const received: { body: string; signature: string | undefined }[] = [];

@@ -5,7 +5,7 @@
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare, type OrderLine as Line } from '../kit/order.ts';
+import { int, lineTax, linesOf, obj, str, taxShare } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/billie/api/v2');

@@ -4,7 +4,7 @@
 // unavailable provider: the job fails this attempt, is logged with the message (naming the path of each field that
 // did not parse), and BullMQ runs it again later with the same idempotency key (adapters/queue.ts jobOptions, the
 // connector's queue policy), which for a pending payment is a status sync. Nothing is reported to payment-state.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ProviderResponse } from './http.ts';
 
 /** A provider answer that is not the shape the provider documents: retried like an unavailable provider. */

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-import { MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
+import { type MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
 
 const Webhook = z.object({ topic: z.string().min(1) }).passthrough();
 const OrderWebhook = z.object({

@@ -3,7 +3,7 @@
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare, type Obj, type OrderLine as Line } from '../kit/order.ts';
+import { int, lineTax, linesOf, obj, str, taxShare, type Obj } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 /** The API root's path below the base URL: the sandbox's when MONDU_BASE_URL is unset. */

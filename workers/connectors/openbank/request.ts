@@ -4,7 +4,7 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
+import { obj, perUnit, str, type Obj } from '../kit/order.ts';
 import { notificationUrl, type Session } from '../kit/session.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';

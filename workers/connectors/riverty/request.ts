@@ -6,7 +6,7 @@ import type { ProviderRequest } from '../kit/http.ts';
 import { notificationUrl, type Session } from '../kit/session.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
 import { int, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
-import { type AuthorizeRequest, type CaptureRequest, CONVERSATION_LANGUAGES, type Item, type OrderSummary, type RefundRequest } from './schemas.ts';
+import type { AuthorizeRequest, CaptureRequest, CONVERSATION_LANGUAGES, Item, OrderSummary, RefundRequest } from './schemas.ts';
 
 /** Where Riverty's API starts under the base URL; the provider sandbox mounts its Riverty at /riverty. */
 export const API = '/api/v3';

@@ -93,7 +93,7 @@ describe('svea requests', () => {
     });
     const [id, digest] = Buffer.from(r.headers!.authorization!.slice(5), 'base64').toString().split(':');
     expect(id).toBe('124842');
-    expect(digest).toBe(createHash('sha512').update(JSON.stringify(r.body) + 'secret' + r.headers!.timestamp).digest('hex'));
+    expect(digest).toBe(createHash('sha512').update(`${JSON.stringify(r.body)}secret${r.headers!.timestamp}`).digest('hex'));
   });
   it('presets by §11.4: an email over 50 characters or a phone Svea does not take is left out (the customer types it)', () => {
     const r = flow(svea.authorize).request(job({ customer_email: `${'e'.repeat(45)}@example.com`, order: order({ customer: { id: null, name: null, email: null, phone: '+46 (70) 123', phone_country_code: null } }) }), creds, S);

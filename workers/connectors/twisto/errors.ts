@@ -28,8 +28,8 @@ export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of Object.entries(tree)) {
     const path = prefix ? `${prefix}.${k}` : k;
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) (v as string[]).forEach((m) => out.push([path, m]));
-    else if (Array.isArray(v)) (v as FieldTree[]).forEach((t, i) => out.push(...fieldErrors(t, `${path}.${i}`)));
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) for (const m of v as string[]) out.push([path, m]);
+    else if (Array.isArray(v)) (v as FieldTree[]).forEach((t, i) => { out.push(...fieldErrors(t, `${path}.${i}`)); });
     else out.push(...fieldErrors(v as FieldTree, path));
   }
   return out;

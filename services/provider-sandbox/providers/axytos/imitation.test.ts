@@ -68,7 +68,7 @@ describe('axytos imitation against the recorded answers', () => {
     const { answers, outcome } = await run(connector.authorize!, j);
     sameShape(answers[0]!, 'precheck_u');
     sameShape(answers[1]!, 'empty_ok');
-    expect(outcome).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: 'pay_' + n });
+    expect(outcome).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: `pay_${n}` });
     const paid = { ...j, connector_transaction_id: outcome.connector_transaction_id! };
     sameShape((await run(connector.sync!, { ...paid, mode: 'sync' })).answers[0]!, 'payment_state');
     const cap = await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 5000 });

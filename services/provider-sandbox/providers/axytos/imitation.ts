@@ -21,7 +21,7 @@
 // SANDBOX_SLOW_MS), +flaky (the first two prechecks of a customReference answer 500), +refund_fail (refunds refused
 // 400), +refund_flaky (the first two refunds of an invoice answer 500). axytos decides at once and has no customer
 // step and no pending refund: +redirect, +review and +refund_pending do not apply. It sends no notifications.
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';

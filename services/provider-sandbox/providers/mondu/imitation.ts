@@ -273,7 +273,7 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
   };
   router.post('/checkout/:uuid/:action', (req, res) => {
     const o = orders.get(req.params.uuid);
-    if (!o || o.state !== 'created' || !['authorize', 'cancel'].includes(req.params.action)) return res.status(404).send('Nothing to decide');
+    if (o?.state !== 'created' || !['authorize', 'cancel'].includes(req.params.action)) return res.status(404).send('Nothing to decide');
     if (req.params.action === 'cancel') {
       move(o, 'canceled', 'order/canceled');
       return res.redirect(303, back(o.cancel_url, o));

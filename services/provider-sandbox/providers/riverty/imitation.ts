@@ -334,7 +334,7 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.get('/sca/:number', (req, res) => {
     const o = orders.get(req.params.number);
-    if (!o || o.outcome !== 'Pending' || !o.secureLoginUrl) return res.status(404).send('Nothing to authenticate');
+    if (o?.outcome !== 'Pending' || !o.secureLoginUrl) return res.status(404).send('Nothing to authenticate');
     res.type('html').send(`<!doctype html><title>Riverty – confirm your purchase</title>
 <h1>Confirm your purchase of ${toDecimalString(o.authorized, o.currency as 'EUR')} ${o.currency} with Riverty</h1>
 <form method="post" action="/riverty/sca/${o.number}/approve"><button>Confirm</button></form>
@@ -343,7 +343,7 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/sca/:number/:decision', (req: Request, res: Response) => {
     const o = orders.get(req.params.number as string);
-    if (!o || o.outcome !== 'Pending' || !o.secureLoginUrl) return res.status(404).send('Nothing to authenticate');
+    if (o?.outcome !== 'Pending' || !o.secureLoginUrl) return res.status(404).send('Nothing to authenticate');
     // The customer confirms (Accepted) or turns back (Cancelled): the CustomerAuthenticationCompleted statuses.
     o.outcome = req.params.decision === 'approve' ? 'Accepted' : 'Cancelled';
     touch(o);

@@ -295,7 +295,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
 
   router.post('/checkout/:id/:decision', (req, res) => {
     const p = payments.get(req.params.id);
-    if (!p || p.status !== 'requires_action') return res.status(404).send('Nothing to decide');
+    if (p?.status !== 'requires_action') return res.status(404).send('Nothing to decide');
     if (req.params.decision === 'approve') {
       approve(p);
     } else {

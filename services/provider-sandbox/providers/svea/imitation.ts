@@ -430,7 +430,7 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   // The checkout the customer completes (Svea's iframe): identify, confirm; Svea's credit check decides.
   router.get('/checkout/:id', (req, res) => {
     const o = orders.get(Number(req.params.id));
-    if (!o || o.Status !== 'Created') return res.status(404).send('No checkout to complete');
+    if (o?.Status !== 'Created') return res.status(404).send('No checkout to complete');
     const total = orderAmount(o);
     res.type('html').send(`<!doctype html><title>Svea Checkout</title>
 <h1>Pay ${(total / 100).toFixed(2)} ${o.Currency} with Svea</h1>
@@ -440,7 +440,7 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/checkout/:id/:decision', (req, res) => {
     const o = orders.get(Number(req.params.id));
-    if (!o || o.Status !== 'Created' || !['approve', 'deny'].includes(req.params.decision)) return res.status(404).send('No checkout to complete');
+    if (o?.Status !== 'Created' || !['approve', 'deny'].includes(req.params.decision)) return res.status(404).send('No checkout to complete');
     const ms = field(o.request, 'MerchantSettings');
     // A declined credit check: the customer cannot finish; the sandbox cancels the order at once (Svea after 48 h).
     if (req.params.decision === 'deny' || o.tags.has('decline')) {

@@ -119,7 +119,7 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
       acsTransID = JSON.parse(Buffer.from(String(creq ?? ''), 'base64url').toString()).acsTransID;
     } catch { /* answered below */ }
     const t = acsTransID ? byAcsId.get(acsTransID) : undefined;
-    if (!t || t.transStatus !== 'C') return res.status(404).send('No challenge to answer');
+    if (t?.transStatus !== 'C') return res.status(404).send('No challenge to answer');
     res.type('html').send(`<!doctype html><title>3-D Secure</title>
 <h1>Confirm the purchase of ${t.purchaseAmount} ${t.purchaseCurrency} (minor units)</h1>
 <form method="post" action="/three_ds_server/acs/challenge/${t.acsTransID}/complete"><button>Confirm</button></form>
@@ -130,7 +130,7 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
 
   router.post('/acs/challenge/:acsTransID/:answer', (req, res) => {
     const t = byAcsId.get(req.params.acsTransID);
-    if (!t || t.transStatus !== 'C' || !['complete', 'fail'].includes(req.params.answer)) return res.status(404).send('Nothing to answer');
+    if (t?.transStatus !== 'C' || !['complete', 'fail'].includes(req.params.answer)) return res.status(404).send('Nothing to answer');
     const completed = req.params.answer === 'complete';
     if (completed) Object.assign(t, AUTHENTICATED, { authenticationValue: randomUUID() });
     else Object.assign(t, { transStatus: 'N', transStatusReason: '01', eci: '07' });

@@ -268,7 +268,7 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   };
   router.post('/checkout/:id/:action', (req, res) => {
     const c = checkouts.get(req.params.id);
-    if (!c || c.state !== 'created' || c.decide_at !== undefined || !['approve', 'deny'].includes(req.params.action)) return res.status(404).send('Nothing to decide');
+    if (c?.state !== 'created' || c.decide_at !== undefined || !['approve', 'deny'].includes(req.params.action)) return res.status(404).send('Nothing to decide');
     if (req.params.action === 'deny') move(c, 'cancelled');
     else if (c.tags.has('decline')) move(c, 'cancelled');
     else if (c.tags.has('review')) {

@@ -386,7 +386,7 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   // The payment link: the payer approves (Zaver's credit check and the payer's identification happen here) or cancels.
   router.get('/checkout/:token', (req, res) => {
     const p = byToken.get(req.params.token);
-    if (!p || p.status !== 'CREATED') return res.status(404).send('This payment link is no longer valid');
+    if (p?.status !== 'CREATED') return res.status(404).send('This payment link is no longer valid');
     res.type('html').send(`<!doctype html><title>Zaver – ${p.title}</title>
 <h1>${p.title}: pay ${toDecimalString(p.amount, p.currency as 'SEK')} ${p.currency} with Zaver</h1>
 <form method="post" action="/zaver/checkout/${p.token}/approve"><button>Pay later with Zaver</button></form>
@@ -395,7 +395,7 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/checkout/:token/:decision', (req, res) => {
     const p = byToken.get(req.params.token);
-    if (!p || p.status !== 'CREATED' || !['approve', 'deny'].includes(req.params.decision)) return res.status(404).send('This payment link is no longer valid');
+    if (p?.status !== 'CREATED' || !['approve', 'deny'].includes(req.params.decision)) return res.status(404).send('This payment link is no longer valid');
     const back = (url: unknown) => (httpUrl(url) ? res.redirect(303, url as string) : res.send(`Payment ${p.status}`));
     // Declined by Zaver's credit check: CANCELLED, with no reason given to the merchant.
     if (req.params.decision === 'deny' || p.tags.has('decline')) {
