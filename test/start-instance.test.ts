@@ -2,28 +2,18 @@
 // changed it refuses, naming the busy ports' variables; /health reports a part down when its port is answered by
 // another instance's process; it says which MongoDB and Redis it uses; `npm stop` (scripts/stop.sh) stops it; the
 // sandbox keeps its state across a restart (SANDBOX_STATE_FILE, by default <state dir>/sandbox-state.json).
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { MongoClient } from 'mongodb';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { alive, childrenOf, dropStores } from './support/processes.ts';
 import { Stack, freePort, sleep } from './support/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function childrenOf(pid: number): { pid: number; cmd: string }[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).toString().trim().split('\n').filter(Boolean)
-      .map((l) => { const [p, ...rest] = l.trim().split(/\s+/); return { pid: Number(p), cmd: rest.join(' ') }; });
-  } catch {
-    return [];
-  }
-}
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 function runStart(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -101,13 +91,7 @@ describe('npm start', () => {
     } finally {
       for (const s of [first, second]) if (s && s.child.exitCode === null) s.child.kill('SIGKILL');
       rmSync(stateDir, { recursive: true, force: true });
-      const mongo = await MongoClient.connect(plainMongo.toString());
-      await mongo.db().dropDatabase().catch(() => undefined);
-      await mongo.close();
-      const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-      const keys = await redis.keys(`${env.REDIS_PREFIX}:*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
+      await dropStores(plainMongo.toString(), env.REDIS_PREFIX);
     }
   }, 300_000);
 });

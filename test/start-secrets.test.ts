@@ -6,9 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MongoClient } from 'mongodb';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { dropStores } from './support/processes.ts';
 import { freePort, sleep } from './support/stack.ts';
 import { devSecrets } from '../scripts/dev-secrets.ts';
 
@@ -99,13 +98,7 @@ describe('npm start secrets', () => {
       expect(await run.stop()).toBe(0);
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
-      const mongo = await MongoClient.connect(mongoUrl.toString());
-      await mongo.db().dropDatabase().catch(() => undefined);
-      await mongo.close();
-      const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-      const keys = await redis.keys(`${env.REDIS_PREFIX}:*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
+      await dropStores(mongoUrl.toString(), env.REDIS_PREFIX);
     }
   });
 });

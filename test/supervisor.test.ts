@@ -1,26 +1,18 @@
 // `npm start`'s supervisor: separate processes, a crashed one restarted, Ctrl-C stops everything cleanly and lets a
 // worker finish the job it is running.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { alive, childrenOf } from './support/processes.ts';
 import { freePort, sleep } from './support/stack.ts';
 import { HEALTHY_RUN_MS, nextRestart } from '../scripts/restart-policy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function childrenOf(pid: number): { pid: number; cmd: string }[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).toString().trim().split('\n').filter(Boolean)
-      .map((l) => { const [p, ...rest] = l.trim().split(/\s+/); return { pid: Number(p), cmd: rest.join(' ') }; });
-  } catch {
-    return [];
-  }
-}
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 describe('restart back-off', () => {
   const crashLoop = (ranMs: number[]) => ranMs.reduce<{ crashesInARow: number; delays: number[] }>((acc, ran) => {
