@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
+import { maybeAnswer } from '../kit/answer.ts';
 
 export const MonduError = z.object({
   status: z.number().int().optional(),
@@ -20,9 +21,9 @@ export const declined = (reason: string | null | undefined, message?: string): P
 
 /** What an error answer says: the first error's field as the code, every error as the message. */
 export function errorFields(res: ProviderResponse, what: 'order' | 'refund' = 'order'): Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'> {
-  const parsed = MonduError.safeParse(res.body);
-  if (!parsed.success) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...UNIFIED.provider_error };
-  const errs = parsed.data.errors;
+  const parsed = maybeAnswer(MonduError, res);
+  if (!parsed) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...UNIFIED.provider_error };
+  const errs = parsed.errors;
   const first = errs[0]!;
   const unified = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused
     : first.name === 'state' ? UNIFIED.invalid_state
@@ -33,4 +34,4 @@ export function errorFields(res: ProviderResponse, what: 'order' | 'refund' = 'o
 }
 
 /** A 422 refusing the call because of the order's state (e.g. confirming an order the buyer has not authorized). */
-export const isStateError = (res: ProviderResponse) => res.status === 422 && !!MonduError.safeParse(res.body).data?.errors.some((e) => e.name === 'state');
+export const isStateError = (res: ProviderResponse) => res.status === 422 && !!maybeAnswer(MonduError, res)?.errors.some((e) => e.name === 'state');
