@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
+import { maybeAnswer } from '../kit/answer.ts';
 
 export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
 type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };
@@ -28,9 +29,9 @@ export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of Object.entries(tree)) {
     const path = prefix ? `${prefix}.${k}` : k;
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) (v as string[]).forEach((m) => out.push([path, m]));
-    else if (Array.isArray(v)) (v as FieldTree[]).forEach((t, i) => out.push(...fieldErrors(t, `${path}.${i}`)));
-    else out.push(...fieldErrors(v as FieldTree, path));
+    // A list of messages names the field; a list of objects (a list field's items) names each item by its index.
+    if (Array.isArray(v)) v.forEach((x: string | FieldTree, i: number) => (typeof x === 'string' ? out.push([path, x]) : out.push(...fieldErrors(x, `${path}.${i}`))));
+    else out.push(...fieldErrors(v, path));
   }
   return out;
 }
@@ -43,16 +44,16 @@ export const declined = (): ErrorFields => ({
 /** What an error answer says. `what`: the operation, which decides the unified code of a refusal. */
 export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 'payment'): ErrorFields {
   const auth = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : null;
-  const detail = TwistoDetailError.safeParse(res.body);
-  if (detail.success) {
-    const code = detail.data.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
+  const detail = maybeAnswer(TwistoDetailError, res);
+  if (detail) {
+    const code = detail.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
     const unified = auth ?? (what === 'refund' ? UNIFIED.refund_declined
       : code === 'invalid_state' ? UNIFIED.invalid_state
       : res.status === 400 || res.status === 404 ? UNIFIED.invalid_request : UNIFIED.provider_error);
-    return { error_code: code, error_message: detail.data.detail, ...unified };
+    return { error_code: code, error_message: detail.detail, ...unified };
   }
-  const fields = TwistoFieldErrors.safeParse(res.body);
-  const list = fields.success ? fieldErrors(fields.data) : [];
+  const fields = maybeAnswer(TwistoFieldErrors, res);
+  const list = fields ? fieldErrors(fields) : [];
   if (!list.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(auth ?? UNIFIED.provider_error) };
   return { error_code: list[0]![0], error_message: list.map(([p, m]) => `${p}: ${m}`).join('; '), ...(auth ?? UNIFIED.invalid_request) };
 }

@@ -6,6 +6,7 @@
 // Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest, ProviderResponse } from '../kit/http.ts';
+import { maybeAnswer } from '../kit/answer.ts';
 import { linesOf, obj, str } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 import { TwistoCheckout, TwistoRefundList } from './response.ts';
@@ -88,7 +89,7 @@ export const checkoutRequest = (job: ConnectorJob, secretKey: string): ProviderR
   method: 'GET', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}`, headers: headers(secretKey),
 });
 
-const checkoutOf = (answers: readonly ProviderResponse[]) => TwistoCheckout.safeParse(answers[0]?.body).data;
+const checkoutOf = (answers: readonly ProviderResponse[]) => (answers[0] ? maybeAnswer(TwistoCheckout, answers[0]) : null);
 
 /**
  * capture, after the checkout's read: an approved checkout is charged in full with capture (POST /charges); a completed
@@ -120,7 +121,7 @@ export const refundListRequest = (job: ConnectorJob, secretKey: string): Provide
 
 /** The refund already made for this refund id, from the list's answer. */
 export const listedRefund = (job: ConnectorJob, answer: ProviderResponse | undefined) =>
-  TwistoRefundList.safeParse(answer?.body).data?.items.find((r) => r.reference === (job.refund_id ?? job.operation_id));
+  (answer ? maybeAnswer(TwistoRefundList, answer) : null)?.items.find((r) => r.reference === (job.refund_id ?? job.operation_id));
 
 /** refund, then: POST /refunds unless the list shows it made (our earlier call whose answer was lost). */
 export function refundNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
