@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { readValue, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { isManual } from './request.ts';
 
@@ -42,9 +42,7 @@ export type PayoneAnswer = z.infer<typeof PayoneAnswer>;
 
 export function parseAnswer(res: ProviderResponse): PayoneAnswer {
   if (typeof res.body !== 'string') throw new UnexpectedAnswer(`payla: the answer is not PAYONE's key=value text (HTTP ${res.status})`);
-  const r = PayoneAnswer.safeParse(splitLines(res.body));
-  if (!r.success) throw new UnexpectedAnswer(`payla: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
+  return readValue(PayoneAnswer, splitLines(res.body), `payla (HTTP ${res.status})`);
 }
 
 /** status=ERROR as an outcome of `kind`: PAYONE's code, its technical message (and the buyer's message beside it). */
