@@ -4,7 +4,7 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { obj, text as str, type Obj } from '../kit/order.ts';
+import { int, obj, text as str, type Obj } from '../kit/order.ts';
 
 /** Drops undefined fields, so the body carries only what we know. */
 const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -90,7 +90,8 @@ export function basketItems(job: ConnectorJob): Obj[] {
   }
   return lines.map((l, i) => {
     const amount = Number(l.amount);
-    const qty = Number.isInteger(l.quantity) && (l.quantity as number) > 0 ? (l.quantity as number) : 1;
+    const given = int(l.quantity);
+    const qty = given !== undefined && given > 0 ? given : 1;
     const exact = amount % qty === 0;
     const name = str(l.product_name) ?? `Item ${i + 1}`;
     const [quantity, perUnit, title] = exact ? [qty, amount / qty, name] : [1, amount, `${qty} x ${name}`];

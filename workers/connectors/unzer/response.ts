@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 
 /** Any created resource: a type (s-piv-…), a customer (s-cst-…), a basket (s-bsk-…). */
@@ -45,8 +45,8 @@ export const UnzerError = z.object({
 
 /** An error body ({errors: [...]}, on an HTTP error or not), or null. */
 export function errorOf(res: ProviderResponse): { code: string; message: string } | null {
-  const e = UnzerError.safeParse(res.body);
-  if (e.success) return { code: e.data.errors[0]!.code, message: e.data.errors[0]!.merchantMessage };
+  const e = maybeAnswer(UnzerError, res);
+  if (e) return { code: e.errors[0]!.code, message: e.errors[0]!.merchantMessage };
   if (res.status >= 400) return { code: `HTTP_${res.status}`, message: `Unzer answered HTTP ${res.status}` };
   return null;
 }
@@ -81,7 +81,9 @@ export function authorizeOutcome(res: ProviderResponse, _job: ConnectorJob, answ
     return errorOutcome(last.error, answers.length === 4);
   }
   if (answers.length < 4) throw new UnexpectedAnswer(`unzer: the authorization chain ended after ${answers.length} calls`);
-  const auth = answers.length === 4 ? last : (transactionOf(answers[3]!) as UnzerTransaction);
+  const auth = answers.length === 4 ? last : transactionOf(answers[3]!);
+  // The chain charges only after an authorization that succeeded: an error there is not an answer Unzer gives.
+  if ('error' in auth) throw new UnexpectedAnswer(`unzer: a charge after the authorization's error ${auth.error.code}`);
   const ids = { connector_transaction_id: auth.resources?.paymentId, connector_reference_id: auth.id };
   if (answers.length === 5) return { ...transactionOutcome(last, 'CAPTURED', false), ...ids };
   return { ...transactionOutcome(last, 'AUTHORIZED', true), ...ids };
