@@ -17,6 +17,13 @@ export const text = (v: unknown): string | undefined => (typeof v === 'number' &
 export const int = (v: unknown): number | undefined =>
   (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 
+/** The object without its undefined fields (a provider that refuses `null` or an absent value sent as a key). */
+export function defined<T extends Obj>(o: T): T {
+  const out = { ...o };
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
 /** An order line as spec 2.4 has it (amounts in minor units; `amount` is the line's gross total). */
 export interface OrderLine {
   product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null;
