@@ -6,7 +6,7 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { environment, notificationUrl, type Session } from '../kit/session.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
-import { defined, linesOf, obj, type Obj, type OrderLine, str, taxShare } from '../kit/order.ts';
+import { defined, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import type { avardaCredentials } from './manifest.ts';
 import { ADDRESS_MAX, type CancelRequest, type InitializeRequest, type Item, ITEM_TEXT_MAX, ORDER_REFERENCE_MAX, type OrderRequest, TRAN_ID_MAX } from './schemas.ts';
 

@@ -23,7 +23,7 @@ function code(line: string): string {
 }
 
 /** The problems of one file's text: `line: rule`. `providerTypes`: the type names inferred from zod schemas. */
-export function castsIn(file: string, text: string, providerTypes: ReadonlySet<string>): string[] {
+function castsIn(file: string, text: string, providerTypes: ReadonlySet<string>): string[] {
   const out: string[] = [];
   const reader = READERS.has(file);
   text.split('\n').forEach((raw, i) => {
@@ -50,7 +50,7 @@ function sources(dir: string): string[] {
 }
 
 /** Every type name the connectors infer from a zod schema (`type X = z.infer<…>`, z.output, z.input). */
-export function providerTypesIn(texts: readonly string[]): Set<string> {
+function providerTypesIn(texts: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const t of texts) for (const m of t.matchAll(/\btype\s+([A-Z][A-Za-z0-9_]*)\s*=\s*z\.(infer|output|input)</g)) names.add(m[1]!);
   return names;

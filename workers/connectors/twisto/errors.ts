@@ -30,8 +30,11 @@ export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
   for (const [k, v] of Object.entries(tree)) {
     const path = prefix ? `${prefix}.${k}` : k;
     // A list of messages names the field; a list of objects (a list field's items) names each item by its index.
-    if (Array.isArray(v)) v.forEach((x: string | FieldTree, i: number) => (typeof x === 'string' ? out.push([path, x]) : out.push(...fieldErrors(x, `${path}.${i}`))));
-    else out.push(...fieldErrors(v, path));
+    if (!Array.isArray(v)) out.push(...fieldErrors(v, path));
+    else v.forEach((x: string | FieldTree, i: number) => {
+      if (typeof x === 'string') out.push([path, x]);
+      else out.push(...fieldErrors(x, `${path}.${i}`));
+    });
   }
   return out;
 }
