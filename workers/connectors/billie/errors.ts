@@ -2,14 +2,11 @@
 //   API calls   {"errors": [{"title", "code", "source"?}]}  (400 invalid, 401 token, 403 not allowed in the state, 404)
 //   /oauth/token  {"error", "error_description"}  (OAuth2's shape; UNVERIFIED for Billie)
 // A decline is not an error: HTTP 200 with state "declined" and a decline_reason.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { maybeAnswer } from '../kit/answer.ts';
-
-export const BillieError = z.object({ errors: z.array(z.object({ title: z.string(), code: z.string().nullish(), source: z.string().nullish() })).min(1) });
-export const OAuthError = z.object({ error: z.string(), error_description: z.string().nullish() });
+import { BillieError, OAuthError } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
