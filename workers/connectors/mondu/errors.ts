@@ -1,16 +1,10 @@
 // Mondu's error body {status, errors: [{name, details}]} (name: a dotted field path, details: text) and its declines
 // -> our error fields: error_code/error_message are Mondu's own, unified_code/unified_message ours.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { maybeAnswer } from '../kit/answer.ts';
-
-export const MonduError = z.object({
-  status: z.number().int().optional(),
-  errors: z.array(z.object({ name: z.string(), details: z.string() })).min(1),
-});
-export type MonduErrorBody = z.infer<typeof MonduError>;
+import { MonduError, } from './schemas.ts';
 
 /** Decline reasons of a declined order (Mondu's `decline_reason`; values UNVERIFIED) and our unified code for them. */
 export const declined = (reason: string | null | undefined, message?: string): Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'> => ({

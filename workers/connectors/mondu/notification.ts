@@ -8,19 +8,8 @@
 import { z } from 'zod';
 import { readBody, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-import { MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
-
-const Webhook = z.object({ topic: z.string().min(1) }).passthrough();
-const OrderWebhook = z.object({
-  topic: z.string(),
-  order_uuid: z.string().min(1),
-  external_reference_id: z.string().nullish(),
-  order_state: z.enum(ORDER_STATES),
-  decline_reason: z.string().nullish(),
-  /** When Mondu last changed the order (UNVERIFIED: the payload's timestamp field is not documented). */
-  updated_at: z.string().nullish(),
-  created_at: z.string().nullish(),
-});
+import { orderOutcome } from './response.ts';
+import { MonduOrder, OrderWebhook, Webhook } from './schemas.ts';
 
 const ORDER_TOPICS = new Set(['order/confirmed', 'order/pending', 'order/declined', 'order/canceled']);
 const unknown = unreadable;
