@@ -2,15 +2,11 @@
 // Designed (the guide's error chapter is not public, UNVERIFIED): HTTP 400/401/404/422 with {code, message, field?};
 // the API gateway in front (Azure API Management, UNVERIFIED) refuses a wrong Merchant API Key with its own
 // {statusCode, message}. 409 is kept for "still processing" (retried, workers/provider-http.ts), never for a refusal.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { maybeAnswer } from '../kit/answer.ts';
-
-export const ZiniaError = z.object({ code: z.string().min(1), message: z.string(), field: z.string().nullish() });
-/** Azure API Management's own refusal (no code of Zinia's): a missing or wrong subscription key. */
-export const GatewayError = z.object({ statusCode: z.number().int(), message: z.string() });
+import { GatewayError, ZiniaError } from './schemas.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   INVALID_CLIENT_CREDENTIALS: 'credentials_refused',
