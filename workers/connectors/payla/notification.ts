@@ -4,30 +4,7 @@
 // and a TransactionStatus is only a hint naming the transaction. See README.md.
 import { z } from 'zod';
 import type { NotificationFlow, ProviderNotification } from '../types.ts';
-
-export const TXACTIONS = [
-  'appointed', 'capture', 'paid', 'underpaid', 'cancelation', 'refund', 'debit', 'reminder', 'invoice', 'transfer', 'failed',
-  'vauthorization', 'vsettlement',
-] as const;
-
-export const TransactionStatus = z.object({
-  key: z.string().regex(/^[0-9a-f]{32}$/i),
-  txaction: z.enum(TXACTIONS),
-  txid: z.string().regex(/^\d+$/),
-  portalid: z.string(),
-  aid: z.string().optional(),
-  mode: z.enum(['test', 'live']).optional(),
-  clearingtype: z.string().optional(),
-  reference: z.string().optional(),
-  sequencenumber: z.string().regex(/^\d+$/).optional(),
-  price: z.string().optional(),
-  balance: z.string().optional(),
-  receivable: z.string().optional(),
-  currency: z.string().optional(),
-  txtime: z.string().optional(),
-  userid: z.string().optional(),
-  transaction_status: z.enum(['completed', 'pending']).optional(),
-}).passthrough();
+import { TransactionStatus } from './schemas.ts';
 
 export function parseNotification(rawBody: string): ProviderNotification {
   const r = TransactionStatus.safeParse(Object.fromEntries(new URLSearchParams(rawBody)));
