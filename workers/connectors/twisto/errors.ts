@@ -5,17 +5,11 @@
 //   {"<field>": ["msg", ...], "<obj>": {...}}   field errors, nested like the request ("shopper": {"email": [...]})
 // Without a `code`, DRF's default code of the status (401 authentication_failed, 404 not_found, ...) is the code.
 // A scoring decline is not an error: the checkout's state becomes `cancelled` (Twisto exposes no reason).
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { maybeAnswer } from '../kit/answer.ts';
-
-export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
-type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };
-export const TwistoFieldErrors: z.ZodType<FieldTree> = z.record(z.string(), z.union([
-  z.array(z.string()).min(1), z.lazy(() => TwistoFieldErrors), z.array(z.lazy(() => TwistoFieldErrors)),
-]));
+import { type FieldTree, TwistoDetailError, TwistoFieldErrors } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 

@@ -10,7 +10,7 @@ import { maybeAnswer } from '../kit/answer.ts';
 import { majorString } from '../kit/money.ts';
 import { linesOf, obj, str } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
-import { TwistoCheckout, TwistoRefundList } from './response.ts';
+import { TwistoCheckout, TwistoRefundList } from './schemas.ts';
 
 /** The API root's path below the base URL: the sandbox's when TWISTO_BASE_URL is unset. */
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/twisto/psp/v4');
