@@ -9,7 +9,8 @@ import { parseNotification } from './notification.ts';
 import {
   authorizeRequest, basketRequest, chargeRequest, customerRequest, isAutomatic, paymentRequest, refundRequest, refundSyncRequest, typeRequest, voidRequest,
 } from './request.ts';
-import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, UnzerPayment, UnzerResource, voidOutcome } from './response.ts';
+import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, voidOutcome } from './response.ts';
+import { UnzerPayment, UnzerResource } from './schemas.ts';
 import { maybeAnswer, readAnswer } from '../kit/answer.ts';
 
 /** The id of a resource the chain made (type, customer, basket); an answer without one is an unknown outcome. */
