@@ -10,7 +10,7 @@ export type { Outcome, OutcomeKind, UnifiedReason } from './outcome.ts';
 export { inUnit, major, majorString, minorOf, taxRatePercent } from './money.ts';
 export { captureInvoice, defined, int, lineTax, linesOf, obj, perUnit, str, taxShare, text, trimmed } from './order.ts';
 export type { Obj, OrderLine } from './order.ts';
-export { readBody, unreadable } from './notification.ts';
+export { readBody, readPart, unreadable } from './notification.ts';
 export type { Unreadable } from './notification.ts';
 export { proofHeader, signBody, verifyNotification, verifySignature } from './verify.ts';
 export { environment, inSandbox, notificationUrl } from './session.ts';
