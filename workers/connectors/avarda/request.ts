@@ -6,14 +6,11 @@ import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { environment, notificationUrl, type Session } from '../kit/session.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
-import { linesOf, obj, type Obj, type OrderLine, str, taxShare } from '../kit/order.ts';
+import { defined, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import type { avardaCredentials } from './manifest.ts';
 import { ADDRESS_MAX, type CancelRequest, type InitializeRequest, type Item, ITEM_TEXT_MAX, ORDER_REFERENCE_MAX, type OrderRequest, TRAN_ID_MAX } from './schemas.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
-/** Drops undefined fields, so a body carries only what we know. */
-const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
 
 export const tokenRequest = (c: Credentials): ProviderRequest =>
   ({ method: 'POST', path: '/api/partner/tokens', body: { clientId: c.api_key, clientSecret: c.key1 } });
@@ -133,7 +130,7 @@ const within = (v: string | undefined, max: number) => (v && v.length <= max ? v
 function addressOf(a: unknown, names: { firstName?: string; lastName?: string; name?: string }) {
   const x = obj(obj(a).address);
   if (!str(x.line1) && !str(x.zip)) return undefined;
-  return clean({
+  return defined({
     name: within(names.name, ADDRESS_MAX.name), firstName: within(names.firstName, ADDRESS_MAX.firstName), lastName: within(names.lastName, ADDRESS_MAX.lastName),
     address1: within(str(x.line1), ADDRESS_MAX.address1), address2: str(x.line2), zip: str(x.zip), city: within(str(x.city), ADDRESS_MAX.city), country: str(x.country),
   });
@@ -158,13 +155,13 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
   })();
   const phone = o?.customer?.phone ?? str(obj(billing.phone).number);
   const email = o?.customer?.email ?? job.customer_email ?? str(billing.email);
-  const customer = clean({
+  const customer = defined({
     invoicingAddress: addressOf(o?.billing, names),
     deliveryAddress: addressOf(o?.shipping, sNames),
-    userInputs: clean({ phone: phone ?? undefined, email: email ?? undefined }),
+    userInputs: defined({ phone: phone ?? undefined, email: email ?? undefined }),
   });
   const body: InitializeRequest = {
-    checkoutSetup: clean({
+    checkoutSetup: defined({
       mode: business ? 'B2B' : 'B2C',
       language: LANGUAGE[locale] ?? 'English',
       completedNotificationUrl: notificationUrl(session),

@@ -2,13 +2,11 @@
 //   API calls   {"errors": [{"title", "code", "source"?}]}  (400 invalid, 401 token, 403 not allowed in the state, 404)
 //   /oauth/token  {"error", "error_description"}  (OAuth2's shape; UNVERIFIED for Billie)
 // A decline is not an error: HTTP 200 with state "declined" and a decline_reason.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
-
-export const BillieError = z.object({ errors: z.array(z.object({ title: z.string(), code: z.string().nullish(), source: z.string().nullish() })).min(1) });
-export const OAuthError = z.object({ error: z.string(), error_description: z.string().nullish() });
+import { maybeAnswer } from '../kit/answer.ts';
+import { BillieError, OAuthError } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
@@ -19,18 +17,18 @@ export const declined = (reason: string | null | undefined): ErrorFields => ({
 });
 
 export function errorFields(res: ProviderResponse, what: 'order' | 'refund' = 'order'): ErrorFields {
-  const oauth = OAuthError.safeParse(res.body);
-  if (oauth.success) return { error_code: oauth.data.error, error_message: oauth.data.error_description ?? oauth.data.error, ...UNIFIED.credentials_refused };
-  const parsed = BillieError.safeParse(res.body);
-  if (!parsed.success) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...UNIFIED.provider_error };
-  const first = parsed.data.errors[0]!;
+  const oauth = maybeAnswer(OAuthError, res);
+  if (oauth) return { error_code: oauth.error, error_message: oauth.error_description ?? oauth.error, ...UNIFIED.credentials_refused };
+  const parsed = maybeAnswer(BillieError, res);
+  if (!parsed) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...UNIFIED.provider_error };
+  const first = parsed.errors[0]!;
   const unified = res.status === 401 ? UNIFIED.credentials_refused
     : res.status === 403 ? (what === 'refund' ? UNIFIED.refund_declined : UNIFIED.invalid_state)
     : res.status === 400 || res.status === 404 || res.status === 422 ? UNIFIED.invalid_request
     : UNIFIED.provider_error;
   return {
     error_code: first.code ?? `http_${res.status}`,
-    error_message: parsed.data.errors.map((e) => (e.source ? `${e.source}: ${e.title}` : e.title)).join('; '),
+    error_message: parsed.errors.map((e) => (e.source ? `${e.source}: ${e.title}` : e.title)).join('; '),
     ...unified,
   };
 }

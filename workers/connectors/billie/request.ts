@@ -5,7 +5,7 @@
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare } from '../kit/order.ts';
+import { captureInvoice, int, lineTax, linesOf, obj, str, taxShare } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/billie/api/v2');
@@ -78,17 +78,13 @@ export const orderRequest = (job: ConnectorJob, token: string | undefined): Prov
 
 /** A capture is an invoice for the order: the merchant's invoice number and URL, the amount, the lines shipped. */
 export function invoiceRequest(job: ConnectorJob, token: string | undefined): ProviderRequest {
-  const d = job.capture_details;
-  const invoiceData = obj(obj(d?.capture_metadata).invoice_data);
-  const md = obj(d?.metadata);
-  const lines = linesOf(d?.order_details);
-  const tax = lines.length ? lines.reduce((t, l) => t + lineTax(l), 0) : taxShare(job.amount, job.order);
+  const { number, url, lines, tax } = captureInvoice(job);
   return {
     method: 'POST', path: `${apiRoot()}/invoices`, idempotencyKey: job.operation_id, headers: bearer(token),
     body: {
       orders: [job.connector_transaction_id],
-      external_code: str(invoiceData.merchant_invoice_ref) ?? str(md.invoice_number) ?? job.operation_id,
-      invoice_url: str(md.invoice_url) ?? str(obj(job.order?.metadata).invoice_url),
+      external_code: number ?? job.operation_id,
+      invoice_url: url,
       amount: amountOf(job.amount, tax, job.currency),
       ...(lines.length ? { line_items: lines.map((l, i) => ({ external_id: l.product_id ?? `line-${i + 1}`, quantity: l.quantity ?? 1 })) } : {}),
     },

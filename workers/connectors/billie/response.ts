@@ -4,21 +4,7 @@ import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields } from './errors.ts';
-
-const Amount = z.object({ net: z.number(), gross: z.number(), tax: z.number() });
-export const ORDER_STATES = [
-  'created', 'declined', 'waiting', 'pre_waiting', 'authorized', 'pre_approved', 'partially_shipped', 'shipped', 'paid_out', 'late', 'complete', 'canceled',
-] as const;
-export const BillieOrder = z.object({
-  uuid: z.string().min(1),
-  external_code: z.string().nullish(),
-  state: z.enum(ORDER_STATES),
-  decline_reason: z.string().nullish(),
-  amount: Amount,
-});
-export const BillieInvoice = z.object({ uuid: z.string().min(1), state: z.string().optional(), amount: Amount.optional() });
-export const BillieCreditNote = z.object({ uuid: z.string().min(1) });
-export const BillieToken = z.object({ token_type: z.string().optional(), expires_in: z.number().int().positive(), access_token: z.string().min(1) });
+import { BillieCreditNote, BillieInvoice, BillieOrder, BillieToken, } from './schemas.ts';
 
 const ORDER_OUTCOME: Record<z.infer<typeof BillieOrder>['state'], OutcomeKind> = {
   created: 'AUTHORIZED', pre_approved: 'AUTHORIZED', partially_shipped: 'AUTHORIZED', shipped: 'AUTHORIZED', paid_out: 'AUTHORIZED', late: 'AUTHORIZED', complete: 'AUTHORIZED',

@@ -8,9 +8,9 @@ export { maybeAnswer, readAnswer, readValue, UnexpectedAnswer } from './answer.t
 export { errorOutcome, outcomeTable, states, unifiedTable } from './outcome.ts';
 export type { Outcome, OutcomeKind, UnifiedReason } from './outcome.ts';
 export { inUnit, major, majorString, minorOf, taxRatePercent } from './money.ts';
-export { int, lineTax, linesOf, obj, perUnit, str, taxShare, text, trimmed } from './order.ts';
+export { captureInvoice, defined, int, lineTax, linesOf, obj, perUnit, str, taxShare, text, trimmed } from './order.ts';
 export type { Obj, OrderLine } from './order.ts';
-export { readBody, unreadable } from './notification.ts';
+export { readBody, readPart, unreadable } from './notification.ts';
 export type { Unreadable } from './notification.ts';
 export { proofHeader, signBody, verifyNotification, verifySignature } from './verify.ts';
 export { environment, inSandbox, notificationUrl } from './session.ts';

@@ -14,6 +14,11 @@ export function readBody<T>(rawBody: string, schema: z.ZodType<T>, what: string)
   } catch {
     return unreadable('the body is not JSON');
   }
-  const r = schema.safeParse(json);
+  return readPart(json, schema, what);
+}
+
+/** A part of a notification (an envelope's data by its type, a form's fields) read with `schema`, as readBody does. */
+export function readPart<T>(value: unknown, schema: z.ZodType<T>, what: string): { data: T } | Unreadable {
+  const r = schema.safeParse(value);
   return r.success ? { data: r.data } : unreadable(`not ${what}: ${z.prettifyError(r.error)}`);
 }

@@ -2,7 +2,7 @@
 // the gateway's schemas), for the request transformers: loose accessors that give undefined for what is absent or
 // not of the type, and order lines to a provider's basket (per-unit prices, tax shares). These are OUR data; a
 // provider's answer is never read with them (kit/answer.ts readAnswer and the connector's zod schemas).
-import type { ProviderOrder } from '../../../domain/job.ts';
+import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 
 export type Obj = Record<string, unknown>;
 /** A JSON object, or {} for anything else (so that paths can be followed: obj(obj(o.billing).address).zip). */
@@ -16,6 +16,13 @@ export const text = (v: unknown): string | undefined => (typeof v === 'number' &
 /** An integer, or a string of digits as one. */
 export const int = (v: unknown): number | undefined =>
   (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** The object without its undefined fields (a provider that refuses `null` or an absent value sent as a key). */
+export function defined<T extends Obj>(o: T): T {
+  const out = { ...o };
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
+}
 
 /** An order line as spec 2.4 has it (amounts in minor units; `amount` is the line's gross total). */
 export interface OrderLine {
@@ -47,4 +54,22 @@ export function perUnit(l: OrderLine | Obj, i: number): { name: string; quantity
   const whole = given >= 1 && gross % given === 0;
   const quantity = whole ? given : 1;
   return { name: whole ? name : `${given} × ${name}`, quantity, gross, tax, unitGross: gross / quantity };
+}
+
+/**
+ * A capture's invoice, for providers where a capture is an invoice (billie, mondu): the merchant's invoice number
+ * (capture_metadata.invoice_data.merchant_invoice_ref, else the capture's metadata.invoice_number), its URL (the
+ * capture's metadata.invoice_url, else the order's), the lines shipped and their tax (the lines', else the order's
+ * tax in proportion to the amount).
+ */
+export function captureInvoice(job: ConnectorJob): { number: string | undefined; url: string | undefined; lines: OrderLine[]; tax: number } {
+  const d = job.capture_details;
+  const md = obj(d?.metadata);
+  const lines = linesOf(d?.order_details);
+  return {
+    number: str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(md.invoice_number),
+    url: str(md.invoice_url) ?? str(obj(job.order?.metadata).invoice_url),
+    lines,
+    tax: lines.length ? lines.reduce((t, l) => t + lineTax(l), 0) : taxShare(job.amount, job.order),
+  };
 }

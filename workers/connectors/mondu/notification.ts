@@ -6,21 +6,10 @@
 //   order/authorized  the buyer finished the checkout: our status sync confirms the order (nothing to apply)
 //   invoice/*, payout/*, buyer/*, …  nothing for us: captures and refunds are answered at once
 import { z } from 'zod';
-import { readBody, unreadable } from '../kit/notification.ts';
+import { readBody, readPart, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-import { type MonduOrder, ORDER_STATES, orderOutcome } from './response.ts';
-
-const Webhook = z.object({ topic: z.string().min(1) }).passthrough();
-const OrderWebhook = z.object({
-  topic: z.string(),
-  order_uuid: z.string().min(1),
-  external_reference_id: z.string().nullish(),
-  order_state: z.enum(ORDER_STATES),
-  decline_reason: z.string().nullish(),
-  /** When Mondu last changed the order (UNVERIFIED: the payload's timestamp field is not documented). */
-  updated_at: z.string().nullish(),
-  created_at: z.string().nullish(),
-});
+import { orderOutcome } from './response.ts';
+import { MonduOrder, OrderWebhook, Webhook } from './schemas.ts';
 
 const ORDER_TOPICS = new Set(['order/confirmed', 'order/pending', 'order/declined', 'order/canceled']);
 const unknown = unreadable;
@@ -31,8 +20,8 @@ export function parseNotification(rawBody: string): ProviderNotification {
   const topic = w.data.topic;
   if (topic === 'order/authorized') return unknown('order/authorized: the status sync confirms the order');
   if (!ORDER_TOPICS.has(topic)) return unknown(`${topic}: not a topic we act on`);
-  const o = OrderWebhook.safeParse(w.data);
-  if (!o.success) return unknown(`${topic}: ${z.prettifyError(o.error)}`);
+  const o = readPart(w.data, OrderWebhook, `a Mondu ${topic} webhook`);
+  if (!('data' in o)) return o;
   const n = o.data;
   const order: z.infer<typeof MonduOrder> = { uuid: n.order_uuid, state: n.order_state, external_reference_id: n.external_reference_id, decline_reason: n.decline_reason };
   return {

@@ -3,7 +3,7 @@
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { int, lineTax, linesOf, obj, str, taxShare, type Obj } from '../kit/order.ts';
+import { captureInvoice, int, lineTax, linesOf, obj, str, taxShare, type Obj } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
 
 /** The API root's path below the base URL: the sandbox's when MONDU_BASE_URL is unset. */
@@ -100,16 +100,12 @@ export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderReq
 
 /** A capture is an invoice: the merchant's invoice number and PDF, the amount, and the lines shipped. */
 export function invoiceRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
-  const d = job.capture_details;
-  const invoiceData = obj(obj(d?.capture_metadata).invoice_data);
-  const md = obj(d?.metadata);
-  const lines = linesOf(d?.order_details);
-  const tax = lines.length ? lines.reduce((t, l) => t + lineTax(l), 0) : taxShare(job.amount, job.order);
+  const { number, url, lines, tax } = captureInvoice(job);
   return {
     method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/invoices`, idempotencyKey: job.operation_id, headers: headers(apiToken),
     body: {
-      external_reference_id: str(invoiceData.merchant_invoice_ref) ?? str(md.invoice_number) ?? job.operation_id,
-      invoice_url: str(md.invoice_url) ?? str(obj(job.order?.metadata).invoice_url),
+      external_reference_id: number ?? job.operation_id,
+      invoice_url: url,
       gross_amount_cents: job.amount,
       tax_cents: tax,
       discount_cents: 0,

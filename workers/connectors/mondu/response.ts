@@ -5,25 +5,7 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields, isStateError } from './errors.ts';
 import { UNIFIED } from '../kit/errors.ts';
-
-export const ORDER_STATES = [
-  'draft', 'created', 'data_required', 'authorized', 'pending', 'confirmed', 'declined', 'canceled',
-  'shipped', 'partially_shipped', 'complete', 'partially_complete',
-] as const;
-export const MonduOrder = z.object({
-  uuid: z.string().min(1),
-  state: z.enum(ORDER_STATES),
-  external_reference_id: z.string().nullish(),
-  hosted_checkout_url: z.string().nullish(),
-  decline_reason: z.string().nullish(),
-});
-export const OrderAnswer = z.object({ order: MonduOrder });
-export const InvoiceAnswer = z.object({
-  invoice: z.object({ uuid: z.string().min(1), state: z.string(), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
-});
-export const CreditNoteAnswer = z.object({
-  credit_note: z.object({ uuid: z.string().min(1), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
-});
+import { CreditNoteAnswer, InvoiceAnswer, MonduOrder, OrderAnswer } from './schemas.ts';
 
 /** The order's state as the outcome of its authorization. */
 const ORDER_OUTCOME: Record<z.infer<typeof MonduOrder>['state'], OutcomeKind> = {

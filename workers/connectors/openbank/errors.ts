@@ -2,14 +2,11 @@
 // Designed (the guide's error chapter is not public, UNVERIFIED): HTTP 400/401/404/422 with {code, message, field?};
 // the API gateway in front (Azure API Management, UNVERIFIED) refuses a wrong Merchant API Key with its own
 // {statusCode, message}. 409 is kept for "still processing" (retried, workers/provider-http.ts), never for a refusal.
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
-
-export const ZiniaError = z.object({ code: z.string().min(1), message: z.string(), field: z.string().nullish() });
-/** Azure API Management's own refusal (no code of Zinia's): a missing or wrong subscription key. */
-export const GatewayError = z.object({ statusCode: z.number().int(), message: z.string() });
+import { maybeAnswer } from '../kit/answer.ts';
+import { GatewayError, ZiniaError } from './schemas.ts';
 
 const BY_CODE: Record<string, keyof typeof UNIFIED> = {
   INVALID_CLIENT_CREDENTIALS: 'credentials_refused',
@@ -42,9 +39,9 @@ export const fieldsOf = (code: string, message: string, status?: number): ErrorF
 
 /** An error answer's fields: Zinia's {code, message}, the API gateway's {statusCode, message}, else the HTTP status. */
 export function errorFields(res: ProviderResponse): ErrorFields {
-  const z1 = ZiniaError.safeParse(res.body);
-  if (z1.success) return fieldsOf(z1.data.code, z1.data.message, res.status);
-  const g = GatewayError.safeParse(res.body);
-  if (g.success) return fieldsOf(`HTTP_${g.data.statusCode}`, g.data.message, res.status);
+  const z1 = maybeAnswer(ZiniaError, res);
+  if (z1) return fieldsOf(z1.code, z1.message, res.status);
+  const g = maybeAnswer(GatewayError, res);
+  if (g) return fieldsOf(`HTTP_${g.statusCode}`, g.message, res.status);
   return fieldsOf(`HTTP_${res.status}`, `HTTP ${res.status}`, res.status);
 }

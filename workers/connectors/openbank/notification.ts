@@ -3,18 +3,9 @@
 //   {event: ORDER_STATUS_CHANGED | REFUND_STATUS_CHANGED, order_id, merchant_order_id, status, refund_id?, timestamp}
 // after which the merchant re-reads the order. Nothing proves the body is Zinia's, so it is only a hint: the worker
 // syncs the payment's open authorization and refunds with Zinia (manifest webhook scheme 'unsigned').
-import { z } from 'zod';
 import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-
-export const ZiniaNotification = z.object({
-  event: z.string().min(1),
-  order_id: z.string().min(1),
-  merchant_order_id: z.string().nullish(),
-  status: z.string().nullish(),
-  refund_id: z.string().nullish(),
-  timestamp: z.string().nullish(),
-});
+import { ZiniaNotification } from './schemas.ts';
 
 export function parseNotification(rawBody: string): ProviderNotification {
   const r = readBody(rawBody, ZiniaNotification, 'a Zinia notification');

@@ -138,7 +138,7 @@ export const orderRequest = (job: ConnectorJob, c: Credentials, s?: Session): Pr
 export function shipmentRequest(job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest {
   const d = job.capture_details;
   const invoice = str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(obj(d?.metadata).invoice_number);
-  const lines = (d?.order_details as Obj[] | null | undefined) ?? null;
+  const lines = d?.order_details?.map(obj);
   return {
     method: 'POST', path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/confirm-shipment`, idempotencyKey: job.operation_id, headers: headers(c, s),
     body: {

@@ -6,32 +6,7 @@ import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { errorFields, fieldsOf } from './errors.ts';
-
-export const ORDER_STATUSES = ['CREATED', 'PENDING', 'APPROVED', 'PARTIALLY_SHIPPED', 'SHIPPED', 'REFUNDED', 'REJECTED', 'CANCELLED', 'EXPIRED'] as const;
-const Amount = z.number().nonnegative();
-const Reason = z.object({ code: z.string().min(1), message: z.string() });
-
-export const ZiniaToken = z.object({ access_token: z.string().min(1), token_type: z.string().optional(), expires_in: z.number().int().positive() });
-export const ZiniaOrder = z.object({
-  order_id: z.string().min(1),
-  merchant_order_id: z.string(),
-  status: z.enum(ORDER_STATUSES),
-  amount: Amount,
-  currency: z.string(),
-  redirect_url: z.string().nullish(),
-  rejection_reason: Reason.nullish(),
-  shipped_amount: Amount.optional(),
-  cancelled_amount: Amount.optional(),
-  refunded_amount: Amount.optional(),
-});
-export const ZiniaShipment = z.object({
-  shipment_id: z.string().min(1), order_id: z.string(), amount: Amount, status: z.literal('CONFIRMED'), order_status: z.enum(ORDER_STATUSES),
-  shipped_amount: Amount, remaining_amount: Amount,
-});
-export const ZiniaRefund = z.object({
-  refund_id: z.string().min(1), merchant_refund_id: z.string(), order_id: z.string(), amount: Amount, currency: z.string(),
-  status: z.enum(['PENDING', 'COMPLETED', 'REJECTED']), rejection_reason: Reason.nullish(),
-});
+import { Reason, ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from './schemas.ts';
 
 const failed = (res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome => ({ kind, ...errorFields(res) });
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { trimmed as str } from '../kit/order.ts';
+import { linesOf, obj, trimmed as str, type OrderLine } from '../kit/order.ts';
 import type { paylaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof paylaCredentials>;
@@ -41,7 +41,6 @@ export const sequenceNumber = (job: ConnectorJob) => String((job.follow_ups_befo
 
 // ---- basket ----------------------------------------------------------------------------------------------------
 
-interface OrderLine { product_name?: string; quantity?: number; amount?: number; product_id?: string | null; category?: string | null; tax_percentage?: number | null; total_tax_amount?: number | null; tax_amount?: number | null }
 
 /** PAYONE's va[n]: a VAT rate in percent when whole (19), else in basis points (7.7% -> 770). */
 export const vatParam = (rate: number) => (Number.isInteger(rate) ? String(rate) : String(Math.round(rate * 100)));
@@ -76,7 +75,7 @@ export function basketOf(lines: OrderLine[], sign: 1 | -1 = 1): Form {
   return f;
 }
 
-const orderLines = (job: ConnectorJob) => (job.order?.order_details ?? null) as OrderLine[] | null;
+const orderLines = (job: ConnectorJob) => linesOf(job.order?.order_details);
 
 /** The authorization's basket: the order lines, or one position for the whole amount (rate from order_tax_amount). */
 export function authorizeBasket(job: ConnectorJob): Form {
@@ -87,8 +86,11 @@ export function authorizeBasket(job: ConnectorJob): Form {
 
 // ---- the buyer ---------------------------------------------------------------------------------------------------
 
-type Address = { line1?: string; line2?: string; zip?: string; city?: string; country?: string; first_name?: string; last_name?: string };
-const addressOf = (a: Record<string, unknown> | null | undefined) => ((a?.address ?? null) as Address | null);
+/** Our billing or shipping `.address` (the merchant's, checked by the gateway): its fields that hold text. */
+function addressOf(a: Record<string, unknown> | null | undefined) {
+  const o = obj(a?.address);
+  return { line1: str(o.line1), line2: str(o.line2), zip: str(o.zip), city: str(o.city), country: str(o.country), first_name: str(o.first_name), last_name: str(o.last_name) };
+}
 
 /** 1980-02-03 -> 19800203 (PAYONE's birthday); anything else is passed on for PAYONE to refuse. */
 export const birthday = (date: string) => (/^\d{4}-\d{2}-\d{2}$/.test(date) ? date.replaceAll('-', '') : date);
@@ -96,8 +98,9 @@ export const birthday = (date: string) => (/^\d{4}-\d{2}-\d{2}$/.test(date) ? da
 /** A phone as PAYONE's telephonenumber: digits only, the country code in front (+49 151... -> 49151...). */
 export function phoneOf(job: ConnectorJob): string | undefined {
   const c = job.order?.customer;
-  const billing = (job.order?.billing?.phone ?? null) as { number?: string; country_code?: string } | null;
-  const raw = c?.phone ? `${c.phone.startsWith('+') ? '' : (c.phone_country_code ?? '')}${c.phone}` : billing?.number ? `${billing.country_code ?? ''}${billing.number}` : undefined;
+  const billing = obj(job.order?.billing?.phone);
+  const number = str(billing.number);
+  const raw = c?.phone ? `${c.phone.startsWith('+') ? '' : (c.phone_country_code ?? '')}${c.phone}` : number ? `${str(billing.country_code) ?? ''}${number}` : undefined;
   return raw?.replace(/\D/g, '') || undefined;
 }
 
@@ -106,7 +109,7 @@ export const isBusiness = (job: ConnectorJob) => ['business', 'b2b', 'company'].
 export function buyerOf(job: ConnectorJob): Form {
   const o = job.order;
   const md = o?.metadata ?? {};
-  const b = addressOf(o?.billing) ?? {};
+  const b = addressOf(o?.billing);
   const [first, ...rest] = (o?.customer?.name ?? '').trim().split(/\s+/);
   const business = isBusiness(job);
   const f: Form = {
@@ -141,8 +144,7 @@ export const isManual = (job: ConnectorJob) => job.capture_method === 'manual' |
 
 /** The Payla device token: browser_info.device_fingerprint.payla, else metadata.device_token. */
 export function deviceToken(job: ConnectorJob): string {
-  const bi = (job.order?.browser_info ?? {}) as { device_fingerprint?: { payla?: string } };
-  return bi.device_fingerprint?.payla ?? str(job.order?.metadata?.device_token) ?? '';
+  return str(obj(obj(job.order?.browser_info).device_fingerprint).payla) ?? str(job.order?.metadata?.device_token) ?? '';
 }
 
 /** preauthorization (manual capture) or authorization (automatic: reserved and captured at once), secured invoice. */
@@ -161,7 +163,7 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials): ProviderReq
  * manual captures once (completed: PAYONE releases the rest), manual_multiple may capture again (notcompleted).
  */
 export function captureRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
-  const lines = (job.capture_details?.order_details ?? null) as OrderLine[] | null;
+  const lines = linesOf(job.capture_details?.order_details);
   return call(c, {
     request: 'capture', txid: job.connector_transaction_id ?? '', sequencenumber: sequenceNumber(job),
     amount: String(job.amount), currency: job.currency,

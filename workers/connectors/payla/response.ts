@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { UnexpectedAnswer } from '../types.ts';
+import { readValue, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { isManual } from './request.ts';
+import { PayoneAnswer, PayoneApproved, PayoneError, } from './schemas.ts';
 
 /** "status=APPROVED\ntxid=1" -> {status: 'APPROVED', txid: '1'}; the value is everything after the first '='. */
 export function splitLines(text: string): Record<string, string> {
@@ -18,33 +19,9 @@ export function splitLines(text: string): Record<string, string> {
   return out;
 }
 
-const Txid = z.string().regex(/^\d+$/);
-export const PayoneApproved = z.object({
-  status: z.literal('APPROVED'),
-  txid: Txid.optional(),
-  userid: z.string().optional(),
-  settleaccount: z.string().optional(),
-  clearing_bankaccountholder: z.string().optional(),
-  clearing_bankiban: z.string().optional(),
-  clearing_bankbic: z.string().optional(),
-  clearing_reference: z.string().optional(),
-}).passthrough();
-export const PayonePending = z.object({ status: z.literal('PENDING'), txid: Txid, userid: z.string().optional() }).passthrough();
-export const PayoneError = z.object({
-  status: z.literal('ERROR'),
-  errorcode: z.string().regex(/^\d+$/),
-  errormessage: z.string().optional(),
-  customermessage: z.string().optional(),
-  txid: Txid.optional(),
-}).passthrough();
-export const PayoneAnswer = z.discriminatedUnion('status', [PayoneApproved, PayonePending, PayoneError]);
-export type PayoneAnswer = z.infer<typeof PayoneAnswer>;
-
 export function parseAnswer(res: ProviderResponse): PayoneAnswer {
   if (typeof res.body !== 'string') throw new UnexpectedAnswer(`payla: the answer is not PAYONE's key=value text (HTTP ${res.status})`);
-  const r = PayoneAnswer.safeParse(splitLines(res.body));
-  if (!r.success) throw new UnexpectedAnswer(`payla: unexpected answer (HTTP ${res.status}): ${z.prettifyError(r.error)}`);
-  return r.data;
+  return readValue(PayoneAnswer, splitLines(res.body), `payla (HTTP ${res.status})`);
 }
 
 /** status=ERROR as an outcome of `kind`: PAYONE's code, its technical message (and the buyer's message beside it). */

@@ -2,6 +2,7 @@
 // {base}/transaction/management/v2/transactions with decimal (major-unit) amounts and a shop basket per call.
 import type { z } from 'zod';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
+import { maybeAnswer } from '../kit/answer.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
 import { linesOf, obj, str, type OrderLine } from '../kit/order.ts';
@@ -242,8 +243,8 @@ export const syncRequest = (job: ConnectorJob, _c: Credentials, s?: Session): Pr
  */
 export function syncNext(job: ConnectorJob, c: Credentials, answers: readonly { status: number; body: unknown }[], s?: Session): ProviderRequest | null {
   if (isManual(job) || answers.length !== 1 || answers[0]!.status >= 400) return null;
-  const read = RatepayTransaction.safeParse(answers[0]!.body);
-  if (!read.success || transactionState(read.data).kind !== 'AUTHORIZED' || captured(read.data)) return null;
+  const read = maybeAnswer(RatepayTransaction, answers[0]!);
+  if (!read || transactionState(read).kind !== 'AUTHORIZED' || captured(read)) return null;
   return autoCaptureRequest(job, c, s);
 }
 

@@ -6,7 +6,7 @@
 // how its signed string is made (UNVERIFIED), so a webhook is only a hint: the worker reads the order it names
 // (GET /orders/{number}, the status sync) and acts on Riverty's answer, never on the webhook's word. Other events
 // (invoices, disputes) name no order of ours: unknown, left with their 2xx.
-import { readBody, unreadable } from '../kit/notification.ts';
+import { readBody, readPart, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { OrderEventBody, WebhookMessage } from './schemas.ts';
 
@@ -18,7 +18,7 @@ export function parseNotification(rawBody: string): ProviderNotification {
   if (!('data' in m)) return m;
   const name = m.data.Header.MessageName;
   if (!ORDER_EVENTS.has(name)) return unreadable(`message ${name} is not one we act on`);
-  const body = OrderEventBody.safeParse(m.data.Body);
-  if (!body.success) return unreadable(`${name} names no order: Body.OrderNumber is missing`);
+  const body = readPart(m.data.Body, OrderEventBody, `${name} naming its order (Body.OrderNumber)`);
+  if (!('data' in body)) return body;
   return { object: 'hint', connector_transaction_id: body.data.OrderNumber, event: body.data.Status ? `${name}:${body.data.Status}` : name };
 }

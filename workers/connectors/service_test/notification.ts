@@ -5,7 +5,7 @@
 //   dispute.created, dispute.updated  data: the dispute (GET /service_test/v1/disputes/:id)
 import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
-import { readBody, unreadable } from '../kit/notification.ts';
+import { readBody, readPart, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { unifiedFor } from './errors.ts';
 import { paymentOutcome } from './response.ts';
@@ -48,25 +48,24 @@ export function parseNotification(rawBody: string): ProviderNotification {
   const env = readBody(rawBody, Envelope, 'a service_test event');
   if (!('data' in env)) return env;
   const e = env.data;
-  const shape = <T>(schema: z.ZodType<T>): T | string => {
-    const r = schema.safeParse(e.data);
-    return r.success ? r.data : `${e.type} ${e.id}: ${z.prettifyError(r.error)}`;
-  };
+  const shape = <T>(schema: z.ZodType<T>) => readPart(e.data, schema, `the object of ${e.type} ${e.id}`);
   switch (e.type) {
     case 'payment.updated': {
-      const p = shape(NotifiedPayment);
-      if (typeof p === 'string') return unknown(p);
+      const read = shape(NotifiedPayment);
+      if (!('data' in read)) return read;
+      const p = read.data;
       let outcome: Outcome;
       try {
         outcome = paymentOutcome({ status: 200, body: e.data });
       } catch (err) {
-        return unknown(`${e.type} ${e.id}: ${(err as Error).message}`);
+        return unknown(`${e.type} ${e.id}: ${err instanceof Error ? err.message : String(err)}`);
       }
       return { object: 'payment', connector_transaction_id: p.id, object_id: p.id, provider_updated_at: updatedAt(p, e), outcome };
     }
     case 'refund.updated': {
-      const r = shape(NotifiedRefund);
-      if (typeof r === 'string') return unknown(r);
+      const read = shape(NotifiedRefund);
+      if (!('data' in read)) return read;
+      const r = read.data;
       return {
         object: 'refund', connector_transaction_id: r.payment_id, object_id: r.id, provider_updated_at: updatedAt(r, e),
         refund_reference: r.reference ?? null, connector_refund_id: r.id, outcome: refundOutcomeOf(r),
@@ -74,8 +73,9 @@ export function parseNotification(rawBody: string): ProviderNotification {
     }
     case 'dispute.created':
     case 'dispute.updated': {
-      const d = shape(NotifiedDispute);
-      if (typeof d === 'string') return unknown(d);
+      const read = shape(NotifiedDispute);
+      if (!('data' in read)) return read;
+      const d = read.data;
       return {
         object: 'dispute', connector_transaction_id: d.payment_id, object_id: d.id, provider_updated_at: updatedAt(d, e),
         dispute: {

@@ -5,16 +5,11 @@
 //   {"<field>": ["msg", ...], "<obj>": {...}}   field errors, nested like the request ("shopper": {"email": [...]})
 // Without a `code`, DRF's default code of the status (401 authentication_failed, 404 not_found, ...) is the code.
 // A scoring decline is not an error: the checkout's state becomes `cancelled` (Twisto exposes no reason).
-import { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { UNIFIED } from '../kit/errors.ts';
-
-export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
-type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };
-export const TwistoFieldErrors: z.ZodType<FieldTree> = z.record(z.string(), z.union([
-  z.array(z.string()).min(1), z.lazy(() => TwistoFieldErrors), z.array(z.lazy(() => TwistoFieldErrors)),
-]));
+import { maybeAnswer } from '../kit/answer.ts';
+import { type FieldTree, TwistoDetailError, TwistoFieldErrors } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
@@ -28,9 +23,12 @@ export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of Object.entries(tree)) {
     const path = prefix ? `${prefix}.${k}` : k;
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) for (const m of v as string[]) out.push([path, m]);
-    else if (Array.isArray(v)) (v as FieldTree[]).forEach((t, i) => { out.push(...fieldErrors(t, `${path}.${i}`)); });
-    else out.push(...fieldErrors(v as FieldTree, path));
+    // A list of messages names the field; a list of objects (a list field's items) names each item by its index.
+    if (!Array.isArray(v)) out.push(...fieldErrors(v, path));
+    else v.forEach((x: string | FieldTree, i: number) => {
+      if (typeof x === 'string') out.push([path, x]);
+      else out.push(...fieldErrors(x, `${path}.${i}`));
+    });
   }
   return out;
 }
@@ -43,16 +41,16 @@ export const declined = (): ErrorFields => ({
 /** What an error answer says. `what`: the operation, which decides the unified code of a refusal. */
 export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 'payment'): ErrorFields {
   const auth = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : null;
-  const detail = TwistoDetailError.safeParse(res.body);
-  if (detail.success) {
-    const code = detail.data.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
+  const detail = maybeAnswer(TwistoDetailError, res);
+  if (detail) {
+    const code = detail.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
     const unified = auth ?? (what === 'refund' ? UNIFIED.refund_declined
       : code === 'invalid_state' ? UNIFIED.invalid_state
       : res.status === 400 || res.status === 404 ? UNIFIED.invalid_request : UNIFIED.provider_error);
-    return { error_code: code, error_message: detail.data.detail, ...unified };
+    return { error_code: code, error_message: detail.detail, ...unified };
   }
-  const fields = TwistoFieldErrors.safeParse(res.body);
-  const list = fields.success ? fieldErrors(fields.data) : [];
+  const fields = maybeAnswer(TwistoFieldErrors, res);
+  const list = fields ? fieldErrors(fields) : [];
   if (!list.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(auth ?? UNIFIED.provider_error) };
   return { error_code: list[0]![0], error_message: list.map(([p, m]) => `${p}: ${m}`).join('; '), ...(auth ?? UNIFIED.invalid_request) };
 }

@@ -3,20 +3,9 @@
 // error, settled, refunded: {checkout_id, total_amount, refunded_amount, created_date, settled_date, type, state,
 // external_id}. Twisto documents no signature (manifest webhook scheme `unsigned`), so a webhook is only a hint: the
 // worker reads the checkout it names (the status sync of its open authorization, its open refunds) and acts on that.
-import { z } from 'zod';
 import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-
-export const TwistoWebhook = z.object({
-  checkout_id: z.string().min(1),
-  state: z.string().min(1),
-  total_amount: z.string().nullish(),
-  refunded_amount: z.string().nullish(),
-  created_date: z.string().nullish(),
-  settled_date: z.string().nullish(),
-  type: z.string().nullish(),
-  external_id: z.string().nullish(),
-});
+import { TwistoWebhook } from './schemas.ts';
 
 export function parseNotification(rawBody: string): ProviderNotification {
   const w = readBody(rawBody, TwistoWebhook, 'a Twisto webhook');

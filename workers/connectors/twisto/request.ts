@@ -6,9 +6,11 @@
 // Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest, ProviderResponse } from '../kit/http.ts';
+import { maybeAnswer } from '../kit/answer.ts';
+import { majorString } from '../kit/money.ts';
 import { linesOf, obj, str } from '../kit/order.ts';
 import { manifest } from './manifest.ts';
-import { TwistoCheckout, TwistoRefundList } from './response.ts';
+import { TwistoCheckout, TwistoRefundList } from './schemas.ts';
 
 /** The API root's path below the base URL: the sandbox's when TWISTO_BASE_URL is unset. */
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/twisto/psp/v4');
@@ -17,12 +19,8 @@ const headers = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` }
 
 const cut = (v: string | undefined, max: number) => (v === undefined ? undefined : v.slice(0, max));
 
-/** Minor units -> Twisto's decimal string with two places (exact: no floating point). */
-export function decimal(minor: number): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(minor));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+/** Minor units -> Twisto's decimal string ("119.00"; CZK and EUR have two places): the kit's exact conversion. */
+export const decimal = (minor: number, currency: string): string => majorString(minor, currency);
 
 /** Our reference of the order at Twisto (merchant_reference, order.reference). */
 const orderReference = (job: ConnectorJob) => cut(job.merchant_order_reference_id ?? job.payment_id, 200)!;
@@ -42,7 +40,7 @@ export function items(job: ConnectorJob) {
   });
   const whole = mapped.length > 0 && mapped.reduce((t, x) => t + x.amount, 0) === job.amount;
   const chosen = whole ? mapped : [{ name: cut(job.order?.description ?? `Order ${orderReference(job)}`, 255)!, amount: job.amount, quantity: 1, type: 'sku' }];
-  return chosen.map((x) => ({ ...x, amount: decimal(x.amount) }));
+  return chosen.map((x) => ({ ...x, amount: decimal(x.amount, job.currency) }));
 }
 
 /** Twisto's shopper from our customer, billing address and spec 2.5 metadata. */
@@ -77,7 +75,7 @@ export function createCheckoutRequest(job: ConnectorJob, secretKey: string): Pro
       type: installments ? 'pay-in-three' : 'standard',
       config: { redirect_uri: cut(job.return_url ?? undefined, 1000) },
       shopper: shopper(job),
-      order: { reference: ref, amount: decimal(job.amount), currency: job.currency, items: items(job) },
+      order: { reference: ref, amount: decimal(job.amount, job.currency), currency: job.currency, items: items(job) },
       merchant_reference: ref,
     },
   };
@@ -88,7 +86,7 @@ export const checkoutRequest = (job: ConnectorJob, secretKey: string): ProviderR
   method: 'GET', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}`, headers: headers(secretKey),
 });
 
-const checkoutOf = (answers: readonly ProviderResponse[]) => TwistoCheckout.safeParse(answers[0]?.body).data;
+const checkoutOf = (answers: readonly ProviderResponse[]) => (answers[0] ? maybeAnswer(TwistoCheckout, answers[0]) : null);
 
 /**
  * capture, after the checkout's read: an approved checkout is charged in full with capture (POST /charges); a completed
@@ -102,7 +100,7 @@ export function chargeNext(job: ConnectorJob, secretKey: string, answers: readon
     method: 'POST', path: `${apiRoot()}/charges`, idempotencyKey: job.operation_id, headers: headers(secretKey),
     body: {
       authority: { type: 'checkout_id', value: job.connector_transaction_id },
-      reference: cut(invoice ?? ref, 200), amount: decimal(job.amount), currency: job.currency, capture: true, order: { reference: ref },
+      reference: cut(invoice ?? ref, 200), amount: decimal(job.amount, job.currency), currency: job.currency, capture: true, order: { reference: ref },
     },
   };
 }
@@ -120,7 +118,7 @@ export const refundListRequest = (job: ConnectorJob, secretKey: string): Provide
 
 /** The refund already made for this refund id, from the list's answer. */
 export const listedRefund = (job: ConnectorJob, answer: ProviderResponse | undefined) =>
-  TwistoRefundList.safeParse(answer?.body).data?.items.find((r) => r.reference === (job.refund_id ?? job.operation_id));
+  (answer ? maybeAnswer(TwistoRefundList, answer) : null)?.items.find((r) => r.reference === (job.refund_id ?? job.operation_id));
 
 /** refund, then: POST /refunds unless the list shows it made (our earlier call whose answer was lost). */
 export function refundNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
@@ -129,7 +127,7 @@ export function refundNext(job: ConnectorJob, secretKey: string, answers: readon
     method: 'POST', path: `${apiRoot()}/refunds`, idempotencyKey: job.operation_id, headers: headers(secretKey),
     body: {
       checkout_id: job.connector_transaction_id, reference: job.refund_id ?? job.operation_id,
-      reason: cut(job.reason ?? 'return', 255), amount: decimal(job.amount),
+      reason: cut(job.reason ?? 'return', 255), amount: decimal(job.amount, job.currency),
     },
   };
 }

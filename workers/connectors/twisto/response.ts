@@ -1,53 +1,11 @@
 // Twisto's answers -> outcomes, parsed with Twisto's own shapes (the checkout, the charge, the refund and its list).
-import { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { declined, errorFields } from './errors.ts';
-
-/** Twisto's amounts: decimal strings, at most two places. */
-const Amount = z.string().regex(/^-?\d{0,8}(\.\d{0,2})?$/);
-
-export const CHECKOUT_STATES = ['created', 'approved', 'completed', 'cancelled', 'error'] as const;
-export const TwistoCheckout = z.object({
-  id: z.string().min(1),
-  uri: z.string().nullish(),
-  type: z.string().nullish(),
-  state: z.enum(CHECKOUT_STATES),
-  created: z.string().nullish(),
-  settled: z.string().nullish(),
-  order: z.object({ reference: z.string().nullish(), amount: Amount, currency: z.string() }).partial().nullish(),
-  merchant_reference: z.string().nullish(),
-});
-export type TwistoCheckoutBody = z.infer<typeof TwistoCheckout>;
-
-export const CHARGE_STATES = ['rejected', 'authorised', 'captured', 'cancelled', 'refunded', 'error'] as const;
-export const TwistoCharge = z.object({
-  id: z.string().min(1),
-  reference: z.string().nullish(),
-  amount: Amount,
-  currency: z.string(),
-  captured_amount: Amount.nullish(),
-  refunded_amount: Amount.nullish(),
-  created_date: z.string().nullish(),
-  receipt_number: z.string().nullish(),
-  product: z.string().nullish(),
-  state: z.enum(CHARGE_STATES),
-});
-
-export const TwistoRefund = z.object({
-  id: z.string().min(1),
-  reason: z.string().nullish(),
-  amount: Amount,
-  created_date: z.string().nullish(),
-  reference: z.string().nullish(),
-  checkout_id: z.string().nullish(),
-});
-export const TwistoRefundList = z.object({
-  count: z.number().int(), next: z.string().nullish(), previous: z.string().nullish(), items: z.array(TwistoRefund),
-});
+import { TwistoCharge, TwistoCheckout, type TwistoCheckoutBody, TwistoRefund, TwistoRefundList } from './schemas.ts';
 
 /** The checkout's state as the outcome of its authorization. */
 const CHECKOUT_OUTCOME: Record<TwistoCheckoutBody['state'], OutcomeKind> = {

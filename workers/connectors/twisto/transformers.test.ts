@@ -44,7 +44,7 @@ describe('twisto manifest', () => {
 
 describe('twisto requests', () => {
   it('amounts: decimal strings with two places, exact', () => {
-    expect([29_400, 5, 11_900, -1_500, 0, 123_456_789].map(decimal)).toEqual(['294.00', '0.05', '119.00', '-15.00', '0.00', '1234567.89']);
+    expect([29_400, 5, 11_900, -1_500, 0, 123_456_789].map((m) => decimal(m, 'CZK'))).toEqual(['294.00', '0.05', '119.00', '-15.00', '0.00', '1234567.89']);
   });
   it('authorize: the sheet\'s example checkout, from our payment', () => {
     expect(flow(authorize).request(job(), creds)).toEqual({

@@ -9,8 +9,9 @@ import { parseNotification } from './notification.ts';
 import {
   authorizeRequest, basketRequest, chargeRequest, customerRequest, isAutomatic, paymentRequest, refundRequest, refundSyncRequest, typeRequest, voidRequest,
 } from './request.ts';
-import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, UnzerPayment, UnzerResource, voidOutcome } from './response.ts';
-import { readAnswer } from '../kit/answer.ts';
+import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, voidOutcome } from './response.ts';
+import { UnzerPayment, UnzerResource } from './schemas.ts';
+import { maybeAnswer, readAnswer } from '../kit/answer.ts';
 
 /** The id of a resource the chain made (type, customer, basket); an answer without one is an unknown outcome. */
 const idOf = (res: ProviderResponse, what: string) => readAnswer(UnzerResource, res, `unzer ${what}`).id;
@@ -40,8 +41,8 @@ export const connector = defineConnector({
     // A review or customer step approved later: an automatic capture is charged now.
     next: (job, c, answers) => {
       if (answers.length !== 1 || !isAutomatic(job)) return null;
-      const p = UnzerPayment.safeParse(answers[0]!.body);
-      return p.success && awaitsCharge(p.data) ? chargeRequest(job, c.api_key, p.data.id) : null;
+      const p = maybeAnswer(UnzerPayment, answers[0]!);
+      return p && awaitsCharge(p) ? chargeRequest(job, c.api_key, p.id) : null;
     },
     response: syncOutcome,
   },

@@ -2,16 +2,9 @@
 // body `{event, publicKey, retrieveUrl, paymentId}` (sent as text/plain) only says that a payment changed. It is a
 // hint: the worker syncs the payment it names with our own credentials and takes only what Unzer answers there; the
 // event, the publicKey and the retrieveUrl are never trusted (a forged retrieveUrl is never fetched).
-import { z } from 'zod';
 import { readBody } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
-
-const Webhook = z.object({
-  event: z.string().min(1),
-  paymentId: z.string().regex(/^s-pay-[A-Za-z0-9]+$/),
-  publicKey: z.string().optional(),
-  retrieveUrl: z.string().optional(),
-});
+import { Webhook } from './schemas.ts';
 
 export function parseNotification(rawBody: string): ProviderNotification {
   const w = readBody(rawBody, Webhook, 'an Unzer payment webhook');

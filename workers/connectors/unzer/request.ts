@@ -4,10 +4,7 @@
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import { majorString } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { obj, text as str, type Obj } from '../kit/order.ts';
-
-/** Drops undefined fields, so the body carries only what we know. */
-const clean = <T extends Obj>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+import { defined, int, obj, text as str, type Obj } from '../kit/order.ts';
 
 export const decimal = majorString;
 
@@ -36,7 +33,7 @@ function address(a: Obj, extra: Obj = {}) {
   const ad = obj(a.address);
   const name = [str(ad.first_name), str(ad.last_name)].filter(Boolean).join(' ') || undefined;
   const street = [str(ad.line1), str(ad.line2), str(ad.line3)].filter(Boolean).join(' ') || undefined;
-  return clean({ name, street, state: str(ad.state), zip: str(ad.zip), city: str(ad.city), country: str(ad.country), ...extra });
+  return defined({ name, street, state: str(ad.state), zip: str(ad.zip), city: str(ad.city), country: str(ad.country), ...extra });
 }
 
 const SALUTATION: Record<string, string> = { m: 'mr', male: 'mr', mr: 'mr', f: 'mrs', female: 'mrs', mrs: 'mrs', ms: 'mrs' };
@@ -58,7 +55,7 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
   const business = isBusiness(o);
   return {
     method: 'POST', path: '/v1/customers', headers: headers(apiKey, job),
-    body: clean({
+    body: defined({
       firstname, lastname,
       salutation: SALUTATION[(str(md.gender) ?? o?.gender ?? '').toLowerCase()] ?? 'unknown',
       birthDate,
@@ -68,9 +65,9 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
       company: business ? str(md.company_name) : undefined,
       // UNVERIFIED which companyInfo fields Unzer's risk check needs: we have no register number, so not_registered
       // with the buyer as the owner.
-      companyInfo: business ? clean({
+      companyInfo: business ? defined({
         registrationType: 'not_registered', function: 'OWNER', commercialSector: 'OTHER', companyType: str(md.legal_form),
-        owner: clean({ firstname, lastname, birthdate: birthDate }),
+        owner: defined({ firstname, lastname, birthdate: birthDate }),
       }) : undefined,
       billingAddress: address(billing),
       shippingAddress: hasShipping
@@ -90,7 +87,8 @@ export function basketItems(job: ConnectorJob): Obj[] {
   }
   return lines.map((l, i) => {
     const amount = Number(l.amount);
-    const qty = Number.isInteger(l.quantity) && (l.quantity as number) > 0 ? (l.quantity as number) : 1;
+    const given = int(l.quantity);
+    const qty = given !== undefined && given > 0 ? given : 1;
     const exact = amount % qty === 0;
     const name = str(l.product_name) ?? `Item ${i + 1}`;
     const [quantity, perUnit, title] = exact ? [qty, amount / qty, name] : [1, amount, `${qty} x ${name}`];
@@ -102,7 +100,7 @@ export function basketItems(job: ConnectorJob): Obj[] {
     const money = type === 'voucher' || perUnit < 0
       ? { amountPerUnitGross: decimal(0, job.currency), amountDiscountPerUnitGross: decimal(Math.abs(perUnit), job.currency) }
       : { amountPerUnitGross: decimal(perUnit, job.currency) };
-    return clean({ basketItemReferenceId: str(l.product_id) ?? `item-${i + 1}`, title, quantity, vat, ...money, type, unit: 'pc' });
+    return defined({ basketItemReferenceId: str(l.product_id) ?? `item-${i + 1}`, title, quantity, vat, ...money, type, unit: 'pc' });
   });
 }
 
@@ -117,13 +115,13 @@ export function authorizeRequest(job: ConnectorJob, apiKey: string, ids: { typeI
   const fp = obj(obj(o?.browser_info).device_fingerprint);
   return {
     method: 'POST', path: '/v1/payments/authorize', headers: headers(apiKey, job),
-    body: clean({
+    body: defined({
       amount: decimal(job.amount, job.currency), currency: job.currency, orderId: orderId(job),
       returnUrl: job.return_url ?? undefined,
       paymentReference: str(o?.description),
       resources: ids,
       additionalTransactionData: {
-        riskData: clean({
+        riskData: defined({
           threatMetrixId: str(fp.unzer) ?? str(o?.metadata?.device_token),
           // UNVERIFIED value sets: a guest (0) or a registered customer (1), of a neutral group.
           customerGroup: 'NEUTRAL',
@@ -163,7 +161,7 @@ function reasonCode(reason: string | undefined): 'CANCEL' | 'RETURN' | 'CREDIT' 
 /** A refund: the charges cancelled on the payment (paylater types cancel at payment level), our refund id as the reference. */
 export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
   method: 'POST', path: `/v1/payments/${job.connector_transaction_id}/charges/cancels`, headers: headers(apiKey, job),
-  body: clean({ amount: decimal(job.amount, job.currency), reasonCode: reasonCode(job.reason), paymentReference: job.refund_id ?? job.operation_id }),
+  body: defined({ amount: decimal(job.amount, job.currency), reasonCode: reasonCode(job.reason), paymentReference: job.refund_id ?? job.operation_id }),
 });
 
 export const refundSyncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({

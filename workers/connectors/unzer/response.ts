@@ -1,52 +1,15 @@
 // Unzer's answers -> outcomes, parsed with zod schemas of Unzer's own shapes (transactions, payments, errors).
-import { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
-
-/** Any created resource: a type (s-piv-…), a customer (s-cst-…), a basket (s-bsk-…). */
-export const UnzerResource = z.object({ id: z.string().min(1) });
-
-const Message = z.object({ code: z.string(), merchant: z.string().optional(), customer: z.string().optional() });
-/** A transaction: authorization (s-aut-…), charge (s-chg-…), cancel (s-cnl-…). */
-export const UnzerTransaction = z.object({
-  id: z.string().min(1),
-  isSuccess: z.boolean(),
-  isPending: z.boolean(),
-  isError: z.boolean(),
-  isResumed: z.boolean().optional(),
-  redirectUrl: z.string().optional(),
-  message: Message.optional(),
-  amount: z.string().optional(),
-  currency: z.string().optional(),
-  orderId: z.string().nullish(),
-  resources: z.object({ paymentId: z.string().optional() }).passthrough().optional(),
-});
-export type UnzerTransaction = z.infer<typeof UnzerTransaction>;
-
-/** GET /v1/payments/{id}: the payment's state and its transactions. */
-export const UnzerPayment = z.object({
-  id: z.string().min(1),
-  state: z.object({ id: z.number().int(), name: z.enum(['pending', 'completed', 'canceled', 'partly', 'payment_review', 'chargeback', 'create']) }),
-  amount: z.object({ total: z.string(), charged: z.string(), canceled: z.string(), remaining: z.string() }),
-  currency: z.string(),
-  orderId: z.string().nullish(),
-  transactions: z.array(z.object({ type: z.string(), status: z.enum(['pending', 'success', 'error', 'resumed']), url: z.string().optional(), amount: z.string().optional() })),
-});
-export type UnzerPayment = z.infer<typeof UnzerPayment>;
-
-export const UnzerError = z.object({
-  id: z.string().optional(),
-  isError: z.boolean().optional(),
-  errors: z.array(z.object({ code: z.string(), merchantMessage: z.string(), customerMessage: z.string().optional() })).min(1),
-});
+import { UnzerError, UnzerPayment, UnzerTransaction } from './schemas.ts';
 
 /** An error body ({errors: [...]}, on an HTTP error or not), or null. */
 export function errorOf(res: ProviderResponse): { code: string; message: string } | null {
-  const e = UnzerError.safeParse(res.body);
-  if (e.success) return { code: e.data.errors[0]!.code, message: e.data.errors[0]!.merchantMessage };
+  const e = maybeAnswer(UnzerError, res);
+  if (e) return { code: e.errors[0]!.code, message: e.errors[0]!.merchantMessage };
   if (res.status >= 400) return { code: `HTTP_${res.status}`, message: `Unzer answered HTTP ${res.status}` };
   return null;
 }
@@ -81,7 +44,9 @@ export function authorizeOutcome(res: ProviderResponse, _job: ConnectorJob, answ
     return errorOutcome(last.error, answers.length === 4);
   }
   if (answers.length < 4) throw new UnexpectedAnswer(`unzer: the authorization chain ended after ${answers.length} calls`);
-  const auth = answers.length === 4 ? last : (transactionOf(answers[3]!) as UnzerTransaction);
+  const auth = answers.length === 4 ? last : transactionOf(answers[3]!);
+  // The chain charges only after an authorization that succeeded: an error there is not an answer Unzer gives.
+  if ('error' in auth) throw new UnexpectedAnswer(`unzer: a charge after the authorization's error ${auth.error.code}`);
   const ids = { connector_transaction_id: auth.resources?.paymentId, connector_reference_id: auth.id };
   if (answers.length === 5) return { ...transactionOutcome(last, 'CAPTURED', false), ...ids };
   return { ...transactionOutcome(last, 'AUTHORIZED', true), ...ids };

@@ -7,7 +7,7 @@
 // A payment has no timestamp (UNVERIFIED that none exists): its callbacks are not ordered among themselves, which is
 // safe because payment-state never reopens a closed authorization. A refund is ordered by its lastEvent.
 import { z } from 'zod';
-import { readBody, unreadable } from '../kit/notification.ts';
+import { readBody, readPart, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { paymentOutcome, refundStatusOutcome } from './response.ts';
 import { PaymentStatusResponse, RefundResponse } from './schemas.ts';
@@ -16,16 +16,16 @@ export function parseNotification(rawBody: string): ProviderNotification {
   const body = readBody(rawBody, z.record(z.string(), z.unknown()), 'a JSON object');
   if (!('data' in body)) return body;
   if ('refundId' in body.data) {
-    const r = RefundResponse.safeParse(body.data);
-    if (!r.success) return unreadable(`not a Zaver refund: ${z.prettifyError(r.error)}`);
+    const r = readPart(body.data, RefundResponse, 'a Zaver refund');
+    if (!('data' in r)) return r;
     const x = r.data;
     return {
       object: 'refund', connector_transaction_id: x.paymentId, object_id: x.refundId, provider_updated_at: x.lastEvent ?? '',
       refund_reference: x.merchantReference ?? null, connector_refund_id: x.refundId, outcome: refundStatusOutcome(x),
     };
   }
-  const p = PaymentStatusResponse.safeParse(body.data);
-  if (!p.success) return unreadable(`not a Zaver payment or refund: ${z.prettifyError(p.error)}`);
+  const p = readPart(body.data, PaymentStatusResponse, 'a Zaver payment or refund');
+  if (!('data' in p)) return p;
   if (p.data.paymentStatus === 'CREATED') return unreadable('CREATED: the payment link is still waiting for the payer');
   return { object: 'payment', connector_transaction_id: p.data.paymentId, object_id: p.data.paymentId, provider_updated_at: '', outcome: paymentOutcome(p.data) };
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { billieRouter } from './imitation.ts';
-import { BillieCreditNote, BillieInvoice, BillieOrder, BillieToken } from '../../../../workers/connectors/billie/response.ts';
+import { BillieCreditNote, BillieInvoice, BillieOrder, BillieToken } from '../../../../workers/connectors/billie/schemas.ts';
 
 const requests = JSON.parse(readFileSync(new URL('../../../../workers/connectors/billie/fixtures/requests.json', import.meta.url), 'utf8'));
 const answers = JSON.parse(readFileSync(new URL('../../../../workers/connectors/billie/fixtures/answers.json', import.meta.url), 'utf8'));

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { monduRouter } from './imitation.ts';
 import { signMondu } from './webhooks.ts';
-import { CreditNoteAnswer, InvoiceAnswer, OrderAnswer } from '../../../../workers/connectors/mondu/response.ts';
-import { MonduError } from '../../../../workers/connectors/mondu/errors.ts';
+import { CreditNoteAnswer, InvoiceAnswer, MonduError, OrderAnswer } from '../../../../workers/connectors/mondu/schemas.ts';
 
 const requests = JSON.parse(readFileSync(new URL('../../../../workers/connectors/mondu/fixtures/requests.json', import.meta.url), 'utf8'));
 const answers = JSON.parse(readFileSync(new URL('../../../../workers/connectors/mondu/fixtures/answers.json', import.meta.url), 'utf8'));

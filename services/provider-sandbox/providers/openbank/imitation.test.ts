@@ -6,9 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { openbankRouter } from './imitation.ts';
-import { ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from '../../../../workers/connectors/openbank/response.ts';
-import { GatewayError, ZiniaError } from '../../../../workers/connectors/openbank/errors.ts';
-import { ZiniaNotification } from '../../../../workers/connectors/openbank/notification.ts';
+import { GatewayError, ZiniaError, ZiniaNotification, ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from '../../../../workers/connectors/openbank/schemas.ts';
 
 const load = (f: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/openbank/fixtures/${f}`, import.meta.url), 'utf8'));
 const example = load('requests.json').create_order;

@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { twistoRouter } from './imitation.ts';
-import { TwistoCharge, TwistoCheckout, TwistoRefund, TwistoRefundList } from '../../../../workers/connectors/twisto/response.ts';
-import { TwistoWebhook } from '../../../../workers/connectors/twisto/notification.ts';
+import { TwistoCharge, TwistoCheckout, TwistoRefund, TwistoRefundList, TwistoWebhook } from '../../../../workers/connectors/twisto/schemas.ts';
 
 const requests = JSON.parse(readFileSync(new URL('../../../../workers/connectors/twisto/fixtures/requests.json', import.meta.url), 'utf8'));
 const answers = JSON.parse(readFileSync(new URL('../../../../workers/connectors/twisto/fixtures/answers.json', import.meta.url), 'utf8'));
