@@ -28,7 +28,7 @@ module.exports = {
     },
     {
       name: 'lib-schemas-are-pure',
-      comment: 'lib/schemas/ (the API\'s value types) imports only itself and zod, since domain/ imports it.',
+      comment: "lib/schemas/ (the API's value types) imports only itself and zod, since domain/ imports it.",
       severity: 'error',
       from: { path: '^lib/schemas/' },
       to: { pathNot: ['^lib/schemas/', ZOD] },
@@ -45,7 +45,7 @@ module.exports = {
     {
       name: 'adapters-import-no-process',
       comment:
-        'adapters/ (the domain\'s stores, queue and gRPC payloads) imports domain/, lib/ and the connectors\' manifests ' +
+        "adapters/ (the domain's stores, queue and gRPC payloads) imports domain/, lib/ and the connectors' manifests " +
         '(the queue policy), never a process (gateway/, services/, workers/ beyond the manifests).',
       severity: 'error',
       from: { path: '^adapters/' },
@@ -61,8 +61,8 @@ module.exports = {
     {
       name: 'processes-import-no-worker',
       comment:
-        'gateway/ and services/ never import workers/, except the connectors\' manifests (pure data: capabilities, ' +
-        'queue policy, notification scheme) and the connector kit\'s notification verification, which the gateway ' +
+        "gateway/ and services/ never import workers/, except the connectors' manifests (pure data: capabilities, " +
+        "queue policy, notification scheme) and the connector kit's notification verification, which the gateway " +
         'applies before anything is written.',
       severity: 'error',
       from: { path: '^(gateway|services)/' },
@@ -71,8 +71,8 @@ module.exports = {
     {
       name: 'sandbox-imports-no-connector-code',
       comment:
-        'The provider sandbox imitates the providers: it shares the providers\' published example files with the ' +
-        'connectors (read as files), never code, so an imitation cannot simply agree with a connector\'s mistake.',
+        "The provider sandbox imitates the providers: it shares the providers' published example files with the " +
+        "connectors (read as files), never code, so an imitation cannot simply agree with a connector's mistake.",
       severity: 'error',
       from: { path: '^services/provider-sandbox/' },
       to: { path: '^workers/' },
@@ -87,7 +87,7 @@ module.exports = {
     {
       name: 'connectors-are-pure',
       comment:
-        'A connector (workers/connectors/<name>/) turns our job into the provider\'s request and its answer into our ' +
+        "A connector (workers/connectors/<name>/) turns our job into the provider's request and its answer into our " +
         'outcome, nothing else: it imports its own folder, the connector kit, the connector types, the job and ' +
         'outcome types of domain/, lib/schemas/, zod and node:crypto (signatures). Never the runtime (workers/*.ts), ' +
         'lib/ (config, stores), another connector or the sandbox.',
@@ -95,8 +95,13 @@ module.exports = {
       from: { path: '^workers/connectors/([^/]+)/', pathNot: '^workers/connectors/kit/' },
       to: {
         pathNot: [
-          '^workers/connectors/$1/', '^workers/connectors/kit/', '^workers/connectors/(manifest|types)\\.[jt]s$',
-          '^domain/(job|payment)\\.[jt]s$', '^lib/schemas/', ZOD, '^(node:)?crypto$',
+          '^workers/connectors/$1/',
+          '^workers/connectors/kit/',
+          '^workers/connectors/(manifest|types)\\.[jt]s$',
+          '^domain/(job|payment)\\.[jt]s$',
+          '^lib/schemas/',
+          ZOD,
+          '^(node:)?crypto$',
         ],
       },
     },
@@ -109,8 +114,13 @@ module.exports = {
       from: { path: '^workers/connectors/kit/' },
       to: {
         pathNot: [
-          '^workers/connectors/kit/', '^workers/connectors/(manifest|types)\\.[jt]s$', '^domain/(job|payment)\\.[jt]s$',
-          '^lib/schemas/', '^lib/money\\.[jt]s$', ZOD, '^(node:)?crypto$',
+          '^workers/connectors/kit/',
+          '^workers/connectors/(manifest|types)\\.[jt]s$',
+          '^domain/(job|payment)\\.[jt]s$',
+          '^lib/schemas/',
+          '^lib/money\\.[jt]s$',
+          ZOD,
+          '^(node:)?crypto$',
         ],
       },
     },
@@ -125,7 +135,7 @@ module.exports = {
       name: 'decisions-only-in-payment-state',
       comment:
         'The decisions (domain/begin.ts, domain/outcomes.ts) are imported only by services/payment-state/ (and domain/ ' +
-        'itself): payment-state is the only writer of a payment\'s transitions.',
+        "itself): payment-state is the only writer of a payment's transitions.",
       severity: 'error',
       from: { pathNot: '^(services/payment-state|domain)/' },
       to: { path: '^domain/(begin|outcomes)\\.[jt]s$' },

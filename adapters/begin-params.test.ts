@@ -6,8 +6,13 @@ import type { MessageTypeDefinition, MethodDefinition } from '@grpc/proto-loader
 import { beginParams, fromJobMessage, fromParamsMessage, paramsOfBegin, toJobMessage, toParamsMessage } from './begin-params.ts';
 import { paymentStateDefinition } from '../lib/grpc.ts';
 import {
-  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest,
-  ThreeDsAuthenticationRequest, UpdatePaymentRequest,
+  CancelPaymentRequest,
+  CapturePaymentRequest,
+  ConfirmPaymentRequest,
+  IncrementalAuthorizationRequest,
+  ReviewDecisionRequest,
+  ThreeDsAuthenticationRequest,
+  UpdatePaymentRequest,
 } from '../lib/schemas/payment.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import type { BeginRequest, BeginRequest__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
@@ -21,7 +26,8 @@ const wireRequest = (r: BeginRequest): BeginRequest__Output => beginMethod.reque
 const wireReply = (r: BeginReply): BeginReply__Output => beginMethod.responseDeserialize(beginMethod.responseSerialize(r));
 
 type Field = { name: string; type: string; label: string };
-const fieldsOf = (message: string): Field[] => ((def[`${PKG}.${message}`] as MessageTypeDefinition<object, object>).type as unknown as { field: Field[] }).field;
+const fieldsOf = (message: string): Field[] =>
+  ((def[`${PKG}.${message}`] as MessageTypeDefinition<object, object>).type as unknown as { field: Field[] }).field;
 
 const ACTIONS = {
   UPDATE: { message: 'UpdateParams', schema: UpdatePaymentRequest },
@@ -53,15 +59,30 @@ const SAMPLES: Record<ActionName, object[]> = {
     // A create's confirm=true: connector left undefined when the create named none.
     { connector: undefined },
     {
-      amount: 2000, currency: 'EUR', capture_method: 'manual', confirm: true, client_secret: 'pay_x_secret_y', return_url: 'https://shop.example/r',
-      routing: { type: 'priority', data: ['payla', { connector: 'ratepay', merchant_connector_id: null }] }, browser_info: { color_depth: 24, java_enabled: false },
-      customer_acceptance: { acceptance_type: 'online' }, amount_to_capture: null, payment_method_data: { pay_later: { klarna: {} }, billing: ADDRESS },
-      allowed_payment_method_types: ['klarna'], request_incremental_authorization: true, order_tax_amount: 0,
+      amount: 2000,
+      currency: 'EUR',
+      capture_method: 'manual',
+      confirm: true,
+      client_secret: 'pay_x_secret_y',
+      return_url: 'https://shop.example/r',
+      routing: { type: 'priority', data: ['payla', { connector: 'ratepay', merchant_connector_id: null }] },
+      browser_info: { color_depth: 24, java_enabled: false },
+      customer_acceptance: { acceptance_type: 'online' },
+      amount_to_capture: null,
+      payment_method_data: { pay_later: { klarna: {} }, billing: ADDRESS },
+      allowed_payment_method_types: ['klarna'],
+      request_incremental_authorization: true,
+      order_tax_amount: 0,
     },
   ],
   CAPTURE: [
     {},
-    { amount_to_capture: 700, capture_id: 'cap_0123456789012345678901234', capture_metadata: { invoice_data: { due_date: '2026-01-01' } }, refund_uncaptured_amount: false },
+    {
+      amount_to_capture: 700,
+      capture_id: 'cap_0123456789012345678901234',
+      capture_metadata: { invoice_data: { due_date: '2026-01-01' } },
+      refund_uncaptured_amount: false,
+    },
     { amount_to_capture: -1, order_details: null, metadata: {} },
   ],
   CANCEL: [{}, { cancellation_reason: 'requested_by_customer', amount_to_cancel: 300, order_details: ORDER, merchant_connector_details: null }],
@@ -72,8 +93,15 @@ const SAMPLES: Record<ActionName, object[]> = {
     { device_channel: 'BRW', threeds_method_comp_ind: 'Y' },
     { device_channel: 'BRW', threeds_method_comp_ind: 'N', browser_info: { language: 'de', screen_height: 800 }, sdk_information: null },
     {
-      device_channel: 'APP', threeds_method_comp_ind: 'U', sdk_information: {
-        sdk_app_id: 'app', sdk_enc_data: 'enc', sdk_ephem_pub_key: { kty: 'EC' }, sdk_trans_id: 't', sdk_reference_number: 'r', sdk_max_timeout: 5,
+      device_channel: 'APP',
+      threeds_method_comp_ind: 'U',
+      sdk_information: {
+        sdk_app_id: 'app',
+        sdk_enc_data: 'enc',
+        sdk_ephem_pub_key: { kty: 'EC' },
+        sdk_trans_id: 't',
+        sdk_reference_number: 'r',
+        sdk_max_timeout: 5,
       },
     },
   ],
@@ -84,10 +112,15 @@ function protoTypeOf(t: z.ZodType): string {
   let inner = t as z.ZodType & { def: { type: string; innerType?: z.ZodType }; isInt?: boolean };
   while (inner.def.type === 'optional' || inner.def.type === 'nullable') inner = inner.def.innerType as typeof inner;
   switch (inner.def.type) {
-    case 'number': return inner.isInt ? 'TYPE_INT64' : 'TYPE_DOUBLE';
-    case 'boolean': return 'TYPE_BOOL';
-    case 'string': case 'enum': return 'TYPE_STRING';
-    default: return 'json';
+    case 'number':
+      return inner.isInt ? 'TYPE_INT64' : 'TYPE_DOUBLE';
+    case 'boolean':
+      return 'TYPE_BOOL';
+    case 'string':
+    case 'enum':
+      return 'TYPE_STRING';
+    default:
+      return 'json';
   }
 }
 
@@ -95,10 +128,14 @@ function protoTypeOf(t: z.ZodType): string {
 function sampleFor(f: Field): unknown {
   if (f.name.endsWith('_json')) return { any: ['thing', 1, null, { deep: true }] };
   switch (f.type) {
-    case 'TYPE_INT64': return 9_007_199_254_740_991;
-    case 'TYPE_BOOL': return true;
-    case 'TYPE_STRING': return 'text';
-    default: throw new Error(`${f.name}: no sample for ${f.type}`);
+    case 'TYPE_INT64':
+      return 9_007_199_254_740_991;
+    case 'TYPE_BOOL':
+      return true;
+    case 'TYPE_STRING':
+      return 'text';
+    default:
+      throw new Error(`${f.name}: no sample for ${f.type}`);
   }
 }
 
@@ -161,25 +198,64 @@ describe('Begin params over protobuf', () => {
 
 describe('ConnectorJob over protobuf', () => {
   const base: ConnectorJob = {
-    merchant_id: 'mer_1', payment_id: 'pay_1', operation_id: 'op_1', kind: 'authorize', connector: 'payla', merchant_connector_id: null,
-    amount: 1234, currency: 'EUR', capture_method: 'automatic', connector_transaction_id: null, customer_email: null, return_url: null,
-    merchant_order_reference_id: null, mode: 'execute', sync_round: 0,
+    merchant_id: 'mer_1',
+    payment_id: 'pay_1',
+    operation_id: 'op_1',
+    kind: 'authorize',
+    connector: 'payla',
+    merchant_connector_id: null,
+    amount: 1234,
+    currency: 'EUR',
+    capture_method: 'automatic',
+    connector_transaction_id: null,
+    customer_email: null,
+    return_url: null,
+    merchant_order_reference_id: null,
+    mode: 'execute',
+    sync_round: 0,
   };
   const jobs: ConnectorJob[] = [
     base,
     {
-      ...base, kind: 'capture', merchant_connector_id: 'mca_1', connector_transaction_id: 'tx_1', customer_email: 'a@b.de', return_url: 'https://r.example',
-      merchant_order_reference_id: 'ord_1', mode: 'sync', sync_round: 3, once: true, amount: Number.MAX_SAFE_INTEGER,
+      ...base,
+      kind: 'capture',
+      merchant_connector_id: 'mca_1',
+      connector_transaction_id: 'tx_1',
+      customer_email: 'a@b.de',
+      return_url: 'https://r.example',
+      merchant_order_reference_id: 'ord_1',
+      mode: 'sync',
+      sync_round: 3,
+      once: true,
+      amount: Number.MAX_SAFE_INTEGER,
     },
     {
-      ...base, kind: 'authenticate', authentication: {
-        authentication_id: 'auth_1', device_channel: 'BRW', threeds_method_comp_ind: 'Y', browser_info: null,
+      ...base,
+      kind: 'authenticate',
+      authentication: {
+        authentication_id: 'auth_1',
+        device_channel: 'BRW',
+        threeds_method_comp_ind: 'Y',
+        browser_info: null,
       },
     },
     {
-      ...base, kind: 'authenticate', connector_transaction_id: '3ds_tx', authentication: {
-        authentication_id: 'auth_2', device_channel: 'APP', threeds_method_comp_ind: 'U', browser_info: { language: 'de', java_enabled: false },
-        sdk_information: { sdk_app_id: 'a', sdk_enc_data: 'e', sdk_ephem_pub_key: { kty: 'EC' }, sdk_trans_id: 't', sdk_reference_number: 'r', sdk_max_timeout: 10 },
+      ...base,
+      kind: 'authenticate',
+      connector_transaction_id: '3ds_tx',
+      authentication: {
+        authentication_id: 'auth_2',
+        device_channel: 'APP',
+        threeds_method_comp_ind: 'U',
+        browser_info: { language: 'de', java_enabled: false },
+        sdk_information: {
+          sdk_app_id: 'a',
+          sdk_enc_data: 'e',
+          sdk_ephem_pub_key: { kty: 'EC' },
+          sdk_trans_id: 't',
+          sdk_reference_number: 'r',
+          sdk_max_timeout: 10,
+        },
       },
     },
   ];

@@ -11,12 +11,21 @@ const JSON_SUFFIX = '_json';
 
 /** The oneof member of BeginRequest that carries an action's params: the action's name in lower case. */
 export type ParamsField = NonNullable<BeginRequest['params']>;
-const PARAMS_FIELDS: ReadonlySet<string> = new Set<ParamsField>(
-  ['update', 'confirm', 'capture', 'cancel', 'incremental_authorization', 'approve', 'reject', 'authenticate', 'refund', 'update_refund'],
-);
+const PARAMS_FIELDS: ReadonlySet<string> = new Set<ParamsField>([
+  'update',
+  'confirm',
+  'capture',
+  'cancel',
+  'incremental_authorization',
+  'approve',
+  'reject',
+  'authenticate',
+  'refund',
+  'update_refund',
+]);
 const paramsFieldOf = (action: string): ParamsField | null => {
   const field = action.toLowerCase();
-  return PARAMS_FIELDS.has(field) ? field as ParamsField : null;
+  return PARAMS_FIELDS.has(field) ? (field as ParamsField) : null;
 };
 
 /** A plain object (a validated request body) -> its params message. */
@@ -65,7 +74,11 @@ export function paramsOfBegin(req: BeginRequest__Output): Record<string, unknown
 
 /** The job's fields that are null when the message leaves them out (jobFor always sets them). */
 const NULLABLE_JOB_FIELDS = [
-  'merchant_connector_id', 'connector_transaction_id', 'customer_email', 'return_url', 'merchant_order_reference_id',
+  'merchant_connector_id',
+  'connector_transaction_id',
+  'customer_email',
+  'return_url',
+  'merchant_order_reference_id',
 ] as const satisfies readonly (keyof ConnectorJob & keyof ConnectorJobMessage)[];
 
 /** The job's fields that hold an object: carried as their JSON text in `<name>_json`. */

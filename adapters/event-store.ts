@@ -48,7 +48,11 @@ export interface AttemptDoc {
   duration_ms: number;
 }
 
-export interface WebhookJob { event_id: string; merchant_id: string; manual_attempt_id?: string }
+export interface WebhookJob {
+  event_id: string;
+  merchant_id: string;
+  manual_attempt_id?: string;
+}
 
 export const WEBHOOK_QUEUE = 'webhooks';
 
@@ -82,37 +86,56 @@ export class EventStore {
   async list(merchantId: string, filter: Filter<EventDoc>, limit: number, offset: number): Promise<{ data: EventDoc[]; total: number }> {
     const query = { ...filter, merchant_id: merchantId } as Filter<EventDoc>;
     const [data, total] = await Promise.all([
-      this.events.find(query, { projection: { _id: 0, object: 0 } }).sort({ created_at: -1, event_id: -1 }).skip(offset).limit(limit).toArray(),
+      this.events
+        .find(query, { projection: { _id: 0, object: 0 } })
+        .sort({ created_at: -1, event_id: -1 })
+        .skip(offset)
+        .limit(limit)
+        .toArray(),
       this.events.countDocuments(query),
     ]);
     return { data, total };
   }
 
   async attemptsOf(eventId: string): Promise<AttemptDoc[]> {
-    return this.attempts.find({ event_id: eventId }, { projection: { _id: 0 } }).sort({ started_at: 1 }).toArray();
+    return this.attempts
+      .find({ event_id: eventId }, { projection: { _id: 0 } })
+      .sort({ started_at: 1 })
+      .toArray();
   }
 
   /** An earlier event of the same payment still waiting to be delivered (webhooks of a payment go out in order). */
   async earlierPending(e: Pick<EventDoc, 'merchant_id' | 'payment_id' | 'sequence' | 'order'>): Promise<EventDoc | null> {
-    const rows = await this.events.find(
-      { payment_id: e.payment_id, merchant_id: e.merchant_id, sequence: { $lte: e.sequence }, delivery_status: 'pending' },
-      { projection: { _id: 0, event_id: 1, sequence: 1, order: 1 } },
-    ).sort({ sequence: 1, order: 1 }).limit(50).toArray();
+    const rows = await this.events
+      .find(
+        { payment_id: e.payment_id, merchant_id: e.merchant_id, sequence: { $lte: e.sequence }, delivery_status: 'pending' },
+        { projection: { _id: 0, event_id: 1, sequence: 1, order: 1 } },
+      )
+      .sort({ sequence: 1, order: 1 })
+      .limit(50)
+      .toArray();
     return (rows.find((r) => r.sequence < e.sequence || r.order < e.order) as EventDoc | undefined) ?? null;
   }
 
   /** The next event of the payment waiting behind `e`. */
   async nextPending(e: Pick<EventDoc, 'merchant_id' | 'payment_id' | 'sequence' | 'order'>): Promise<EventDoc | null> {
-    const rows = await this.events.find(
-      { payment_id: e.payment_id, merchant_id: e.merchant_id, sequence: { $gte: e.sequence }, delivery_status: 'pending' },
-      { projection: { _id: 0, event_id: 1, sequence: 1, order: 1 } },
-    ).sort({ sequence: 1, order: 1 }).limit(50).toArray();
+    const rows = await this.events
+      .find(
+        { payment_id: e.payment_id, merchant_id: e.merchant_id, sequence: { $gte: e.sequence }, delivery_status: 'pending' },
+        { projection: { _id: 0, event_id: 1, sequence: 1, order: 1 } },
+      )
+      .sort({ sequence: 1, order: 1 })
+      .limit(50)
+      .toArray();
     return (rows.find((r) => r.sequence > e.sequence || r.order > e.order) as EventDoc | undefined) ?? null;
   }
 
   /** Undelivered events (for re-enqueueing deliveries lost from Redis), oldest first. */
   async pending(limit = 500): Promise<EventDoc[]> {
-    const rows = await this.events.find({ delivery_status: 'pending' }, { projection: { _id: 0, object: 0 } }).limit(limit).toArray();
+    const rows = await this.events
+      .find({ delivery_status: 'pending' }, { projection: { _id: 0, object: 0 } })
+      .limit(limit)
+      .toArray();
     return rows.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
@@ -145,9 +168,16 @@ export class WebhookQueue {
 
   /** One delivery attempt now, beside the schedule (POST .../retry). */
   async enqueueManual(e: Pick<EventDoc, 'event_id' | 'merchant_id'>, attemptId: string): Promise<void> {
-    await this.queue.add('retry', { event_id: e.event_id, merchant_id: e.merchant_id, manual_attempt_id: attemptId }, {
-      attempts: 1, jobId: attemptId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 },
-    });
+    await this.queue.add(
+      'retry',
+      { event_id: e.event_id, merchant_id: e.merchant_id, manual_attempt_id: attemptId },
+      {
+        attempts: 1,
+        jobId: attemptId,
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    );
   }
 
   async close(): Promise<void> {

@@ -51,14 +51,19 @@ export class PaymentStore {
   }
 
   private span<T>(op: string, coll: string, fn: () => Promise<T>): Promise<T> {
-    return withSpan(`mongodb ${op} ${coll}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'mongodb', 'db.operation.name': op, 'db.collection.name': coll } }, fn);
+    return withSpan(
+      `mongodb ${op} ${coll}`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'mongodb', 'db.operation.name': op, 'db.collection.name': coll } },
+      fn,
+    );
   }
 
   /** The payment as its projection shows it (what merchants read). */
   async find(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
     if (!canExist('payment', paymentId) || !canExist('merchant', merchantId)) return null;
     const doc = await this.span('find', 'payments', () =>
-      this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }));
+      this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }),
+    );
     if (doc) return doc;
     // A crash between a payment's first transition and its projection leaves the projection missing: rebuild it.
     return this.repair(merchantId, paymentId);
@@ -68,8 +73,12 @@ export class PaymentStore {
   async latest(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
     if (!canExist('payment', paymentId) || !canExist('merchant', merchantId)) return null;
     const [t] = await this.span('find', 'transitions', () =>
-      this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { snapshot: 1 } })
-        .sort({ seq: -1 }).limit(1).toArray());
+      this.transitions
+        .find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { snapshot: 1 } })
+        .sort({ seq: -1 })
+        .limit(1)
+        .toArray(),
+    );
     return t ? t.snapshot : null;
   }
 
@@ -79,9 +88,17 @@ export class PaymentStore {
    */
   async append(next: StoredPayment, meta: { action: string; operation_id: string | null; from: string | null }): Promise<boolean> {
     const t: Transition = {
-      merchant_id: next.merchant_id, payment_id: next.payment_id, seq: next.seq, at: next.updated,
-      action: meta.action, operation_id: meta.operation_id, from: meta.from, to: next.status,
-      trace_id: currentTraceId() ?? null, snapshot: next, outbox: OUTBOX_PENDING,
+      merchant_id: next.merchant_id,
+      payment_id: next.payment_id,
+      seq: next.seq,
+      at: next.updated,
+      action: meta.action,
+      operation_id: meta.operation_id,
+      from: meta.from,
+      to: next.status,
+      trace_id: currentTraceId() ?? null,
+      snapshot: next,
+      outbox: OUTBOX_PENDING,
     };
     try {
       await this.span('insert', 'transitions', () => this.transitions.insertOne(t));
@@ -107,7 +124,8 @@ export class PaymentStore {
     if (p.seq === 0) return this.insertProjection(p);
     for (let i = 0; i < 4; i++) {
       const r = await this.span('replace', 'payments', () =>
-        this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, p));
+        this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, p),
+      );
       if (r.matchedCount === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** i));
     }
@@ -134,25 +152,42 @@ export class PaymentStore {
    * A merchant's payments matching `filter`, newest first (or oldest first with `ascending`); `total` only when asked
    * (POST /payments/list), since counting reads every matching index entry.
    */
-  async list(merchantId: string, filter: Filter<StoredPayment>, opts: { limit: number; skip?: number; ascending?: boolean; count?: boolean }): Promise<{ data: StoredPayment[]; total: number | null }> {
+  async list(
+    merchantId: string,
+    filter: Filter<StoredPayment>,
+    opts: { limit: number; skip?: number; ascending?: boolean; count?: boolean },
+  ): Promise<{ data: StoredPayment[]; total: number | null }> {
     const query = { ...filter, merchant_id: merchantId } as Filter<StoredPayment>;
     const [data, total] = await Promise.all([
-      this.span('find', 'payments', () => this.payments.find(query, { projection: { _id: 0 } })
-        .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 }).skip(opts.skip ?? 0).limit(opts.limit).toArray()),
+      this.span('find', 'payments', () =>
+        this.payments
+          .find(query, { projection: { _id: 0 } })
+          .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 })
+          .skip(opts.skip ?? 0)
+          .limit(opts.limit)
+          .toArray(),
+      ),
       opts.count ? this.span('count', 'payments', () => this.payments.countDocuments(query)) : null,
     ]);
     return { data, total };
   }
 
   async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {
-    return this.transitions.find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }).sort({ seq: 1 }).toArray();
+    return this.transitions
+      .find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } })
+      .sort({ seq: 1 })
+      .toArray();
   }
 
   /** Transitions whose events the relay has not derived yet, oldest payments' first seq first (at most `limit`). */
   async outboxPending(limit = 200): Promise<Transition[]> {
     // The oldest first: a transition waits for the one before it, which is older, so it is in the same batch or an
     // earlier one. (An unsorted batch could hold only transitions whose predecessors it does not hold: none would move.)
-    return this.transitions.find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } }).sort({ at: 1, seq: 1 }).limit(limit).toArray();
+    return this.transitions
+      .find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } })
+      .sort({ at: 1, seq: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   /** The transition before `t` (null for a payment's first). */
@@ -169,7 +204,10 @@ export class PaymentStore {
   /** Payments with an operation begun and not finished since before `before` (for the recovery sweeper). */
   async inFlightSince(before: string, limit = 100): Promise<StoredPayment[]> {
     // An equality on a field only in-flight payments carry: an index lookup on every server, FerretDB included.
-    const inFlight = await this.payments.find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0 } }).limit(10 * limit).toArray();
+    const inFlight = await this.payments
+      .find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0 } })
+      .limit(10 * limit)
+      .toArray();
     return inFlight.filter((p) => p.in_flight_since !== null && p.in_flight_since < before).slice(0, limit);
   }
 }

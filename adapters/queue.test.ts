@@ -7,7 +7,7 @@ import { jobOptions, workerOptions } from './queue.ts';
 const none = { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 };
 
 describe('queue policy', () => {
-  it('the provider\'s rate limit is the worker\'s BullMQ limiter; its concurrency, else WORKER_CONCURRENCY', () => {
+  it("the provider's rate limit is the worker's BullMQ limiter; its concurrency, else WORKER_CONCURRENCY", () => {
     expect(workerOptions({ ...none, concurrency: 3, limiter: { max: 5, duration: 1_000 } })).toEqual({ concurrency: 3, limiter: { max: 5, duration: 1_000 } });
     expect(workerOptions(none)).toEqual({ concurrency: config.workerConcurrency });
   });

@@ -60,7 +60,7 @@ export class ConnectorQueues {
     const q = this.get(job.connector);
     const jobId = notificationJobId(job);
     const existing = await q.getJob(jobId);
-    if (existing && await existing.isFailed()) return void await existing.retry('failed');
+    if (existing && (await existing.isFailed())) return void (await existing.retry('failed'));
     await q.add('notification', job, { ...jobOptions(job.connector), jobId });
   }
 
@@ -78,8 +78,12 @@ export class ConnectorQueues {
   async enqueueNoticeSync(job: ConnectorJob): Promise<void> {
     const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
     await this.get(job.connector).add(`${job.kind}-sync`, sync, {
-      ...jobOptions(job.connector), attempts: 2, delay: config.noticeSyncDelayMs, jobId: `notice-sync-${job.operation_id}`,
-      removeOnComplete: true, removeOnFail: true,
+      ...jobOptions(job.connector),
+      attempts: 2,
+      delay: config.noticeSyncDelayMs,
+      jobId: `notice-sync-${job.operation_id}`,
+      removeOnComplete: true,
+      removeOnFail: true,
     });
   }
 

@@ -29,13 +29,25 @@ export class RefundStore {
   }
 
   private span<T>(op: string, fn: () => Promise<T>): Promise<T> {
-    return withSpan(`mongodb ${op} refunds`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'mongodb', 'db.operation.name': op, 'db.collection.name': 'refunds' } }, fn);
+    return withSpan(
+      `mongodb ${op} refunds`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'mongodb', 'db.operation.name': op, 'db.collection.name': 'refunds' } },
+      fn,
+    );
   }
 
   /** Claims refund_id for this payment and request; returns null when claimed now, else the earlier claim. */
   async claim(merchantId: string, refundId: string, paymentId: string, requestHash: string): Promise<RefundDoc | null> {
     try {
-      await this.span('insert', () => this.refunds.insertOne({ merchant_id: merchantId, refund_id: refundId, payment_id: paymentId, request_hash: requestHash, claimed_at: new Date().toISOString() }));
+      await this.span('insert', () =>
+        this.refunds.insertOne({
+          merchant_id: merchantId,
+          refund_id: refundId,
+          payment_id: paymentId,
+          request_hash: requestHash,
+          claimed_at: new Date().toISOString(),
+        }),
+      );
       return null;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -58,20 +70,36 @@ export class RefundStore {
    */
   async project(p: StoredPayment): Promise<void> {
     if (!p.refunds?.length) return;
-    await Promise.all(p.refunds.map((r) => this.span('update', () => this.refunds.updateOne(
-      { merchant_id: p.merchant_id, refund_id: r.refund_id, $or: [{ payment_seq: { $exists: false } }, { payment_seq: { $lt: p.seq } }] },
-      { $set: { ...refundView(r), merchant_id: p.merchant_id, request_hash: r.request_hash, payment_seq: p.seq }, $setOnInsert: { claimed_at: r.created_at } },
-      { upsert: true },
-    )).catch((err) => {
-      if (!isDuplicateKey(err)) throw err;
-    })));
+    await Promise.all(
+      p.refunds.map((r) =>
+        this.span('update', () =>
+          this.refunds.updateOne(
+            { merchant_id: p.merchant_id, refund_id: r.refund_id, $or: [{ payment_seq: { $exists: false } }, { payment_seq: { $lt: p.seq } }] },
+            {
+              $set: { ...refundView(r), merchant_id: p.merchant_id, request_hash: r.request_hash, payment_seq: p.seq },
+              $setOnInsert: { claimed_at: r.created_at },
+            },
+            { upsert: true },
+          ),
+        ).catch((err) => {
+          if (!isDuplicateKey(err)) throw err;
+        }),
+      ),
+    );
   }
 
   /** A merchant's refunds (never bare claims) matching `filter`, newest first, and how many match. */
   async list(merchantId: string, filter: Filter<RefundDoc>, opts: { limit: number; skip: number }): Promise<{ data: RefundDoc[]; total: number }> {
     const query = { ...filter, merchant_id: merchantId, payment_seq: { $exists: true } } as Filter<RefundDoc>;
     const [data, total] = await Promise.all([
-      this.span('find', () => this.refunds.find(query, { projection: { _id: 0 } }).sort({ created_at: -1, refund_id: -1 }).skip(opts.skip).limit(opts.limit).toArray()),
+      this.span('find', () =>
+        this.refunds
+          .find(query, { projection: { _id: 0 } })
+          .sort({ created_at: -1, refund_id: -1 })
+          .skip(opts.skip)
+          .limit(opts.limit)
+          .toArray(),
+      ),
       this.span('count', () => this.refunds.countDocuments(query)),
     ]);
     return { data, total };

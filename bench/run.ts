@@ -45,7 +45,12 @@ env: BENCH_N, BENCH_N_CREATE, BENCH_N_CONFIRM, BENCH_N_MONGO, BENCH_N_BULLMQ, BE
   process.exit(0);
 }
 const onlyRaw = args.only ?? process.env.BENCH_ONLY ?? '';
-const only = new Set(onlyRaw.split(',').map((s) => s.trim()).filter(Boolean));
+const only = new Set(
+  onlyRaw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}; one of ${SCENARIOS.join(', ')}`);
 const enabled = (s: ScenarioName) => only.size === 0 || only.has(s);
 
@@ -87,7 +92,10 @@ const stackEnv: Record<string, string> = {
 
 function parseStackEnv(raw: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new Error(`BENCH_STACK_ENV: expected NAME=value[,NAME=value...], got ${pair}`);
     out[pair.slice(0, eq)] = pair.slice(eq + 1);
@@ -95,7 +103,10 @@ function parseStackEnv(raw: string): Record<string, string> {
   return out;
 }
 
-for (const [name, url] of [['MONGODB_URL', settings.mongodb_url], ['REDIS_URL', settings.redis_url]] as const) {
+for (const [name, url] of [
+  ['MONGODB_URL', settings.mongodb_url],
+  ['REDIS_URL', settings.redis_url],
+] as const) {
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`${name} must point at this machine (127.0.0.1), got ${host}`);
 }
@@ -103,7 +114,13 @@ for (const [name, url] of [['MONGODB_URL', settings.mongodb_url], ['REDIS_URL', 
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring
 
-interface Latency { p50: number; p95: number; p99: number; max: number; mean: number }
+interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
 
 interface ScenarioResult {
   name: ScenarioName;
@@ -144,7 +161,13 @@ class OpError extends Error {
 }
 
 interface PoolOutcome {
-  started: number; ok: number; latencies: number[]; errorKinds: Record<string, number>; samples: string[]; durationS: number; timedOut: boolean;
+  started: number;
+  ok: number;
+  latencies: number[];
+  errorKinds: Record<string, number>;
+  samples: string[];
+  durationS: number;
+  timedOut: boolean;
   /** When each successful operation finished, in ms since the start, in order. */
   doneAt: number[];
 }
@@ -198,9 +221,19 @@ function resultOf(name: ScenarioName, description: string, concurrency: number, 
   const q = quarters(p);
   if (q) extra = { throughput_by_quarter: q, ...extra };
   return {
-    name, description, ops: p.started, ok: p.ok, errors: p.started - p.ok, error_kinds: p.errorKinds, error_samples: p.samples,
-    concurrency, duration_s: round(p.durationS, 3), throughput_ops_s: round(p.ok / p.durationS, 1),
-    latency_ms: latencyOf(p.latencies), timed_out: p.timedOut, ...(Object.keys(extra).length ? { extra } : {}),
+    name,
+    description,
+    ops: p.started,
+    ok: p.ok,
+    errors: p.started - p.ok,
+    error_kinds: p.errorKinds,
+    error_samples: p.samples,
+    concurrency,
+    duration_s: round(p.durationS, 3),
+    throughput_ops_s: round(p.ok / p.durationS, 1),
+    latency_ms: latencyOf(p.latencies),
+    timed_out: p.timedOut,
+    ...(Object.keys(extra).length ? { extra } : {}),
   };
 }
 
@@ -215,8 +248,14 @@ const abortAll = new AbortController();
 /** A document of about the size of the service's transition records' top level plus some payload. */
 function scratchDoc(i: number) {
   return {
-    merchant_id: 'merchant_bench', payment_id: `pay_${i}_${randomBytes(10).toString('hex')}`, seq: 0,
-    at: new Date().toISOString(), action: 'create', operation_id: null, from: null, to: 'requires_confirmation',
+    merchant_id: 'merchant_bench',
+    payment_id: `pay_${i}_${randomBytes(10).toString('hex')}`,
+    seq: 0,
+    at: new Date().toISOString(),
+    action: 'create',
+    operation_id: null,
+    from: null,
+    to: 'requires_confirmation',
     payload: randomBytes(256).toString('hex'),
   };
 }
@@ -234,12 +273,19 @@ async function baselineMongo(): Promise<ScenarioResult> {
     };
     if (settings.warmup) await pool(settings.warmup, settings.concurrency, settings.max_seconds, (i) => insert(-1 - i));
     const p = await pool(settings.n_mongo, settings.concurrency, settings.max_seconds, insert);
-    const server = await client.db('admin').command({ buildInfo: 1 }).catch(() => ({} as Record<string, unknown>));
+    const server = await client
+      .db('admin')
+      .command({ buildInfo: 1 })
+      .catch(() => ({}) as Record<string, unknown>);
     return resultOf('baseline_mongo_insert', 'raw insertOne into a scratch collection (no secondary index), same MongoDB server', settings.concurrency, p, {
-      server_version: server.version ?? null, ferretdb: (server as { ferretdbVersion?: string }).ferretdbVersion ?? null,
+      server_version: server.version ?? null,
+      ferretdb: (server as { ferretdbVersion?: string }).ferretdbVersion ?? null,
     });
   } finally {
-    await client.db(dbName).dropDatabase().catch((err) => log(`could not drop ${dbName}: ${(err as Error).message}`));
+    await client
+      .db(dbName)
+      .dropDatabase()
+      .catch((err) => log(`could not drop ${dbName}: ${(err as Error).message}`));
     await client.close();
   }
 }
@@ -258,7 +304,10 @@ async function baselineBullmq(): Promise<ScenarioResult> {
   let target = Infinity;
   let reached: () => void = () => undefined;
   const worker = new Worker(queueName, async () => ({ ok: true }), {
-    connection: consumer, prefix, concurrency: settings.bullmq_worker_concurrency, autorun: false,
+    connection: consumer,
+    prefix,
+    concurrency: settings.bullmq_worker_concurrency,
+    autorun: false,
   });
   worker.on('completed', () => {
     processed++;
@@ -272,11 +321,27 @@ async function baselineBullmq(): Promise<ScenarioResult> {
   await worker.waitUntilReady();
   await queue.waitUntilReady();
   // Same job options and a payload of about the size of the service's connector jobs (adapters/queue.ts).
-  const opts = { attempts: 6, backoff: { type: 'exponential' as const, delay: 1000 }, removeOnComplete: { age: 24 * 3600, count: 100_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
+  const opts = {
+    attempts: 6,
+    backoff: { type: 'exponential' as const, delay: 1000 },
+    removeOnComplete: { age: 24 * 3600, count: 100_000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
   const data = (i: number) => ({
-    merchant_id: 'merchant_bench', payment_id: `pay_${randomBytes(13).toString('hex')}`, operation_id: `op_${i}_${randomBytes(10).toString('hex')}`,
-    kind: 'authorize', connector: 'service_test', amount: 10_000, currency: 'EUR', capture_method: 'automatic', connector_transaction_id: null,
-    customer_email: 'bench@example.com', return_url: null, merchant_order_reference_id: null, mode: 'execute', sync_round: 0,
+    merchant_id: 'merchant_bench',
+    payment_id: `pay_${randomBytes(13).toString('hex')}`,
+    operation_id: `op_${i}_${randomBytes(10).toString('hex')}`,
+    kind: 'authorize',
+    connector: 'service_test',
+    amount: 10_000,
+    currency: 'EUR',
+    capture_method: 'automatic',
+    connector_transaction_id: null,
+    customer_email: 'bench@example.com',
+    return_url: null,
+    merchant_order_reference_id: null,
+    mode: 'execute',
+    sync_round: 0,
   });
   /** Adds n jobs at the bench's concurrency, waits until all are processed (or the deadline). */
   const batch = async (n: number, base: number) => {
@@ -310,9 +375,16 @@ async function baselineBullmq(): Promise<ScenarioResult> {
     return {
       name: 'baseline_bullmq',
       description: `raw BullMQ: queue.add of N jobs (${settings.concurrency} producers) until all N are processed by a no-op Worker (concurrency ${settings.bullmq_worker_concurrency}), one process`,
-      ops: b.adds.started, ok: b.processed, errors: b.adds.started - b.processed, error_kinds: errorKinds, error_samples: b.adds.samples,
-      concurrency: settings.concurrency, duration_s: round(b.durationS, 3), throughput_ops_s: round(b.processed / b.durationS, 1),
-      latency_ms: null, timed_out: b.timedOut,
+      ops: b.adds.started,
+      ok: b.processed,
+      errors: b.adds.started - b.processed,
+      error_kinds: errorKinds,
+      error_samples: b.adds.samples,
+      concurrency: settings.concurrency,
+      duration_s: round(b.durationS, 3),
+      throughput_ops_s: round(b.processed / b.durationS, 1),
+      latency_ms: null,
+      timed_out: b.timedOut,
       extra: { add_duration_s: round(b.addS, 3), add_throughput_ops_s: round(b.adds.ok / b.addS, 1), worker_concurrency: settings.bullmq_worker_concurrency },
     };
   } finally {
@@ -337,15 +409,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: settings.concurrency
 
 function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      signal: AbortSignal.any([AbortSignal.timeout(settings.request_timeout_ms), abortAll.signal]),
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal: AbortSignal.any([AbortSignal.timeout(settings.request_timeout_ms), abortAll.signal]),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -387,7 +465,14 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
   try {
     const db = await stack.db(); // also makes stack.stop() drop the stack's database
     const { api_key: key, merchant_id: merchantId } = await stack.merchant();
-    const scenario = async (name: ScenarioName, description: string, n: number, body: unknown, expect: string, then?: (payment: Record<string, unknown>) => Promise<unknown>) => {
+    const scenario = async (
+      name: ScenarioName,
+      description: string,
+      n: number,
+      body: unknown,
+      expect: string,
+      then?: (payment: Record<string, unknown>) => Promise<unknown>,
+    ) => {
       const op = async () => {
         const payment = await postPayment(stack.gatewayUrl, key, typeof body === 'function' ? (body as () => unknown)() : body, expect);
         if (then) await then(payment);
@@ -405,36 +490,73 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
       await scenario('create', 'POST /payments (status requires_confirmation)', settings.n_create, paymentBody, 'requires_confirmation');
     }
     if (run.has('create_confirm_auto') && !stopping) {
-      await scenario('create_confirm_auto', 'POST /payments with confirm=true, automatic capture, through payment-state, BullMQ, worker and provider sandbox (status succeeded)',
-        settings.n_confirm, { ...paymentBody, confirm: true, payment_method: 'pay_later' }, 'succeeded');
+      await scenario(
+        'create_confirm_auto',
+        'POST /payments with confirm=true, automatic capture, through payment-state, BullMQ, worker and provider sandbox (status succeeded)',
+        settings.n_confirm,
+        { ...paymentBody, confirm: true, payment_method: 'pay_later' },
+        'succeeded',
+      );
     }
     if (run.has('refund') && !stopping) {
-      await scenario('refund', 'POST /payments with confirm=true (automatic capture), then POST /refunds of the whole amount through payment-state, BullMQ, worker and provider sandbox (refund succeeded)',
-        settings.n_confirm, { ...paymentBody, confirm: true, payment_method: 'pay_later' }, 'succeeded',
-        (p) => postPayment(stack.gatewayUrl, key, { payment_id: p.payment_id }, 'succeeded', '/refunds'));
+      await scenario(
+        'refund',
+        'POST /payments with confirm=true (automatic capture), then POST /refunds of the whole amount through payment-state, BullMQ, worker and provider sandbox (refund succeeded)',
+        settings.n_confirm,
+        { ...paymentBody, confirm: true, payment_method: 'pay_later' },
+        'succeeded',
+        (p) => postPayment(stack.gatewayUrl, key, { payment_id: p.payment_id }, 'succeeded', '/refunds'),
+      );
     }
     if (run.has('confirm_oauth_connector') && !stopping) {
       // Ratepay: OAuth2 client credentials (one token for every job, from the Redis cache), decimals, a full order.
-      const account = await stack.api('POST', `/account/${merchantId}/connectors`, {
-        connector_name: 'ratepay', connector_account_details: { auth_type: 'BodyKey', api_key: 'ratepay_sandbox_client', key1: 'ratepay_sandbox_client_secret', key2: 'INTEGRATION_TE_DACH' },
-      }, stack.adminKey);
+      const account = await stack.api(
+        'POST',
+        `/account/${merchantId}/connectors`,
+        {
+          connector_name: 'ratepay',
+          connector_account_details: {
+            auth_type: 'BodyKey',
+            api_key: 'ratepay_sandbox_client',
+            key1: 'ratepay_sandbox_client_secret',
+            key2: 'INTEGRATION_TE_DACH',
+          },
+        },
+        stack.adminKey,
+      );
       if (account.status !== 200) throw new Error(`ratepay connector account: ${account.status} ${JSON.stringify(account.body)}`);
       let n = 0;
       const ratepayBody = () => ({
-        ...paymentBody, confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', capture_method: 'manual', connector: ['ratepay'],
+        ...paymentBody,
+        confirm: true,
+        payment_method: 'pay_later',
+        payment_method_type: 'invoice',
+        capture_method: 'manual',
+        connector: ['ratepay'],
         billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Hanna', last_name: 'Schmidt' } },
         order_details: [{ product_name: 'Jacket', quantity: 1, amount: 10_000, tax_percentage: 19 }],
         metadata: { birth_date: '1985-02-11', buyer_type: 'private' },
         browser_info: { ip_address: '203.0.113.7', user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: `bench-dfp-${++n}` } },
       });
-      await scenario('confirm_oauth_connector', 'POST /payments with confirm=true, manual capture, through the ratepay connector (OAuth2 token from the Redis cache, decimals, full order) to its imitation (status requires_capture)',
-        settings.n_confirm, ratepayBody, 'requires_capture');
+      await scenario(
+        'confirm_oauth_connector',
+        'POST /payments with confirm=true, manual capture, through the ratepay connector (OAuth2 token from the Redis cache, decimals, full order) to its imitation (status requires_capture)',
+        settings.n_confirm,
+        ratepayBody,
+        'requires_capture',
+      );
     }
     // What the service recorded, as a cross-check of the answers (warm-up included).
-    const byStatus = await db.collection('payments').aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()
+    const byStatus = await db
+      .collection('payments')
+      .aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }])
+      .toArray()
       .catch((err) => [{ _id: `error: ${(err as Error).message}`, n: 0 }]);
     stackInfo.payments_by_status = Object.fromEntries(byStatus.map((x) => [x._id, x.n]));
-    stackInfo.transitions = await db.collection('transitions').countDocuments().catch(() => null);
+    stackInfo.transitions = await db
+      .collection('transitions')
+      .countDocuments()
+      .catch(() => null);
     // Warnings and errors the processes logged (the full logs stay in memory only).
     const problems: Record<string, { count: number; samples: string[] }> = {};
     for (const [part, lines] of Object.entries(stack.logs)) {
@@ -461,8 +583,12 @@ async function killStrayParts(): Promise<void> {
     let env: Record<string, string> = {};
     try {
       cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      env = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      env = Object.fromEntries(
+        readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
     } catch {
       continue;
     }
@@ -470,12 +596,19 @@ async function killStrayParts(): Promise<void> {
     log(`stopping stack process ${pid} left by the failed start`);
     try {
       process.kill(pid, 'SIGKILL');
-    } catch { /* already gone */ }
-    if (env.REDIS_PREFIX?.startsWith('bnpl-test-') && env.MONGODB_URL) leftovers.set(env.REDIS_PREFIX, { mongodbUrl: env.MONGODB_URL, redisUrl: env.REDIS_URL });
+    } catch {
+      /* already gone */
+    }
+    if (env.REDIS_PREFIX?.startsWith('bnpl-test-') && env.MONGODB_URL)
+      leftovers.set(env.REDIS_PREFIX, { mongodbUrl: env.MONGODB_URL, redisUrl: env.REDIS_URL });
   }
   for (const [prefix, { mongodbUrl, redisUrl }] of leftovers) {
     const client = new MongoClient(mongodbUrl, { serverSelectionTimeoutMS: 5_000 });
-    await client.connect().then(() => client.db().dropDatabase()).catch(() => undefined).finally(() => client.close());
+    await client
+      .connect()
+      .then(() => client.db().dropDatabase())
+      .catch(() => undefined)
+      .finally(() => client.close());
     await removeRedisKeys(redisUrl, prefix);
   }
 }
@@ -574,7 +707,9 @@ function markdown(report: Report): string {
   ];
   for (const r of report.results) {
     const l = r.latency_ms;
-    lines.push(`| ${r.name}${r.timed_out ? ' (timed out)' : ''} | ${r.ops} | ${r.errors} | ${fmt(r.duration_s, 2)} | ${fmt(r.throughput_ops_s)} | ${fmt(l?.p50)} | ${fmt(l?.p95)} | ${fmt(l?.p99)} | ${fmt(l?.max)} |`);
+    lines.push(
+      `| ${r.name}${r.timed_out ? ' (timed out)' : ''} | ${r.ops} | ${r.errors} | ${fmt(r.duration_s, 2)} | ${fmt(r.throughput_ops_s)} | ${fmt(l?.p50)} | ${fmt(l?.p95)} | ${fmt(l?.p99)} | ${fmt(l?.max)} |`,
+    );
   }
   lines.push('');
   const ratio = (a: string, b: string, what: string) => {
@@ -588,19 +723,32 @@ function markdown(report: Report): string {
   ratio('create_confirm_auto', 'baseline_bullmq', 'confirmed payments per no-op BullMQ job this Redis runs');
   for (const r of report.results) {
     const q = r.extra?.throughput_by_quarter as ReturnType<typeof quarters> | undefined;
-    if (q) lines.push(`- ${r.name}: first quarter of the operations at ${fmt(q.first_quarter_ops_s)} ops/s, last quarter at ${fmt(q.last_quarter_ops_s)} ops/s`);
+    if (q)
+      lines.push(`- ${r.name}: first quarter of the operations at ${fmt(q.first_quarter_ops_s)} ops/s, last quarter at ${fmt(q.last_quarter_ops_s)} ops/s`);
   }
   for (const r of report.results.filter((x) => x.timed_out)) {
     lines.push(`- ${r.name} hit BENCH_MAX_SECONDS=${report.settings.max_seconds}: ${r.ops} of ${planned(r.name)} operations ran; its numbers are over those`);
   }
   if (report.stack?.payments_by_status) lines.push(`- payments the service holds at the end, by status: ${JSON.stringify(report.stack.payments_by_status)}`);
   const errs = report.results.filter((r) => r.errors);
-  for (const r of errs) lines.push(`- errors in ${r.name}: ${Object.entries(r.error_kinds).map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+  for (const r of errs)
+    lines.push(
+      `- errors in ${r.name}: ${Object.entries(r.error_kinds)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
 const planned = (name: ScenarioName) =>
-  ({ baseline_mongo_insert: settings.n_mongo, baseline_bullmq: settings.n_bullmq, create: settings.n_create, create_confirm_auto: settings.n_confirm, refund: settings.n_confirm, confirm_oauth_connector: settings.n_confirm })[name];
+  ({
+    baseline_mongo_insert: settings.n_mongo,
+    baseline_bullmq: settings.n_bullmq,
+    create: settings.n_create,
+    create_confirm_auto: settings.n_confirm,
+    refund: settings.n_confirm,
+    confirm_oauth_connector: settings.n_confirm,
+  })[name];
 
 interface Report {
   timestamp: string;
@@ -634,7 +782,8 @@ try {
     log(`baseline_mongo_insert: ${settings.n_mongo} insertOne, concurrency ${settings.concurrency}`);
     const r = await baselineMongo();
     const ferret = r.extra?.ferretdb as string | null | undefined;
-    report.services.mongodb = [r.extra?.server_version, ferret ? `(FerretDB${ferret === 'unknown' ? '' : ` ${ferret}`})` : ''].filter(Boolean).join(' ') || null;
+    report.services.mongodb =
+      [r.extra?.server_version, ferret ? `(FerretDB${ferret === 'unknown' ? '' : ` ${ferret}`})` : ''].filter(Boolean).join(' ') || null;
     log(`baseline_mongo_insert: ${r.throughput_ops_s} ops/s`);
     report.results.push(r);
   }

@@ -1,7 +1,15 @@
 // The decisions that start an operation (update, confirm, capture, approve, reject, cancel, incremental
 // authorization): pure functions over a payment snapshot. Only payment-state calls them and records the result.
 import type { ConnectorName } from '../lib/schemas/common.ts';
-import type { AttemptRow, CancelPaymentBody, CapturePaymentBody, CaptureRow, ConfirmPaymentBody, IncrementalAuthorizationBody, UpdatePaymentBody } from '../lib/schemas/payment.ts';
+import type {
+  AttemptRow,
+  CancelPaymentBody,
+  CapturePaymentBody,
+  CaptureRow,
+  ConfirmPaymentBody,
+  IncrementalAuthorizationBody,
+  UpdatePaymentBody,
+} from '../lib/schemas/payment.ts';
 import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
@@ -28,7 +36,10 @@ export function beginConfirm(
   p: StoredPayment,
   body: ConfirmPaymentBody,
   ctx: {
-    now: string; operationId: string; connector: ConnectorName; policy?: MerchantPolicy;
+    now: string;
+    operationId: string;
+    connector: ConnectorName;
+    policy?: MerchantPolicy;
     /** The connector account routing chose, and why (recorded on the attempt). */
     route?: { merchant_connector_id: string | null; connector_label: string | null; reason: string };
     /** Where customers reach the gateway (PUBLIC_BASE_URL): the 3DS authentication call is named from it. */
@@ -46,41 +57,70 @@ export function beginConfirm(
   if (unable) return unable;
   const attemptNo = p.attempt_count + 1;
   const attempt: AttemptRow = {
-    attempt_id: `${p.payment_id}_${attemptNo}`, status: 'started', amount: next.amount, created_at: ctx.now, modified_at: ctx.now,
-    order_tax_amount: next.order_tax_amount, currency: next.currency, connector: ctx.connector, error_message: null,
-    payment_method: next.payment_method, connector_transaction_id: null, capture_method: next.capture_method,
-    authentication_type: next.authentication_type, cancellation_reason: null, mandate_id: next.mandate_id, error_code: null,
-    payment_token: next.payment_token, connector_metadata: null, payment_experience: next.payment_experience,
-    payment_method_type: next.payment_method_type, reference_id: null, unified_code: null, unified_message: null,
-    client_source: null, client_version: null, routing_reason: ctx.route?.reason ?? null,
+    attempt_id: `${p.payment_id}_${attemptNo}`,
+    status: 'started',
+    amount: next.amount,
+    created_at: ctx.now,
+    modified_at: ctx.now,
+    order_tax_amount: next.order_tax_amount,
+    currency: next.currency,
+    connector: ctx.connector,
+    error_message: null,
+    payment_method: next.payment_method,
+    connector_transaction_id: null,
+    capture_method: next.capture_method,
+    authentication_type: next.authentication_type,
+    cancellation_reason: null,
+    mandate_id: next.mandate_id,
+    error_code: null,
+    payment_token: next.payment_token,
+    connector_metadata: null,
+    payment_experience: next.payment_experience,
+    payment_method_type: next.payment_method_type,
+    reference_id: null,
+    unified_code: null,
+    unified_message: null,
+    client_source: null,
+    client_version: null,
+    routing_reason: ctx.route?.reason ?? null,
   };
   // three_ds: the customer authenticates first (POST /payments/{id}/3ds/authentication), and the provider is called
   // after that (authenticateOutcome); otherwise the provider authorizes now.
   const threeDs = next.authentication_type === 'three_ds';
   const operation = threeDs ? undefined : authorizeOperation(ctx.operationId, attempt.attempt_id, next.amount, ctx.connector, p.status, ctx.now);
   Object.assign(next, {
-    status: threeDs ? 'requires_customer_action' : 'processing', connector: ctx.connector, attempt_count: attemptNo,
+    status: threeDs ? 'requires_customer_action' : 'processing',
+    connector: ctx.connector,
+    attempt_count: attemptNo,
     ...(ctx.route ? { merchant_connector_id: ctx.route.merchant_connector_id, connector_label: ctx.route.connector_label } : {}),
     attempts: [...(p.attempts ?? []), threeDs ? { ...attempt, status: 'authentication_pending' } : attempt],
-    operations: operation ? [...p.operations, operation] : p.operations, net_amount: netAmount(next), amount_capturable: next.amount,
-    error_code: null, error_message: null, unified_code: null, unified_message: null, manual_retry_allowed: false,
-    next_action: threeDs ? {
-      type: 'three_ds_invoke', redirect_to_url: null,
-      three_ds_data: { three_ds_authentication_url: `${ctx.publicBaseUrl ?? ''}/payments/${p.payment_id}/3ds/authentication` },
-    } : null,
-    review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least, merchant_decision: null,
+    operations: operation ? [...p.operations, operation] : p.operations,
+    net_amount: netAmount(next),
+    amount_capturable: next.amount,
+    error_code: null,
+    error_message: null,
+    unified_code: null,
+    unified_message: null,
+    manual_retry_allowed: false,
+    next_action: threeDs
+      ? {
+          type: 'three_ds_invoke',
+          redirect_to_url: null,
+          three_ds_data: { three_ds_authentication_url: `${ctx.publicBaseUrl ?? ''}/payments/${p.payment_id}/3ds/authentication` },
+        }
+      : null,
+    review_hold: !!ctx.policy?.manual_review && next.amount >= ctx.policy.manual_review_amount_at_least,
+    merchant_decision: null,
     // The 3DS fields describe the current attempt's authentication.
-    three_ds: null, external_3ds_authentication_attempted: threeDs ? false : null, external_authentication_details: null,
+    three_ds: null,
+    external_3ds_authentication_attempted: threeDs ? false : null,
+    external_authentication_details: null,
   } satisfies Partial<StoredPayment>);
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: !threeDs };
 }
 
 /** Start a capture: a capture row and a capture operation; the payment waits in processing. */
-export function beginCapture(
-  p: StoredPayment,
-  body: CapturePaymentBody,
-  ctx: { now: string; operationId: string; captureId: string },
-): Decision {
+export function beginCapture(p: StoredPayment, body: CapturePaymentBody, ctx: { now: string; operationId: string; captureId: string }): Decision {
   if (body.capture_id) {
     const op = p.operations.find((o) => o.kind === 'capture' && o.ref === body.capture_id);
     if (op) return { kind: 'replay', operation: op };
@@ -91,7 +131,8 @@ export function beginCapture(
   if (automaticCapture(p.capture_method) && !(followUpCapture(p.connector) && p.status === 'requires_capture')) {
     return refuse('IR_14', `This payment has capture_method ${p.capture_method ?? 'automatic'}; it is captured when confirmed`);
   }
-  const amount = body.amount_to_capture ?? (p.capture_method === 'manual' ? Math.min(p.amount_to_capture ?? p.amount_capturable, p.amount_capturable) : p.amount_capturable);
+  const amount =
+    body.amount_to_capture ?? (p.capture_method === 'manual' ? Math.min(p.amount_to_capture ?? p.amount_capturable, p.amount_capturable) : p.amount_capturable);
   if (amount <= 0) return refuse('IR_05', 'amount_to_capture must be greater than 0', 'amount_to_capture');
   if (amount > p.amount_capturable) {
     return refuse('IR_06', `amount_to_capture (${amount}) is greater than amount_capturable (${p.amount_capturable})`, 'amount_to_capture');
@@ -99,7 +140,8 @@ export function beginCapture(
   const unable = captureRefusal(manifestOf(p.connector), p, amount, body);
   if (unable) return unable;
   const details: CaptureDetails = {
-    capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null, metadata: body.metadata ?? null,
+    capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null,
+    metadata: body.metadata ?? null,
     order_details: body.order_details ?? null,
   };
   return startCapture(p, amount, body.order_details ?? null, ctx, details);
@@ -107,21 +149,45 @@ export function beginCapture(
 
 /** A capture row and its operation; the payment waits in processing with the amount no longer capturable. */
 export function startCapture(
-  p: StoredPayment, amount: number, orderDetails: CaptureRow['order_details'], ctx: { now: string; operationId: string; captureId: string },
+  p: StoredPayment,
+  amount: number,
+  orderDetails: CaptureRow['order_details'],
+  ctx: { now: string; operationId: string; captureId: string },
   details?: CaptureDetails,
 ): Decision {
   const attemptId = p.attempts?.at(-1)?.attempt_id ?? `${p.payment_id}_1`;
   const capture: CaptureRow = {
-    capture_id: ctx.captureId, status: 'started', amount, connector: p.connector, authorized_attempt_id: attemptId,
-    capture_sequence: (p.captures?.length ?? 0) + 1, currency: p.currency, order_details: orderDetails,
-    connector_capture_id: null, error_message: null, error_code: null, error_reason: null, reference_id: null,
+    capture_id: ctx.captureId,
+    status: 'started',
+    amount,
+    connector: p.connector,
+    authorized_attempt_id: attemptId,
+    capture_sequence: (p.captures?.length ?? 0) + 1,
+    currency: p.currency,
+    order_details: orderDetails,
+    connector_capture_id: null,
+    error_message: null,
+    error_code: null,
+    error_reason: null,
+    reference_id: null,
   };
   const operation: Operation = {
-    operation_id: ctx.operationId, kind: 'capture', ref: ctx.captureId, amount, connector: p.connector ?? 'service_test',
-    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now, ...(details ? { capture_details: details } : {}),
+    operation_id: ctx.operationId,
+    kind: 'capture',
+    ref: ctx.captureId,
+    amount,
+    connector: p.connector ?? 'service_test',
+    open: true,
+    status_before: p.status,
+    last_outcome: null,
+    created_at: ctx.now,
+    ...(details ? { capture_details: details } : {}),
   };
   const next: StoredPayment = {
-    ...p, status: 'processing', captures: [...(p.captures ?? []), capture], operations: [...p.operations, operation],
+    ...p,
+    status: 'processing',
+    captures: [...(p.captures ?? []), capture],
+    operations: [...p.operations, operation],
     amount_capturable: p.amount_capturable - amount,
   };
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
@@ -165,9 +231,17 @@ export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { no
   if (p.status === 'requires_confirmation' || p.status === 'requires_payment_method' || awaitingAuthentication(p)) {
     const last = p.attempts?.at(-1);
     const next: StoredPayment = {
-      ...p, status: 'cancelled', cancellation_reason: reason, amount_capturable: 0, amount_cancelled: p.amount, updated: ctx.now, next_action: null,
+      ...p,
+      status: 'cancelled',
+      cancellation_reason: reason,
+      amount_capturable: 0,
+      amount_cancelled: p.amount,
+      updated: ctx.now,
+      next_action: null,
       operations: p.operations.map((o) => (o.open ? { ...o, open: false, last_outcome: 'VOIDED' as const } : o)),
-      attempts: (p.attempts ?? []).map((a) => (a === last && p.status === 'requires_customer_action' ? { ...a, status: 'voided', cancellation_reason: reason, modified_at: ctx.now } : a)),
+      attempts: (p.attempts ?? []).map((a) =>
+        a === last && p.status === 'requires_customer_action' ? { ...a, status: 'voided', cancellation_reason: reason, modified_at: ctx.now } : a,
+      ),
     };
     return { kind: 'apply', payment: withFlight(next, ctx.now), needsConnector: false };
   }
@@ -178,11 +252,21 @@ export function beginCancel(p: StoredPayment, body: CancelPaymentBody, ctx: { no
 function startVoid(p: StoredPayment, reason: string | null, ctx: { now: string; operationId: string }): Decision {
   const attempt = p.attempts?.at(-1);
   const operation: Operation = {
-    operation_id: ctx.operationId, kind: 'void', ref: attempt?.attempt_id ?? `${p.payment_id}_1`, amount: p.amount_capturable,
-    connector: p.connector ?? 'service_test', open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+    operation_id: ctx.operationId,
+    kind: 'void',
+    ref: attempt?.attempt_id ?? `${p.payment_id}_1`,
+    amount: p.amount_capturable,
+    connector: p.connector ?? 'service_test',
+    open: true,
+    status_before: p.status,
+    last_outcome: null,
+    created_at: ctx.now,
   };
   const next: StoredPayment = {
-    ...p, status: 'processing', cancellation_reason: reason, operations: [...p.operations, operation],
+    ...p,
+    status: 'processing',
+    cancellation_reason: reason,
+    operations: [...p.operations, operation],
     attempts: (p.attempts ?? []).map((a) => (a === attempt ? { ...a, status: 'void_initiated', cancellation_reason: reason, modified_at: ctx.now } : a)),
   };
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
@@ -193,22 +277,37 @@ function startVoid(p: StoredPayment, reason: string | null, ctx: { now: string; 
  * payment allows it (asked for on create, and the connector supports it).
  */
 export function beginIncrementalAuthorization(
-  p: StoredPayment, body: IncrementalAuthorizationBody, ctx: { now: string; operationId: string; authorizationId: string },
+  p: StoredPayment,
+  body: IncrementalAuthorizationBody,
+  ctx: { now: string; operationId: string; authorizationId: string },
 ): Decision {
   const refused = canStart(p, 'incremental_authorization');
   if (refused) return refused;
   if (!p.incremental_authorization_allowed) return refuse('IR_16', 'Incremental authorization is not allowed for this payment');
   if (body.amount <= p.amount) return refuse('IR_05', `amount must be greater than the amount authorized now (${p.amount})`, 'amount');
   const operation: Operation = {
-    operation_id: ctx.operationId, kind: 'incremental_authorization', ref: ctx.authorizationId, amount: body.amount,
-    connector: p.connector ?? 'service_test', open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+    operation_id: ctx.operationId,
+    kind: 'incremental_authorization',
+    ref: ctx.authorizationId,
+    amount: body.amount,
+    connector: p.connector ?? 'service_test',
+    open: true,
+    status_before: p.status,
+    last_outcome: null,
+    created_at: ctx.now,
   };
   const row = {
-    authorization_id: ctx.authorizationId, amount: body.amount, status: 'processing' as const, previously_authorized_amount: p.amount,
-    error_code: null, error_message: null,
+    authorization_id: ctx.authorizationId,
+    amount: body.amount,
+    status: 'processing' as const,
+    previously_authorized_amount: p.amount,
+    error_code: null,
+    error_message: null,
   };
   const next: StoredPayment = {
-    ...p, status: 'processing', operations: [...p.operations, operation],
+    ...p,
+    status: 'processing',
+    operations: [...p.operations, operation],
     incremental_authorizations: [...(p.incremental_authorizations ?? []), row],
   };
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };

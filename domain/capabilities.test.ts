@@ -9,14 +9,26 @@ import { captureRefusal, confirmRefusal, customerType, fieldsNeeded, refundRefus
 import type { StoredPayment } from './payment.ts';
 
 const b2b: Manifest = {
-  ...serviceTest, name: 'mondu', capture_methods: ['automatic', 'manual'], partial_capture: false, partial_refund: false,
-  countries: ['DE', 'AT'], currencies: ['EUR'], customers: ['B2B'], required_fields: ['metadata.company_name', 'metadata.legal_form'],
+  ...serviceTest,
+  name: 'mondu',
+  capture_methods: ['automatic', 'manual'],
+  partial_capture: false,
+  partial_refund: false,
+  countries: ['DE', 'AT'],
+  currencies: ['EUR'],
+  customers: ['B2B'],
+  required_fields: ['metadata.company_name', 'metadata.legal_form'],
   flows: ['authorize', 'capture', 'void'],
 } as Manifest;
-const payment = (over: Partial<StoredPayment> = {}) => ({
-  capture_method: 'automatic', currency: 'EUR', billing: { address: { country: 'DE' } },
-  metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'gmbh' }, amount_capturable: 1_000, ...over,
-}) as unknown as StoredPayment;
+const payment = (over: Partial<StoredPayment> = {}) =>
+  ({
+    capture_method: 'automatic',
+    currency: 'EUR',
+    billing: { address: { country: 'DE' } },
+    metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'gmbh' },
+    amount_capturable: 1_000,
+    ...over,
+  }) as unknown as StoredPayment;
 
 describe('confirmRefusal', () => {
   it('takes a payment that fits', () => expect(confirmRefusal(b2b, payment())).toBeNull());
@@ -26,7 +38,10 @@ describe('confirmRefusal', () => {
     expect(confirmRefusal(b2b, payment({ billing: null }))).toMatchObject({ code: 'IR_04', param: 'billing.address.country' });
     expect(confirmRefusal(b2b, payment({ billing: { address: { country: 'FR' } } }))).toMatchObject({ code: 'IR_05', param: 'billing.address.country' });
     expect(confirmRefusal(b2b, payment({ metadata: { company_name: 'x', legal_form: 'y' } }))).toMatchObject({ code: 'IR_05', param: 'metadata.buyer_type' });
-    expect(confirmRefusal(b2b, payment({ metadata: { buyer_type: 'business', company_name: 'x' } }))).toMatchObject({ code: 'IR_04', param: 'metadata.legal_form' });
+    expect(confirmRefusal(b2b, payment({ metadata: { buyer_type: 'business', company_name: 'x' } }))).toMatchObject({
+      code: 'IR_04',
+      param: 'metadata.legal_form',
+    });
   });
   it('service_test takes anything; an unknown connector is not refused here', () => {
     expect(confirmRefusal(serviceTest as Manifest, payment({ currency: 'JPY', billing: null, metadata: null }))).toBeNull();
@@ -54,15 +69,25 @@ describe('captureRefusal and refundRefusal', () => {
 describe('what a capture needs (issue 19 item 3): due at confirm for an automatic capture, at each capture otherwise', () => {
   const invoiced = payment({ metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', invoice_url: 'https://shop.example/i.pdf' } });
   const noUrl = payment({ metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH' } });
-  const withFields = (p: StoredPayment) => ({ ...p, customer: { email: 'a@b.example' }, return_url: 'https://shop.example/r', order_details: [{}],
-    billing: { address: { first_name: 'A', last_name: 'B', line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } } }) as unknown as StoredPayment;
+  const withFields = (p: StoredPayment) =>
+    ({
+      ...p,
+      customer: { email: 'a@b.example' },
+      return_url: 'https://shop.example/r',
+      order_details: [{}],
+      billing: { address: { first_name: 'A', last_name: 'B', line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
+    }) as unknown as StoredPayment;
 
   it('billie and mondu: an automatic capture needs metadata.invoice_url when confirmed, a manual one at its capture', () => {
     for (const m of [billie, mondu] as Manifest[]) {
       expect(fieldsNeeded(m, 'automatic')).toEqual({ confirm: [...m.required_fields, 'metadata.invoice_url'], capture: [] });
       expect(fieldsNeeded(m, 'manual')).toEqual({ confirm: [...m.required_fields], capture: ['metadata.invoice_url'] });
       expect(fieldsNeeded(m, 'manual_multiple').capture).toEqual(['metadata.invoice_url']);
-      expect(confirmRefusal(m, withFields(noUrl))).toMatchObject({ code: 'IR_04', param: 'metadata.invoice_url', message: expect.stringContaining('capture_method automatic') });
+      expect(confirmRefusal(m, withFields(noUrl))).toMatchObject({
+        code: 'IR_04',
+        param: 'metadata.invoice_url',
+        message: expect.stringContaining('capture_method automatic'),
+      });
       expect(confirmRefusal(m, withFields(invoiced))).toBeNull();
       expect(confirmRefusal(m, withFields({ ...noUrl, capture_method: 'manual' }))).toBeNull();
     }

@@ -73,7 +73,11 @@ export function servingRefusal(m: ConnectorCapabilities | undefined, p: { curren
     return refuse('IR_05', `${connector} does not take ${p.currency} (it takes ${m.currencies.join(', ')})`, 'currency');
   }
   if (!m.customers.includes(p.customer)) {
-    return refuse('IR_05', `${connector} does not take ${p.customer} customers (it takes ${m.customers.join(', ')}); see metadata.buyer_type`, 'metadata.buyer_type');
+    return refuse(
+      'IR_05',
+      `${connector} does not take ${p.customer} customers (it takes ${m.customers.join(', ')}); see metadata.buyer_type`,
+      'metadata.buyer_type',
+    );
   }
   if (m.countries !== 'any') {
     if (!present(p.country)) return refuse('IR_04', `${connector} needs the billing address's country`, 'billing.address.country');
@@ -96,7 +100,9 @@ export function confirmRefusal(m: ConnectorCapabilities | undefined, p: StoredPa
   const needed = fieldsNeeded(m, method);
   for (const path of needed.confirm) {
     if (present(valueAt(p, path))) continue;
-    const why = m.capture_fields?.includes(path) ? ` for capture_method ${method}: its capture needs it, and an automatic capture has no capture request to give it in` : '';
+    const why = m.capture_fields?.includes(path)
+      ? ` for capture_method ${method}: its capture needs it, and an automatic capture has no capture request to give it in`
+      : '';
     return refuse('IR_04', `${m.name} needs ${path}${why}`, path);
   }
   return null;
@@ -111,9 +117,7 @@ export function confirmRefusal(m: ConnectorCapabilities | undefined, p: StoredPa
  */
 export function fieldsNeeded(m: ConnectorCapabilities, method: CaptureMethodName): { confirm: string[]; capture: string[] } {
   const capture = [...(m.capture_fields ?? [])];
-  return automaticCapture(method)
-    ? { confirm: [...m.required_fields, ...capture], capture: [] }
-    : { confirm: [...m.required_fields], capture };
+  return automaticCapture(method) ? { confirm: [...m.required_fields, ...capture], capture: [] } : { confirm: [...m.required_fields], capture };
 }
 
 /**

@@ -13,12 +13,15 @@ export interface Capabilities {
 
 const none: Capabilities = { implemented: false, manual_capture: false, multiple_capture: false, incremental_authorization: false };
 
-export const capabilitiesOf = (m: ConnectorCapabilities | undefined): Capabilities => (m ? {
-  implemented: true,
-  manual_capture: m.capture_methods.includes('manual'),
-  multiple_capture: m.multiple_capture,
-  incremental_authorization: m.flows.includes('incrementalAuthorization'),
-} : none);
+export const capabilitiesOf = (m: ConnectorCapabilities | undefined): Capabilities =>
+  m
+    ? {
+        implemented: true,
+        manual_capture: m.capture_methods.includes('manual'),
+        multiple_capture: m.multiple_capture,
+        incremental_authorization: m.flows.includes('incrementalAuthorization'),
+      }
+    : none;
 
 /** What the connector can do (from the capabilities handed in). */
 export const capabilities = (c: ConnectorName): Capabilities => capabilitiesOf(manifestOf(c));

@@ -19,11 +19,15 @@ export function customerFields(
   const email = c.email ?? body.email ?? base?.email ?? null;
   const name = c.name ?? body.name ?? base?.name ?? null;
   const phone = c.phone ?? body.phone ?? base?.phone ?? null;
-  const id = requestedId ?? base?.id ?? (email || name || phone ? newId?.() ?? null : null);
+  const id = requestedId ?? base?.id ?? (email || name || phone ? (newId?.() ?? null) : null);
   const personal = Object.fromEntries((['birth_date', 'gender', 'locale', 'ssn'] as const).filter((k) => c[k] != null).map((k) => [k, c[k]]));
   if (!id && !email && !name && !phone) return personal;
   return {
     customer: { id, name, email, phone, phone_country_code: c.phone_country_code ?? body.phone_country_code ?? base?.phone_country_code ?? null },
-    customer_id: id, email, name, phone, ...personal,
+    customer_id: id,
+    email,
+    name,
+    phone,
+    ...personal,
   };
 }

@@ -13,12 +13,23 @@ const later = '2026-11-22T11:00:00.000Z';
 
 function captured(): StoredPayment {
   const intent = createIntent('m1', { amount: 10_000, currency: 'EUR' } as never, {
-    now: new Date(now), paymentId: `pay_${'1'.repeat(26)}`, clientSecret: (id) => `${id}_secret_x`,
-    newCustomerId: () => 'cus_1', ephemeralSecret: () => 'epk_1', profileId: 'pro_00000000000000000001',
+    now: new Date(now),
+    paymentId: `pay_${'1'.repeat(26)}`,
+    clientSecret: (id) => `${id}_secret_x`,
+    newCustomerId: () => 'cus_1',
+    ephemeralSecret: () => 'epk_1',
+    profileId: 'pro_00000000000000000001',
   });
-  const confirmed = beginConfirm(intent, { payment_method: 'pay_later' }, {
-    now, operationId: 'op_a', connector: 'service_test', route: { merchant_connector_id: 'mca_00000000000000000001', connector_label: null, reason: 'default' },
-  });
+  const confirmed = beginConfirm(
+    intent,
+    { payment_method: 'pay_later' },
+    {
+      now,
+      operationId: 'op_a',
+      connector: 'service_test',
+      route: { merchant_connector_id: 'mca_00000000000000000001', connector_label: null, reason: 'default' },
+    },
+  );
   if (confirmed.kind !== 'apply') throw new Error('confirm refused');
   const d = applyOutcome(confirmed.payment, 'op_a', { kind: 'CAPTURED', connector_transaction_id: 'stp_1' }, now);
   if (d.kind !== 'apply') throw new Error('capture not applied');
@@ -30,9 +41,18 @@ let t = 0;
 function report(over: Partial<DisputeReport> = {}): DisputeReport {
   t++;
   return {
-    connector_dispute_id: 'dp_provider_1', amount: 10_000, currency: 'EUR', dispute_stage: 'dispute', dispute_status: 'dispute_opened',
-    connector_status: null, connector_reason: 'fraud', connector_reason_code: '10.4', challenge_required_by: '2026-12-01T00:00:00Z',
-    connector_created_at: '2026-11-22T09:00:00Z', connector_updated_at: new Date(Date.parse(now) + t * 1000).toISOString(), ...over,
+    connector_dispute_id: 'dp_provider_1',
+    amount: 10_000,
+    currency: 'EUR',
+    dispute_stage: 'dispute',
+    dispute_status: 'dispute_opened',
+    connector_status: null,
+    connector_reason: 'fraud',
+    connector_reason_code: '10.4',
+    challenge_required_by: '2026-12-01T00:00:00Z',
+    connector_created_at: '2026-11-22T09:00:00Z',
+    connector_updated_at: new Date(Date.parse(now) + t * 1000).toISOString(),
+    ...over,
   };
 }
 
@@ -49,16 +69,29 @@ const only = (p: StoredPayment): DisputeRow => {
 const at = (stage: string, status: string) => applied(disputeOutcome(captured(), report({ dispute_stage: stage, dispute_status: status }), ctx));
 
 describe('the first report creates the dispute', () => {
-  it('with every field of spec 2.10 from the report and the payment; the payment\'s status does not change', () => {
+  it("with every field of spec 2.10 from the report and the payment; the payment's status does not change", () => {
     const p = captured();
     const next = applied(disputeOutcome(p, report({ connector_status: 'opened' }), ctx));
     const d = only(next);
     expect(d).toEqual({
-      dispute_id: ctx.disputeId, payment_id: p.payment_id, attempt_id: p.attempts!.at(-1)!.attempt_id, amount: '10000', currency: 'EUR',
-      dispute_stage: 'dispute', dispute_status: 'dispute_opened', connector: 'service_test', connector_status: 'opened',
-      connector_dispute_id: 'dp_provider_1', connector_reason: 'fraud', connector_reason_code: '10.4', created_at: later,
-      challenge_required_by: '2026-12-01T00:00:00.000Z', connector_created_at: '2026-11-22T09:00:00.000Z',
-      connector_updated_at: d.connector_updated_at, profile_id: 'pro_00000000000000000001', merchant_connector_id: 'mca_00000000000000000001',
+      dispute_id: ctx.disputeId,
+      payment_id: p.payment_id,
+      attempt_id: p.attempts!.at(-1)!.attempt_id,
+      amount: '10000',
+      currency: 'EUR',
+      dispute_stage: 'dispute',
+      dispute_status: 'dispute_opened',
+      connector: 'service_test',
+      connector_status: 'opened',
+      connector_dispute_id: 'dp_provider_1',
+      connector_reason: 'fraud',
+      connector_reason_code: '10.4',
+      created_at: later,
+      challenge_required_by: '2026-12-01T00:00:00.000Z',
+      connector_created_at: '2026-11-22T09:00:00.000Z',
+      connector_updated_at: d.connector_updated_at,
+      profile_id: 'pro_00000000000000000001',
+      merchant_connector_id: 'mca_00000000000000000001',
     });
     expect(d.attempt_id).toBeTruthy();
     expect(next.status).toBe(p.status);
@@ -73,11 +106,14 @@ describe('the first report creates the dispute', () => {
     }
   });
 
-  it('a second connector_dispute_id is a second dispute; the currency defaults to the payment\'s', () => {
+  it("a second connector_dispute_id is a second dispute; the currency defaults to the payment's", () => {
     const one = applied(disputeOutcome(captured(), report(), ctx));
-    const two = applied(disputeOutcome(one, report({ connector_dispute_id: 'dp_provider_2', currency: null }), { now: later, disputeId: `dp_${'E'.repeat(26)}` }));
+    const two = applied(
+      disputeOutcome(one, report({ connector_dispute_id: 'dp_provider_2', currency: null }), { now: later, disputeId: `dp_${'E'.repeat(26)}` }),
+    );
     expect(two.disputes!.map((d) => [d.dispute_id, d.connector_dispute_id, d.currency])).toEqual([
-      [ctx.disputeId, 'dp_provider_1', 'EUR'], [`dp_${'E'.repeat(26)}`, 'dp_provider_2', 'EUR'],
+      [ctx.disputeId, 'dp_provider_1', 'EUR'],
+      [`dp_${'E'.repeat(26)}`, 'dp_provider_2', 'EUR'],
     ]);
   });
 
@@ -87,7 +123,11 @@ describe('the first report creates the dispute', () => {
 
   it('a payment never sent to a provider cannot be disputed', () => {
     const intent = createIntent('m1', { amount: 100, currency: 'EUR' } as never, {
-      now: new Date(now), paymentId: `pay_${'2'.repeat(26)}`, clientSecret: (id) => id, newCustomerId: () => 'c', ephemeralSecret: () => 'e',
+      now: new Date(now),
+      paymentId: `pay_${'2'.repeat(26)}`,
+      clientSecret: (id) => id,
+      newCustomerId: () => 'c',
+      ephemeralSecret: () => 'e',
     });
     expect(disputeOutcome(intent, report(), ctx)).toMatchObject({ kind: 'refused', code: 'IR_05' });
   });
@@ -96,8 +136,19 @@ describe('the first report creates the dispute', () => {
 describe('later reports move it', () => {
   it('opened -> challenged -> won, keeping its id and received time; fields the report leaves out are kept', () => {
     const p0 = at('dispute', 'dispute_opened');
-    const p1 = applied(disputeOutcome(p0, report({ dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_reason: null }), { now: '2030-01-01T00:00:00.000Z', disputeId: 'dp_other' }));
-    expect(only(p1)).toMatchObject({ dispute_id: ctx.disputeId, created_at: later, dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_reason: 'fraud' });
+    const p1 = applied(
+      disputeOutcome(p0, report({ dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_reason: null }), {
+        now: '2030-01-01T00:00:00.000Z',
+        disputeId: 'dp_other',
+      }),
+    );
+    expect(only(p1)).toMatchObject({
+      dispute_id: ctx.disputeId,
+      created_at: later,
+      dispute_status: 'dispute_challenged',
+      connector_status: 'challenged',
+      connector_reason: 'fraud',
+    });
     const p2 = applied(disputeOutcome(p1, report({ dispute_status: 'dispute_won', amount: 9_000 }), ctx));
     expect(only(p2)).toMatchObject({ dispute_status: 'dispute_won', amount: '9000', dispute_id: ctx.disputeId });
     expect(only(p2).connector_updated_at! > only(p1).connector_updated_at!).toBe(true);
@@ -109,7 +160,11 @@ describe('later reports move it', () => {
   });
 
   it('the stage moves forward, and a later stage reopens a closed dispute', () => {
-    for (const [from, to] of [['pre_dispute', 'dispute'], ['dispute', 'pre_arbitration'], ['pre_dispute', 'pre_arbitration']]) {
+    for (const [from, to] of [
+      ['pre_dispute', 'dispute'],
+      ['dispute', 'pre_arbitration'],
+      ['pre_dispute', 'pre_arbitration'],
+    ]) {
       for (const closed of CLOSED_DISPUTE_STATUSES) {
         const p = applied(disputeOutcome(at(from, closed), report({ dispute_stage: to, dispute_status: 'dispute_opened' }), ctx));
         expect(only(p)).toMatchObject({ dispute_stage: to, dispute_status: 'dispute_opened' });
@@ -118,7 +173,11 @@ describe('later reports move it', () => {
   });
 
   it('the stage never goes backwards (ignored, an invalid move)', () => {
-    for (const [from, to] of [['dispute', 'pre_dispute'], ['pre_arbitration', 'dispute'], ['pre_arbitration', 'pre_dispute']]) {
+    for (const [from, to] of [
+      ['dispute', 'pre_dispute'],
+      ['pre_arbitration', 'dispute'],
+      ['pre_arbitration', 'pre_dispute'],
+    ]) {
       const d = disputeOutcome(at(from, 'dispute_opened'), report({ dispute_stage: to }), ctx);
       expect(d).toMatchObject({ kind: 'noop', invalid: true });
       expect((d as { reason: string }).reason).toContain(`from ${from} to ${to}`);
@@ -129,7 +188,10 @@ describe('later reports move it', () => {
     expect(CLOSED_DISPUTE_STATUSES).toEqual(['dispute_expired', 'dispute_accepted', 'dispute_cancelled', 'dispute_won', 'dispute_lost']);
     for (const closed of CLOSED_DISPUTE_STATUSES) {
       for (const status of DISPUTE_STATUSES.filter((s) => s !== closed)) {
-        expect(disputeOutcome(at('dispute', closed), report({ dispute_status: status }), ctx), `${closed} -> ${status}`).toMatchObject({ kind: 'noop', invalid: true });
+        expect(disputeOutcome(at('dispute', closed), report({ dispute_status: status }), ctx), `${closed} -> ${status}`).toMatchObject({
+          kind: 'noop',
+          invalid: true,
+        });
       }
       const refreshed = applied(disputeOutcome(at('dispute', closed), report({ dispute_status: closed, connector_reason_code: '13.1' }), ctx));
       expect(only(refreshed)).toMatchObject({ dispute_status: closed, connector_reason_code: '13.1' });
@@ -139,7 +201,9 @@ describe('later reports move it', () => {
   it('open statuses may move to any status within their stage', () => {
     for (const open of ['dispute_opened', 'dispute_challenged']) {
       for (const status of DISPUTE_STATUSES) {
-        expect(only(applied(disputeOutcome(at('pre_arbitration', open), report({ dispute_stage: 'pre_arbitration', dispute_status: status }), ctx))).dispute_status).toBe(status);
+        expect(
+          only(applied(disputeOutcome(at('pre_arbitration', open), report({ dispute_stage: 'pre_arbitration', dispute_status: status }), ctx))).dispute_status,
+        ).toBe(status);
       }
     }
   });
@@ -166,11 +230,15 @@ describe('repeated and older reports change nothing', () => {
   it('times are compared as instants, whatever their offset', () => {
     const p = applied(disputeOutcome(captured(), report({ connector_updated_at: '2026-11-22T12:00:00+01:00' }), ctx));
     expect(only(p).connector_updated_at).toBe('2026-11-22T11:00:00.000Z');
-    expect(disputeOutcome(p, report({ dispute_status: 'dispute_won', connector_updated_at: '2026-11-22T11:30:00+01:00' }), ctx)).toMatchObject({ kind: 'noop' });
-    expect(only(applied(disputeOutcome(p, report({ dispute_status: 'dispute_won', connector_updated_at: '2026-11-22T11:00:01Z' }), ctx))).dispute_status).toBe('dispute_won');
+    expect(disputeOutcome(p, report({ dispute_status: 'dispute_won', connector_updated_at: '2026-11-22T11:30:00+01:00' }), ctx)).toMatchObject({
+      kind: 'noop',
+    });
+    expect(only(applied(disputeOutcome(p, report({ dispute_status: 'dispute_won', connector_updated_at: '2026-11-22T11:00:01Z' }), ctx))).dispute_status).toBe(
+      'dispute_won',
+    );
   });
 
-  it('without the provider\'s time, a report that changes nothing is ignored and one that changes something applies', () => {
+  it("without the provider's time, a report that changes nothing is ignored and one that changes something applies", () => {
     const r = report({ connector_updated_at: null });
     const p = applied(disputeOutcome(captured(), r, ctx));
     expect(disputeOutcome(p, r, ctx)).toMatchObject({ kind: 'noop', invalid: false });
@@ -201,7 +269,7 @@ describe('bad values are refused (IR_05), naming the field', () => {
 });
 
 describe('views', () => {
-  it('the payment\'s copy holds exactly spec 2.10\'s subset; the resource every field', () => {
+  it("the payment's copy holds exactly spec 2.10's subset; the resource every field", () => {
     const d = only(at('dispute', 'dispute_opened'));
     expect(Object.keys(paymentDisputeView(d)).sort()).toEqual([...PAYMENT_DISPUTE_FIELDS].sort());
     expect(Object.keys(paymentDisputeView(d))).toHaveLength(11);

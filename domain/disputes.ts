@@ -31,7 +31,13 @@ export interface DisputeReport {
 }
 
 /** Statuses that end a dispute within its stage; only a later stage reopens it. */
-export const CLOSED_DISPUTE_STATUSES: readonly DisputeStatusName[] = ['dispute_expired', 'dispute_accepted', 'dispute_cancelled', 'dispute_won', 'dispute_lost'];
+export const CLOSED_DISPUTE_STATUSES: readonly DisputeStatusName[] = [
+  'dispute_expired',
+  'dispute_accepted',
+  'dispute_cancelled',
+  'dispute_won',
+  'dispute_lost',
+];
 const stageRank = (s: DisputeStageName) => DISPUTE_STAGES.indexOf(s);
 
 /**
@@ -56,19 +62,31 @@ export function disputeOutcome(p: StoredPayment, report: DisputeReport, ctx: { n
   const at = (v: string | null) => (v ? new Date(v).toISOString() : null);
   const updatedAt = at(report.connector_updated_at);
   const given = {
-    connector_reason: report.connector_reason, connector_reason_code: report.connector_reason_code,
-    challenge_required_by: at(report.challenge_required_by), connector_created_at: at(report.connector_created_at),
+    connector_reason: report.connector_reason,
+    connector_reason_code: report.connector_reason_code,
+    challenge_required_by: at(report.challenge_required_by),
+    connector_created_at: at(report.connector_created_at),
   };
   const existing = p.disputes?.find((d) => d.connector_dispute_id === report.connector_dispute_id);
   let row: DisputeRow;
   if (!existing) {
     if (!p.connector) return refuse('IR_05', 'The payment was never sent to a provider: it cannot be disputed', 'payment_id');
     row = {
-      dispute_id: ctx.disputeId, payment_id: p.payment_id, attempt_id: p.attempts?.at(-1)?.attempt_id ?? null,
-      amount: String(report.amount), currency: (report.currency ?? p.currency) as DisputeRow['currency'],
-      dispute_stage: stage, dispute_status: status, connector: p.connector, connector_status: report.connector_status ?? status,
-      connector_dispute_id: report.connector_dispute_id, ...given, created_at: ctx.now, connector_updated_at: updatedAt,
-      profile_id: p.profile_id ?? null, merchant_connector_id: p.merchant_connector_id ?? null,
+      dispute_id: ctx.disputeId,
+      payment_id: p.payment_id,
+      attempt_id: p.attempts?.at(-1)?.attempt_id ?? null,
+      amount: String(report.amount),
+      currency: (report.currency ?? p.currency) as DisputeRow['currency'],
+      dispute_stage: stage,
+      dispute_status: status,
+      connector: p.connector,
+      connector_status: report.connector_status ?? status,
+      connector_dispute_id: report.connector_dispute_id,
+      ...given,
+      created_at: ctx.now,
+      connector_updated_at: updatedAt,
+      profile_id: p.profile_id ?? null,
+      merchant_connector_id: p.merchant_connector_id ?? null,
     };
   } else {
     if (updatedAt && existing.connector_updated_at && updatedAt <= existing.connector_updated_at) {
@@ -77,7 +95,10 @@ export function disputeOutcome(p: StoredPayment, report: DisputeReport, ctx: { n
     const invalid = invalidMove(existing, stage, status);
     if (invalid) return { kind: 'noop', reason: invalid, invalid: true };
     row = {
-      ...existing, dispute_stage: stage, dispute_status: status, amount: String(report.amount),
+      ...existing,
+      dispute_stage: stage,
+      dispute_status: status,
+      amount: String(report.amount),
       connector_status: report.connector_status ?? status,
       ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null)),
       connector_updated_at: updatedAt ?? existing.connector_updated_at,
@@ -114,8 +135,10 @@ const isTime = (v: string | null) => v === null || !Number.isNaN(Date.parse(v));
 /** A report the provider could not have meant: refused, naming the field. */
 function badValue(r: DisputeReport): ReturnType<typeof refuse> | null {
   if (!r.connector_dispute_id) return refuse('IR_04', 'connector_dispute_id is required', 'connector_dispute_id');
-  if (!(DISPUTE_STAGES as readonly string[]).includes(r.dispute_stage)) return refuse('IR_05', `dispute_stage must be one of ${DISPUTE_STAGES.join(', ')}`, 'dispute_stage');
-  if (!(DISPUTE_STATUSES as readonly string[]).includes(r.dispute_status)) return refuse('IR_05', `dispute_status must be one of ${DISPUTE_STATUSES.join(', ')}`, 'dispute_status');
+  if (!(DISPUTE_STAGES as readonly string[]).includes(r.dispute_stage))
+    return refuse('IR_05', `dispute_stage must be one of ${DISPUTE_STAGES.join(', ')}`, 'dispute_stage');
+  if (!(DISPUTE_STATUSES as readonly string[]).includes(r.dispute_status))
+    return refuse('IR_05', `dispute_status must be one of ${DISPUTE_STATUSES.join(', ')}`, 'dispute_status');
   if (!Number.isSafeInteger(r.amount) || r.amount <= 0) return refuse('IR_05', 'amount must be a positive integer (minor units)', 'amount');
   if (r.currency !== null && !Currency.safeParse(r.currency).success) return refuse('IR_05', 'currency is not a currency code', 'currency');
   for (const k of ['challenge_required_by', 'connector_created_at', 'connector_updated_at'] as const) {

@@ -18,7 +18,11 @@ function step(prev: StoredPayment, d: Decision | { kind: 'apply'; payment: Store
 }
 function intent(capture_method = 'automatic', extra: Record<string, unknown> = {}): StoredPayment {
   return createIntent('m1', { amount: 10_000, currency: 'EUR', capture_method, ...extra } as never, {
-    now: new Date(now), paymentId: `pay_${String(++n).padStart(26, '0')}`, clientSecret: (id) => `${id}_secret_x`, newCustomerId: () => 'cus_1', ephemeralSecret: () => 'epk_1',
+    now: new Date(now),
+    paymentId: `pay_${String(++n).padStart(26, '0')}`,
+    clientSecret: (id) => `${id}_secret_x`,
+    newCustomerId: () => 'cus_1',
+    ephemeralSecret: () => 'epk_1',
   });
 }
 const confirm = (p: StoredPayment) => step(p, beginConfirm(p, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
@@ -26,9 +30,19 @@ const outcome = (p: StoredPayment, op: string, o: Outcome) => step(p, applyOutco
 const types = (prev: StoredPayment | null, next: StoredPayment) => deriveEvents(prev, next).map((e) => e.event_type);
 
 describe('the event table', () => {
-  it('lists the reference switch\'s events and ours, each with what it is about', () => {
-    for (const t of ['payment_succeeded', 'payment_failed', 'payment_processing', 'payment_cancelled', 'payment_authorized', 'payment_captured',
-      'action_required', 'refund_succeeded', 'refund_failed', ...DISPUTE_STATUSES]) {
+  it("lists the reference switch's events and ours, each with what it is about", () => {
+    for (const t of [
+      'payment_succeeded',
+      'payment_failed',
+      'payment_processing',
+      'payment_cancelled',
+      'payment_authorized',
+      'payment_captured',
+      'action_required',
+      'refund_succeeded',
+      'refund_failed',
+      ...DISPUTE_STATUSES,
+    ]) {
       expect(EVENT_TYPES).toHaveProperty(t);
       expect(EVENT_TYPES[t as keyof typeof EVENT_TYPES].reference).toBe(true);
     }
@@ -100,15 +114,26 @@ describe('deriveEvents', () => {
   it('a follow-up automatic capture the provider refuses (billie): payment_capture_failed, the payment requires_capture with the error', () => {
     // Issue 19 item 3: the merchant is told, by the event and by the payment's error, and may capture it again.
     const created = intent('automatic', {
-      customer: { email: 'a@acme.example' }, billing: { address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
+      customer: { email: 'a@acme.example' },
+      billing: { address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE' } },
       metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', invoice_url: 'https://shop.example/i.pdf' },
     });
     const confirming = step(created, beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'billie' }));
     const capturing = outcome(confirming, 'op_a', { kind: 'AUTHORIZED' });
     expect(capturing).toMatchObject({ status: 'processing', captures: [{ status: 'started', amount: 10_000 }] });
     expect(types(confirming, capturing)).toEqual([]);
-    const failed = outcome(capturing, 'op_a-capture', { kind: 'FAILED', error_code: 'request_validation_error', error_message: 'invoice_url: blank', unified_code: 'UE_2000' });
-    expect(failed).toMatchObject({ status: 'requires_capture', error_code: 'request_validation_error', unified_code: 'UE_2000', captures: [{ status: 'failed', error_code: 'request_validation_error' }] });
+    const failed = outcome(capturing, 'op_a-capture', {
+      kind: 'FAILED',
+      error_code: 'request_validation_error',
+      error_message: 'invoice_url: blank',
+      unified_code: 'UE_2000',
+    });
+    expect(failed).toMatchObject({
+      status: 'requires_capture',
+      error_code: 'request_validation_error',
+      unified_code: 'UE_2000',
+      captures: [{ status: 'failed', error_code: 'request_validation_error' }],
+    });
     const events = deriveEvents(capturing, failed);
     expect(events.map((e) => e.event_type)).toEqual(['payment_capture_failed']);
     expect(events[0]!.object).toMatchObject({ status: 'requires_capture', error_code: 'request_validation_error', captures: [{ status: 'failed' }] });
@@ -128,7 +153,10 @@ describe('deriveEvents', () => {
   it('an incremental authorization: payment_incremental_authorization (success or failure)', () => {
     const confirming = confirm(intent('manual', { request_incremental_authorization: true }));
     const authorized = { ...outcome(confirming, 'op_a', { kind: 'AUTHORIZED' }), incremental_authorization_allowed: true };
-    const raising = step(authorized, beginIncrementalAuthorization(authorized, { amount: 12_000 } as never, { now, operationId: 'op_i', authorizationId: 'auth_1' }));
+    const raising = step(
+      authorized,
+      beginIncrementalAuthorization(authorized, { amount: 12_000 } as never, { now, operationId: 'op_i', authorizationId: 'auth_1' }),
+    );
     const raised = outcome(raising, 'op_i', { kind: 'AUTHORIZED' });
     expect(raised.amount).toBe(12_000);
     expect(types(raising, raised)).toContain('payment_incremental_authorization');
@@ -138,35 +166,64 @@ describe('deriveEvents', () => {
   it('refunds: succeeded and failed, about the refund resource; a pending one gives nothing', () => {
     const confirming = confirm(intent());
     const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
-    const refunding = step(paid, beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }));
+    const refunding = step(
+      paid,
+      beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }),
+    );
     expect(types(paid, refunding)).toEqual([]);
     const refunded = outcome(refunding, 'op_r', { kind: 'REFUNDED' });
     const [e] = deriveEvents(refunding, refunded);
-    expect(e).toMatchObject({ event_type: 'refund_succeeded', object_type: 'refund_details', object_id: 'ref_1', object: { refund_id: 'ref_1', status: 'succeeded', amount: 4_000 } });
+    expect(e).toMatchObject({
+      event_type: 'refund_succeeded',
+      object_type: 'refund_details',
+      object_id: 'ref_1',
+      object: { refund_id: 'ref_1', status: 'succeeded', amount: 4_000 },
+    });
     expect(e!.object).not.toHaveProperty('request_hash');
     expect(types(refunding, outcome(refunding, 'op_r', { kind: 'FAILED', error_code: 'refund_declined' }))).toEqual(['refund_failed']);
   });
 
-  it('disputes: the dispute\'s new status is the event; a report that moves nothing gives none', () => {
+  it("disputes: the dispute's new status is the event; a report that moves nothing gives none", () => {
     const confirming = confirm(intent());
     const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
     const report = (status: string, at: string) => ({
-      connector_dispute_id: 'dp_1', amount: 10_000, currency: 'EUR', dispute_stage: 'dispute', dispute_status: status, connector_status: null,
-      connector_reason: 'fraud', connector_reason_code: null, challenge_required_by: null, connector_created_at: null, connector_updated_at: at,
+      connector_dispute_id: 'dp_1',
+      amount: 10_000,
+      currency: 'EUR',
+      dispute_stage: 'dispute',
+      dispute_status: status,
+      connector_status: null,
+      connector_reason: 'fraud',
+      connector_reason_code: null,
+      challenge_required_by: null,
+      connector_created_at: null,
+      connector_updated_at: at,
     });
     const opened = step(paid, disputeOutcome(paid, report('dispute_opened', '2026-11-24T00:00:00Z'), { now, disputeId: `dp_${'D'.repeat(26)}` }) as Decision);
     const [e] = deriveEvents(paid, opened);
-    expect(e).toMatchObject({ event_type: 'dispute_opened', object_type: 'dispute_details', object_id: `dp_${'D'.repeat(26)}`, object: { dispute_status: 'dispute_opened', connector_dispute_id: 'dp_1' } });
+    expect(e).toMatchObject({
+      event_type: 'dispute_opened',
+      object_type: 'dispute_details',
+      object_id: `dp_${'D'.repeat(26)}`,
+      object: { dispute_status: 'dispute_opened', connector_dispute_id: 'dp_1' },
+    });
     const won = step(opened, disputeOutcome(opened, report('dispute_won', '2026-11-25T00:00:00Z'), { now, disputeId: 'x' }) as Decision);
     expect(types(opened, won)).toEqual(['dispute_won']);
     expect(types(won, { ...won, seq: won.seq + 1 })).toEqual([]);
   });
 
-  it('the payload: exactly the five fields, content {type, object}, the transition\'s time as timestamp', () => {
+  it("the payload: exactly the five fields, content {type, object}, the transition's time as timestamp", () => {
     const confirming = confirm(intent());
     const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
     const e = deriveEvents(confirming, paid)[0]!;
-    const p = webhookPayload({ merchant_id: 'm1', event_id: e.event_id, event_type: e.event_type, object_type: e.object_type, object: e.object, created_at: now });
+    const p = webhookPayload({
+      merchant_id: 'm1',
+      event_id: e.event_id,
+      event_type: e.event_type,
+      object_type: e.object_type,
+      object: e.object,
+      created_at: now,
+    });
     expect(Object.keys(p)).toEqual(['merchant_id', 'event_id', 'event_type', 'content', 'timestamp']);
     expect(p.content).toEqual({ type: 'payment_details', object: e.object });
     expect(p.timestamp).toBe(now);

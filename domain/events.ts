@@ -25,25 +25,42 @@ import { disputeView } from './disputes.ts';
 
 export type EventObjectType = 'payment_details' | 'refund_details' | 'dispute_details';
 
-interface EventTypeInfo { object_type: EventObjectType; when: string; reference: boolean }
+interface EventTypeInfo {
+  object_type: EventObjectType;
+  when: string;
+  reference: boolean;
+}
 
 /** Every event type a merchant can receive: what it is about and when it is sent. */
 export const EVENT_TYPES = {
   payment_succeeded: { object_type: 'payment_details', when: 'the payment became succeeded (captured in full)', reference: true },
   payment_failed: { object_type: 'payment_details', when: 'the payment became failed', reference: true },
-  payment_processing: { object_type: 'payment_details', when: 'the payment became processing (a provider call in flight or under provider review)', reference: true },
+  payment_processing: {
+    object_type: 'payment_details',
+    when: 'the payment became processing (a provider call in flight or under provider review)',
+    reference: true,
+  },
   payment_cancelled: { object_type: 'payment_details', when: 'the payment became cancelled', reference: true },
   payment_authorized: { object_type: 'payment_details', when: 'the payment became requires_capture (authorized, manual capture)', reference: true },
   payment_captured: { object_type: 'payment_details', when: 'a manual capture of the payment was charged (partial or full)', reference: true },
   action_required: { object_type: 'payment_details', when: 'the payment became requires_customer_action or requires_merchant_action', reference: true },
-  payment_partially_captured: { object_type: 'payment_details', when: 'the payment became partially_captured or partially_captured_and_capturable', reference: false },
+  payment_partially_captured: {
+    object_type: 'payment_details',
+    when: 'the payment became partially_captured or partially_captured_and_capturable',
+    reference: false,
+  },
   payment_capture_failed: { object_type: 'payment_details', when: 'the provider refused a capture (the payment keeps what it had)', reference: false },
   payment_cancel_failed: { object_type: 'payment_details', when: 'the provider refused a void (the hold is still there)', reference: false },
-  payment_incremental_authorization: { object_type: 'payment_details', when: 'an incremental authorization was decided (its row: success or failure)', reference: false },
+  payment_incremental_authorization: {
+    object_type: 'payment_details',
+    when: 'an incremental authorization was decided (its row: success or failure)',
+    reference: false,
+  },
   refund_succeeded: { object_type: 'refund_details', when: 'a refund became succeeded', reference: true },
   refund_failed: { object_type: 'refund_details', when: 'a refund became failed', reference: true },
-  ...Object.fromEntries(DISPUTE_STATUSES.map((s) => [s, { object_type: 'dispute_details', when: `a dispute was opened or moved with status ${s}`, reference: true }])) as
-    Record<(typeof DISPUTE_STATUSES)[number], EventTypeInfo>,
+  ...(Object.fromEntries(
+    DISPUTE_STATUSES.map((s) => [s, { object_type: 'dispute_details', when: `a dispute was opened or moved with status ${s}`, reference: true }]),
+  ) as Record<(typeof DISPUTE_STATUSES)[number], EventTypeInfo>),
 } satisfies Record<EventTypeName, EventTypeInfo>;
 
 export type EventType = EventTypeName;
@@ -75,7 +92,10 @@ export interface DerivedEvent {
 
 /** Deterministic: the same transition and event always get the same id. */
 export function eventId(merchantId: string, paymentId: string, seq: number, type: EventType, objectId: string): string {
-  return `evt_${createHash('sha256').update(JSON.stringify([merchantId, paymentId, seq, type, objectId])).digest('hex').slice(0, 32)}`;
+  return `evt_${createHash('sha256')
+    .update(JSON.stringify([merchantId, paymentId, seq, type, objectId]))
+    .digest('hex')
+    .slice(0, 32)}`;
 }
 
 /**
@@ -95,7 +115,9 @@ export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): D
   const incrDecided = (next.incremental_authorizations ?? []).some((a) => a.status !== 'processing' && prevIncr.get(a.authorization_id) !== a.status);
   // A void the provider refused: the payment went back from processing to where it was, with the void's error.
   const prevOps = new Map((prev?.operations ?? []).map((o) => [o.operation_id, o]));
-  const voidFailed = next.operations.some((o) => o.kind === 'void' && !o.open && prevOps.get(o.operation_id)?.open && next.status !== 'cancelled' && next.status !== 'failed');
+  const voidFailed = next.operations.some(
+    (o) => o.kind === 'void' && !o.open && prevOps.get(o.operation_id)?.open && next.status !== 'cancelled' && next.status !== 'failed',
+  );
 
   if (newlyCharged) paymentEvent('payment_captured');
   if (captureFailed) paymentEvent('payment_capture_failed');
@@ -133,6 +155,19 @@ export interface WebhookPayload {
   timestamp: string;
 }
 
-export function webhookPayload(e: { merchant_id: string; event_id: string; event_type: EventType; object_type: EventObjectType; object: unknown; created_at: string }): WebhookPayload {
-  return { merchant_id: e.merchant_id, event_id: e.event_id, event_type: e.event_type, content: { type: e.object_type, object: e.object }, timestamp: e.created_at };
+export function webhookPayload(e: {
+  merchant_id: string;
+  event_id: string;
+  event_type: EventType;
+  object_type: EventObjectType;
+  object: unknown;
+  created_at: string;
+}): WebhookPayload {
+  return {
+    merchant_id: e.merchant_id,
+    event_id: e.event_id,
+    event_type: e.event_type,
+    content: { type: e.object_type, object: e.object },
+    timestamp: e.created_at,
+  };
 }

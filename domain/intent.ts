@@ -13,28 +13,70 @@ const EPHEMERAL_KEY_TTL_S = 3600;
 
 /** Fields of the create body that are stored on the payment as given. */
 const STORED_AS_GIVEN = [
-  'amount', 'currency', 'order_tax_amount', 'amount_to_capture', 'routing', 'capture_method', 'billing', 'shipping',
-  'off_session', 'description', 'return_url', 'setup_future_usage', 'payment_method_data', 'payment_method', 'payment_method_type',
-  'payment_token', 'statement_descriptor_name', 'statement_descriptor_suffix', 'order_details', 'mandate_data', 'mandate_id',
-  'browser_info', 'payment_experience', 'metadata', 'merchant_order_reference_id', 'capture_on', 'business_label',
-  'business_country', 'business_sub_label', 'profile_id', 'allowed_payment_method_types', 'surcharge_details', 'split_payments',
-  'connector_metadata', 'feature_metadata', 'frm_metadata',
+  'amount',
+  'currency',
+  'order_tax_amount',
+  'amount_to_capture',
+  'routing',
+  'capture_method',
+  'billing',
+  'shipping',
+  'off_session',
+  'description',
+  'return_url',
+  'setup_future_usage',
+  'payment_method_data',
+  'payment_method',
+  'payment_method_type',
+  'payment_token',
+  'statement_descriptor_name',
+  'statement_descriptor_suffix',
+  'order_details',
+  'mandate_data',
+  'mandate_id',
+  'browser_info',
+  'payment_experience',
+  'metadata',
+  'merchant_order_reference_id',
+  'capture_on',
+  'business_label',
+  'business_country',
+  'business_sub_label',
+  'profile_id',
+  'allowed_payment_method_types',
+  'surcharge_details',
+  'split_payments',
+  'connector_metadata',
+  'feature_metadata',
+  'frm_metadata',
 ] as const satisfies readonly (keyof CreatePaymentBody)[];
 
 /** Canonical hash of a request body: the same body in any key order hashes the same. */
 export function requestHash(body: unknown): string {
   const canon = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canon)
-    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
-    : v;
-  return createHash('sha256').update(JSON.stringify(canon(body))).digest('hex');
+    Array.isArray(v)
+      ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canon(body)))
+    .digest('hex');
 }
 
 export function createIntent(
   merchantId: string,
   body: CreatePaymentBody,
   ctx: {
-    now: Date; paymentId: string; clientSecret: (paymentId: string) => string; newCustomerId: () => string; ephemeralSecret: () => string;
+    now: Date;
+    paymentId: string;
+    clientSecret: (paymentId: string) => string;
+    newCustomerId: () => string;
+    ephemeralSecret: () => string;
     /** The stored customer the request attaches by id, if there is one. */
     knownCustomer?: CustomerView | null;
     /** For payment_link: true, the link's id and the base address of the checkout pages. */
@@ -43,7 +85,8 @@ export function createIntent(
     profileId?: string | null;
   },
 ): StoredPayment {
-  const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource & Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
+  const p = Object.fromEntries(PAYMENT_FIELDS.map((k) => [k, null])) as unknown as PaymentResource &
+    Pick<StoredPayment, 'amount_to_capture' | 'routing' | 'request_incremental_authorization'>;
   for (const k of STORED_AS_GIVEN) if (body[k] !== undefined) (p as Record<string, unknown>)[k] = body[k];
   Object.assign(p, customerFields(body, ctx.knownCustomer ?? null, ctx.newCustomerId));
   const now = ctx.now.toISOString();
@@ -101,11 +144,13 @@ export function paymentLinkOf(merchantId: string, paymentId: string, link: { id:
  */
 export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string[] | null {
   const config = p.request_extras?.payment_link_config as { allowed_domains?: unknown } | undefined;
-  const list = Array.isArray(config?.allowed_domains) ? config.allowed_domains.flatMap((u) => {
-    // Checked again when read: a value stored before the rule goes into the CSP header only if it is an origin now.
-    const r = typeof u === 'string' ? framingSource(u) : null;
-    return r && 'source' in r ? [r.source] : [];
-  }) : [];
+  const list = Array.isArray(config?.allowed_domains)
+    ? config.allowed_domains.flatMap((u) => {
+        // Checked again when read: a value stored before the rule goes into the CSP header only if it is an origin now.
+        const r = typeof u === 'string' ? framingSource(u) : null;
+        return r && 'source' in r ? [r.source] : [];
+      })
+    : [];
   return list.length ? list : null;
 }
 

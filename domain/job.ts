@@ -106,7 +106,13 @@ export interface ProviderOrder {
 export function orderOf(p: StoredPayment): ProviderOrder {
   const c = p.customer;
   return {
-    customer: { id: c?.id ?? p.customer_id, name: c?.name ?? p.name, email: c?.email ?? p.email, phone: c?.phone ?? p.phone, phone_country_code: c?.phone_country_code ?? null },
+    customer: {
+      id: c?.id ?? p.customer_id,
+      name: c?.name ?? p.name,
+      email: c?.email ?? p.email,
+      phone: c?.phone ?? p.phone,
+      phone_country_code: c?.phone_country_code ?? null,
+    },
     billing: (p.billing as Record<string, unknown> | null) ?? null,
     shipping: (p.shipping as Record<string, unknown> | null) ?? null,
     order_details: (p.order_details as Record<string, unknown>[] | null) ?? null,
@@ -115,7 +121,9 @@ export function orderOf(p: StoredPayment): ProviderOrder {
     browser_info: (p.browser_info as Record<string, unknown> | null) ?? null,
     description: p.description,
     payment_method_type: p.payment_method_type,
-    birth_date: p.birth_date, gender: p.gender, locale: p.locale,
+    birth_date: p.birth_date,
+    gender: p.gender,
+    locale: p.locale,
   };
 }
 
@@ -131,8 +139,10 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     currency: p.currency,
     // Only authorized at the provider: a payment held for our manual review (the capture follows the merchant's
     // approval), and an automatic capture through a connector that captures by a call of its own (a follow-up).
-    capture_method: p.review_hold || (op.kind === 'authorize' && automaticCapture(p.capture_method) && followUpCapture(op.connector))
-      ? 'manual' : p.capture_method ?? 'automatic',
+    capture_method:
+      p.review_hold || (op.kind === 'authorize' && automaticCapture(p.capture_method) && followUpCapture(op.connector))
+        ? 'manual'
+        : (p.capture_method ?? 'automatic'),
     connector_transaction_id: p.connector_transaction_id,
     customer_email: p.customer?.email ?? p.email ?? (p.billing as { email?: string } | null)?.email ?? null,
     return_url: p.return_url,
@@ -154,11 +164,15 @@ const ACCEPTED = new Set(['AUTHORIZED', 'CAPTURED', 'VOIDED', 'REFUNDED']);
 /** The follow-ups started before `op` (operations are kept in the order they began) that the provider accepted. */
 function followUpsBefore(p: StoredPayment, op: Operation): number {
   const at = p.operations.findIndex((o) => o.operation_id === op.operation_id);
-  return p.operations.slice(0, at < 0 ? p.operations.length : at)
+  return p.operations
+    .slice(0, at < 0 ? p.operations.length : at)
     .filter((o) => FOLLOW_UPS.has(o.kind) && o.last_outcome !== null && ACCEPTED.has(o.last_outcome)).length;
 }
 
-function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id' | 'connector_capture_id'> {
+function refundJob(
+  p: StoredPayment,
+  op: Operation,
+): Pick<ConnectorJob, 'refund_id' | 'connector_refund_id' | 'reason' | 'capture_id' | 'connector_capture_id'> {
   const r = p.refunds?.find((x) => x.refund_id === op.ref);
   const charged = (p.captures ?? []).filter((c) => c.status === 'charged');
   const capture = r?.capture_id ? charged.find((c) => c.capture_id === r.capture_id) : charged.at(-1);
@@ -177,6 +191,10 @@ function refundJob(p: StoredPayment, op: Operation): Pick<ConnectorJob, 'refund_
 function authenticationJob(p: StoredPayment, t: ThreeDsRecord): Pick<ConnectorJob, 'authentication' | 'connector_transaction_id'> {
   return {
     connector_transaction_id: t.result?.three_dsserver_trans_id ?? null,
-    authentication: { authentication_id: t.authentication_id, ...t.request, browser_info: t.request.browser_info ?? (p.browser_info as ThreeDsRecord['request']['browser_info']) ?? null },
+    authentication: {
+      authentication_id: t.authentication_id,
+      ...t.request,
+      browser_info: t.request.browser_info ?? (p.browser_info as ThreeDsRecord['request']['browser_info']) ?? null,
+    },
   };
 }

@@ -27,17 +27,24 @@ export function applyOutcome(p: StoredPayment, operationId: string, outcome: Out
     if (authorized.status === 'requires_capture' && automaticCapture(p.capture_method) && followUpCapture(op.connector)) {
       // The provider only authorizes: the automatic capture is ours to start, as an operation derived from this one
       // (a repeated report is a noop above, so it cannot start two).
-      const captureId = `cap_${op.operation_id.replace(/^op_/, '').replace(/[^A-Za-z0-9]/g, '').slice(0, 26)}`;
+      const captureId = `cap_${op.operation_id
+        .replace(/^op_/, '')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(0, 26)}`;
       const amount = Math.min(p.amount_to_capture ?? authorized.amount_capturable, authorized.amount_capturable);
       const started = startCapture(authorized, amount, null, { now, operationId: `${op.operation_id}-capture`, captureId });
       if (started.kind === 'apply') return { kind: 'apply', payment: started.payment, needsConnector: false, followUp: started.operation };
     }
     return { kind: 'apply', payment: withFlight(authorized, now), needsConnector: false };
   }
-  const next = op.kind === 'authorize' ? authorizeOutcome(base, op, outcome, now)
-    : op.kind === 'capture' ? captureOutcome(base, op, outcome)
-    : op.kind === 'void' ? voidOutcome(base, op, outcome)
-    : incrementOutcome(base, op, outcome);
+  const next =
+    op.kind === 'authorize'
+      ? authorizeOutcome(base, op, outcome, now)
+      : op.kind === 'capture'
+        ? captureOutcome(base, op, outcome)
+        : op.kind === 'void'
+          ? voidOutcome(base, op, outcome)
+          : incrementOutcome(base, op, outcome);
   return { kind: 'apply', payment: withFlight(next.payment, now), needsConnector: false };
 }
 
@@ -62,15 +69,23 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
   // Held for our manual review: the provider only authorized it (the job asked for a manual capture).
   const status = o.kind === 'AUTHORIZED' && p.review_hold ? 'requires_merchant_action' : rule.status(p);
   const failed = status === 'failed';
-  const attempts = (p.attempts ?? []).map((a) => a.attempt_id !== op.ref ? a : {
-    ...a, status: rule.attempt, modified_at: now,
-    connector_transaction_id: o.connector_transaction_id || a.connector_transaction_id,
-    reference_id: o.connector_reference_id || a.reference_id,
-    ...(failed ? errorFields(o) : {}),
-  });
+  const attempts = (p.attempts ?? []).map((a) =>
+    a.attempt_id !== op.ref
+      ? a
+      : {
+          ...a,
+          status: rule.attempt,
+          modified_at: now,
+          connector_transaction_id: o.connector_transaction_id || a.connector_transaction_id,
+          reference_id: o.connector_reference_id || a.reference_id,
+          ...(failed ? errorFields(o) : {}),
+        },
+  );
   const captured = o.kind === 'CAPTURED' ? (p.amount_to_capture ?? p.amount) : null;
   const payment: StoredPayment = {
-    ...p, status, attempts,
+    ...p,
+    status,
+    attempts,
     connector_transaction_id: o.connector_transaction_id || p.connector_transaction_id,
     reference_id: o.connector_reference_id || p.reference_id,
     next_action: o.kind === 'CUSTOMER_ACTION' && o.redirect_url ? { type: 'redirect_to_url', redirect_to_url: o.redirect_url } : null,
@@ -86,12 +101,17 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
 function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
   const charged = o.kind === 'CAPTURED';
   const failed = o.kind === 'DECLINED' || o.kind === 'FAILED';
-  const captures = (p.captures ?? []).map((c) => c.capture_id !== op.ref ? c : {
-    ...c, status: charged ? 'charged' as const : failed ? 'failed' as const : 'pending' as const,
-    connector_capture_id: o.connector_transaction_id || c.connector_capture_id,
-    reference_id: o.connector_reference_id || c.reference_id,
-    ...(failed ? { error_code: o.error_code ?? null, error_message: o.error_message ?? null, error_reason: o.unified_message ?? null } : {}),
-  });
+  const captures = (p.captures ?? []).map((c) =>
+    c.capture_id !== op.ref
+      ? c
+      : {
+          ...c,
+          status: charged ? ('charged' as const) : failed ? ('failed' as const) : ('pending' as const),
+          connector_capture_id: o.connector_transaction_id || c.connector_capture_id,
+          reference_id: o.connector_reference_id || c.reference_id,
+          ...(failed ? { error_code: o.error_code ?? null, error_message: o.error_message ?? null, error_reason: o.unified_message ?? null } : {}),
+        },
+  );
   if (failed) {
     return { kind: 'apply', payment: { ...p, captures, status: op.status_before, amount_capturable: p.amount_capturable + op.amount, ...errorFields(o) } };
   }
@@ -102,9 +122,14 @@ function captureOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'a
   if (received >= p.amount) [status, capturable] = ['succeeded', 0];
   else if (p.capture_method === 'manual_multiple') [status, capturable] = ['partially_captured_and_capturable', p.amount - received];
   else [status, capturable] = ['partially_captured', 0];
-  const attemptStatus = { succeeded: 'charged', partially_captured: 'partial_charged', partially_captured_and_capturable: 'partial_charged_and_chargeable' }[status as string]!;
+  const attemptStatus = { succeeded: 'charged', partially_captured: 'partial_charged', partially_captured_and_capturable: 'partial_charged_and_chargeable' }[
+    status as string
+  ]!;
   const attempts = (p.attempts ?? []).map((a, i, all) => (i === all.length - 1 ? { ...a, status: attemptStatus } : a));
-  return { kind: 'apply', payment: { ...p, captures, attempts, status, amount_received: received, amount_capturable: capturable, ...errorFields({ kind: o.kind }) } };
+  return {
+    kind: 'apply',
+    payment: { ...p, captures, attempts, status, amount_received: received, amount_capturable: capturable, ...errorFields({ kind: o.kind }) },
+  };
 }
 
 function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
@@ -118,7 +143,12 @@ function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'appl
     return {
       kind: 'apply',
       payment: {
-        ...p, status, operations, attempts: attempts('voided'), next_action: null, amount_capturable: 0,
+        ...p,
+        status,
+        operations,
+        attempts: attempts('voided'),
+        next_action: null,
+        amount_capturable: 0,
         amount_cancelled: rejected ? p.amount_cancelled : p.amount - (p.amount_received ?? 0),
       },
     };
@@ -132,18 +162,28 @@ function voidOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'appl
 function incrementOutcome(p: StoredPayment, op: Operation, o: Outcome): { kind: 'apply'; payment: StoredPayment } {
   if (o.kind === 'PENDING') return { kind: 'apply', payment: p };
   const success = o.kind === 'AUTHORIZED';
-  const rows = (p.incremental_authorizations ?? []).map((r) => r.authorization_id !== op.ref ? r : {
-    ...r, status: success ? 'success' as const : 'failure' as const,
-    error_code: success ? null : o.error_code ?? null, error_message: success ? null : o.error_message ?? null,
-  });
+  const rows = (p.incremental_authorizations ?? []).map((r) =>
+    r.authorization_id !== op.ref
+      ? r
+      : {
+          ...r,
+          status: success ? ('success' as const) : ('failure' as const),
+          error_code: success ? null : (o.error_code ?? null),
+          error_message: success ? null : (o.error_message ?? null),
+        },
+  );
   // A failure is recorded on its row only: the payment and its amounts stay as they were.
   if (!success) return { kind: 'apply', payment: { ...p, status: op.status_before, incremental_authorizations: rows } };
   const grown = { ...p, amount: op.amount };
   return {
     kind: 'apply',
     payment: {
-      ...grown, status: op.status_before, incremental_authorizations: rows, net_amount: netAmount(grown),
-      amount_capturable: op.amount - (p.amount_received ?? 0), authorization_count: (p.authorization_count ?? 0) + 1,
+      ...grown,
+      status: op.status_before,
+      incremental_authorizations: rows,
+      net_amount: netAmount(grown),
+      amount_capturable: op.amount - (p.amount_received ?? 0),
+      authorization_count: (p.authorization_count ?? 0) + 1,
     },
   };
 }

@@ -101,21 +101,22 @@ export interface ThreeDsRecord {
   challenged: boolean;
 }
 
-
 export type Refusal = { kind: 'refused'; code: string; message: string; param?: string };
 export type Decision =
   | Refusal
   | { kind: 'replay'; operation: Operation }
   | { kind: 'noop' }
   | {
-    kind: 'apply'; payment: StoredPayment; operation?: Operation; needsConnector: boolean;
-    /**
-     * An operation this outcome started (authorization after a successful 3DS authentication; the capture after an
-     * authorization where the connector's automatic capture is a follow-up): enqueue its job.
-     */
-    followUp?: Operation;
-  };
-
+      kind: 'apply';
+      payment: StoredPayment;
+      operation?: Operation;
+      needsConnector: boolean;
+      /**
+       * An operation this outcome started (authorization after a successful 3DS authentication; the capture after an
+       * authorization where the connector's automatic capture is a follow-up): enqueue its job.
+       */
+      followUp?: Operation;
+    };
 
 /** The merchant's settings a confirm consults (proto MerchantPolicy). */
 export interface MerchantPolicy {

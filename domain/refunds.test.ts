@@ -17,7 +17,11 @@ function apply(d: Decision) {
 }
 function paid(capture_method = 'automatic', amount = 10_000): StoredPayment {
   const p = createIntent('m1', { amount, currency: 'EUR', capture_method } as never, {
-    now: new Date(now), paymentId: PAYMENT_ID(++n), clientSecret: (id) => `${id}_secret_x`, newCustomerId: () => 'cus_1', ephemeralSecret: () => 'epk_1',
+    now: new Date(now),
+    paymentId: PAYMENT_ID(++n),
+    clientSecret: (id) => `${id}_secret_x`,
+    newCustomerId: () => 'cus_1',
+    ephemeralSecret: () => 'epk_1',
   });
   const c = apply(beginConfirm(p, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
   const kind: OutcomeKind = capture_method === 'automatic' ? 'CAPTURED' : 'AUTHORIZED';
@@ -33,7 +37,13 @@ describe('beginRefund', () => {
     expect(d.operation).toMatchObject({ kind: 'refund', ref: 'ref_1', amount: 10_000, open: true });
     expect(d.payment.status).toBe('succeeded');
     expect(d.payment.refunds).toHaveLength(1);
-    expect(refundView(d.payment.refunds![0]!)).toMatchObject({ refund_id: 'ref_1', amount: 10_000, status: 'pending', currency: 'EUR', connector: 'service_test' });
+    expect(refundView(d.payment.refunds![0]!)).toMatchObject({
+      refund_id: 'ref_1',
+      amount: 10_000,
+      status: 'pending',
+      currency: 'EUR',
+      connector: 'service_test',
+    });
     expect(refundView(d.payment.refunds![0]!)).not.toHaveProperty('request_hash');
     expect(jobFor(d.payment, d.operation!)).toMatchObject({ kind: 'refund', refund_id: 'ref_1', amount: 10_000, connector_transaction_id: 'stp_1' });
   });
@@ -71,7 +81,7 @@ describe('beginRefund', () => {
     expect(refund(p, { amount: 100 })).toMatchObject({ kind: 'replay', operation: { operation_id: 'op_r' } });
     expect(refund(p, { amount: 200 }, 'op_x', 'h2')).toMatchObject({ kind: 'refused', code: 'HE_01', param: 'refund_id' });
   });
-  it('within one capture: at most that capture\'s remainder; an unknown capture is refused naming capture_id', () => {
+  it("within one capture: at most that capture's remainder; an unknown capture is refused naming capture_id", () => {
     let p = paid('manual_multiple');
     p = apply(beginCapture(p, { amount_to_capture: 3_000 }, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
     p = apply(applyOutcome(p, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
@@ -85,14 +95,18 @@ describe('beginRefund', () => {
     expect(capturing.status).toBe('processing');
     expect(apply(refund(capturing, { amount: 1_000 })).operation!.amount).toBe(1_000);
   });
-  it('within one capture: also within the payment\'s remainder (issue 19 item 1: refunds that named no capture count too)', () => {
+  it("within one capture: also within the payment's remainder (issue 19 item 1: refunds that named no capture count too)", () => {
     // The issue's sequence: capture 1000, refund 1000 naming no capture, then 1000 naming the capture.
     let p = paid('manual', 1_000);
     p = apply(beginCapture(p, {}, { now, operationId: 'op_c1', captureId: 'cap_1' })).payment;
     p = apply(applyOutcome(p, 'op_c1', { kind: 'CAPTURED' }, now)).payment;
     p = apply(refund(p, { amount: 1_000 })).payment;
     expect(refundable(p, 'cap_1')).toBe(0);
-    expect(refund(p, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_000 }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
+    expect(refund(p, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_000 }, 'op_2', 'h2')).toMatchObject({
+      kind: 'refused',
+      code: 'IR_13',
+      param: 'amount',
+    });
     expect(refund(p, { refund_id: 'ref_2', capture_id: 'cap_1' }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
     // Two captures (3000 + 2000), 4000 refunded naming none: cap_1 has 3000 of its own left, the payment only 1000.
     let q = paid('manual_multiple');
@@ -102,7 +116,11 @@ describe('beginRefund', () => {
     q = apply(applyOutcome(q, 'op_c2', { kind: 'CAPTURED' }, now)).payment;
     q = apply(refund(q, { amount: 4_000 })).payment;
     expect(refundable(q, 'cap_1')).toBe(1_000);
-    expect(refund(q, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_001 }, 'op_2', 'h2')).toMatchObject({ kind: 'refused', code: 'IR_13', param: 'amount' });
+    expect(refund(q, { refund_id: 'ref_2', capture_id: 'cap_1', amount: 1_001 }, 'op_2', 'h2')).toMatchObject({
+      kind: 'refused',
+      code: 'IR_13',
+      param: 'amount',
+    });
     expect(apply(refund(q, { refund_id: 'ref_2', capture_id: 'cap_1' }, 'op_2', 'h2')).operation!.amount).toBe(1_000);
     // And the capture's remainder binds when it is the smaller: 2500 of cap_2 refunded through it, 500 is its limit.
     let r = paid('manual_multiple');
@@ -136,7 +154,7 @@ describe('beginRefundUpdate', () => {
 describe('property: random captures, refunds, cancels and outcomes', () => {
   it('keep refunded (not failed) <= captured <= authorized', () => {
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
     for (let run = 0; run < 300; run++) {
       let p = paid(pick(['automatic', 'manual', 'manual_multiple'] as const), 1 + Math.floor(rnd() * 20_000));
@@ -147,7 +165,11 @@ describe('property: random captures, refunds, cancels and outcomes', () => {
         const r = rnd();
         if (open.length && r < 0.4) {
           const op = pick(open);
-          const kinds: Record<string, OutcomeKind[]> = { capture: ['CAPTURED', 'FAILED', 'PENDING'], refund: ['REFUNDED', 'DECLINED', 'FAILED', 'PENDING'], void: ['VOIDED', 'FAILED'] };
+          const kinds: Record<string, OutcomeKind[]> = {
+            capture: ['CAPTURED', 'FAILED', 'PENDING'],
+            refund: ['REFUNDED', 'DECLINED', 'FAILED', 'PENDING'],
+            void: ['VOIDED', 'FAILED'],
+          };
           d = applyOutcome(p, op.operation_id, { kind: pick(kinds[op.kind] ?? ['FAILED']) }, now);
         } else if (r < 0.5) {
           d = beginCancel(p, {}, { now, operationId: id });

@@ -40,7 +40,9 @@ function refundableStatus(p: StoredPayment): PaymentStatusName {
  * of one payment never wait for each other; each is accepted or refused on the amount alone.
  */
 export function beginRefund(
-  p: StoredPayment, body: CreateRefundBody & { refund_id: string }, ctx: { now: string; operationId: string; requestHash: string },
+  p: StoredPayment,
+  body: CreateRefundBody & { refund_id: string },
+  ctx: { now: string; operationId: string; requestHash: string },
 ): Decision {
   const existing = p.refunds?.find((r) => r.refund_id === body.refund_id);
   if (existing) {
@@ -64,15 +66,38 @@ export function beginRefund(
   const unable = refundRefusal(manifestOf(p.connector), amount, left);
   if (unable) return unable;
   const row: RefundRow = {
-    refund_id: body.refund_id, payment_id: p.payment_id, amount, currency: p.currency, status: 'pending', connector: p.connector,
-    reason: body.reason ?? null, metadata: body.metadata ?? null, error_message: null, error_code: null, unified_code: null,
-    unified_message: null, created_at: ctx.now, updated_at: ctx.now, profile_id: p.profile_id, merchant_connector_id: p.merchant_connector_id,
-    split_refunds: body.split_refunds ?? null, order_details: (body.order_details as RefundResource['order_details']) ?? null,
-    capture_id: body.capture_id ?? null, connector_refund_id: null, request_hash: ctx.requestHash,
+    refund_id: body.refund_id,
+    payment_id: p.payment_id,
+    amount,
+    currency: p.currency,
+    status: 'pending',
+    connector: p.connector,
+    reason: body.reason ?? null,
+    metadata: body.metadata ?? null,
+    error_message: null,
+    error_code: null,
+    unified_code: null,
+    unified_message: null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    profile_id: p.profile_id,
+    merchant_connector_id: p.merchant_connector_id,
+    split_refunds: body.split_refunds ?? null,
+    order_details: (body.order_details as RefundResource['order_details']) ?? null,
+    capture_id: body.capture_id ?? null,
+    connector_refund_id: null,
+    request_hash: ctx.requestHash,
   };
   const operation: Operation = {
-    operation_id: ctx.operationId, kind: 'refund', ref: row.refund_id, amount, connector: p.connector ?? 'service_test',
-    open: true, status_before: p.status, last_outcome: null, created_at: ctx.now,
+    operation_id: ctx.operationId,
+    kind: 'refund',
+    ref: row.refund_id,
+    amount,
+    connector: p.connector ?? 'service_test',
+    open: true,
+    status_before: p.status,
+    last_outcome: null,
+    created_at: ctx.now,
   };
   const next: StoredPayment = { ...p, refunds: [...(p.refunds ?? []), row], operations: [...p.operations, operation] };
   return { kind: 'apply', payment: withFlight(next, ctx.now), operation, needsConnector: true };
@@ -89,21 +114,29 @@ export function beginRefundUpdate(p: StoredPayment, body: UpdateRefundBody & { r
   };
   if (changed.reason === row.reason && JSON.stringify(changed.metadata) === JSON.stringify(row.metadata)) return { kind: 'noop' };
   const next: StoredPayment = {
-    ...p, updated: ctx.now, refunds: (p.refunds ?? []).map((r) => (r.refund_id === row.refund_id ? { ...changed, updated_at: ctx.now } : r)),
+    ...p,
+    updated: ctx.now,
+    refunds: (p.refunds ?? []).map((r) => (r.refund_id === row.refund_id ? { ...changed, updated_at: ctx.now } : r)),
   };
   return { kind: 'apply', payment: next, needsConnector: false };
 }
 
 /** The provider's answer to a refund: its row says so; the payment's status and captured amount stay. */
 export function refundOutcome(p: StoredPayment, op: Operation, o: Outcome, now: string): StoredPayment {
-  const status = o.kind === 'REFUNDED' ? 'succeeded' as const : o.kind === 'PENDING' ? 'pending' as const : 'failed' as const;
+  const status = o.kind === 'REFUNDED' ? ('succeeded' as const) : o.kind === 'PENDING' ? ('pending' as const) : ('failed' as const);
   return {
     ...p,
-    refunds: (p.refunds ?? []).map((r) => r.refund_id !== op.ref ? r : {
-      ...r, status, updated_at: now,
-      connector_refund_id: o.connector_transaction_id || r.connector_refund_id,
-      ...errorFields(status === 'failed' ? o : { kind: o.kind }),
-    }),
+    refunds: (p.refunds ?? []).map((r) =>
+      r.refund_id !== op.ref
+        ? r
+        : {
+            ...r,
+            status,
+            updated_at: now,
+            connector_refund_id: o.connector_transaction_id || r.connector_refund_id,
+            ...errorFields(status === 'failed' ? o : { kind: o.kind }),
+          },
+    ),
   };
 }
 

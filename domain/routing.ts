@@ -51,7 +51,7 @@ export interface RouteInput {
 const defaultAccountOf = (name: ConnectorName) => (name === DEFAULT_CONNECTOR ? DEFAULT_ACCOUNT_ID : null);
 
 type Accepted = { type: 'enable_only' | 'disable_only'; list: string[] } | null | undefined;
-const accepts = (filter: Accepted, value: string | null) => !filter || value === null || (filter.list.includes(value) === (filter.type === 'enable_only'));
+const accepts = (filter: Accepted, value: string | null) => !filter || value === null || filter.list.includes(value) === (filter.type === 'enable_only');
 
 type Payment = Pick<RouteInput, 'paymentMethodType' | 'currency' | 'country' | 'customerType'>;
 
@@ -73,9 +73,16 @@ function accountCannot(a: RoutableAccount, p: Payment): string | null {
   const connector = connectorCannot(a.connector_name, p);
   if (connector) return connector;
   if (!a.payment_methods_enabled) return null;
-  const takes = a.payment_methods_enabled.some((m) => !m.payment_method_types || m.payment_method_types.some((t) =>
-    (!p.paymentMethodType || t.payment_method_type === p.paymentMethodType)
-    && accepts(t.accepted_currencies, p.currency) && accepts(t.accepted_countries, p.country)));
+  const takes = a.payment_methods_enabled.some(
+    (m) =>
+      !m.payment_method_types ||
+      m.payment_method_types.some(
+        (t) =>
+          (!p.paymentMethodType || t.payment_method_type === p.paymentMethodType) &&
+          accepts(t.accepted_currencies, p.currency) &&
+          accepts(t.accepted_countries, p.country),
+      ),
+  );
   return takes ? null : 'its payment_methods_enabled do not take this payment';
 }
 
@@ -100,11 +107,16 @@ function restrictTo(alg: RoutingAlgorithm, name: ConnectorName): RoutingAlgorith
  */
 export function chooseRoute(input: RouteInput): Route | RouteRefusal {
   const why: string[] = [];
-  const route = (a: RoutableAccount, reason: string): Route => ({ connector: a.connector_name, merchant_connector_id: a.merchant_connector_id, connector_label: a.connector_label, reason });
+  const route = (a: RoutableAccount, reason: string): Route => ({
+    connector: a.connector_name,
+    merchant_connector_id: a.merchant_connector_id,
+    connector_label: a.connector_label,
+    reason,
+  });
 
   const resolve = (choice: Choice, reason: string): Route | null => {
     const name = connectorOf(choice);
-    const id = typeof choice === 'string' ? null : choice.merchant_connector_id ?? null;
+    const id = typeof choice === 'string' ? null : (choice.merchant_connector_id ?? null);
     const candidates = input.accounts.filter((a) => a.connector_name === name && (!id || a.merchant_connector_id === id));
     for (const a of candidates) {
       const cannot = accountCannot(a, input);
@@ -141,7 +153,10 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
     }
     return parts.at(-1)?.route ?? null;
   };
-  const refused = (param: RouteRefusal['param'], what: string): RouteRefusal => ({ refused: `${what}${why.length ? `: ${[...new Set(why)].join('; ')}` : ''}`, param });
+  const refused = (param: RouteRefusal['param'], what: string): RouteRefusal => ({
+    refused: `${what}${why.length ? `: ${[...new Set(why)].join('; ')}` : ''}`,
+    param,
+  });
 
   const routing = input.routing ?? input.profileRouting;
   if (input.forced?.length) {
@@ -159,7 +174,10 @@ export function chooseRoute(input: RouteInput): Route | RouteRefusal {
   }
   if (input.routing) return run(input.routing, 'request_routing') ?? refused('routing', 'no connector account of this routing can take this payment');
   if (input.profileRouting) {
-    return run(input.profileRouting, 'profile_default') ?? refused('routing', 'no connector account of the business profile\'s routing_algorithm can take this payment');
+    return (
+      run(input.profileRouting, 'profile_default') ??
+      refused('routing', "no connector account of the business profile's routing_algorithm can take this payment")
+    );
   }
   for (const a of input.accounts) if (!accountCannot(a, input)) return route(a, 'first_enabled_account');
   if (!input.merchantHasAccounts) {

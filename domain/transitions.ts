@@ -5,7 +5,17 @@ import { capabilities } from './connectors.ts';
 import { SWEEP_KEY, type Operation, type OperationKind, type Outcome, type OutcomeKind, type Refusal, type StoredPayment } from './payment.ts';
 
 export type Action = 'confirm' | 'capture' | 'cancel' | 'incremental_authorization' | 'refund' | 'approve' | 'reject' | 'update' | 'authenticate';
-export const ACTIONS: readonly Action[] = ['confirm', 'capture', 'cancel', 'incremental_authorization', 'refund', 'approve', 'reject', 'update', 'authenticate'];
+export const ACTIONS: readonly Action[] = [
+  'confirm',
+  'capture',
+  'cancel',
+  'incremental_authorization',
+  'refund',
+  'approve',
+  'reject',
+  'update',
+  'authenticate',
+];
 
 /**
  * Spec section 3 and the decisions in ARCHITECTURE.md: the statuses in which each action may start, and the code
@@ -17,7 +27,10 @@ export const ACTION_RULES: Record<Action, { from: readonly PaymentStatusName[]; 
   capture: { from: ['requires_capture', 'partially_captured_and_capturable'], refusedWith: 'IR_14' },
   // Spec section 3's four, and partially_captured_and_capturable: ARCHITECTURE.md decides that a cancel after
   // partial captures releases the rest (-> partially_captured), as the leading switch allows.
-  cancel: { from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'], refusedWith: 'IR_16' },
+  cancel: {
+    from: ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_customer_action', 'partially_captured_and_capturable'],
+    refusedWith: 'IR_16',
+  },
   incremental_authorization: { from: ['requires_capture'], refusedWith: 'IR_16' },
   // And while a capture of such a payment is in flight (see refundableStatus in refunds.ts).
   refund: { from: ['succeeded', 'partially_captured', 'partially_captured_and_capturable'], refusedWith: 'IR_14' },
@@ -57,7 +70,10 @@ export function withFlight(p: StoredPayment, now: string): StoredPayment {
   const open = p.operations.some((o) => o.open);
   const { sweep_key: _k, ...rest } = p;
   return {
-    ...rest, in_flight: open, in_flight_since: open ? (p.in_flight ? p.in_flight_since : now) : null, updated: now,
+    ...rest,
+    in_flight: open,
+    in_flight_since: open ? (p.in_flight ? p.in_flight_since : now) : null,
+    updated: now,
     ...(open ? { sweep_key: SWEEP_KEY } : {}),
   };
 }
@@ -67,14 +83,30 @@ export const incrementable = (p: StoredPayment) =>
   p.request_incremental_authorization === true && !!p.connector && capabilities(p.connector).incremental_authorization;
 
 /** The provider authorizes the attempt (and captures it, for automatic capture). */
-export function authorizeOperation(operationId: string, attemptId: string, amount: number, connector: ConnectorName, statusBefore: PaymentStatusName, now: string): Operation {
+export function authorizeOperation(
+  operationId: string,
+  attemptId: string,
+  amount: number,
+  connector: ConnectorName,
+  statusBefore: PaymentStatusName,
+  now: string,
+): Operation {
   return {
-    operation_id: operationId, kind: 'authorize', ref: attemptId, amount, connector, open: true, status_before: statusBefore,
-    last_outcome: null, created_at: now,
+    operation_id: operationId,
+    kind: 'authorize',
+    ref: attemptId,
+    amount,
+    connector,
+    open: true,
+    status_before: statusBefore,
+    last_outcome: null,
+    created_at: now,
   };
 }
 
 export const errorFields = (o: Outcome) => ({
-  error_code: o.error_code ?? null, error_message: o.error_message ?? null,
-  unified_code: o.unified_code ?? null, unified_message: o.unified_message ?? null,
+  error_code: o.error_code ?? null,
+  error_message: o.error_message ?? null,
+  unified_code: o.unified_code ?? null,
+  unified_message: o.unified_message ?? null,
 });

@@ -7,7 +7,6 @@ import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
 import type { ApiKeyDoc } from '../lib/merchant-store.ts';
 
-
 export function hashKey(key: string): string {
   return createHmac('sha256', config.keyHashSecret).update(key).digest('hex');
 }

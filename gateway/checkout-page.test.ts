@@ -12,7 +12,9 @@ describe('frame-ancestors of the secure link', () => {
     expect(pageHeaders('n', origins)['content-security-policy']).toMatch(/; frame-ancestors https:\/\/shop\.example https:\/\/\*\.shop\.example:8443$/);
   });
   it('a value stored before the rule never reaches the header', () => {
-    const origins = framingOrigins({ request_extras: { payment_link_config: { allowed_domains: ['https://*', 'https://a.com;sandbox', 'https://shop.example'] } } });
+    const origins = framingOrigins({
+      request_extras: { payment_link_config: { allowed_domains: ['https://*', 'https://a.com;sandbox', 'https://shop.example'] } },
+    });
     expect(origins).toEqual(['https://shop.example']);
     expect(framingOrigins({ request_extras: { payment_link_config: { allowed_domains: ['https://*', 7] } } })).toBeNull();
   });

@@ -16,8 +16,13 @@ export const newNonce = () => randomBytes(18).toString('base64');
  */
 export function pageHeaders(nonce: string, frameAncestors: string[] | null): Record<string, string> {
   const csp = [
-    "default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, "connect-src 'self'",
-    "base-uri 'none'", "form-action 'none'", `frame-ancestors ${frameAncestors?.join(' ') ?? "'none'"}`,
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors?.join(' ') ?? "'none'"}`,
   ].join('; ');
   return {
     'content-security-policy': csp,
@@ -32,8 +37,7 @@ export function pageHeaders(nonce: string, frameAncestors: string[] | null): Rec
 
 export function checkoutPage(p: StoredPayment, nonce: string): string {
   const amount = `${toDecimalString(p.amount, p.currency)} ${p.currency}`;
-  const state = linkExpired(p) ? 'This payment link has expired.'
-    : PAYABLE.includes(p.status) ? '' : `This payment is ${p.status.replaceAll('_', ' ')}.`;
+  const state = linkExpired(p) ? 'This payment link has expired.' : PAYABLE.includes(p.status) ? '' : `This payment is ${p.status.replaceAll('_', ' ')}.`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Pay ${escapeHtml(amount)}</title>
@@ -42,7 +46,10 @@ export function checkoutPage(p: StoredPayment, nonce: string): string {
 <h1>${escapeHtml(amount)}</h1>
 ${p.description ? `<p>${escapeHtml(p.description)}</p>` : ''}
 <p id="state">${escapeHtml(state)}</p>
-${state ? '' : `<button id="pay">Pay later</button>
+${
+  state
+    ? ''
+    : `<button id="pay">Pay later</button>
 <script nonce="${nonce}">
 const post = async (path, body) => (await fetch(location.pathname + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 // The server answers only http(s) addresses; checked here too, so that no answer can make this page run a script.
@@ -59,6 +66,7 @@ document.getElementById('pay').addEventListener('click', async (ev) => {
   if (isHttp(b.redirect_to_url)) { location.href = b.redirect_to_url; return; }
   document.getElementById('state').textContent = b.error ? b.error.message : 'Payment ' + b.status.replaceAll('_', ' ') + '.';
 });
-</script>`}
+</script>`
+}
 </body></html>`;
 }

@@ -6,9 +6,12 @@ import { ApiError } from '../lib/errors.ts';
 
 function forParserError(code: string | undefined): ApiError {
   switch (code) {
-    case 'HPE_HEADER_OVERFLOW': return new ApiError(431, 'IR_06', 'The request line (URL) or the headers are too large');
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return new ApiError(408, 'IR_06', 'The request was not received in time');
-    default: return new ApiError(400, 'IR_06', 'The request is not valid HTTP');
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError(431, 'IR_06', 'The request line (URL) or the headers are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, 'IR_06', 'The request was not received in time');
+    default:
+      return new ApiError(400, 'IR_06', 'The request is not valid HTTP');
   }
 }
 
@@ -22,8 +25,8 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const e = forParserError(err.code);
   const body = JSON.stringify(e.toBody());
   socket.end(
-    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -6,8 +6,16 @@ import type { StoredPayment } from '../domain/payment.ts';
 
 /** What a customer's browser may set when it confirms; everything else stays the merchant's to decide. */
 export const CLIENT_CONFIRM_FIELDS = new Set([
-  'client_secret', 'payment_method', 'payment_method_type', 'payment_method_data', 'payment_experience', 'payment_token',
-  'browser_info', 'customer_acceptance', 'billing', 'shipping',
+  'client_secret',
+  'payment_method',
+  'payment_method_type',
+  'payment_method_data',
+  'payment_experience',
+  'payment_token',
+  'browser_info',
+  'customer_acceptance',
+  'billing',
+  'shipping',
 ]);
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -4,9 +4,7 @@ import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { canExist, randomAlnum } from '../lib/ids.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
-import {
-  CUSTOMER_FIELDS, type CreateCustomerBody, type CustomerResource, type ListCustomersParams, type UpdateCustomerBody,
-} from '../lib/schemas/customer.ts';
+import { CUSTOMER_FIELDS, type CreateCustomerBody, type CustomerResource, type ListCustomersParams, type UpdateCustomerBody } from '../lib/schemas/customer.ts';
 import type { CustomerView } from '../domain/customer.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 
@@ -49,8 +47,18 @@ export class Customers {
     const details = Object.fromEntries(DETAILS.filter((k) => c[k] != null).map((k) => [k, c[k]]));
     try {
       await this.col.insertOne({
-        customer_id: c.id, merchant_id: payment.merchant_id, name: null, email: null, phone: null, phone_country_code: null,
-        description: null, address: null, metadata: null, ...details, created_at: now, updated_at: now,
+        customer_id: c.id,
+        merchant_id: payment.merchant_id,
+        name: null,
+        email: null,
+        phone: null,
+        phone_country_code: null,
+        description: null,
+        address: null,
+        metadata: null,
+        ...details,
+        created_at: now,
+        updated_at: now,
       });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -65,10 +73,17 @@ export class Customers {
   async create(merchantId: string, body: CreateCustomerBody): Promise<CustomerDoc> {
     const now = new Date().toISOString();
     const doc: CustomerDoc = {
-      customer_id: body.customer_id ?? `cus_${randomAlnum(20)}`, merchant_id: merchantId,
-      name: body.name ?? null, email: body.email ?? null, phone: body.phone ?? null, phone_country_code: body.phone_country_code ?? null,
-      description: body.description ?? null, address: body.address ?? null, metadata: body.metadata ?? null,
-      created_at: now, updated_at: now,
+      customer_id: body.customer_id ?? `cus_${randomAlnum(20)}`,
+      merchant_id: merchantId,
+      name: body.name ?? null,
+      email: body.email ?? null,
+      phone: body.phone ?? null,
+      phone_country_code: body.phone_country_code ?? null,
+      description: body.description ?? null,
+      address: body.address ?? null,
+      metadata: body.metadata ?? null,
+      created_at: now,
+      updated_at: now,
     };
     try {
       await this.col.insertOne({ ...doc });
@@ -94,8 +109,12 @@ export class Customers {
 
   /** GET /customers/list: the merchant's customers, newest first. */
   async list(merchantId: string, { limit, offset }: ListCustomersParams): Promise<CustomerDoc[]> {
-    return this.col.find({ merchant_id: merchantId }, { projection: { _id: 0 } })
-      .sort({ created_at: -1, customer_id: -1 }).skip(offset).limit(limit).toArray();
+    return this.col
+      .find({ merchant_id: merchantId }, { projection: { _id: 0 } })
+      .sort({ created_at: -1, customer_id: -1 })
+      .skip(offset)
+      .limit(limit)
+      .toArray();
   }
 
   /** DELETE /customers/{id}: removes the record (payments keep their own copy). false if there was none. */

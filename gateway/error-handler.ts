@@ -11,10 +11,14 @@ export function toApiError(err: unknown): ApiError | null {
   const e = (err ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode;
   switch (e.type) {
-    case 'entity.too.large': return errors.bodyTooLarge();
-    case 'entity.parse.failed': return errors.badJson();
-    case 'charset.unsupported': return new ApiError(415, 'IR_06', 'Unsupported charset: send JSON in UTF-8', 'content-type');
-    case 'encoding.unsupported': return new ApiError(415, 'IR_06', 'Unsupported content-encoding: use gzip, deflate or br, or none', 'content-encoding');
+    case 'entity.too.large':
+      return errors.bodyTooLarge();
+    case 'entity.parse.failed':
+      return errors.badJson();
+    case 'charset.unsupported':
+      return new ApiError(415, 'IR_06', 'Unsupported charset: send JSON in UTF-8', 'content-type');
+    case 'encoding.unsupported':
+      return new ApiError(415, 'IR_06', 'Unsupported content-encoding: use gzip, deflate or br, or none', 'content-encoding');
   }
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   // The router could not decode a path parameter.

@@ -40,6 +40,9 @@ function entry(m: Manifest) {
 }
 
 export function featureMatrix() {
-  const connectors = Object.values(MANIFESTS).filter((m): m is Manifest => !!m).sort((a, b) => a.name.localeCompare(b.name)).map(entry);
+  const connectors = Object.values(MANIFESTS)
+    .filter((m): m is Manifest => !!m)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(entry);
   return { connector_count: connectors.length, connectors };
 }

@@ -68,7 +68,17 @@ export function idempotency(db: Db) {
     const now = Date.now();
     purge(now);
 
-    const claim = () => coll.insertOne({ _id: id, request_hash: hash, endpoint, state: 'running', status: null, body: null, created_at: now, expires_at: new Date(now + TTL_MS) });
+    const claim = () =>
+      coll.insertOne({
+        _id: id,
+        request_hash: hash,
+        endpoint,
+        state: 'running',
+        status: null,
+        body: null,
+        created_at: now,
+        expires_at: new Date(now + TTL_MS),
+      });
     try {
       await claim();
     } catch (err) {
@@ -76,10 +86,12 @@ export function idempotency(db: Db) {
       const seen = await coll.findOne({ _id: id });
       // Bound to its endpoint until it expires, even if its request died: that request may still be retried.
       if (seen?.endpoint && seen.endpoint !== endpoint && !expired(seen, now)) {
-        return next(errors.duplicate(
-          `This Idempotency-Key was used on another endpoint (${seen.endpoint}); a key serves one endpoint only: use a new key for ${endpoint}`,
-          'Idempotency-Key',
-        ));
+        return next(
+          errors.duplicate(
+            `This Idempotency-Key was used on another endpoint (${seen.endpoint}); a key serves one endpoint only: use a new key for ${endpoint}`,
+            'Idempotency-Key',
+          ),
+        );
       }
       const stale = seen && (expired(seen, now) || (seen.state === 'running' && now - seen.created_at > abandonedMs()));
       if (!seen || stale) {
@@ -104,9 +116,10 @@ export function idempotency(db: Db) {
     // retry runs again.
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      const done = res.statusCode >= 400
-        ? coll.deleteOne({ _id: id, created_at: now })
-        : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body: seal(JSON.stringify(body ?? null), id) } });
+      const done =
+        res.statusCode >= 400
+          ? coll.deleteOne({ _id: id, created_at: now })
+          : coll.updateOne({ _id: id, created_at: now }, { $set: { state: 'done', status: res.statusCode, body: seal(JSON.stringify(body ?? null), id) } });
       done.catch(() => undefined).finally(() => json(body));
       return res;
     };

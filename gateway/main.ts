@@ -53,8 +53,11 @@ async function health() {
     // Under `npm start` (INSTANCE_ID set) a part is up only when the process answering is this run's own: a port
     // answered by another instance's process is as good as nothing listening.
     paymentStateHealth.check(1_000, config.instanceId ? instanceHealthService(config.instanceId) : ''),
-    settle(fetch(`${config.sandboxUrl}/health`).then(async (r) => r.ok && (!config.instanceId || (await r.json() as { instance_id?: unknown }).instance_id === config.instanceId)))
-      .then((ok) => ok === true),
+    settle(
+      fetch(`${config.sandboxUrl}/health`).then(
+        async (r) => r.ok && (!config.instanceId || ((await r.json()) as { instance_id?: unknown }).instance_id === config.instanceId),
+      ),
+    ).then((ok) => ok === true),
     Promise.all(implemented.map(async (c) => [c, await settle(queues.get(c).getWorkersCount()).then((n) => (n instanceof Error ? 0 : n))] as const)),
     settle(webhookQueue.queue.getWorkersCount()).then((n) => (n instanceof Error ? 0 : n)),
   ]);
@@ -63,8 +66,12 @@ async function health() {
   return {
     ok,
     parts: {
-      gateway: 'up', mongodb: mongoOk ? 'up' : 'down', redis: redisOk ? 'up' : 'down', payment_state: psOk ? 'up' : 'down',
-      provider_sandbox: sandboxOk ? 'up' : 'down', workers: workerCounts,
+      gateway: 'up',
+      mongodb: mongoOk ? 'up' : 'down',
+      redis: redisOk ? 'up' : 'down',
+      payment_state: psOk ? 'up' : 'down',
+      provider_sandbox: sandboxOk ? 'up' : 'down',
+      workers: workerCounts,
       // Informational: payments go on without it; merchant webhooks wait (nothing is lost) until one runs.
       webhook_workers: webhookWorkers,
     },
@@ -80,18 +87,33 @@ onShutdown({
   name: 'gateway',
   steps: [
     // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
-    ['http server', async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const force = setTimeout(() => server.closeAllConnections(), 15_000);
-      await closed;
-      clearInterval(idle);
-      clearTimeout(force);
-    }],
+    [
+      'http server',
+      async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        const force = setTimeout(() => server.closeAllConnections(), 15_000);
+        await closed;
+        clearInterval(idle);
+        clearTimeout(force);
+      },
+    ],
     ['outcome waiter', () => waiter.close()],
     ['queues', () => Promise.all([queues.close(), webhookQueue.close()])],
-    ['redis', () => { redis.disconnect(); setupEvents.disconnect(); }],
-    ['grpc', () => { paymentState.close(); paymentStateHealth.close(); }],
+    [
+      'redis',
+      () => {
+        redis.disconnect();
+        setupEvents.disconnect();
+      },
+    ],
+    [
+      'grpc',
+      () => {
+        paymentState.close();
+        paymentStateHealth.close();
+      },
+    ],
     ['mongo', () => mongo.close()],
     ['telemetry', () => shutdownTelemetry()],
   ],

@@ -55,8 +55,9 @@ export class MerchantSetup {
   private snapshot(merchantId: string): Promise<Snapshot> {
     const hit = this.cache.get(merchantId);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const value = Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId), this.store.connectorAccountsOf(merchantId)])
-      .then(([merchant, profiles, accounts]) => ({ merchant, profiles, accounts }));
+    const value = Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId), this.store.connectorAccountsOf(merchantId)]).then(
+      ([merchant, profiles, accounts]) => ({ merchant, profiles, accounts }),
+    );
     const entry = { at: Date.now(), value };
     this.cache.delete(merchantId);
     this.cache.set(merchantId, entry);
@@ -91,7 +92,10 @@ export class MerchantSetup {
   }
 
   /** The connector account a confirm goes to; null when payment-state will refuse the confirm anyway. */
-  async route(p: StoredPayment, body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing' | 'metadata'>): Promise<Route | null> {
+  async route(
+    p: StoredPayment,
+    body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing' | 'metadata'>,
+  ): Promise<Route | null> {
     if (canStart(p, 'confirm')) return null;
     const { profiles, accounts: all } = await this.snapshot(p.merchant_id);
     const profile = p.profile_id ? profiles.find((x) => x.profile_id === p.profile_id) : undefined;
@@ -103,7 +107,7 @@ export class MerchantSetup {
       merchantHasAccounts: all.length > 0,
       paymentMethodType: body.payment_method_type ?? p.payment_method_type,
       currency: body.currency ?? p.currency,
-      country: (body.billing ?? p.billing as typeof body.billing)?.address?.country ?? null,
+      country: (body.billing ?? (p.billing as typeof body.billing))?.address?.country ?? null,
       customerType: customerType({ metadata: body.metadata ?? p.metadata }),
       random: Math.random,
     });

@@ -60,11 +60,20 @@ export function fromRpcError(err: unknown): ApiError {
 
 /** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
 async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody, payment?: StoredPayment) {
-  const p = payment ?? await deps.store.find(merchantId, paymentId);
+  const p = payment ?? (await deps.store.find(merchantId, paymentId));
   const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(p, body ?? {}) : null]);
   return {
     policy,
-    ...(route ? { route: { connector: route.connector, merchant_connector_id: route.merchant_connector_id ?? '', connector_label: route.connector_label ?? '', reason: route.reason } } : {}),
+    ...(route
+      ? {
+          route: {
+            connector: route.connector,
+            merchant_connector_id: route.merchant_connector_id ?? '',
+            connector_label: route.connector_label ?? '',
+            reason: route.reason,
+          },
+        }
+      : {}),
   };
 }
 
@@ -75,11 +84,20 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
 export const prepareConfirm = (deps: Deps, p: StoredPayment, body: ConfirmPaymentBody) => confirmContext(deps, p.merchant_id, p.payment_id, body, p);
 
 export async function runOperation(
-  deps: Deps, merchantId: string, paymentId: string, action: Action, params: unknown, prepared?: Awaited<ReturnType<typeof confirmContext>>,
+  deps: Deps,
+  merchantId: string,
+  paymentId: string,
+  action: Action,
+  params: unknown,
+  prepared?: Awaited<ReturnType<typeof confirmContext>>,
 ): Promise<StoredPayment> {
-  const context = action === 'CONFIRM' ? prepared ?? await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody) : {};
+  const context = action === 'CONFIRM' ? (prepared ?? (await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody))) : {};
   const { reply, fromStore } = await begin(deps, merchantId, paymentId, {
-    merchant_id: merchantId, payment_id: paymentId, action, ...beginParams(action, params as object | null | undefined), ...context,
+    merchant_id: merchantId,
+    payment_id: paymentId,
+    action,
+    ...beginParams(action, params as object | null | undefined),
+    ...context,
   });
   if (reply.needs_connector) {
     const opId = reply.operation_id;
@@ -94,7 +112,7 @@ export async function runOperation(
     let event = await done;
     // An automatic capture the authorization started (domain/outcomes.ts): its outcome is the answer, within the wait.
     const capture = event?.payment.operations.find((o) => o.operation_id === `${opId}-capture` && o.open);
-    if (capture && until > Date.now()) event = await deps.waiter.wait(capture.operation_id, until - Date.now(), decided(capture.operation_id)).done ?? null;
+    if (capture && until > Date.now()) event = (await deps.waiter.wait(capture.operation_id, until - Date.now(), decided(capture.operation_id)).done) ?? null;
     if (event) return event.payment;
   }
   // Recorded while payment-state was going down: its projection may not have been written.
@@ -119,9 +137,13 @@ async function begin(deps: Deps, merchantId: string, paymentId: string, request:
   for (let attempt = 0; ; attempt++) {
     lastDeadline = Date.now() + config.beginAttemptMs;
     try {
-      const reply = await call<BeginRequest, BeginReply__Output>(deps.paymentState, 'Begin',
+      const reply = await call<BeginRequest, BeginReply__Output>(
+        deps.paymentState,
+        'Begin',
         { ...request, operation_id: operationId, repeat: attempt > 0 || derived, not_after_ms: lastDeadline },
-        config.beginAttemptMs, { waitForReady: true });
+        config.beginAttemptMs,
+        { waitForReady: true },
+      );
       return { reply: { ...reply, job: reply.job ? fromJobMessage(reply.job) : null }, fromStore: false };
     } catch (err) {
       // Refunds of one payment are accepted or refused on the amount alone, never because the payment is busy.

@@ -58,7 +58,10 @@ export class OutcomeWaiter {
       resolve(undefined);
     };
     const timer = setTimeout(cancel, timeoutMs);
-    alreadyDone?.().then((yes) => yes && wake(null), () => undefined);
+    alreadyDone?.().then(
+      (yes) => yes && wake(null),
+      () => undefined,
+    );
     return { done, cancel };
   }
 

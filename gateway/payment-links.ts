@@ -24,7 +24,12 @@ export class PaymentLinks {
   async saveFrom(p: StoredPayment): Promise<void> {
     if (!p.payment_link) return;
     try {
-      await this.col.insertOne({ payment_link_id: p.payment_link.payment_link_id, merchant_id: p.merchant_id, payment_id: p.payment_id, created_at: p.created });
+      await this.col.insertOne({
+        payment_link_id: p.payment_link.payment_link_id,
+        merchant_id: p.merchant_id,
+        payment_id: p.payment_id,
+        created_at: p.created,
+      });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -41,8 +46,15 @@ export const linkExpired = (p: Pick<StoredPayment, 'expires_on'>, now = Date.now
 
 export function paymentLinkView(link: PaymentLinkDoc, p: StoredPayment): PaymentLinkResource {
   return {
-    payment_link_id: link.payment_link_id, merchant_id: link.merchant_id, link_to_pay: p.payment_link!.link,
-    amount: p.amount, created_at: link.created_at, status: linkExpired(p) ? 'expired' : 'active', expiry: p.expires_on!,
-    description: p.description, currency: p.currency, secure_link: toResource(p).payment_link!.secure_link,
+    payment_link_id: link.payment_link_id,
+    merchant_id: link.merchant_id,
+    link_to_pay: p.payment_link!.link,
+    amount: p.amount,
+    created_at: link.created_at,
+    status: linkExpired(p) ? 'expired' : 'active',
+    expiry: p.expires_on!,
+    description: p.description,
+    currency: p.currency,
+    secure_link: toResource(p).payment_link!.secure_link,
   };
 }

@@ -62,7 +62,10 @@ export function addressKey(ip: string): string {
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, counterOf: (req: Request) => string | undefined = byKey) {
@@ -73,7 +76,10 @@ export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, count
   let suppressed = 0;
   const warn = (err: unknown) => {
     const now = Date.now();
-    if (now - lastWarn < WARN_EVERY_MS) { suppressed++; return; }
+    if (now - lastWarn < WARN_EVERY_MS) {
+      suppressed++;
+      return;
+    }
     log.warn('rate limit skipped: Redis failed; requests pass unlimited', { err, suppressed });
     lastWarn = now;
     suppressed = 0;

@@ -10,10 +10,7 @@ export const ROUTING = { caseSensitive: true, strict: true } as const;
 const CLIENT_CALLABLE = Symbol('publishable key allowed');
 
 /** First handler of a route the publishable key may call (with the payment's client_secret, checked by the route). */
-export const publishableKey: RequestHandler = Object.assign(
-  (_req: Request, _res: Response, next: NextFunction) => next(),
-  { [CLIENT_CALLABLE]: true },
-);
+export const publishableKey: RequestHandler = Object.assign((_req: Request, _res: Response, next: NextFunction) => next(), { [CLIENT_CALLABLE]: true });
 
 const isClientCallable = (h: unknown) => typeof h === 'function' && (h as unknown as Record<symbol, unknown>)[CLIENT_CALLABLE] === true;
 

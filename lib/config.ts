@@ -9,20 +9,27 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const unset = (raw: string | undefined): raw is undefined | '' => raw === undefined || raw === '';
 
 /** A string variable; unset or empty takes the default (as `env.X || default` did). */
-const str = (fallback: string) => z.string().optional().transform((raw) => (unset(raw) ? fallback : raw));
+const str = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) => (unset(raw) ? fallback : raw));
 
 /** A whole number from min to max; unset or empty takes the default. */
 function int(fallback: number, max?: number) {
   const expected = max === undefined ? 'a non-negative integer' : `an integer from 0 to ${max}`;
-  return z.string().optional().transform((raw, ctx) => {
-    if (unset(raw)) return fallback;
-    const n = Number(raw.trim() === '' ? NaN : raw);
-    if (!Number.isInteger(n) || n < 0 || (max !== undefined && n > max)) {
-      ctx.addIssue({ code: 'custom', message: `must be ${expected}, got ${JSON.stringify(raw)}` });
-      return z.NEVER;
-    }
-    return n;
-  });
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (unset(raw)) return fallback;
+      const n = Number(raw.trim() === '' ? NaN : raw);
+      if (!Number.isInteger(n) || n < 0 || (max !== undefined && n > max)) {
+        ctx.addIssue({ code: 'custom', message: `must be ${expected}, got ${JSON.stringify(raw)}` });
+        return z.NEVER;
+      }
+      return n;
+    });
 }
 
 const port = (fallback: number) => int(fallback, 65535);
@@ -69,7 +76,9 @@ const schema = z.object({
     return delays;
   }),
   // The reference switch's schedule: 60 s, 2 x 5 min, 5 x 10 min, 5 x 1 h, 3 x 6 h (about a day).
-  WEBHOOK_RETRY_DELAYS_MS: str([60_000, ...Array(2).fill(300_000), ...Array(5).fill(600_000), ...Array(5).fill(3_600_000), ...Array(3).fill(21_600_000)].join(',')).transform((raw, ctx) => {
+  WEBHOOK_RETRY_DELAYS_MS: str(
+    [60_000, ...Array(2).fill(300_000), ...Array(5).fill(600_000), ...Array(5).fill(3_600_000), ...Array(3).fill(21_600_000)].join(','),
+  ).transform((raw, ctx) => {
     const delays = raw.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())));
     if (delays.some((n) => !Number.isInteger(n) || n < 0)) {
       ctx.addIssue({ code: 'custom', message: `must be comma-separated non-negative integers (ms), got ${JSON.stringify(raw)}` });
@@ -84,13 +93,17 @@ const schema = z.object({
   WEBHOOK_BREAKER_COOLDOWN_MS: int(30_000),
   WEBHOOK_RELAY_INTERVAL_MS: int(1_000),
   WEBHOOK_REQUEUE_INTERVAL_MS: int(30_000),
-  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false', '']).optional().transform((v) => v === 'true'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((v) => v === 'true'),
   SWEEP_AFTER_MS: int(60_000),
   SWEEP_INTERVAL_MS: int(15_000),
   SANDBOX_SLOW_MS: int(15_000),
   SANDBOX_REVIEW_MS: int(3_000),
   LOG_LEVEL: str('info').superRefine((s, ctx) => {
-    if (!(LOG_LEVELS as readonly string[]).includes(s)) ctx.addIssue({ code: 'custom', message: `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(s)}` });
+    if (!(LOG_LEVELS as readonly string[]).includes(s))
+      ctx.addIssue({ code: 'custom', message: `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(s)}` });
   }),
   BEGIN_RETRY_MS: int(15_000),
   BEGIN_ATTEMPT_MS: int(5_000),
@@ -98,9 +111,13 @@ const schema = z.object({
   PICKUP_AFTER_MS: int(3_000),
   PICKUP_INTERVAL_MS: int(1_000),
   MASTER_ENC_KEYS_PREVIOUS: str('').superRefine((raw, ctx) => {
-    raw.split(',').map((s) => s.trim()).filter(Boolean).forEach((k, i) => {
-      if (!isKeyHex(k)) ctx.addIssue({ code: 'custom', message: `[${i}] must be 64 hex characters (comma-separated former MASTER_ENC_KEYs)` });
-    });
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .forEach((k, i) => {
+        if (!isKeyHex(k)) ctx.addIssue({ code: 'custom', message: `[${i}] must be 64 hex characters (comma-separated former MASTER_ENC_KEYs)` });
+      });
   }),
 });
 
@@ -118,11 +135,13 @@ export class ConfigError extends Error {
 export function parseConfig(source: Record<string, string | undefined>) {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => {
-      const name = String(i.path[0] ?? 'environment');
-      const message = i.message.startsWith('[') ? i.message : ` ${i.message}`;
-      return `${name}${message}`;
-    }));
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? 'environment');
+        const message = i.message.startsWith('[') ? i.message : ` ${i.message}`;
+        return `${name}${message}`;
+      }),
+    );
   }
   const e = parsed.data;
   const publicBaseUrl = (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -261,4 +280,5 @@ export function requireGatewaySecrets(): void {
  * imitated at /<name>, whose real API has no such prefix: 'sandbox/unzer' for the paths /v1/... of sbx-api.unzer.com).
  */
 export const connectorSetting = (setting: { env: string; default: string }): string =>
-  process.env[setting.env] || (setting.default === 'sandbox' || setting.default.startsWith('sandbox/') ? config.sandboxUrl + setting.default.slice('sandbox'.length) : setting.default);
+  process.env[setting.env] ||
+  (setting.default === 'sandbox' || setting.default.startsWith('sandbox/') ? config.sandboxUrl + setting.default.slice('sandbox'.length) : setting.default);

@@ -39,7 +39,10 @@ export class DisputeStore {
 
   /** A merchant's disputes matching `filter`, newest received first. */
   async list(merchantId: string, filter: Filter<DisputeDoc>, limit: number): Promise<DisputeResource[]> {
-    return this.disputes.find({ ...filter, merchant_id: merchantId } as Filter<DisputeDoc>, { projection: HIDDEN })
-      .sort({ created_at: -1, dispute_id: -1 }).limit(limit).toArray();
+    return this.disputes
+      .find({ ...filter, merchant_id: merchantId } as Filter<DisputeDoc>, { projection: HIDDEN })
+      .sort({ created_at: -1, dispute_id: -1 })
+      .limit(limit)
+      .toArray();
   }
 }

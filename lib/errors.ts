@@ -38,7 +38,8 @@ export const errors = {
   notAllowed: (message: string) => new ApiError(400, 'IR_16', message),
   clientSecretMissing: () => new ApiError(400, 'IR_08', 'client_secret was not provided', 'client_secret'),
   clientSecretExpired: () => new ApiError(400, 'IR_08', 'The client_secret has expired', 'client_secret'),
-  clientSecretMismatch: () => new ApiError(400, 'IR_09', 'The client_secret provided does not match the client_secret associated with the payment', 'client_secret'),
+  clientSecretMismatch: () =>
+    new ApiError(400, 'IR_09', 'The client_secret provided does not match the client_secret associated with the payment', 'client_secret'),
   duplicate: (message: string, param?: string) => new ApiError(409, 'HE_01', message, param),
   busy: (message: string) => new ApiError(409, 'HE_01', message),
   notFound: (what: string) => new ApiError(404, 'HE_02', `${what} does not exist in our records`),
@@ -47,9 +48,9 @@ export const errors = {
   tooDeep: (max: number) => new ApiError(400, 'IR_06', `Request body nests deeper than ${max} levels`, 'body'),
   internal: () => new ApiError(500, 'HE_00', 'Something went wrong'),
   /** Over a rate limit (per address, per key or per checkout payment); Retry-After in whole seconds. */
-  rateLimited: (retryAfterS: number) => Object.assign(
-    new ApiError(429, 'RL_01', 'Too many requests; retry after the time in Retry-After'),
-    { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterS))) } },
-  ),
+  rateLimited: (retryAfterS: number) =>
+    Object.assign(new ApiError(429, 'RL_01', 'Too many requests; retry after the time in Retry-After'), {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterS))) },
+    }),
   unavailable: (message = 'A service the request needs is unavailable; retry later') => new ApiError(503, 'HE_00', message),
 };

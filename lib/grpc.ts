@@ -59,10 +59,14 @@ type Unary<Req, Res> = (req: Req, opts: { deadline: number; waitForReady?: boole
  */
 export function call<Req, Res>(client: grpc.Client, method: string, req: Req, timeoutMs: number, opts: { waitForReady?: boolean } = {}): Promise<Res> {
   const fn = (client as unknown as Record<string, Unary<Req, Res>>)[method].bind(client);
-  return withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () =>
-    new Promise<Res>((resolve, reject) => {
-      fn(req, { deadline: Date.now() + timeoutMs, ...opts }, (err, res) => (err ? reject(err) : resolve(res as Res)));
-    }));
+  return withSpan(
+    `grpc PaymentState/${method}`,
+    { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
+    () =>
+      new Promise<Res>((resolve, reject) => {
+        fn(req, { deadline: Date.now() + timeoutMs, ...opts }, (err, res) => (err ? reject(err) : resolve(res as Res)));
+      }),
+  );
 }
 
 /**
@@ -71,8 +75,16 @@ export function call<Req, Res>(client: grpc.Client, method: string, req: Req, ti
  */
 export function outcomeUnknown(err: unknown): boolean {
   const code = (err as grpc.ServiceError).code;
-  return ![grpc.status.FAILED_PRECONDITION, grpc.status.INVALID_ARGUMENT, grpc.status.NOT_FOUND, grpc.status.UNIMPLEMENTED,
-    grpc.status.ALREADY_EXISTS, grpc.status.ABORTED, grpc.status.PERMISSION_DENIED, grpc.status.UNAUTHENTICATED].includes(code);
+  return ![
+    grpc.status.FAILED_PRECONDITION,
+    grpc.status.INVALID_ARGUMENT,
+    grpc.status.NOT_FOUND,
+    grpc.status.UNIMPLEMENTED,
+    grpc.status.ALREADY_EXISTS,
+    grpc.status.ABORTED,
+    grpc.status.PERMISSION_DENIED,
+    grpc.status.UNAUTHENTICATED,
+  ].includes(code);
 }
 
 export function errorCodeOf(err: grpc.ServiceError): { code?: string; param?: string } {
@@ -90,23 +102,27 @@ export function unary<Req, Res>(method: string, handler: (req: Req, deadline: nu
     const parent = extractContext(callObj.metadata.getMap());
     const d = callObj.getDeadline();
     const deadline = d instanceof Date ? d.getTime() : d;
-    context.with(parent, () =>
-      withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () => handler(callObj.request, deadline)),
-    ).then(
-      (res) => callback(null, res),
-      (err: unknown) => {
-        const md = new grpc.Metadata();
-        if (err instanceof RpcError) {
-          if (err.errorCode) md.set('error-code', err.errorCode);
-          if (err.param) md.set('error-param', err.param);
-          callback({ code: err.grpcCode, details: err.message, metadata: md });
-        } else {
-          // The error's own text (a database error quotes the values it refused) stays in this process's log.
-          log.error('rpc handler failed', { method, err });
-          callback({ code: grpc.status.INTERNAL, details: 'internal error', metadata: md });
-        }
-      },
-    );
+    context
+      .with(parent, () =>
+        withSpan(`grpc PaymentState/${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, () =>
+          handler(callObj.request, deadline),
+        ),
+      )
+      .then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          const md = new grpc.Metadata();
+          if (err instanceof RpcError) {
+            if (err.errorCode) md.set('error-code', err.errorCode);
+            if (err.param) md.set('error-param', err.param);
+            callback({ code: err.grpcCode, details: err.message, metadata: md });
+          } else {
+            // The error's own text (a database error quotes the values it refused) stays in this process's log.
+            log.error('rpc handler failed', { method, err });
+            callback({ code: grpc.status.INTERNAL, details: 'internal error', metadata: md });
+          }
+        },
+      );
   };
 }
 
@@ -122,10 +138,15 @@ export function healthChecker(addr: string): { check: (timeoutMs?: number, servi
   const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } };
   const client = new pkg.grpc.health.v1.Health(addr, grpc.credentials.createInsecure());
   return {
-    check: (timeoutMs = 1_000, service = '') => new Promise((resolve) => {
-      (client as unknown as Record<string, Unary<object, { status: string }>>).Check.call(client, { service }, { deadline: Date.now() + timeoutMs },
-        (err, res) => resolve(!err && res?.status === 'SERVING'));
-    }),
+    check: (timeoutMs = 1_000, service = '') =>
+      new Promise((resolve) => {
+        (client as unknown as Record<string, Unary<object, { status: string }>>).Check.call(
+          client,
+          { service },
+          { deadline: Date.now() + timeoutMs },
+          (err, res) => resolve(!err && res?.status === 'SERVING'),
+        );
+      }),
     close: () => client.close(),
   };
 }

@@ -6,10 +6,14 @@ import { extractContext, tracer } from './telemetry.ts';
 export function tracingMiddleware() {
   return (req: Request, res: Response, next: NextFunction) => {
     const parent = extractContext(req.headers as Record<string, unknown>);
-    const span = tracer().startSpan(`${req.method} ${req.path}`, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': req.method, 'url.path': req.path },
-    }, parent);
+    const span = tracer().startSpan(
+      `${req.method} ${req.path}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'url.path': req.path },
+      },
+      parent,
+    );
     res.on('finish', () => {
       const route = req.route?.path as string | undefined;
       if (route) span.updateName(`${req.method} ${req.baseUrl}${route}`);

@@ -20,9 +20,25 @@ function harness(steps: (ran: string[]) => StopStep[], forceExitMs?: number) {
 describe('onShutdown', () => {
   it('runs the steps in order, awaiting each, then logs stopped and exits 0', async () => {
     const h = harness((ran) => [
-      ['intake', () => { ran.push('intake'); }],
-      ['drain', async () => { await new Promise((r) => setTimeout(r, 20)); ran.push('drain'); }],
-      ['close', async () => { ran.push('close'); }],
+      [
+        'intake',
+        () => {
+          ran.push('intake');
+        },
+      ],
+      [
+        'drain',
+        async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          ran.push('drain');
+        },
+      ],
+      [
+        'close',
+        async () => {
+          ran.push('close');
+        },
+      ],
     ]);
     h.target.emit('SIGTERM');
     await vi.waitFor(() => expect(h.exits).toEqual([0]));
@@ -33,9 +49,20 @@ describe('onShutdown', () => {
 
   it('logs a failing step and still runs the rest', async () => {
     const h = harness((ran) => [
-      ['a', () => { ran.push('a'); throw new Error('boom'); }],
+      [
+        'a',
+        () => {
+          ran.push('a');
+          throw new Error('boom');
+        },
+      ],
       ['b', () => Promise.reject(new Error('bang')).finally(() => ran.push('b'))],
-      ['c', () => { ran.push('c'); }],
+      [
+        'c',
+        () => {
+          ran.push('c');
+        },
+      ],
     ]);
     await h.stop('SIGINT');
     expect(h.ran).toEqual(['a', 'b', 'c']);
@@ -46,8 +73,20 @@ describe('onShutdown', () => {
   it('runs the steps once, whatever signals follow', async () => {
     let release!: () => void;
     const h = harness((ran) => [
-      ['slow', () => new Promise<void>((r) => { ran.push('slow'); release = r; })],
-      ['after', () => { ran.push('after'); }],
+      [
+        'slow',
+        () =>
+          new Promise<void>((r) => {
+            ran.push('slow');
+            release = r;
+          }),
+      ],
+      [
+        'after',
+        () => {
+          ran.push('after');
+        },
+      ],
     ]);
     h.target.emit('SIGTERM');
     h.target.emit('SIGINT');

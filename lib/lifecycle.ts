@@ -38,7 +38,15 @@ export async function runStopSteps(name: string, steps: readonly StopStep[], log
  * return the first stop's promise).
  */
 export function onShutdown(opts: LifecycleOptions): (signal: string) => Promise<void> {
-  const { name, steps, forceExitMs = 60_000, signals = ['SIGTERM', 'SIGINT'], target = process, exit = (code: number) => process.exit(code), log = defaultLog } = opts;
+  const {
+    name,
+    steps,
+    forceExitMs = 60_000,
+    signals = ['SIGTERM', 'SIGINT'],
+    target = process,
+    exit = (code: number) => process.exit(code),
+    log = defaultLog,
+  } = opts;
   let stopping: Promise<void> | undefined;
   const stop = (signal: string): Promise<void> => {
     stopping ??= (async () => {
@@ -64,6 +72,10 @@ export function every(ms: number, name: string, task: () => Promise<unknown>, lo
   return setInterval(() => {
     if (running) return;
     running = true;
-    task().catch((err) => log.error(`${name} failed`, { err })).finally(() => { running = false; });
+    task()
+      .catch((err) => log.error(`${name} failed`, { err }))
+      .finally(() => {
+        running = false;
+      });
   }, ms);
 }

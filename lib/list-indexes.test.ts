@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { INDEXES, type IndexSpec } from './mongo.ts';
 
-interface ListShape { name: string; collection: string; equal: string[]; sort: Record<string, 1 | -1> }
+interface ListShape {
+  name: string;
+  collection: string;
+  equal: string[];
+  sort: Record<string, 1 | -1>;
+}
 
 const PAYMENT_SORT = { created: -1, payment_id: -1 } as const;
 const DISPUTE_SORT = { created_at: -1, dispute_id: -1 } as const;
@@ -32,7 +37,10 @@ function serves(index: IndexSpec, shape: ListShape): boolean {
   const keys = Object.entries(index.keys);
   const sort = Object.entries(shape.sort);
   if (keys.length !== shape.equal.length + sort.length) return false;
-  const head = keys.slice(0, shape.equal.length).map(([k]) => k).sort();
+  const head = keys
+    .slice(0, shape.equal.length)
+    .map(([k]) => k)
+    .sort();
   if (head.join() !== [...shape.equal].sort().join()) return false;
   const tail = keys.slice(shape.equal.length);
   const same = tail.every(([k, d], i) => k === sort[i][0] && d === sort[i][1]);

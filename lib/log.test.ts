@@ -3,17 +3,34 @@ import { describe, expect, it } from 'vitest';
 import { log, redact } from './log.ts';
 
 const SECRETS = [
-  '4111111111111111', '5555 5555 5555 4444', '737', 'snd_api_key_value', 'pay_x_secret_clientsecret', 'whsec_notification',
-  'hunter2-password', 'hash-key-of-the-profile', 'provider-api-secret', 'provider-key1', 'provider-key2', 'bearer-token-value',
-  'refresh-token-value', 'checkout-token-value', 'sig-value', 'sk_private_pem',
+  '4111111111111111',
+  '5555 5555 5555 4444',
+  '737',
+  'snd_api_key_value',
+  'pay_x_secret_clientsecret',
+  'whsec_notification',
+  'hunter2-password',
+  'hash-key-of-the-profile',
+  'provider-api-secret',
+  'provider-key1',
+  'provider-key2',
+  'bearer-token-value',
+  'refresh-token-value',
+  'checkout-token-value',
+  'sig-value',
+  'sk_private_pem',
 ];
 
 /** One object as a careless caller might log it: card data and secrets at every depth, beside fields that stay. */
 const careless = {
-  payment_id: 'pay_abc', amount: 1000, object_key: 'events/1.json', connector: 'billie',
+  payment_id: 'pay_abc',
+  amount: 1000,
+  object_key: 'events/1.json',
+  connector: 'billie',
   body: {
     payment_method_data: { pay_later: { card: { card_number: '4111111111111111', cvc: '737' } } },
-    card_number: '5555 5555 5555 4444', CVC: '737',
+    card_number: '5555 5555 5555 4444',
+    CVC: '737',
     headers: { 'api-key': 'snd_api_key_value', Authorization: 'Bearer bearer-token-value', 'webhook-signature': 'sig-value' },
     client_secret: 'pay_x_secret_clientsecret',
     profile: { payment_response_hash_key: 'hash-key-of-the-profile', password: 'hunter2-password' },
@@ -31,7 +48,10 @@ for (let i = 0; i < 30; i++) deep = { level: deep };
 function captured(fn: () => void): string {
   const write = process.stdout.write;
   let out = '';
-  process.stdout.write = ((chunk: string) => { out += chunk; return true; }) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string) => {
+    out += chunk;
+    return true;
+  }) as typeof process.stdout.write;
   try {
     fn();
   } finally {
@@ -58,8 +78,18 @@ describe('log redaction', () => {
   });
 
   it('keys are matched whatever their case, and arrays are walked', () => {
-    expect(redact({ list: [{ Card_Number: '4', CVV: '1' }, { Api_Key: 'k', session_token: 't' }] })).toEqual({
-      list: [{ Card_Number: '[redacted]', CVV: '[redacted]' }, { Api_Key: '[redacted]', session_token: '[redacted]' }],
+    expect(
+      redact({
+        list: [
+          { Card_Number: '4', CVV: '1' },
+          { Api_Key: 'k', session_token: 't' },
+        ],
+      }),
+    ).toEqual({
+      list: [
+        { Card_Number: '[redacted]', CVV: '[redacted]' },
+        { Api_Key: '[redacted]', session_token: '[redacted]' },
+      ],
     });
   });
 });

@@ -7,13 +7,15 @@ import { maskCardNumbers } from './schemas/card-number.ts';
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 type Level = keyof typeof LEVELS;
 
-const SENSITIVE = /^(ssn|birth_date|email|phone|phone_country_code|name|first_name|last_name|line1|line2|line3|zip|city|api_key|api-key|client_secret|secret|password|authorization|customer|billing|shipping|address|ip_address|key_hash)$/i;
+const SENSITIVE =
+  /^(ssn|birth_date|email|phone|phone_country_code|name|first_name|last_name|line1|line2|line3|zip|city|api_key|api-key|client_secret|secret|password|authorization|customer|billing|shipping|address|ip_address|key_hash)$/i;
 /**
  * Card data and secrets by key name, at any depth: card objects and their fields, every *secret* (client_secret,
  * api_secret, merchant_secret, webhook secrets), passwords, tokens, API keys, hash keys (payment_response_hash_key),
  * connector credentials (connector_account_details, key1, key2), private keys, cookies and signatures.
  */
-const SECRET = /^(card|card_number|card_cvc|cvc|cvv|cvv2|pan|key\d*|cookie|set-cookie|connector_account_details)$|secret|passw(or)?d|token|api[_-]?key|hash_key|key_hash|private_key|signing_key|credential|authorization|signature/i;
+const SECRET =
+  /^(card|card_number|card_cvc|cvc|cvv|cvv2|pan|key\d*|cookie|set-cookie|connector_account_details)$|secret|passw(or)?d|token|api[_-]?key|hash_key|key_hash|private_key|signing_key|credential|authorization|signature/i;
 /** Deeper than this, a value is not walked: it is dropped rather than logged unredacted. */
 const MAX_DEPTH = 12;
 

@@ -155,14 +155,16 @@ export class MerchantStore {
   /** A connector account, live or retired (deleted accounts' operations may still be at the provider). */
   async liveOrRetiredAccount(merchantId: string, mcaId: string): Promise<ConnectorAccountDoc | null> {
     if (!canExist('merchant', merchantId) || !canExist('connectorAccount', mcaId)) return null;
-    return await this.connectorAccount(merchantId, mcaId)
-      ?? await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
+    return (
+      (await this.connectorAccount(merchantId, mcaId)) ??
+      (await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId))
+    );
   }
 
   /** A connector account's current notification secret, live or retired, opened (workers only; never answered or logged). */
   async webhookSecret(merchantId: string, mcaId: string): Promise<string | null> {
     const a = await this.liveOrRetiredAccount(merchantId, mcaId);
-    return a ? webhookDetailsOf(a)?.merchant_secret ?? null : null;
+    return a ? (webhookDetailsOf(a)?.merchant_secret ?? null) : null;
   }
 }
 

@@ -25,8 +25,11 @@ describe('money', () => {
   });
 
   it('round-trips every safe amount in every currency', () => {
-    fc.assert(fc.property(fc.maxSafeNat(), fc.constantFrom(...CURRENCIES), (amount, currency) => {
-      expect(fromDecimalString(toDecimalString(amount, currency), currency)).toBe(amount);
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.maxSafeNat(), fc.constantFrom(...CURRENCIES), (amount, currency) => {
+        expect(fromDecimalString(toDecimalString(amount, currency), currency)).toBe(amount);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

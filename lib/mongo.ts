@@ -10,7 +10,12 @@ export async function connectMongo(url = config.mongodbUrl): Promise<{ client: M
 }
 
 type IndexKeys = Record<string, 1 | -1>;
-export interface IndexSpec { collection: string; keys: IndexKeys; name: string; unique?: boolean }
+export interface IndexSpec {
+  collection: string;
+  keys: IndexKeys;
+  name: string;
+  unique?: boolean;
+}
 
 /**
  * Every index we declare. Lookups by id lead with the id (the selective field). Lists lead with merchant_id, then
@@ -67,7 +72,11 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'event_attempts', keys: { event_id: 1, started_at: 1 }, name: 'attempts_by_event' },
   // The same notification (same account, same bytes) is recorded once; ordering is judged per provider object.
   { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, body_sha256: 1 }, name: 'notification_identity', unique: true },
-  { collection: 'provider_notifications', keys: { merchant_id: 1, merchant_connector_id: 1, object_key: 1, provider_updated_at: -1 }, name: 'notifications_by_object' },
+  {
+    collection: 'provider_notifications',
+    keys: { merchant_id: 1, merchant_connector_id: 1, object_key: 1, provider_updated_at: -1 },
+    name: 'notifications_by_object',
+  },
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {

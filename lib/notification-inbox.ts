@@ -52,18 +52,34 @@ export class NotificationInbox {
   }
 
   async find(key: Pick<NotificationDoc, 'merchant_id' | 'merchant_connector_id' | 'body_sha256'>): Promise<NotificationDoc | null> {
-    return this.coll.findOne({ merchant_id: key.merchant_id, merchant_connector_id: key.merchant_connector_id, body_sha256: key.body_sha256 }, { projection: { _id: 0 } });
+    return this.coll.findOne(
+      { merchant_id: key.merchant_id, merchant_connector_id: key.merchant_connector_id, body_sha256: key.body_sha256 },
+      { projection: { _id: 0 } },
+    );
   }
 
   /** A notification about the same object, newer by the provider's clock, that was already acted on. */
-  async newerProcessed(key: Pick<NotificationDoc, 'merchant_id' | 'merchant_connector_id'>, objectKey: string, providerUpdatedAt: string): Promise<NotificationDoc | null> {
-    return this.coll.findOne({
-      merchant_id: key.merchant_id, merchant_connector_id: key.merchant_connector_id, object_key: objectKey,
-      provider_updated_at: { $gt: providerUpdatedAt }, result: { $in: ['applied', 'unchanged'] },
-    }, { projection: { _id: 0, body: 0 } });
+  async newerProcessed(
+    key: Pick<NotificationDoc, 'merchant_id' | 'merchant_connector_id'>,
+    objectKey: string,
+    providerUpdatedAt: string,
+  ): Promise<NotificationDoc | null> {
+    return this.coll.findOne(
+      {
+        merchant_id: key.merchant_id,
+        merchant_connector_id: key.merchant_connector_id,
+        object_key: objectKey,
+        provider_updated_at: { $gt: providerUpdatedAt },
+        result: { $in: ['applied', 'unchanged'] },
+      },
+      { projection: { _id: 0, body: 0 } },
+    );
   }
 
-  async done(key: Pick<NotificationDoc, 'merchant_id' | 'merchant_connector_id' | 'body_sha256'>, what: Pick<NotificationDoc, 'result' | 'object_key' | 'provider_updated_at' | 'note'>): Promise<void> {
+  async done(
+    key: Pick<NotificationDoc, 'merchant_id' | 'merchant_connector_id' | 'body_sha256'>,
+    what: Pick<NotificationDoc, 'result' | 'object_key' | 'provider_updated_at' | 'note'>,
+  ): Promise<void> {
     const set = Object.fromEntries(Object.entries({ ...what, processed_at: new Date().toISOString() }).filter(([, v]) => v !== undefined));
     await this.coll.updateOne({ merchant_id: key.merchant_id, merchant_connector_id: key.merchant_connector_id, body_sha256: key.body_sha256 }, { $set: set });
   }

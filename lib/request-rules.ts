@@ -14,7 +14,10 @@ export const RequestRules = z.object({
 export type RequestRules = z.infer<typeof RequestRules>;
 
 /** What breaks a rule: the field's path (array elements numbered, `order.items[2].type`) and why. */
-export interface RuleBreach { field: string; message: string }
+export interface RuleBreach {
+  field: string;
+  message: string;
+}
 
 /** Every value at `path` in `body`, with its concrete path; an absent field is `undefined` at its path. */
 function valuesAt(body: unknown, path: string): { field: string; value: unknown }[] {
@@ -29,7 +32,10 @@ function valuesAt(body: unknown, path: string): { field: string; value: unknown 
       const child = typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
       const at = field ? `${field}.${key}` : key;
       if (!each) next.push({ field: at, value: child });
-      else if (Array.isArray(child)) child.forEach((v, i) => { next.push({ field: `${at}[${i}]`, value: v }); });
+      else if (Array.isArray(child))
+        child.forEach((v, i) => {
+          next.push({ field: `${at}[${i}]`, value: v });
+        });
     }
     found = next;
   }

@@ -6,7 +6,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { config, isKeyHex } from './config.ts';
 
-interface Key { id: string; bytes: Buffer }
+interface Key {
+  id: string;
+  bytes: Buffer;
+}
 
 function parseKey(hex: string, name: string): Key {
   if (!isKeyHex(hex)) throw new Error(`${name} must be 64 hex characters`);
@@ -20,7 +23,10 @@ function keys() {
   const from = `${config.masterEncKey}|${config.masterEncKeysPrevious}`;
   if (cached?.from !== from) {
     const current = parseKey(config.masterEncKey, 'MASTER_ENC_KEY');
-    const previous = config.masterEncKeysPrevious.split(',').map((s) => s.trim()).filter(Boolean)
+    const previous = config.masterEncKeysPrevious
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
       .map((k, i) => parseKey(k, `MASTER_ENC_KEYS_PREVIOUS[${i}]`));
     cached = { from, current, all: new Map([...previous, current].map((k) => [k.id, k])) };
   }
@@ -32,7 +38,7 @@ export const currentKeyId = (): string => keys().current.id;
 
 /** The id of the key a sealed value names ('' for v1 values, sealed before key ids). */
 export function keyIdOf(sealed: string): string {
-  return sealed.startsWith('v2:') ? sealed.split(':')[1] ?? '' : '';
+  return sealed.startsWith('v2:') ? (sealed.split(':')[1] ?? '') : '';
 }
 
 export function seal(plaintext: string, boundTo: string): string {
@@ -63,7 +69,11 @@ export function open(sealed: string, boundTo: string): string {
   if (parts[0] === 'v1' && parts.length === 4) {
     const [, iv, tag, body] = parts as [string, string, string, string];
     for (const key of all.values()) {
-      try { return decrypt(key.bytes, iv, tag, body, boundTo); } catch { /* the next key */ }
+      try {
+        return decrypt(key.bytes, iv, tag, body, boundTo);
+      } catch {
+        /* the next key */
+      }
     }
     throw new Error('a v1 sealed value opens under none of MASTER_ENC_KEY and MASTER_ENC_KEYS_PREVIOUS');
   }
@@ -80,6 +90,7 @@ export const mask = (s: string) => (s.length > 8 ? `${s.slice(0, 4)}${'*'.repeat
  */
 export function derivedSecrets(label: string): string[] {
   const { current, all } = keys();
-  return [current, ...[...all.values()].filter((k) => k.id !== current.id)]
-    .map((k) => createHmac('sha256', k.bytes).update(`bnpl derived secret: ${label}`).digest('hex'));
+  return [current, ...[...all.values()].filter((k) => k.id !== current.id)].map((k) =>
+    createHmac('sha256', k.bytes).update(`bnpl derived secret: ${label}`).digest('hex'),
+  );
 }

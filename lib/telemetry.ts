@@ -1,10 +1,7 @@
 // OpenTelemetry for every process: one tracer provider, W3C trace context across HTTP, gRPC and BullMQ, and an
 // OTLP/HTTP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Instrumentation is explicit (a span where work
 // crosses a process or touches storage) so that it works the same under ES modules and type stripping.
-import {
-  context, propagation, trace, SpanKind, SpanStatusCode,
-  type Attributes, type Context, type Span,
-} from '@opentelemetry/api';
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { NodeTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';

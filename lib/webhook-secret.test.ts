@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedSecrets, newWebhookSecret, replacedSecret } from './webhook-secret.ts';
 
-describe('connector accounts\' notification secrets', () => {
+describe("connector accounts' notification secrets", () => {
   it('a new secret is 32 random bytes, never the same twice', () => {
     const a = newWebhookSecret();
     expect(a).toMatch(/^whsec_[0-9a-f]{64}$/);

@@ -12,8 +12,20 @@ describe('webhookUrlProblem', () => {
     expect(webhookUrlProblem('ftp://shop.example.com/', false)).toMatch(/http/);
     expect(webhookUrlProblem('not a url', false)).toMatch(/absolute/);
     expect(webhookUrlProblem('https://u:p@shop.example.com/', false)).toMatch(/credentials/);
-    for (const u of ['http://127.0.0.1:4242/', 'http://localhost/', 'http://api.localhost/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/',
-      'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://100.64.0.1/']) {
+    for (const u of [
+      'http://127.0.0.1:4242/',
+      'http://localhost/',
+      'http://api.localhost/',
+      'http://10.1.2.3/',
+      'http://172.16.0.1/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/',
+      'http://[fd00::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0.0.0.0/',
+      'http://100.64.0.1/',
+    ]) {
       expect(webhookUrlProblem(u, false), u).toMatch(/WEBHOOK_ALLOW_PRIVATE_URLS/);
       expect(webhookUrlProblem(u, true), u).toBeNull();
     }
@@ -62,8 +74,15 @@ describe('the SSRF guard by address class (issue 19 item 6)', () => {
     expect(webhookUrlProblem(url, false)).toMatch(/WEBHOOK_ALLOW_PRIVATE_URLS/);
     expect(webhookUrlProblem(url, true)).toBeNull();
   });
-  it.each(['http://8.8.8.8/', 'https://1.1.1.1:8443/x', 'http://[2606:4700:4700::1111]/', 'http://[2a00:1450:4001:80b::200e]/',
-    'http://[::ffff:8.8.8.8]/', 'http://[64:ff9b::808:808]/', 'https://shop.example.com/hooks'])('accepts the public %s', (url) => {
+  it.each([
+    'http://8.8.8.8/',
+    'https://1.1.1.1:8443/x',
+    'http://[2606:4700:4700::1111]/',
+    'http://[2a00:1450:4001:80b::200e]/',
+    'http://[::ffff:8.8.8.8]/',
+    'http://[64:ff9b::808:808]/',
+    'https://shop.example.com/hooks',
+  ])('accepts the public %s', (url) => {
     expect(webhookUrlProblem(url, false)).toBeNull();
   });
   it('classifies with ipaddr.js: only unicast passes', () => {
@@ -77,13 +96,18 @@ describe('the SSRF guard by address class (issue 19 item 6)', () => {
   const resolver = (answers: string[]) => async () => answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   it('at connect time every resolved address must pass (one internal among public ones refuses the host)', async () => {
     await expect(resolveWebhookHost('shop.example.com', false, resolver(['93.184.216.34', '2606:4700::1111']))).resolves.toHaveLength(2);
-    await expect(resolveWebhookHost('rebind.example.com', false, resolver(['93.184.216.34', '127.0.0.1']))).rejects.toMatchObject({ code: 'EWEBHOOKPRIVATE', message: /127\.0\.0\.1: loopback/ });
+    await expect(resolveWebhookHost('rebind.example.com', false, resolver(['93.184.216.34', '127.0.0.1']))).rejects.toMatchObject({
+      code: 'EWEBHOOKPRIVATE',
+      message: /127\.0\.0\.1: loopback/,
+    });
     await expect(resolveWebhookHost('rebind.example.com', false, resolver(['::ffff:0:7f00:1']))).rejects.toMatchObject({ code: 'EWEBHOOKPRIVATE' });
     await expect(resolveWebhookHost('rebind.example.com', true, resolver(['127.0.0.1']))).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
     await expect(resolveWebhookHost('nothing.example.com', false, resolver([]))).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
   it('IP literals are checked at connect time too (no DNS lookup to hook)', async () => {
-    const never = async () => { throw new Error('a literal must not be resolved'); };
+    const never = async () => {
+      throw new Error('a literal must not be resolved');
+    };
     for (const ip of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', 'fec0::1', '127.0.0.1']) {
       await expect(resolveWebhookHost(ip, false, never), ip).rejects.toMatchObject({ code: 'EWEBHOOKPRIVATE' });
     }

@@ -68,9 +68,10 @@ export function hostOf(url: URL): string {
 }
 
 type Resolver = (hostname: string) => Promise<LookupAddress[]>;
-const systemResolver: Resolver = (hostname) => new Promise((resolve, reject) => {
-  dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
-});
+const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+  });
 
 /**
  * The addresses a webhook to `hostname` may connect to: an IP literal itself, or everything the name resolves to. Every

@@ -10,7 +10,10 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export interface Counted { verified: number; unverified: number }
+export interface Counted {
+  verified: number;
+  unverified: number;
+}
 
 const SEPARATOR = /^\|(\s*:?-+:?\s*\|)+\s*$/;
 

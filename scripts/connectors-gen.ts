@@ -23,7 +23,8 @@ export function connectorFolders(base = root): string[] {
   const dir = path.join(base, 'workers/connectors');
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'manifest.ts')))
-    .map((e) => e.name).sort();
+    .map((e) => e.name)
+    .sort();
 }
 
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -66,9 +67,12 @@ export function renderCompose(compose: string, names: string[]): string {
 const list = (v: readonly string[] | 'any') => (v === 'any' ? 'any' : v.join(' '));
 const STEP = { always: 'always', when_asked: 'when the provider asks' } as const;
 /** The verification level and its counts: points traced to the provider's material / UNVERIFIED (manifest.ts Verification). */
-const verification = (v: Manifest['verification']) => (v.level === 'own' ? 'own'
-  : v.verified === 0 ? `${v.level} (nothing traced yet; ${v.unverified} listed unverified)`
-  : `${v.level} (${v.verified} traced, ${v.unverified} unverified)`);
+const verification = (v: Manifest['verification']) =>
+  v.level === 'own'
+    ? 'own'
+    : v.verified === 0
+      ? `${v.level} (nothing traced yet; ${v.unverified} listed unverified)`
+      : `${v.level} (${v.verified} traced, ${v.unverified} unverified)`;
 
 /** README's table: one row per connector, from its manifest. */
 export function renderTable(manifests: Manifest[]): string {
@@ -76,11 +80,17 @@ export function renderTable(manifests: Manifest[]): string {
     const flows = m.flows.map((f) => (f === 'notification' ? `notification (${m.webhook?.scheme ?? 'none'})` : f)).join(', ');
     const capture = [
       m.capture_methods.map((c) => (c === 'automatic' && m.automatic_capture === 'follow_up' ? 'automatic (follow-up capture)' : c)).join(', '),
-      m.partial_capture ? 'partial' : 'full amount only', ...(m.multiple_capture ? ['multiple'] : []),
+      m.partial_capture ? 'partial' : 'full amount only',
+      ...(m.multiple_capture ? ['multiple'] : []),
     ].join('; ');
     return `| ${m.name} | ${m.display_name ?? m.name} | ${flows} | ${capture} | ${list(m.countries)} | ${list(m.currencies)} | ${m.customers.join(', ')} | ${m.customer_step ? STEP[m.customer_step] : 'none'} | ${m.amount_unit} | ${verification(m.verification)} |`;
   });
-  return ['| connector | name | flows | capture | countries | currencies | customers | customer step | amounts | verification |', '|---|---|---|---|---|---|---|---|---|---|', ...rows, ''].join('\n');
+  return [
+    '| connector | name | flows | capture | countries | currencies | customers | customer step | amounts | verification |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 /** README with the table between its markers. */

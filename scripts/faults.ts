@@ -9,8 +9,12 @@ import { DEFAULT_OPTIONS, SCENARIOS, failures, runCampaign, startCampaignStack, 
 
 const { values: a } = parseArgs({
   options: {
-    per: { type: 'string' }, concurrency: { type: 'string' }, kills: { type: 'string' }, 'recovery-s': { type: 'string' },
-    only: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    per: { type: 'string' },
+    concurrency: { type: 'string' },
+    kills: { type: 'string' },
+    'recovery-s': { type: 'string' },
+    only: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
   allowPositionals: false,
 });
@@ -38,7 +42,10 @@ const opts: CampaignOptions = {
   concurrency: Math.max(1, int(a.concurrency, DEFAULT_OPTIONS.concurrency, 'concurrency')),
   kills: int(a.kills, DEFAULT_OPTIONS.kills, 'kills'),
   recoveryMs: int(a['recovery-s'], DEFAULT_OPTIONS.recoveryMs / 1000, 'recovery-s') * 1000,
-  only: (a.only ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  only: (a.only ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
   log: (line) => console.log(line),
 };
 
@@ -47,12 +54,20 @@ const t0 = Date.now();
 const campaign = await startCampaignStack();
 let results: Awaited<ReturnType<typeof runCampaign>>;
 try {
-  console.log(`fault campaign: ${opts.perOperation} of each operation per scenario, concurrency ${opts.concurrency}, ${opts.kills} faults per scenario, recovery window ${opts.recoveryMs / 1000} s, Redis database ${campaign.redis.db}`);
+  console.log(
+    `fault campaign: ${opts.perOperation} of each operation per scenario, concurrency ${opts.concurrency}, ${opts.kills} faults per scenario, recovery window ${opts.recoveryMs / 1000} s, Redis database ${campaign.redis.db}`,
+  );
   results = await runCampaign(campaign, opts);
 } finally {
   await campaign.stop();
 }
-const commit = (() => { try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { return 'unknown'; } })();
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
 const bad = failures(results);
 const md = [
   `# Fault campaign ${started.toISOString()}`,
@@ -61,7 +76,7 @@ const md = [
   '',
   'Columns: see docs/decisions.md "Fault campaign (issue 14)". lost: accepted but not final within the recovery window; refused: sent but never accepted;',
   'twice (provider): an idempotency key carried out twice by the provider, or two authorizations for one payment; twice (our log): the same transition of one',
-  'operation recorded twice; provider disagrees: the provider\'s amounts or state differ from ours once final; 5xx to clients: per scenario, on its first row.',
+  "operation recorded twice; provider disagrees: the provider's amounts or state differ from ours once final; 5xx to clients: per scenario, on its first row.",
   '',
   table(results),
   '',
@@ -69,7 +84,15 @@ const md = [
   '',
   bad.length ? `**Not zero:**\n${bad.map((b) => `- ${b}`).join('\n')}` : 'Every cell that must be zero is zero.',
   '',
-  ...results.filter((r) => r.notes.length).flatMap((r) => [`## Notes: ${r.scenario}`, '', ...r.notes.slice(0, 40).map((n) => `- ${n}`), ...(r.notes.length > 40 ? [`- ... and ${r.notes.length - 40} more`] : []), '']),
+  ...results
+    .filter((r) => r.notes.length)
+    .flatMap((r) => [
+      `## Notes: ${r.scenario}`,
+      '',
+      ...r.notes.slice(0, 40).map((n) => `- ${n}`),
+      ...(r.notes.length > 40 ? [`- ... and ${r.notes.length - 40} more`] : []),
+      '',
+    ]),
 ].join('\n');
 const dir = fileURLToPath(new URL('../bench/results/', import.meta.url));
 mkdirSync(dir, { recursive: true });

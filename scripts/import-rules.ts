@@ -36,15 +36,18 @@ export function repoFiles(base = root): Map<string, string> {
 
 /** A TypeScript source as the JavaScript dependency-cruiser reads: types stripped, type-only imports kept as imports. */
 export function asJavaScript(source: string): string {
-  const kept = source
-    .replace(/^(\s*)import\s+type\s+(?=[{*\w])/gm, '$1import ')
-    .replace(/^(\s*)export\s+type\s+(?=[{*])/gm, '$1export ');
+  const kept = source.replace(/^(\s*)import\s+type\s+(?=[{*\w])/gm, '$1import ').replace(/^(\s*)export\s+type\s+(?=[{*])/gm, '$1export ');
   const js = stripTypeScriptTypes(kept, { mode: 'strip' });
   // './x.ts' -> './x.js' in specifiers (and any other string: the copy is read, never run).
   return js.replace(/(['"])(\.{1,2}\/[^'"\n]*?)\.ts\1/g, '$1$2.js$1');
 }
 
-export interface Violation { rule: string; from: string; to: string; comment: string }
+export interface Violation {
+  rule: string;
+  from: string;
+  to: string;
+  comment: string;
+}
 
 const toTs = (p: string) => p.replace(/\.js$/, '.ts');
 
@@ -93,7 +96,16 @@ export function importsOf(source: string): { specifier: string; names: string[];
   for (const m of source.matchAll(fromRe)) {
     const c = m[1]!;
     const braces = /\{([^}]*)\}/.exec(c)?.[1] ?? '';
-    const names = braces.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim()).filter(Boolean);
+    const names = braces
+      .split(',')
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
+      .filter(Boolean);
     out.push({ specifier: m[2]!, names, star: c.includes('*'), line: lineAt(m.index!) });
   }
   return out;
@@ -101,7 +113,7 @@ export function importsOf(source: string): { specifier: string; names: string[];
 
 const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
 const resolveSpecifier = (fromFile: string, specifier: string) =>
-  (specifier.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier)) : null);
+  specifier.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier)) : null;
 
 /** Decision functions, wherever in domain/ they are exported from. */
 export const isDecisionName = (name: string) => /^begin[A-Z]/.test(name) || /^[a-z]\w*Outcome$/.test(name);

@@ -4,7 +4,11 @@ import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { hostPort, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
 
-const listen = (host?: string) => new Promise<Server>((resolve) => { const s = createServer(); s.listen(0, host, () => resolve(s)); });
+const listen = (host?: string) =>
+  new Promise<Server>((resolve) => {
+    const s = createServer();
+    s.listen(0, host, () => resolve(s));
+  });
 const portOf = (s: Server) => (s.address() as { port: number }).port;
 
 describe('start ports', () => {
@@ -30,17 +34,22 @@ describe('start ports', () => {
     const freePort = portOf(free);
     await new Promise((r) => free.close(r));
     try {
-      expect(await portProblems([
-        { variable: 'PORT', host: undefined, port: portOf(loopback) },
-        { variable: 'PAYMENT_STATE_ADDR', host: '127.0.0.1', port: portOf(any) },
-        { variable: 'SANDBOX_PORT', host: '127.0.0.1', port: freePort },
-      ])).toEqual([
+      expect(
+        await portProblems([
+          { variable: 'PORT', host: undefined, port: portOf(loopback) },
+          { variable: 'PAYMENT_STATE_ADDR', host: '127.0.0.1', port: portOf(any) },
+          { variable: 'SANDBOX_PORT', host: '127.0.0.1', port: freePort },
+        ]),
+      ).toEqual([
         `port ${portOf(loopback)} (PORT) is already in use (another npm start?); set PORT to use another`,
         `port ${portOf(any)} (PAYMENT_STATE_ADDR) is already in use (another npm start?); set PAYMENT_STATE_ADDR to use another`,
       ]);
-      expect(await portProblems([
-        { variable: 'PORT', host: undefined, port: freePort }, { variable: 'SANDBOX_PORT', host: '127.0.0.1', port: freePort },
-      ])).toEqual([`port ${freePort} is named by both PORT and SANDBOX_PORT; set SANDBOX_PORT to another`]);
+      expect(
+        await portProblems([
+          { variable: 'PORT', host: undefined, port: freePort },
+          { variable: 'SANDBOX_PORT', host: '127.0.0.1', port: freePort },
+        ]),
+      ).toEqual([`port ${freePort} is named by both PORT and SANDBOX_PORT; set SANDBOX_PORT to another`]);
     } finally {
       loopback.close();
       any.close();

@@ -3,7 +3,11 @@
 import { connect, createServer } from 'node:net';
 import type { Config } from '../lib/config.ts';
 
-export interface WantedPort { variable: string; host: string | undefined; port: number }
+export interface WantedPort {
+  variable: string;
+  host: string | undefined;
+  port: number;
+}
 
 /** host:port, [v6]:port, or a bare port (gRPC's address forms that bind a TCP port). */
 export function hostPort(addr: string): { host: string | undefined; port: number } | undefined {
@@ -21,17 +25,22 @@ export function wantedPorts(c: Pick<Config, 'port' | 'paymentStateAddr' | 'sandb
   ].filter((w) => w.port > 0);
 }
 
-const canBind = (host: string | undefined, port: number) => new Promise<boolean>((resolve) => {
-  const s = createServer();
-  s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code !== 'EADDRINUSE'));
-  s.listen({ host, port, exclusive: true }, () => s.close(() => resolve(true)));
-});
+const canBind = (host: string | undefined, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code !== 'EADDRINUSE'));
+    s.listen({ host, port, exclusive: true }, () => s.close(() => resolve(true)));
+  });
 
-export const answers = (port: number, host = '127.0.0.1') => new Promise<boolean>((resolve) => {
-  const s = connect(port, host);
-  s.once('connect', () => { s.end(); resolve(true); });
-  s.once('error', () => resolve(false));
-});
+export const answers = (port: number, host = '127.0.0.1') =>
+  new Promise<boolean>((resolve) => {
+    const s = connect(port, host);
+    s.once('connect', () => {
+      s.end();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
 
 /** What stops a start: a port in use (bound, or answering on 127.0.0.1), or one port named by two variables. */
 export async function portProblems(wanted: WantedPort[]): Promise<string[]> {

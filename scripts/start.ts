@@ -27,7 +27,10 @@ const { secrets, supplied } = devSecrets(process.env, secretsFile);
 // keeps its providers' state across a restart (a refund of a payment made before it still finds the payment).
 const instanceId = randomUUID();
 const env: NodeJS.ProcessEnv = {
-  ...process.env, ...secrets, INSTANCE_ID: instanceId, SANDBOX_STATE_FILE: process.env.SANDBOX_STATE_FILE || `${stateDir}/sandbox-state.json`,
+  ...process.env,
+  ...secrets,
+  INSTANCE_ID: instanceId,
+  SANDBOX_STATE_FILE: process.env.SANDBOX_STATE_FILE || `${stateDir}/sandbox-state.json`,
 };
 const cfg = parseConfig(env);
 const port = cfg.port;
@@ -39,12 +42,31 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** stage: the order of shutdown. Intake and workers stop first (workers finish their jobs, which still need
  * payment-state and the provider), then the services they report to, then the stores. */
 interface Part {
-  name: string; cmd: string; args: string[]; stage: number; port?: number; quiet?: boolean;
-  child?: ChildProcess; log?: WriteStream; startedAt: number; crashesInARow: number; exits: number; lastExit?: string;
+  name: string;
+  cmd: string;
+  args: string[];
+  stage: number;
+  port?: number;
+  quiet?: boolean;
+  child?: ChildProcess;
+  log?: WriteStream;
+  startedAt: number;
+  crashesInARow: number;
+  exits: number;
+  lastExit?: string;
 }
 const parts: Part[] = [];
-const part = (stage: number, name: string, cmd: string, args: string[], port?: number): Part =>
-  ({ name, cmd, args, stage, port, quiet: port !== undefined, startedAt: 0, crashesInARow: 0, exits: 0 });
+const part = (stage: number, name: string, cmd: string, args: string[], port?: number): Part => ({
+  name,
+  cmd,
+  args,
+  stage,
+  port,
+  quiet: port !== undefined,
+  startedAt: 0,
+  crashesInARow: 0,
+  exits: 0,
+});
 const node = (stage: number, name: string, file: string, ...args: string[]) => part(stage, name, process.execPath, [`${root}${file}`, ...args]);
 const logOf = (p: Part) => `${logDir}/${p.name}.log`;
 
@@ -58,15 +80,23 @@ if (busy.length) {
 const runningStart = (): number | undefined => {
   const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
-  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.ts') ? pid : undefined; } catch { return undefined; }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.ts') ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 };
 const other = runningStart();
 if (other) {
-  console.error(`[start] not started: another npm start (pid ${other}) runs from ${stateDir} (its secrets, sandbox state and logs); npm stop stops it, or set START_STATE_DIR to another folder`);
+  console.error(
+    `[start] not started: another npm start (pid ${other}) runs from ${stateDir} (its secrets, sandbox state and logs); npm stop stops it, or set START_STATE_DIR to another folder`,
+  );
   process.exit(1);
 }
 writeFileSync(pidFile, `${process.pid}\n`);
-const forgetPid = () => { if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true }); };
+const forgetPid = () => {
+  if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(process.pid)) rmSync(pidFile, { force: true });
+};
 process.on('exit', forgetPid);
 
 let redisFrom = 'REDIS_URL';
@@ -115,8 +145,14 @@ function launch(p: Part) {
   const child = spawn(p.cmd, p.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   p.child = child;
   p.startedAt = Date.now();
-  child.stdout!.on('data', (d) => { if (!p.quiet) process.stdout.write(d); p.log!.write(d); });
-  child.stderr!.on('data', (d) => { if (!p.quiet) process.stderr.write(d); p.log!.write(d); });
+  child.stdout!.on('data', (d) => {
+    if (!p.quiet) process.stdout.write(d);
+    p.log!.write(d);
+  });
+  child.stderr!.on('data', (d) => {
+    if (!p.quiet) process.stderr.write(d);
+    p.log!.write(d);
+  });
   child.on('error', (err) => p.log!.write(`[start] could not run ${p.cmd}: ${err.message}\n`));
   child.on('exit', (code, signal) => {
     p.exits++;
@@ -134,13 +170,23 @@ async function stop(reason: string, exitCode: number) {
   stopping = true;
   console.error(`[start] ${reason}: stopping (workers finish their active jobs)`);
   for (const stage of [0, 1, 2]) {
-    await Promise.all(parts.filter((p) => p.stage === stage).map((p) => new Promise<void>((resolve) => {
-      const c = p.child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-      const kill = setTimeout(() => c.kill('SIGKILL'), 30_000);
-      c.once('exit', () => { clearTimeout(kill); resolve(); });
-      c.kill('SIGTERM');
-    })));
+    await Promise.all(
+      parts
+        .filter((p) => p.stage === stage)
+        .map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              const c = p.child;
+              if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+              const kill = setTimeout(() => c.kill('SIGKILL'), 30_000);
+              c.once('exit', () => {
+                clearTimeout(kill);
+                resolve();
+              });
+              c.kill('SIGTERM');
+            }),
+        ),
+    );
   }
   process.exit(exitCode);
 }
@@ -162,7 +208,13 @@ while (!stopping && Date.now() < deadline && !parts.some((p) => p.crashesInARow 
   const r = await fetch(`http://127.0.0.1:${port}/health`).then(
     async (res) => {
       const text = await res.text();
-      const own = (() => { try { return (JSON.parse(text) as { instance_id?: unknown }).instance_id === instanceId; } catch { return false; } })();
+      const own = (() => {
+        try {
+          return (JSON.parse(text) as { instance_id?: unknown }).instance_id === instanceId;
+        } catch {
+          return false;
+        }
+      })();
       return { ok: res.ok && own, text: `${res.status} ${own ? '' : `(not this instance's gateway) `}${text}` };
     },
     (e: Error & { cause?: { code?: string } }) => ({ ok: false, text: `no answer (${e.cause?.code ?? e.message})` }),
@@ -185,7 +237,12 @@ ${stores}
 } else if (!stopping) {
   const lines = [`[start] NOT UP: http://127.0.0.1:${port}/health ${lastAnswer.startsWith('no answer') ? 'gave' : 'answered'} ${lastAnswer.slice(0, 600)}`];
   for (const p of parts.filter((q) => q.exits > 0)) {
-    const tail = readFileSync(logOf(p), 'utf8').trimEnd().split('\n').slice(-8).map((l) => `    ${l.slice(0, 300)}`).join('\n');
+    const tail = readFileSync(logOf(p), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-8)
+      .map((l) => `    ${l.slice(0, 300)}`)
+      .join('\n');
     lines.push(`[start] ${p.name} exited ${p.exits} time(s), last with ${p.lastExit}; its log: ${logOf(p)}\n${tail}`);
   }
   lines.push(`[start] every process's log is in ${logDir}/`);

@@ -23,7 +23,8 @@ const server = createServer((req, res) => {
     let why: string | null = null;
     try {
       verifier.verify(raw.toString('utf8'), {
-        'webhook-id': String(req.headers['webhook-id'] ?? ''), 'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),
+        'webhook-id': String(req.headers['webhook-id'] ?? ''),
+        'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),
         'webhook-signature': String(req.headers['webhook-signature'] ?? ''),
       });
     } catch (err) {
@@ -35,11 +36,17 @@ const server = createServer((req, res) => {
       return;
     }
     let event: { event_id?: string; event_type?: string; timestamp?: string; content?: { type?: string; object?: Record<string, unknown> } } = {};
-    try { event = JSON.parse(raw.toString('utf8')); } catch { /* answered below */ }
+    try {
+      event = JSON.parse(raw.toString('utf8'));
+    } catch {
+      /* answered below */
+    }
     const o = event.content?.object ?? {};
     const repeat = event.event_id && seen.has(event.event_id) ? ' (repeat: already seen, deduplicated by event_id)' : '';
     if (event.event_id) seen.add(event.event_id);
-    console.log(`[receiver] verified ${event.event_type} ${event.event_id} at ${event.timestamp}: ${event.content?.type} ${String(o.payment_id ?? '')} ${String(o.refund_id ?? o.dispute_id ?? '')} status=${String(o.status ?? o.dispute_status ?? '')}${repeat}`);
+    console.log(
+      `[receiver] verified ${event.event_type} ${event.event_id} at ${event.timestamp}: ${event.content?.type} ${String(o.payment_id ?? '')} ${String(o.refund_id ?? o.dispute_id ?? '')} status=${String(o.status ?? o.dispute_status ?? '')}${repeat}`,
+    );
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
   });
 });

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await Stack.start(); });
+beforeAll(async () => {
+  stack = await Stack.start();
+});
 afterAll(async () => stack?.stop());
 
 describe('merchant accounts and API keys', () => {

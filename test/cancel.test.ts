@@ -7,7 +7,8 @@ let key: string;
 beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant()));
 afterAll(async () => stack?.stop());
 
-const create = (body: Record<string, unknown>) => stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', payment_method: 'pay_later', ...body }, key);
+const create = (body: Record<string, unknown>) =>
+  stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', payment_method: 'pay_later', ...body }, key);
 const cancel = (id: string, body: Record<string, unknown> = {}) => stack.api('POST', `/payments/${id}/cancel`, body, key);
 const voidCalls = async (txn: string) => (await stack.sandboxCalls()).filter((c) => c.path === `/service_test/v1/payments/${txn}/void`);
 

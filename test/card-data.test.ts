@@ -18,7 +18,12 @@ const CARD_DATA = /4111[ -]?1111[ -]?1111[ -]?1111|card_number|"cvc"/;
 describe('card data', () => {
   it('POST /payments with pay_later.card: 400 naming the field, nothing stored', async () => {
     const id = newId();
-    const r = await create({ payment_id: id, payment_method: 'pay_later', payment_method_type: 'invoice', payment_method_data: { pay_later: { invoice: {}, card: CARD } } });
+    const r = await create({
+      payment_id: id,
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      payment_method_data: { pay_later: { invoice: {}, card: CARD } },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'IR_07', param: 'payment_method_data.pay_later.card' });
     expect(await stored(id)).toBe(0);
@@ -44,21 +49,38 @@ describe('card data', () => {
     const { body: p } = await create({ metadata: { order: 'A-1' } });
     const upd = await stack.api('POST', `/payments/${p.payment_id}`, { metadata: { note: '4111 1111 1111 1111' } }, key);
     expect(upd.body.error).toMatchObject({ code: 'IR_05', param: 'metadata.note' });
-    const conf = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { payment_method: 'pay_later', payment_method_data: { pay_later: { invoice: {}, card: CARD } } }, key);
+    const conf = await stack.api(
+      'POST',
+      `/payments/${p.payment_id}/confirm`,
+      { payment_method: 'pay_later', payment_method_data: { pay_later: { invoice: {}, card: CARD } } },
+      key,
+    );
     expect(conf.body.error).toMatchObject({ code: 'IR_07', param: 'payment_method_data.pay_later.card' });
-    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({ status: 'requires_confirmation', metadata: { order: 'A-1' }, payment_method_data: null });
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({
+      status: 'requires_confirmation',
+      metadata: { order: 'A-1' },
+      payment_method_data: null,
+    });
   });
 
   it('an id, an amount, a phone number, an IBAN and a timestamp are not card numbers', async () => {
     const r = await create({
-      merchant_order_reference_id: 'ORD20240501123456789', phone: '+4541111111111111',
-      description: 'IBAN DE62 3704 0044 0532 0130 01', metadata: { at: 1714566896789, sent: '2024-05-01T12:34:56Z', amount_cents: 4_111_111_111 },
+      merchant_order_reference_id: 'ORD20240501123456789',
+      phone: '+4541111111111111',
+      description: 'IBAN DE62 3704 0044 0532 0130 01',
+      metadata: { at: 1714566896789, sent: '2024-05-01T12:34:56Z', amount_cents: 4_111_111_111 },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 
   it('GET of a payment never contains card data: a paid payment, and one stored with a card before the rule', async () => {
-    const paid = await create({ confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', payment_method_data: { pay_later: { invoice: {} } }, customer: { email: 'jane@example.com' } });
+    const paid = await create({
+      confirm: true,
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      payment_method_data: { pay_later: { invoice: {} } },
+      customer: { email: 'jane@example.com' },
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     const got = await stack.api('GET', `/payments/${paid.body.payment_id}`, undefined, key);
     expect(got.body.payment_method_data).toEqual({ pay_later: { invoice: {} } });
@@ -73,6 +95,10 @@ describe('card data', () => {
   });
 
   it('no process logged card data', () => {
-    for (const [part, lines] of Object.entries(stack.logs)) expect(lines.filter((l) => CARD_DATA.test(l)), part).toEqual([]);
+    for (const [part, lines] of Object.entries(stack.logs))
+      expect(
+        lines.filter((l) => CARD_DATA.test(l)),
+        part,
+      ).toEqual([]);
   });
 });

@@ -23,7 +23,10 @@ async function site(): Promise<string> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
     res.setHeader('content-type', 'text/html');
-    if (url.pathname === '/frame') return res.end(`<!doctype html><h1>Shop</h1><iframe id="checkout" width="600" height="400" src="${url.searchParams.get('src')!.replace(/"/g, '&quot;')}"></iframe>`);
+    if (url.pathname === '/frame')
+      return res.end(
+        `<!doctype html><h1>Shop</h1><iframe id="checkout" width="600" height="400" src="${url.searchParams.get('src')!.replace(/"/g, '&quot;')}"></iframe>`,
+      );
     res.end('<!doctype html><p id="back">Back at the shop</p>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -39,8 +42,17 @@ beforeAll(async () => {
   profileDir = mkdtempSync(join(tmpdir(), 'checkout-chromium-'));
   // A fresh profile (--user-data-dir) for every run.
   browser = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -50,20 +62,32 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const create = async (body: Record<string, unknown> = {}) => (await stack.api('POST', '/payments', { amount: 4_200, currency: 'EUR', payment_link: true, ...body }, key)).body;
+const create = async (body: Record<string, unknown> = {}) =>
+  (await stack.api('POST', '/payments', { amount: 4_200, currency: 'EUR', payment_link: true, ...body }, key)).body;
 
 /** A fresh page that records every dialog (alert, confirm…) a script opens. */
 async function newPage(): Promise<{ page: Page; dialogs: string[] }> {
   const page = await browser.newPage();
   const dialogs: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   return { page, dialogs };
 }
 
 /** The frames of a page that show a checkout pay button. */
 async function checkoutFrames(page: Page) {
   const shown = [];
-  for (const f of page.frames()) if (f !== page.mainFrame() && await f.locator('#pay').count().catch(() => 0)) shown.push(f);
+  for (const f of page.frames())
+    if (
+      f !== page.mainFrame() &&
+      (await f
+        .locator('#pay')
+        .count()
+        .catch(() => 0))
+    )
+      shown.push(f);
   return shown;
 }
 

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const create = async (body: Record<string, unknown> = {}) => (await stack.api('POST', '/payments', { amount: 2_500, currency: 'EUR', capture_method: 'manual', ...body }, key)).body;
+const create = async (body: Record<string, unknown> = {}) =>
+  (await stack.api('POST', '/payments', { amount: 2_500, currency: 'EUR', capture_method: 'manual', ...body }, key)).body;
 const transitions = async () => (await stack.db()).collection('transitions').countDocuments({});
 
 describe('publishable key + client_secret', () => {
@@ -28,20 +29,29 @@ describe('publishable key + client_secret', () => {
     expect(sneaky.status).toBe(403);
     expect(sneaky.body.error.code).toBe('IR_22');
     expect(await transitions()).toBe(before);
-    const c = await stack.api('POST', `/payments/${p.payment_id}/confirm`, {
-      client_secret: p.client_secret, payment_method: 'pay_later', payment_method_type: 'invoice', browser_info: { user_agent: 'Mozilla/5.0' },
-    }, pk);
+    const c = await stack.api(
+      'POST',
+      `/payments/${p.payment_id}/confirm`,
+      {
+        client_secret: p.client_secret,
+        payment_method: 'pay_later',
+        payment_method_type: 'invoice',
+        browser_info: { user_agent: 'Mozilla/5.0' },
+      },
+      pk,
+    );
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ status: 'requires_capture', payment_method_type: 'invoice', amount: 2_500 });
   });
 
-  it('a missing, wrong, other payment\'s or expired client_secret is refused (IR_08 / IR_09) and changes nothing', async () => {
+  it("a missing, wrong, other payment's or expired client_secret is refused (IR_08 / IR_09) and changes nothing", async () => {
     const a = await create();
     const b = await create();
     const expired = await create({ session_expiry: 1 });
     await new Promise((r) => setTimeout(r, 1_100));
     const before = await transitions();
-    const confirm = (id: string, secret?: string) => stack.api('POST', `/payments/${id}/confirm`, { payment_method: 'pay_later', ...(secret ? { client_secret: secret } : {}) }, pk);
+    const confirm = (id: string, secret?: string) =>
+      stack.api('POST', `/payments/${id}/confirm`, { payment_method: 'pay_later', ...(secret ? { client_secret: secret } : {}) }, pk);
     expect((await confirm(a.payment_id)).body.error).toMatchObject({ code: 'IR_08', param: 'client_secret' });
     expect((await confirm(a.payment_id, `${a.payment_id}_secret_${'x'.repeat(20)}`)).body.error).toMatchObject({ code: 'IR_09', param: 'client_secret' });
     expect((await confirm(a.payment_id, b.client_secret)).body.error.code).toBe('IR_09');
@@ -76,7 +86,7 @@ describe('publishable key + client_secret', () => {
     expect(await transitions()).toBe(before);
   });
 
-  it('a secret key with a client_secret is refused: the client_secret is the browser\'s', async () => {
+  it("a secret key with a client_secret is refused: the client_secret is the browser's", async () => {
     const p = await create();
     const r = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { client_secret: p.client_secret, payment_method: 'pay_later' }, key);
     expect(r.status).toBe(400);
@@ -85,7 +95,7 @@ describe('publishable key + client_secret', () => {
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body.status).toBe('requires_confirmation');
   });
 
-  it('reads its payment link with the client_secret; another merchant\'s publishable key sees nothing', async () => {
+  it("reads its payment link with the client_secret; another merchant's publishable key sees nothing", async () => {
     const p = await create({ payment_link: true });
     const id = p.payment_link.payment_link_id;
     const r = await stack.api('GET', `/payment_link/${id}?client_secret=${p.client_secret}`, undefined, pk);
@@ -107,14 +117,36 @@ describe('publishable key + client_secret', () => {
   });
 
   it('the browser is answered only the client fields: no merchant metadata, customer record, connector or ephemeral key', async () => {
-    const p = await create({ metadata: { internal_ref: 'merchant-only' }, customer: { id: 'cus_client_view', email: 'c@example.com', name: 'C' }, description: 'Shoes' });
+    const p = await create({
+      metadata: { internal_ref: 'merchant-only' },
+      customer: { id: 'cus_client_view', email: 'c@example.com', name: 'C' },
+      description: 'Shoes',
+    });
     const full = await stack.api('GET', `/payments/${p.payment_id}`, undefined, key);
     expect(full.body).toMatchObject({ metadata: { internal_ref: 'merchant-only' }, merchant_id: expect.any(String), ephemeral_key: expect.anything() });
     const CLIENT_FIELDS = [
-      'payment_id', 'status', 'amount', 'net_amount', 'currency', 'capture_method', 'authentication_type', 'external_3ds_authentication_attempted',
-      'external_authentication_details', 'payment_method',
-      'payment_method_type', 'payment_experience', 'allowed_payment_method_types', 'description', 'return_url', 'next_action',
-      'created', 'expires_on', 'error_code', 'error_message', 'unified_code', 'unified_message',
+      'payment_id',
+      'status',
+      'amount',
+      'net_amount',
+      'currency',
+      'capture_method',
+      'authentication_type',
+      'external_3ds_authentication_attempted',
+      'external_authentication_details',
+      'payment_method',
+      'payment_method_type',
+      'payment_experience',
+      'allowed_payment_method_types',
+      'description',
+      'return_url',
+      'next_action',
+      'created',
+      'expires_on',
+      'error_code',
+      'error_message',
+      'unified_code',
+      'unified_message',
     ].sort();
     const got = await stack.api('GET', `/payments/${p.payment_id}?client_secret=${p.client_secret}`, undefined, pk);
     expect(got.status).toBe(200);

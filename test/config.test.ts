@@ -21,26 +21,60 @@ describe('parseConfig', () => {
   it('gives the defaults for an empty environment', () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
-      mongodbUrl: 'mongodb://127.0.0.1:27017/bnpl', redisUrl: 'redis://127.0.0.1:6379', redisPrefix: 'bnpl', port: 8080,
-      publicBaseUrl: 'http://localhost:8080', paymentStateAddr: '127.0.0.1:50051', sandboxPort: 8090, sandboxHost: '127.0.0.1',
-      sandboxUrl: 'http://127.0.0.1:8090', threeDsServerUrl: 'http://127.0.0.1:8090', threeDsServerApiKey: 'sk_sandbox_three_ds_server',
-      threeDsRequestorUrl: 'http://localhost:8080', adminApiKey: '', keyHashSecret: '', masterEncKey: '',
-      setupCacheMs: 10_000, confirmWaitMs: 10_000, providerTimeoutMs: 30_000, jobLockMs: 30_000, jobAttempts: 6, jobBackoffMs: 1_000,
-      workerConcurrency: 50, rateLimitPerSecond: 1000, rateLimitPerAddressPerSecond: 2000, trustProxy: '', checkoutRateLimitPerSecond: 5,
-      syncDelaysMs: [2000, 5000, 10000, 30000, 60000, 300000, 300000, 300000, 300000, 300000], sweepAfterMs: 60_000,
-      sweepIntervalMs: 15_000, sandboxSlowMs: 15_000, sandboxReviewMs: 3_000, logLevel: 'info', beginRetryMs: 15_000,
-      beginAttemptMs: 5_000, beginAppendMarginMs: 1_000, pickupAfterMs: 3_000, pickupIntervalMs: 1_000, masterEncKeysPrevious: '',
+      mongodbUrl: 'mongodb://127.0.0.1:27017/bnpl',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'bnpl',
+      port: 8080,
+      publicBaseUrl: 'http://localhost:8080',
+      paymentStateAddr: '127.0.0.1:50051',
+      sandboxPort: 8090,
+      sandboxHost: '127.0.0.1',
+      sandboxUrl: 'http://127.0.0.1:8090',
+      threeDsServerUrl: 'http://127.0.0.1:8090',
+      threeDsServerApiKey: 'sk_sandbox_three_ds_server',
+      threeDsRequestorUrl: 'http://localhost:8080',
+      adminApiKey: '',
+      keyHashSecret: '',
+      masterEncKey: '',
+      setupCacheMs: 10_000,
+      confirmWaitMs: 10_000,
+      providerTimeoutMs: 30_000,
+      jobLockMs: 30_000,
+      jobAttempts: 6,
+      jobBackoffMs: 1_000,
+      workerConcurrency: 50,
+      rateLimitPerSecond: 1000,
+      rateLimitPerAddressPerSecond: 2000,
+      trustProxy: '',
+      checkoutRateLimitPerSecond: 5,
+      syncDelaysMs: [2000, 5000, 10000, 30000, 60000, 300000, 300000, 300000, 300000, 300000],
+      sweepAfterMs: 60_000,
+      sweepIntervalMs: 15_000,
+      sandboxSlowMs: 15_000,
+      sandboxReviewMs: 3_000,
+      logLevel: 'info',
+      beginRetryMs: 15_000,
+      beginAttemptMs: 5_000,
+      beginAppendMarginMs: 1_000,
+      pickupAfterMs: 3_000,
+      pickupIntervalMs: 1_000,
+      masterEncKeysPrevious: '',
     });
   });
 
   it('treats an empty variable as unset, and derives the URLs as before', () => {
     expect(parseConfig({ PORT: '', RATE_LIMIT_PER_SECOND: '' })).toMatchObject({ port: 8080, rateLimitPerSecond: 1000 });
     expect(parseConfig({ PORT: '9000', SANDBOX_PORT: '9100' })).toMatchObject({
-      publicBaseUrl: 'http://localhost:9000', threeDsRequestorUrl: 'http://localhost:9000',
-      sandboxUrl: 'http://127.0.0.1:9100', threeDsServerUrl: 'http://127.0.0.1:9100',
+      publicBaseUrl: 'http://localhost:9000',
+      threeDsRequestorUrl: 'http://localhost:9000',
+      sandboxUrl: 'http://127.0.0.1:9100',
+      threeDsServerUrl: 'http://127.0.0.1:9100',
     });
     expect(parseConfig({ PUBLIC_BASE_URL: 'https://pay.example//', SANDBOX_URL: 'http://sb', SYNC_DELAYS_MS: ' 500, 1000' })).toMatchObject({
-      publicBaseUrl: 'https://pay.example', threeDsRequestorUrl: 'https://pay.example', threeDsServerUrl: 'http://sb', syncDelaysMs: [500, 1000],
+      publicBaseUrl: 'https://pay.example',
+      threeDsRequestorUrl: 'https://pay.example',
+      threeDsServerUrl: 'http://sb',
+      syncDelaysMs: [500, 1000],
     });
     expect(parseConfig({ MASTER_ENC_KEY: KEY, MASTER_ENC_KEYS_PREVIOUS: ` ${KEY}, ${KEY.toUpperCase()} ` }).masterEncKey).toBe(KEY);
   });
@@ -49,7 +83,8 @@ describe('parseConfig', () => {
     expect(problems({ PORT: 'abc' })).toEqual(['PORT must be an integer from 0 to 65535, got "abc"']);
     expect(problems({ SANDBOX_PORT: '65536' })).toEqual(['SANDBOX_PORT must be an integer from 0 to 65535, got "65536"']);
     expect(problems({ JOB_ATTEMPTS: '-1', WORKER_CONCURRENCY: '2.5' })).toEqual([
-      'JOB_ATTEMPTS must be a non-negative integer, got "-1"', 'WORKER_CONCURRENCY must be a non-negative integer, got "2.5"',
+      'JOB_ATTEMPTS must be a non-negative integer, got "-1"',
+      'WORKER_CONCURRENCY must be a non-negative integer, got "2.5"',
     ]);
     expect(problems({ SYNC_DELAYS_MS: '500,soon' })).toEqual(['SYNC_DELAYS_MS must be comma-separated non-negative integers (ms), got "500,soon"']);
     expect(problems({ LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL must be one of debug, info, warn, error, got "loud"']);
@@ -62,8 +97,11 @@ describe('parseConfig', () => {
 
   it('knows what the gateway cannot run without', () => {
     expect(gatewaySecretsProblem({ adminApiKey: 'a', keyHashSecret: 'k', masterEncKey: KEY })).toBeUndefined();
-    for (const c of [{ adminApiKey: '', keyHashSecret: 'k', masterEncKey: KEY }, { adminApiKey: 'a', keyHashSecret: '', masterEncKey: KEY },
-      { adminApiKey: 'a', keyHashSecret: 'k', masterEncKey: '' }]) {
+    for (const c of [
+      { adminApiKey: '', keyHashSecret: 'k', masterEncKey: KEY },
+      { adminApiKey: 'a', keyHashSecret: '', masterEncKey: KEY },
+      { adminApiKey: 'a', keyHashSecret: 'k', masterEncKey: '' },
+    ]) {
       expect(gatewaySecretsProblem(c)).toMatch(/ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY \(64 hex characters\) must be set/);
     }
   });

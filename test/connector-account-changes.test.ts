@@ -5,23 +5,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await Stack.start(); });
+beforeAll(async () => {
+  stack = await Stack.start();
+});
 afterAll(async () => stack?.stop());
 
 const RIGHT = 'sk_sandbox_service_test';
 
 async function merchantWithKey(apiKey: string) {
   const m = await stack.merchant();
-  const a = await stack.api('POST', `/account/${m.merchant_id}/connectors`, {
-    connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey },
-  }, stack.adminKey);
+  const a = await stack.api(
+    'POST',
+    `/account/${m.merchant_id}/connectors`,
+    {
+      connector_name: 'service_test',
+      connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey },
+    },
+    stack.adminKey,
+  );
   expect(a.status).toBe(200);
   return { ...m, mca: a.body.merchant_connector_id as string };
 }
 
 const update = async (m: { merchant_id: string; mca: string }, body: Record<string, unknown>) =>
   expect((await stack.api('POST', `/account/${m.merchant_id}/connectors/${m.mca}`, body, stack.adminKey)).status).toBe(200);
-const setKey = (m: { merchant_id: string; mca: string }, apiKey: string) => update(m, { connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey } });
+const setKey = (m: { merchant_id: string; mca: string }, apiKey: string) =>
+  update(m, { connector_account_details: { auth_type: 'HeaderKey', api_key: apiKey } });
 
 async function pay(m: { api_key: string }) {
   const r = await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later' }, m.api_key);
@@ -60,7 +69,8 @@ describe('connector account changes take effect at once', () => {
     try {
       const confirm = stack.api('POST', `/payments/${p.payment_id}/confirm`, { payment_method: 'pay_later' }, m.api_key);
       const db = await stack.db();
-      for (let i = 0; i < 100 && !(await db.collection('payments').findOne({ payment_id: p.payment_id }))?.operations?.length; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && !(await db.collection('payments').findOne({ payment_id: p.payment_id }))?.operations?.length; i++)
+        await new Promise((r) => setTimeout(r, 50));
       await update(m, { disabled: true });
       expect((await confirm).body.status).toBe('processing');
     } finally {

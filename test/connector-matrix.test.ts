@@ -120,7 +120,10 @@ describe.each(IMPLEMENTED.map((name) => [name, MANIFESTS[name]!] as const))('%s'
 
   it(`automatic capture: ${m.capture_methods.includes('automatic') ? 'succeeded' : 'refused before queueing'}`, async () => {
     if (!m.capture_methods.includes('automatic')) {
-      return refusedBeforeQueueing(() => stack.api('POST', '/payments', body(m, 'erika@example.com', { capture_method: 'automatic' }), M().api_key), 'capture_method');
+      return refusedBeforeQueueing(
+        () => stack.api('POST', '/payments', body(m, 'erika@example.com', { capture_method: 'automatic' }), M().api_key),
+        'capture_method',
+      );
     }
     const p = await settle(M(), await calls().pay(body(m, 'erika@example.com', { capture_method: 'automatic' })));
     expect(p).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
@@ -148,27 +151,33 @@ describe.each(IMPLEMENTED.map((name) => [name, MANIFESTS[name]!] as const))('%s'
     }
   });
 
-  it.each(['manual', 'manual_multiple'] as const)('capture_method %s: each capture gets what it needs from its request or the payment, or is refused naming it', async (cm) => {
-    if (!m.capture_methods.includes(cm)) return;
-    const needed = fieldsNeeded(m, cm).capture;
-    if (cm === 'manual' && needed.length === 0) return; // 'manual capture of the whole amount' is this cell
-    const full = body(m, 'erika@example.com', { capture_method: cm });
-    const p = await settle(M(), await calls().pay(needed.reduce(without, full)));
-    expect(p, JSON.stringify(p).slice(0, 600)).toMatchObject({ status: 'requires_capture', connector: name });
-    for (const path of needed) await refusedBeforeQueueing(() => calls().capture(p.payment_id), path);
-    // Given in the capture request itself (spec 4.3 capture metadata): the capture works; manual_multiple in two,
-    // one lamp then the rest (whole order lines: Svea delivers rows, and fails an amount no rows add up to).
-    const given = only(full, needed);
-    const parts = cm === 'manual_multiple' && m.partial_capture && m.multiple_capture ? [4_760, 7_140] : [11_900];
-    let received = 0;
-    for (const [i, amount] of parts.entries()) {
-      const r = await calls().capture(p.payment_id, { ...given, amount_to_capture: amount });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      received += amount;
-      const s = await settle(M(), p);
-      expect(s, JSON.stringify(s.captures)).toMatchObject({ status: i === parts.length - 1 ? 'succeeded' : 'partially_captured_and_capturable', amount_received: received });
-    }
-  });
+  it.each(['manual', 'manual_multiple'] as const)(
+    'capture_method %s: each capture gets what it needs from its request or the payment, or is refused naming it',
+    async (cm) => {
+      if (!m.capture_methods.includes(cm)) return;
+      const needed = fieldsNeeded(m, cm).capture;
+      if (cm === 'manual' && needed.length === 0) return; // 'manual capture of the whole amount' is this cell
+      const full = body(m, 'erika@example.com', { capture_method: cm });
+      const p = await settle(M(), await calls().pay(needed.reduce(without, full)));
+      expect(p, JSON.stringify(p).slice(0, 600)).toMatchObject({ status: 'requires_capture', connector: name });
+      for (const path of needed) await refusedBeforeQueueing(() => calls().capture(p.payment_id), path);
+      // Given in the capture request itself (spec 4.3 capture metadata): the capture works; manual_multiple in two,
+      // one lamp then the rest (whole order lines: Svea delivers rows, and fails an amount no rows add up to).
+      const given = only(full, needed);
+      const parts = cm === 'manual_multiple' && m.partial_capture && m.multiple_capture ? [4_760, 7_140] : [11_900];
+      let received = 0;
+      for (const [i, amount] of parts.entries()) {
+        const r = await calls().capture(p.payment_id, { ...given, amount_to_capture: amount });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        received += amount;
+        const s = await settle(M(), p);
+        expect(s, JSON.stringify(s.captures)).toMatchObject({
+          status: i === parts.length - 1 ? 'succeeded' : 'partially_captured_and_capturable',
+          amount_received: received,
+        });
+      }
+    },
+  );
 
   it(`partial capture: ${m.partial_capture ? 'partially captured' : 'refused before queueing'}`, async () => {
     const p = await authorized();
@@ -192,20 +201,28 @@ describe.each(IMPLEMENTED.map((name) => [name, MANIFESTS[name]!] as const))('%s'
     expect(await calls().refundSettled(r.body.refund_id, 45_000)).toMatchObject({ status: 'succeeded', amount: 2_000 });
   });
 
-  it('decline (+decline) -> failed with the provider\'s code', async () => {
+  it("decline (+decline) -> failed with the provider's code", async () => {
     const p = await settle(M(), await calls().pay(body(m, 'erika+decline@example.com')), 'any');
     expect(p).toMatchObject({ status: 'failed', error_code: expect.any(String) });
   });
 
   it('credentials without what the connector takes are refused when the account is saved, naming the field', async () => {
-    const r = await stack.api('POST', `/account/${M().merchant_id}/connectors`, { connector_name: name, connector_account_details: { auth_type: m.auth_type } }, stack.adminKey);
+    const r = await stack.api(
+      'POST',
+      `/account/${M().merchant_id}/connectors`,
+      { connector_name: name, connector_account_details: { auth_type: m.auth_type } },
+      stack.adminKey,
+    );
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe('connector_account_details.api_key');
   });
 
-  it('wrong credentials -> failed with the provider\'s code', async () => {
+  it("wrong credentials -> failed with the provider's code", async () => {
     const key = m.sandbox_account_details!.api_key;
-    const bad = await merchantWithAccount(stack, name, { ...m.sandbox_account_details, api_key: /^\d+$/.test(key) ? '9'.repeat(key.length) : 'not-the-right-key' });
+    const bad = await merchantWithAccount(stack, name, {
+      ...m.sandbox_account_details,
+      api_key: /^\d+$/.test(key) ? '9'.repeat(key.length) : 'not-the-right-key',
+    });
     const p = await settle(bad, await merchantCalls(stack, bad.api_key).pay(body(m, 'erika@example.com')));
     expect(p).toMatchObject({ status: 'failed', error_code: expect.any(String) });
   });

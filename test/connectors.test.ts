@@ -16,7 +16,10 @@ const root = path.resolve(import.meta.dirname, '..');
 
 describe('connectors from their manifests', () => {
   it('one folder per implemented connector, each with a manifest, in the registry under its own name', async () => {
-    const folders = readdirSync(path.join(root, 'workers/connectors'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'kit').map((e) => e.name).sort();
+    const folders = readdirSync(path.join(root, 'workers/connectors'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'kit')
+      .map((e) => e.name)
+      .sort();
     // Every folder but the connector kit (workers/connectors/kit/) is a connector.
     expect(folders).toEqual(IMPLEMENTED);
     for (const c of IMPLEMENTED) {
@@ -31,7 +34,10 @@ describe('connectors from their manifests', () => {
   it('a connector has exactly the flows its manifest lists', async () => {
     for (const c of IMPLEMENTED) {
       const connector = await loadConnector(c);
-      expect(FLOWS.filter((f) => connector[f] !== undefined), c).toEqual(FLOWS.filter((f) => connector.manifest.flows.includes(f)));
+      expect(
+        FLOWS.filter((f) => connector[f] !== undefined),
+        c,
+      ).toEqual(FLOWS.filter((f) => connector.manifest.flows.includes(f)));
     }
   });
 
@@ -40,11 +46,16 @@ describe('connectors from their manifests', () => {
     expect(capabilities('service_test')).toEqual({ implemented: true, manual_capture: true, multiple_capture: true, incremental_authorization: true });
   });
 
-  it('the registry, docker-compose.yml\'s worker services and README\'s connectors table are as `npm run connectors:gen` writes them', async () => {
-    expect((await outOfDate()).map(([file]) => file), 'run npm run connectors:gen').toEqual([]);
+  it("the registry, docker-compose.yml's worker services and README's connectors table are as `npm run connectors:gen` writes them", async () => {
+    expect(
+      (await outOfDate()).map(([file]) => file),
+      'run npm run connectors:gen',
+    ).toEqual([]);
     const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
     // worker-webhooks is the merchant webhooks' worker, not a connector's.
-    const services = [...compose.matchAll(/^ {2}worker-([a-z0-9_]+):\n((?: {4}.*\n)+)/gm)].map((m) => ({ name: m[1]!, body: m[2]! })).filter((s) => s.name !== 'webhooks');
+    const services = [...compose.matchAll(/^ {2}worker-([a-z0-9_]+):\n((?: {4}.*\n)+)/gm)]
+      .map((m) => ({ name: m[1]!, body: m[2]! }))
+      .filter((s) => s.name !== 'webhooks');
     expect(services.map((s) => s.name).sort()).toEqual(IMPLEMENTED);
     for (const s of services) expect(s.body).toContain(`command: ["node", "workers/main.ts", "--connector", "${s.name}"]`);
   });
@@ -59,20 +70,25 @@ describe('connectors from their manifests', () => {
     expect(compose).toContain('command: ["node", "workers/main.ts", "--connector", "service_test"]');
   });
 
-  it('README\'s table: a row per connector from its capability data', () => {
-    const rows = renderTable(Object.values(MANIFESTS).filter((m) => !!m)).trim().split('\n').slice(2);
+  it("README's table: a row per connector from its capability data", () => {
+    const rows = renderTable(Object.values(MANIFESTS).filter((m) => !!m))
+      .trim()
+      .split('\n')
+      .slice(2);
     expect(rows.map((r) => r.split(' | ')[0]!.slice(2))).toEqual(IMPLEMENTED);
     const mondu = rows.find((r) => r.startsWith('| mondu '))!;
     expect(mondu).toContain('automatic (follow-up capture)');
     expect(mondu).toContain('| B2B | always |');
-    expect(renderTable([{ ...MANIFESTS.service_test!, partial_capture: false, multiple_capture: false, customer_step: undefined }])).toContain('full amount only | any | any | B2B, B2C | none |');
+    expect(renderTable([{ ...MANIFESTS.service_test!, partial_capture: false, multiple_capture: false, customer_step: undefined }])).toContain(
+      'full amount only | any | any | B2B, B2C | none |',
+    );
     expect(rows.find((r) => r.startsWith('| riverty '))).toMatch(/\| partial \(\d+ traced, \d+ unverified\) \|$/);
     expect(rows.find((r) => r.startsWith('| service_test '))).toMatch(/\| own \|$/);
   });
 });
 
-describe('verification level: the manifest\'s counts are its README\'s', () => {
-  it('each connector\'s manifest states the counts of its README\'s Sources rows and UNVERIFIED items, and the level they give', () => {
+describe("verification level: the manifest's counts are its README's", () => {
+  it("each connector's manifest states the counts of its README's Sources rows and UNVERIFIED items, and the level they give", () => {
     for (const c of IMPLEMENTED) {
       const v = MANIFESTS[c]!.verification;
       const counted = readmeVerification(c);
@@ -102,11 +118,40 @@ describe('verification level: the manifest\'s counts are its README\'s', () => {
 
   it('the README parser counts the rows of every table under ## Sources and the top-level items under ## UNVERIFIED, nothing else', () => {
     const readme = [
-      '# x', '', '| field mapping | not a source |', '|---|---|', '| a | b |', '',
-      '## Sources', 'Keys: [A] a repository.', '', '### Requests', '| what | source |', '|---|---|', '| `POST /a` | [A] |', '| a \\| b | [A] x |',
-      '', '### Answers', '| what | meaning | source |', '|:--|---|--:|', '| `id` | | [A] |', '',
-      '## UNVERIFIED (designed plausibly)', '- one', '  continued', '- two', '', '1. three', '10. four', '   - a sub-point, not counted', '',
-      '## Field mapping', '| ours | theirs |', '|---|---|', '| a | b |', '- not unverified',
+      '# x',
+      '',
+      '| field mapping | not a source |',
+      '|---|---|',
+      '| a | b |',
+      '',
+      '## Sources',
+      'Keys: [A] a repository.',
+      '',
+      '### Requests',
+      '| what | source |',
+      '|---|---|',
+      '| `POST /a` | [A] |',
+      '| a \\| b | [A] x |',
+      '',
+      '### Answers',
+      '| what | meaning | source |',
+      '|:--|---|--:|',
+      '| `id` | | [A] |',
+      '',
+      '## UNVERIFIED (designed plausibly)',
+      '- one',
+      '  continued',
+      '- two',
+      '',
+      '1. three',
+      '10. four',
+      '   - a sub-point, not counted',
+      '',
+      '## Field mapping',
+      '| ours | theirs |',
+      '|---|---|',
+      '| a | b |',
+      '- not unverified',
     ].join('\n');
     expect(countVerification(readme)).toEqual({ verified: 3, unverified: 4 });
     // An older README: no Sources table (0 traced), its UNVERIFIED list counted.

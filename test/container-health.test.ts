@@ -7,8 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Stack, freePort } from './support/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const check = (addr: string) => promisify(execFile)(process.execPath, ['scripts/grpc-health.ts', addr], { cwd: root })
-  .then(() => 0, (e: { code?: number }) => e.code ?? -1);
+const check = (addr: string) =>
+  promisify(execFile)(process.execPath, ['scripts/grpc-health.ts', addr], { cwd: root }).then(
+    () => 0,
+    (e: { code?: number }) => e.code ?? -1,
+  );
 
 describe('payment-state container healthcheck', () => {
   let stack: Stack;

@@ -12,8 +12,7 @@ let merchantId: string;
 beforeAll(async () => ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '1000', SANDBOX_SLOW_MS: '4000' })));
 afterAll(async () => stack?.stop());
 
-const pay = (body: Record<string, unknown>) =>
-  stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', payment_method: 'pay_later', ...body }, key);
+const pay = (body: Record<string, unknown>) => stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', payment_method: 'pay_later', ...body }, key);
 
 describe('crash safety', () => {
   it('a worker killed in the middle of a job: the job runs again, the payment ends right, one authorization at the provider', async () => {
@@ -34,8 +33,10 @@ describe('crash safety', () => {
     const calls = await stack.sandboxCalls({ idempotency_key: op.operation_id });
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(await stack.sandboxPayments(op.operation_id)).toHaveLength(1);
-    const transitions = await (await stack.db()).collection('transitions')
-      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, operation_id: op.operation_id, action: /^outcome:/ }).toArray();
+    const transitions = await (await stack.db())
+      .collection('transitions')
+      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, operation_id: op.operation_id, action: /^outcome:/ })
+      .toArray();
     expect(transitions.map((t) => t.action)).toEqual(['outcome:authorized']);
   });
 
@@ -51,8 +52,10 @@ describe('crash safety', () => {
     const done = await stack.poll(c.body.payment_id, key, (p) => p.status !== 'processing', 60_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
     const db = await stack.db();
-    const outcomes = await db.collection('transitions')
-      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, action: /^outcome:/ }).toArray();
+    const outcomes = await db
+      .collection('transitions')
+      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, action: /^outcome:/ })
+      .toArray();
     expect(outcomes).toHaveLength(1);
     expect(stack.logs.worker.some((l) => l.includes('payment-state unreachable'))).toBe(true);
   });
@@ -64,15 +67,28 @@ describe('crash safety', () => {
     expect(confirmed.body.status).toBe('processing');
     const [op] = await operationIds(stack, merchantId, c.body.payment_id);
     const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
-    const replies = await Promise.all(Array.from({ length: 15 }, () => call<object, { applied: boolean; status: string }>(client, 'Complete', {
-      merchant_id: merchantId, payment_id: c.body.payment_id, operation_id: op.operation_id,
-      outcome: { kind: 'AUTHORIZED', connector_transaction_id: 'stp_direct' },
-    }, 10_000)));
+    const replies = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        call<object, { applied: boolean; status: string }>(
+          client,
+          'Complete',
+          {
+            merchant_id: merchantId,
+            payment_id: c.body.payment_id,
+            operation_id: op.operation_id,
+            outcome: { kind: 'AUTHORIZED', connector_transaction_id: 'stp_direct' },
+          },
+          10_000,
+        ),
+      ),
+    );
     client.close();
     expect(replies.filter((r) => r.applied)).toHaveLength(1);
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set(['requires_capture']));
-    const outcomes = await (await stack.db()).collection('transitions')
-      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, action: 'outcome:authorized' }).toArray();
+    const outcomes = await (await stack.db())
+      .collection('transitions')
+      .find({ merchant_id: merchantId, payment_id: c.body.payment_id, action: 'outcome:authorized' })
+      .toArray();
     expect(outcomes).toHaveLength(1);
     // The provider's own approval arrives later through the status sync and changes nothing.
     await sleep(2_500);
@@ -92,7 +108,9 @@ describe('projection repair', () => {
     expect(got.body).toEqual(c.body);
     expect(await db.collection('payments').countDocuments({ merchant_id: merchantId, payment_id: c.body.payment_id })).toBe(1);
     // A stale projection (behind its transitions) does not make an operation decide on old state.
-    await db.collection('payments').updateOne({ merchant_id: merchantId, payment_id: c.body.payment_id }, { $set: { seq: 0, status: 'requires_confirmation' } });
+    await db
+      .collection('payments')
+      .updateOne({ merchant_id: merchantId, payment_id: c.body.payment_id }, { $set: { seq: 0, status: 'requires_confirmation' } });
     const cap = await stack.api('POST', `/payments/${c.body.payment_id}/capture`, {}, key);
     expect(cap.body).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
   });
@@ -130,8 +148,7 @@ describe('concurrency', () => {
   it('20 simultaneous captures of one requires_capture payment: exactly one applied, one capture at the provider, the rest 4xx', async () => {
     const c = await pay({ confirm: true, capture_method: 'manual', customer: { email: 'lee@example.com' } });
     expect(c.body.status).toBe('requires_capture');
-    const results = await Promise.all(Array.from({ length: 20 }, () =>
-      stack.api('POST', `/payments/${c.body.payment_id}/capture`, {}, key)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => stack.api('POST', `/payments/${c.body.payment_id}/capture`, {}, key)));
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status >= 400 && r.status < 500);
     expect(ok).toHaveLength(1);

@@ -19,14 +19,27 @@ const countOf = async (merchant = merchantId) => (await stack.db()).collection('
 describe('customers API', () => {
   it('create with a customer_id answers the Customer resource (no merchant_id, no _id) and stores it for the merchant', async () => {
     const r = await createCustomer({
-      customer_id: 'cus_api_1', name: 'Ada Lovelace', email: 'ada@example.com', phone: '1512345678', phone_country_code: '+49',
-      description: 'first customer', address: ADDRESS, metadata: { tier: 'gold', visits: 3 },
+      customer_id: 'cus_api_1',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '1512345678',
+      phone_country_code: '+49',
+      description: 'first customer',
+      address: ADDRESS,
+      metadata: { tier: 'gold', visits: 3 },
     });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([...FIELDS].sort());
     expect(r.body).toEqual({
-      customer_id: 'cus_api_1', name: 'Ada Lovelace', email: 'ada@example.com', phone: '1512345678', phone_country_code: '+49',
-      description: 'first customer', address: ADDRESS, metadata: { tier: 'gold', visits: 3 }, created_at: expect.any(String),
+      customer_id: 'cus_api_1',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '1512345678',
+      phone_country_code: '+49',
+      description: 'first customer',
+      address: ADDRESS,
+      metadata: { tier: 'gold', visits: 3 },
+      created_at: expect.any(String),
     });
     expect(Date.now() - Date.parse(r.body.created_at)).toBeLessThan(60_000);
     expect(await stored('cus_api_1')).toMatchObject({ merchant_id: merchantId, name: 'Ada Lovelace', address: ADDRESS });
@@ -36,8 +49,15 @@ describe('customers API', () => {
     const r = await createCustomer({ email: 'grace@example.com' });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      customer_id: expect.stringMatching(/^cus_[A-Za-z0-9]{20}$/), name: null, email: 'grace@example.com', phone: null,
-      phone_country_code: null, description: null, address: null, metadata: null, created_at: expect.any(String),
+      customer_id: expect.stringMatching(/^cus_[A-Za-z0-9]{20}$/),
+      name: null,
+      email: 'grace@example.com',
+      phone: null,
+      phone_country_code: null,
+      description: null,
+      address: null,
+      metadata: null,
+      created_at: expect.any(String),
     });
     expect(await stored(r.body.customer_id)).not.toBeNull();
     const empty = await stack.api('POST', '/customers', undefined, key);
@@ -65,9 +85,9 @@ describe('customers API', () => {
     expect(await countOf()).toBeGreaterThan(0);
 
     const other = await stack.merchant();
-    const o = await createCustomer({ customer_id: 'cus_api_1', name: 'Other shop\'s Ada' }, other.api_key);
+    const o = await createCustomer({ customer_id: 'cus_api_1', name: "Other shop's Ada" }, other.api_key);
     expect(o.status).toBe(200);
-    expect((await stored('cus_api_1', other.merchant_id))?.name).toBe('Other shop\'s Ada');
+    expect((await stored('cus_api_1', other.merchant_id))?.name).toBe("Other shop's Ada");
     expect(await stored('cus_api_1')).toEqual(before);
   });
 
@@ -82,7 +102,7 @@ describe('customers API', () => {
     expect(await (await stack.db()).collection('customers').countDocuments({ merchant_id: merchantId, name: 'Once' })).toBe(1);
   });
 
-  it('list: newest first, limit and offset, only the merchant\'s own customers', async () => {
+  it("list: newest first, limit and offset, only the merchant's own customers", async () => {
     const shop = await stack.merchant();
     const other = await stack.merchant();
     await createCustomer({ customer_id: 'cus_other_shop', name: 'not mine' }, other.api_key);
@@ -113,8 +133,15 @@ describe('customers API', () => {
 
   it('list: bad query values -> 400 naming the parameter; unknown parameter -> IR_07', async () => {
     for (const [query, param, code] of [
-      ['limit=0', 'limit', 'IR_05'], ['limit=101', 'limit', 'IR_05'], ['limit=abc', 'limit', 'IR_05'], ['limit=2.5', 'limit', 'IR_05'],
-      ['offset=-1', 'offset', 'IR_05'], ['offset=x', 'offset', 'IR_05'], ['offset=10001', 'offset', 'IR_05'], ['limit=1&limit=2', 'limit', 'IR_05'], ['customer_id=cus_api_1', 'customer_id', 'IR_07'],
+      ['limit=0', 'limit', 'IR_05'],
+      ['limit=101', 'limit', 'IR_05'],
+      ['limit=abc', 'limit', 'IR_05'],
+      ['limit=2.5', 'limit', 'IR_05'],
+      ['offset=-1', 'offset', 'IR_05'],
+      ['offset=x', 'offset', 'IR_05'],
+      ['offset=10001', 'offset', 'IR_05'],
+      ['limit=1&limit=2', 'limit', 'IR_05'],
+      ['customer_id=cus_api_1', 'customer_id', 'IR_07'],
     ]) {
       const r = await stack.api('GET', `/customers/list?${query}`, undefined, key);
       expect(r.status, query).toBe(400);
@@ -127,7 +154,7 @@ describe('customers API', () => {
     const r = await stack.api('POST', '/customers/cus_api_1', { name: 'Augusta Ada King', description: null, metadata: { tier: 'platinum' } }, key);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ...before, name: 'Augusta Ada King', description: null, metadata: { tier: 'platinum' } });
-    const address = { line1: 'St James\'s Square 12', city: 'London', country: 'GB' };
+    const address = { line1: "St James's Square 12", city: 'London', country: 'GB' };
     const a = await stack.api('POST', '/customers/cus_api_1', { address, email: 'ada@king.example' }, key);
     expect(a.body).toEqual({ ...r.body, address, email: 'ada@king.example' });
     expect(await stack.api('GET', '/customers/cus_api_1', undefined, key)).toMatchObject({ status: 200, body: a.body });
@@ -188,7 +215,7 @@ describe('customers API', () => {
     expect(await stored('cus_renamed')).toBeNull();
   });
 
-  it('another merchant\'s key: 404 HE_02 on retrieve, update and delete, nothing changed; its list does not show the customer', async () => {
+  it("another merchant's key: 404 HE_02 on retrieve, update and delete, nothing changed; its list does not show the customer", async () => {
     const other = await stack.merchant();
     const before = await stored('cus_api_1');
     const calls: [string, string, unknown][] = [
@@ -228,7 +255,7 @@ describe('customers API', () => {
     expect(await stored('cus_nokey')).toBeNull();
   });
 
-  it('the merchant\'s publishable key -> 403 IR_22 on every route, nothing changed', async () => {
+  it("the merchant's publishable key -> 403 IR_22 on every route, nothing changed", async () => {
     const m = await (await stack.db()).collection('merchants').findOne({ merchant_id: merchantId });
     const pk = m!.publishable_key as string;
     expect(pk).toMatch(/^pk_/);
@@ -243,15 +270,29 @@ describe('customers API', () => {
   });
 
   it('a customer created by a payment is visible through the Customers API', async () => {
-    const p = await stack.api('POST', '/payments', {
-      amount: 1_000, currency: 'EUR', customer: { id: 'cus_from_payment', name: 'Grace Hopper', email: 'grace@navy.example', phone: '555', phone_country_code: '+1' },
-    }, key);
+    const p = await stack.api(
+      'POST',
+      '/payments',
+      {
+        amount: 1_000,
+        currency: 'EUR',
+        customer: { id: 'cus_from_payment', name: 'Grace Hopper', email: 'grace@navy.example', phone: '555', phone_country_code: '+1' },
+      },
+      key,
+    );
     expect(p.status).toBe(200);
     const r = await stack.api('GET', '/customers/cus_from_payment', undefined, key);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      customer_id: 'cus_from_payment', name: 'Grace Hopper', email: 'grace@navy.example', phone: '555', phone_country_code: '+1',
-      description: null, address: null, metadata: null, created_at: expect.any(String),
+      customer_id: 'cus_from_payment',
+      name: 'Grace Hopper',
+      email: 'grace@navy.example',
+      phone: '555',
+      phone_country_code: '+1',
+      description: null,
+      address: null,
+      metadata: null,
+      created_at: expect.any(String),
     });
   });
 
@@ -263,7 +304,11 @@ describe('customers API', () => {
     expect(d.status).toBe(200);
     expect(d.body).toEqual({ customer_id: 'cus_api_1', customer_deleted: true, address_deleted: true, payment_methods_deleted: true });
     expect(await stored('cus_api_1')).toBeNull();
-    for (const [method, body] of [['GET', undefined], ['POST', { name: 'back?' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { name: 'back?' }],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await stack.api(method, '/customers/cus_api_1', body, key);
       expect(r.status, method).toBe(404);
       expect(r.body.error.code).toBe('HE_02');

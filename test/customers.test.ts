@@ -10,7 +10,10 @@ afterAll(async () => stack?.stop());
 
 const create = (body: Record<string, unknown>, k = key) => stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', ...body }, k);
 const stored = async (customerId: string, merchant = merchantId) =>
-  (await stack.db()).collection('customers').find({ customer_id: customerId, merchant_id: merchant }, { projection: { _id: 0 } }).toArray();
+  (await stack.db())
+    .collection('customers')
+    .find({ customer_id: customerId, merchant_id: merchant }, { projection: { _id: 0 } })
+    .toArray();
 
 describe('customers on payments', () => {
   it('a customer object with a new id creates the customer; the payment mirrors it with an ephemeral key', async () => {
@@ -40,7 +43,12 @@ describe('customers on payments', () => {
 
   it('deprecated email/name/phone alone create a customer with a generated id', async () => {
     const r = await create({ email: 'grace@example.com', name: 'Grace Hopper', phone: '555' });
-    expect(r.body.customer).toMatchObject({ id: expect.stringMatching(/^cus_[A-Za-z0-9]{20}$/), email: 'grace@example.com', name: 'Grace Hopper', phone: '555' });
+    expect(r.body.customer).toMatchObject({
+      id: expect.stringMatching(/^cus_[A-Za-z0-9]{20}$/),
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      phone: '555',
+    });
     expect(await stored(r.body.customer.id)).toHaveLength(1);
   });
 
@@ -58,7 +66,7 @@ describe('customers on payments', () => {
     expect(await db.collection('customers').countDocuments({})).toBe(before);
   });
 
-  it('customer ids are per merchant: another merchant\'s customer of the same id is not attached', async () => {
+  it("customer ids are per merchant: another merchant's customer of the same id is not attached", async () => {
     const other = await stack.merchant();
     const r = await create({ customer_id: 'cus_shop_1' }, other.api_key);
     expect(r.body.customer).toMatchObject({ id: 'cus_shop_1', name: null, email: null });
@@ -71,7 +79,12 @@ describe('customers on payments', () => {
     const u = await stack.api('POST', `/payments/${p.payment_id}`, { customer: { id: 'cus_shop_3', name: 'Linus' } }, key);
     expect(u.body.customer).toMatchObject({ id: 'cus_shop_3', name: 'Linus' });
     expect(await stored('cus_shop_3')).toHaveLength(1);
-    const c = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { payment_method: 'pay_later', customer: { id: 'cus_shop_3', email: 'linus@example.com' } }, key);
+    const c = await stack.api(
+      'POST',
+      `/payments/${p.payment_id}/confirm`,
+      { payment_method: 'pay_later', customer: { id: 'cus_shop_3', email: 'linus@example.com' } },
+      key,
+    );
     expect(c.body.customer).toMatchObject({ id: 'cus_shop_3', name: 'Linus', email: 'linus@example.com' });
     expect((await stored('cus_shop_3'))[0]).toMatchObject({ name: 'Linus', email: 'linus@example.com' });
   });

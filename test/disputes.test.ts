@@ -19,13 +19,28 @@ type Reply = { applied: boolean; status: string };
 const report = (r: Record<string, unknown>) => call<object, Reply>(client as never, 'ReportDispute', r, 5_000);
 /** A provider's report on A's payment, in the dialect of proto DisputeReport (empty string = not given). */
 const base = (payment: any, over: Record<string, unknown> = {}) => ({
-  merchant_id: A.merchant_id, payment_id: payment.payment_id, connector_dispute_id: 'dp_sbx_one', amount: 10_000, currency: 'EUR',
-  dispute_stage: 'dispute', dispute_status: 'dispute_opened', connector_status: 'opened', connector_reason: 'fraudulent',
-  connector_reason_code: '10.4', challenge_required_by: '2026-12-24T00:00:00Z', connector_created_at: '2026-11-20T08:00:00Z',
-  connector_updated_at: '2026-11-20T08:00:00Z', ...over,
+  merchant_id: A.merchant_id,
+  payment_id: payment.payment_id,
+  connector_dispute_id: 'dp_sbx_one',
+  amount: 10_000,
+  currency: 'EUR',
+  dispute_stage: 'dispute',
+  dispute_status: 'dispute_opened',
+  connector_status: 'opened',
+  connector_reason: 'fraudulent',
+  connector_reason_code: '10.4',
+  challenge_required_by: '2026-12-24T00:00:00Z',
+  connector_created_at: '2026-11-20T08:00:00Z',
+  connector_updated_at: '2026-11-20T08:00:00Z',
+  ...over,
 });
 const refusal = async (r: Promise<unknown>) => {
-  const err = await r.then(() => { throw new Error('expected a refusal'); }, (e: grpc.ServiceError) => e);
+  const err = await r.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: grpc.ServiceError) => e,
+  );
   return { grpc: err.code, ...errorCodeOf(err) };
 };
 const get = (path: string, key = A.api_key) => stack.api('GET', path, undefined, key);
@@ -39,7 +54,12 @@ beforeAll(async () => {
   A = { ...a, pk: (await get(`/accounts/${a.merchant_id}`, stack.adminKey)).body.publishable_key };
   B = await stack.merchant();
   const captured = async () => {
-    const r = await stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' }, A.api_key);
+    const r = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' },
+      A.api_key,
+    );
     expect(r.body.status).toBe('succeeded');
     return r.body;
   };
@@ -56,8 +76,8 @@ let one: any;
 let two: any;
 let three: any;
 
-describe('a dispute\'s life through ReportDispute', () => {
-  it('the first report creates it: the Dispute resource with every field, the payment\'s copy with spec 2.10\'s subset', async () => {
+describe("a dispute's life through ReportDispute", () => {
+  it("the first report creates it: the Dispute resource with every field, the payment's copy with spec 2.10's subset", async () => {
     const before = Date.now();
     expect(await report(base(pay1))).toEqual({ applied: true, status: 'succeeded' });
     const payment = (await get(`/payments/${pay1.payment_id}`)).body;
@@ -73,11 +93,24 @@ describe('a dispute\'s life through ReportDispute', () => {
     expect(Object.keys(r.body).sort()).toEqual(Object.keys(Dispute.shape).sort());
     expect(Dispute.safeParse(r.body).success).toBe(true);
     expect(r.body).toEqual({
-      dispute_id: copy.dispute_id, payment_id: pay1.payment_id, attempt_id: pay1.attempts.at(-1).attempt_id, amount: '10000', currency: 'EUR',
-      dispute_stage: 'dispute', dispute_status: 'dispute_opened', connector: 'service_test', connector_status: 'opened',
-      connector_dispute_id: 'dp_sbx_one', connector_reason: 'fraudulent', connector_reason_code: '10.4', created_at: r.body.created_at,
-      challenge_required_by: '2026-12-24T00:00:00.000Z', connector_created_at: '2026-11-20T08:00:00.000Z', connector_updated_at: '2026-11-20T08:00:00.000Z',
-      profile_id: pay1.profile_id, merchant_connector_id: pay1.merchant_connector_id,
+      dispute_id: copy.dispute_id,
+      payment_id: pay1.payment_id,
+      attempt_id: pay1.attempts.at(-1).attempt_id,
+      amount: '10000',
+      currency: 'EUR',
+      dispute_stage: 'dispute',
+      dispute_status: 'dispute_opened',
+      connector: 'service_test',
+      connector_status: 'opened',
+      connector_dispute_id: 'dp_sbx_one',
+      connector_reason: 'fraudulent',
+      connector_reason_code: '10.4',
+      created_at: r.body.created_at,
+      challenge_required_by: '2026-12-24T00:00:00.000Z',
+      connector_created_at: '2026-11-20T08:00:00.000Z',
+      connector_updated_at: '2026-11-20T08:00:00.000Z',
+      profile_id: pay1.profile_id,
+      merchant_connector_id: pay1.merchant_connector_id,
     });
     // created_at is when we received it.
     expect(Date.parse(r.body.created_at)).toBeGreaterThanOrEqual(before - 1);
@@ -85,13 +118,28 @@ describe('a dispute\'s life through ReportDispute', () => {
     expect(Object.fromEntries(PAYMENT_DISPUTE_FIELDS.map((k) => [k, r.body[k]]))).toEqual(copy);
   });
 
-  it('opened -> challenged -> won, each applied once; the payment\'s status never changes', async () => {
-    expect(await report(base(pay1, { dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_updated_at: '2026-11-21T08:00:00Z' }))).toEqual({ applied: true, status: 'succeeded' });
+  it("opened -> challenged -> won, each applied once; the payment's status never changes", async () => {
+    expect(
+      await report(base(pay1, { dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_updated_at: '2026-11-21T08:00:00Z' })),
+    ).toEqual({ applied: true, status: 'succeeded' });
     const challenged = (await get(`/payments/${pay1.payment_id}`)).body.disputes[0];
-    expect(challenged).toMatchObject({ dispute_status: 'dispute_challenged', connector_status: 'challenged', connector_updated_at: '2026-11-21T08:00:00.000Z' });
-    expect(await report(base(pay1, { dispute_status: 'dispute_won', connector_status: 'won', connector_updated_at: '2026-11-22T08:00:00Z' }))).toEqual({ applied: true, status: 'succeeded' });
+    expect(challenged).toMatchObject({
+      dispute_status: 'dispute_challenged',
+      connector_status: 'challenged',
+      connector_updated_at: '2026-11-21T08:00:00.000Z',
+    });
+    expect(await report(base(pay1, { dispute_status: 'dispute_won', connector_status: 'won', connector_updated_at: '2026-11-22T08:00:00Z' }))).toEqual({
+      applied: true,
+      status: 'succeeded',
+    });
     one = (await get(`/disputes/${challenged.dispute_id}`)).body;
-    expect(one).toMatchObject({ dispute_id: challenged.dispute_id, dispute_stage: 'dispute', dispute_status: 'dispute_won', connector_status: 'won', created_at: challenged.created_at });
+    expect(one).toMatchObject({
+      dispute_id: challenged.dispute_id,
+      dispute_stage: 'dispute',
+      dispute_status: 'dispute_won',
+      connector_status: 'won',
+      created_at: challenged.created_at,
+    });
     const payment = (await get(`/payments/${pay1.payment_id}`)).body;
     expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
     expect(payment.disputes).toHaveLength(1);
@@ -100,13 +148,24 @@ describe('a dispute\'s life through ReportDispute', () => {
   it('an invalid move, the same report again, an older report: not applied, nothing recorded, the invalid move logged', async () => {
     const transitions = await transitionsOf(pay1.payment_id);
     // Closed within its stage: won never becomes lost.
-    expect(await report(base(pay1, { dispute_status: 'dispute_lost', connector_updated_at: '2026-11-23T08:00:00Z' }))).toEqual({ applied: false, status: 'succeeded' });
+    expect(await report(base(pay1, { dispute_status: 'dispute_lost', connector_updated_at: '2026-11-23T08:00:00Z' }))).toEqual({
+      applied: false,
+      status: 'succeeded',
+    });
     // The stage never goes back.
-    expect(await report(base(pay1, { dispute_stage: 'pre_dispute', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-24T08:00:00Z' }))).toEqual({ applied: false, status: 'succeeded' });
+    expect(await report(base(pay1, { dispute_stage: 'pre_dispute', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-24T08:00:00Z' }))).toEqual({
+      applied: false,
+      status: 'succeeded',
+    });
     // The won report delivered twice.
-    expect(await report(base(pay1, { dispute_status: 'dispute_won', connector_status: 'won', connector_updated_at: '2026-11-22T08:00:00Z' }))).toEqual({ applied: false, status: 'succeeded' });
+    expect(await report(base(pay1, { dispute_status: 'dispute_won', connector_status: 'won', connector_updated_at: '2026-11-22T08:00:00Z' }))).toEqual({
+      applied: false,
+      status: 'succeeded',
+    });
     // A move that would be valid (a later stage reopens) but is older than the one applied.
-    expect(await report(base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-21T12:00:00Z' }))).toEqual({ applied: false, status: 'succeeded' });
+    expect(
+      await report(base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-21T12:00:00Z' })),
+    ).toEqual({ applied: false, status: 'succeeded' });
     expect(await transitionsOf(pay1.payment_id)).toBe(transitions);
     expect((await get(`/disputes/${one.dispute_id}`)).body).toEqual(one);
     expect((await get(`/payments/${pay1.payment_id}`)).body.disputes).toEqual([Object.fromEntries(PAYMENT_DISPUTE_FIELDS.map((k) => [k, one[k]]))]);
@@ -117,17 +176,36 @@ describe('a dispute\'s life through ReportDispute', () => {
   });
 
   it('a later stage reopens it', async () => {
-    expect(await report(base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_opened', amount: 9_000, connector_updated_at: '2026-11-25T08:00:00Z' }))).toMatchObject({ applied: true });
-    expect((await get(`/disputes/${one.dispute_id}`)).body).toMatchObject({ dispute_stage: 'pre_arbitration', dispute_status: 'dispute_opened', amount: '9000' });
-    expect(await report(base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_challenged', amount: 9_000, connector_updated_at: '2026-11-26T08:00:00Z' }))).toMatchObject({ applied: true });
+    expect(
+      await report(
+        base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_opened', amount: 9_000, connector_updated_at: '2026-11-25T08:00:00Z' }),
+      ),
+    ).toMatchObject({ applied: true });
+    expect((await get(`/disputes/${one.dispute_id}`)).body).toMatchObject({
+      dispute_stage: 'pre_arbitration',
+      dispute_status: 'dispute_opened',
+      amount: '9000',
+    });
+    expect(
+      await report(
+        base(pay1, { dispute_stage: 'pre_arbitration', dispute_status: 'dispute_challenged', amount: 9_000, connector_updated_at: '2026-11-26T08:00:00Z' }),
+      ),
+    ).toMatchObject({ applied: true });
     one = (await get(`/disputes/${one.dispute_id}`)).body;
     expect(one).toMatchObject({ dispute_stage: 'pre_arbitration', dispute_status: 'dispute_challenged' });
   });
 
   it('bad values are refused (IR_05 naming the field), an unknown payment is not found; nothing is recorded', async () => {
     const transitions = await transitionsOf(pay1.payment_id);
-    expect(await refusal(report(base(pay1, { dispute_status: 'opened', connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({ grpc: grpc.status.FAILED_PRECONDITION, code: 'IR_05', param: 'dispute_status' });
-    expect(await refusal(report(base(pay1, { dispute_stage: 'arbitration', connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({ code: 'IR_05', param: 'dispute_stage' });
+    expect(await refusal(report(base(pay1, { dispute_status: 'opened', connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({
+      grpc: grpc.status.FAILED_PRECONDITION,
+      code: 'IR_05',
+      param: 'dispute_status',
+    });
+    expect(await refusal(report(base(pay1, { dispute_stage: 'arbitration', connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({
+      code: 'IR_05',
+      param: 'dispute_stage',
+    });
     expect(await refusal(report(base(pay1, { amount: 0, connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({ code: 'IR_05', param: 'amount' });
     expect(await refusal(report(base(pay1, { amount: -1, connector_dispute_id: 'dp_sbx_bad' })))).toMatchObject({ code: 'IR_05', param: 'amount' });
     expect(await refusal(report(base(pay1, { connector_updated_at: 'tomorrow' })))).toMatchObject({ code: 'IR_05', param: 'connector_updated_at' });
@@ -139,9 +217,20 @@ describe('a dispute\'s life through ReportDispute', () => {
 
   it('more disputes, for the list: one on the other payment, a second on the first', async () => {
     await sleep(5);
-    expect(await report(base(pay2, { connector_dispute_id: 'dp_sbx_two', dispute_stage: 'pre_dispute', connector_reason: 'product_not_received', connector_reason_code: '13.1' }))).toMatchObject({ applied: true });
+    expect(
+      await report(
+        base(pay2, {
+          connector_dispute_id: 'dp_sbx_two',
+          dispute_stage: 'pre_dispute',
+          connector_reason: 'product_not_received',
+          connector_reason_code: '13.1',
+        }),
+      ),
+    ).toMatchObject({ applied: true });
     await sleep(5);
-    expect(await report(base(pay1, { connector_dispute_id: 'dp_sbx_three', amount: 1_000, dispute_status: 'dispute_accepted' }))).toMatchObject({ applied: true });
+    expect(await report(base(pay1, { connector_dispute_id: 'dp_sbx_three', amount: 1_000, dispute_status: 'dispute_accepted' }))).toMatchObject({
+      applied: true,
+    });
     const ids = async (p: any) => (await get(`/payments/${p.payment_id}`)).body.disputes.map((d: any) => d.dispute_id);
     const [id2] = await ids(pay2);
     const [id1, id3] = await ids(pay1);
@@ -191,7 +280,9 @@ describe('GET /disputes/list', () => {
     expect(await list(`?received_time.lte=${t}`)).toEqual(['dp_sbx_two', 'dp_sbx_one']);
     expect(await list(`?received_time.gt=${t}`)).toEqual(['dp_sbx_three']);
     expect(await list(`?received_time.gte=${t}`)).toEqual(['dp_sbx_three', 'dp_sbx_two']);
-    expect(await list(`?received_time.gt=${encodeURIComponent(one.created_at)}&received_time.lt=${encodeURIComponent(three.created_at)}`)).toEqual(['dp_sbx_two']);
+    expect(await list(`?received_time.gt=${encodeURIComponent(one.created_at)}&received_time.lt=${encodeURIComponent(three.created_at)}`)).toEqual([
+      'dp_sbx_two',
+    ]);
     // The same instant in another offset.
     const shifted = new Date(Date.parse(two.created_at)).toISOString().replace('Z', '+00:00');
     expect(await list(`?received_time=${encodeURIComponent(shifted)}`)).toEqual(['dp_sbx_two']);
@@ -200,12 +291,21 @@ describe('GET /disputes/list', () => {
 
   it('bad values: 400 naming the parameter', async () => {
     const cases: [string, string][] = [
-      ['dispute_status=won', 'dispute_status'], ['dispute_status=dispute_won,bogus', 'dispute_status'],
-      ['dispute_stage=arbitration', 'dispute_stage'], ['connector=nobody', 'connector'],
-      ['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=ten', 'limit'], ['limit=1.5', 'limit'],
-      ['received_time=yesterday', 'received_time'], ['received_time.lt=2026-13-01', 'received_time.lt'],
-      ['received_time.gt=1', 'received_time.gt'], ['received_time.lte=now', 'received_time.lte'], ['received_time.gte=x', 'received_time.gte'],
-      [`reason=${'r'.repeat(256)}`, 'reason'], ['unknown=1', 'unknown'],
+      ['dispute_status=won', 'dispute_status'],
+      ['dispute_status=dispute_won,bogus', 'dispute_status'],
+      ['dispute_stage=arbitration', 'dispute_stage'],
+      ['connector=nobody', 'connector'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=ten', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['received_time=yesterday', 'received_time'],
+      ['received_time.lt=2026-13-01', 'received_time.lt'],
+      ['received_time.gt=1', 'received_time.gt'],
+      ['received_time.lte=now', 'received_time.lte'],
+      ['received_time.gte=x', 'received_time.gte'],
+      [`reason=${'r'.repeat(256)}`, 'reason'],
+      ['unknown=1', 'unknown'],
     ];
     for (const [query, param] of cases) {
       const r = await get(`/disputes/list?${query}`);
@@ -216,7 +316,7 @@ describe('GET /disputes/list', () => {
 });
 
 describe('isolation and scope', () => {
-  it('another merchant\'s dispute is 404 HE_02, like one that does not exist; its list holds none of A\'s', async () => {
+  it("another merchant's dispute is 404 HE_02, like one that does not exist; its list holds none of A's", async () => {
     for (const id of [one.dispute_id, two.dispute_id, `dp_${'0'.repeat(26)}`, 'nothing', 'dp_sbx_one']) {
       const r = await get(`/disputes/${id}`, B.api_key);
       expect(r.status, id).toBe(404);
@@ -238,7 +338,7 @@ describe('isolation and scope', () => {
 });
 
 describe('the disputes projection', () => {
-  it('holds each dispute as its payment\'s newest transition says, and never moves back', async () => {
+  it("holds each dispute as its payment's newest transition says, and never moves back", async () => {
     const db = await stack.db();
     const store = new DisputeStore(db);
     const doc = await db.collection('disputes').findOne({ dispute_id: one.dispute_id }, { projection: { _id: 0 } });
@@ -255,7 +355,16 @@ describe('the disputes projection', () => {
     const db = await stack.db();
     await db.collection('disputes').deleteOne({ dispute_id: two.dispute_id });
     expect((await get(`/disputes/${two.dispute_id}`)).status).toBe(404);
-    expect(await report(base(pay2, { connector_dispute_id: 'dp_sbx_two', dispute_stage: 'pre_dispute', connector_reason: 'product_not_received', connector_reason_code: '13.1' }))).toMatchObject({ applied: false });
+    expect(
+      await report(
+        base(pay2, {
+          connector_dispute_id: 'dp_sbx_two',
+          dispute_stage: 'pre_dispute',
+          connector_reason: 'product_not_received',
+          connector_reason_code: '13.1',
+        }),
+      ),
+    ).toMatchObject({ applied: false });
     expect((await get(`/disputes/${two.dispute_id}`)).body).toEqual(two);
   });
 });

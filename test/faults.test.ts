@@ -4,10 +4,22 @@
 // provider as in our log, and the amounts hold (captured <= authorized, refunded <= captured).
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, PROCESS_TYPES, SCENARIOS, failures, runScenario, startCampaignStack, type Campaign, type CampaignOptions, type Scenario } from '../scripts/faults/campaign.ts';
+import {
+  DEFAULT_OPTIONS,
+  PROCESS_TYPES,
+  SCENARIOS,
+  failures,
+  runScenario,
+  startCampaignStack,
+  type Campaign,
+  type CampaignOptions,
+  type Scenario,
+} from '../scripts/faults/campaign.ts';
 
 let campaign: Campaign;
-beforeAll(async () => { campaign = await startCampaignStack(); }, 120_000);
+beforeAll(async () => {
+  campaign = await startCampaignStack();
+}, 120_000);
 afterAll(async () => campaign?.stop(), 60_000);
 
 const small: CampaignOptions = { ...DEFAULT_OPTIONS, perOperation: 2, concurrency: 6, kills: 1, killGapMs: [300, 900], recoveryMs: 60_000 };
@@ -31,10 +43,21 @@ describe('fault campaign, small form', () => {
   for (const p of PROCESS_TYPES) {
     const scenario = SCENARIOS.find((s) => s.fault.kind === 'kill' && s.fault.process === p)!;
     const absent = p.name === 'webhook worker' && !webhooks;
-    it.skipIf(absent)(`${scenario.name}${absent ? ' (not available: no workers/webhooks yet)' : ''}: nothing lost, nothing applied twice`, () => expectClean(scenario), 240_000);
+    it.skipIf(absent)(
+      `${scenario.name}${absent ? ' (not available: no workers/webhooks yet)' : ''}: nothing lost, nothing applied twice`,
+      () => expectClean(scenario),
+      240_000,
+    );
   }
-  it('Redis FLUSHDB mid-run: the recovery sweeper and status syncs finish every accepted operation', () => expectClean(SCENARIOS.find((s) => s.fault.kind === 'flush')!), 240_000);
+  it(
+    'Redis FLUSHDB mid-run: the recovery sweeper and status syncs finish every accepted operation',
+    () => expectClean(SCENARIOS.find((s) => s.fault.kind === 'flush')!),
+    240_000,
+  );
   it('a provider 5xx storm: retried, applied once', () => expectClean(SCENARIOS.find((s) => s.fault.kind === 'provider_5xx')!), 240_000);
-  it('the merchant\'s webhook endpoint down a while: every event delivered once it is back, signed, in order', () =>
-    expectClean(SCENARIOS.find((s) => s.fault.kind === 'merchant_endpoint_down')!), 240_000);
+  it(
+    "the merchant's webhook endpoint down a while: every event delivered once it is back, signed, in order",
+    () => expectClean(SCENARIOS.find((s) => s.fault.kind === 'merchant_endpoint_down')!),
+    240_000,
+  );
 });

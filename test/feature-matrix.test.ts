@@ -5,7 +5,9 @@ import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import { Stack } from './support/stack.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await Stack.start(); });
+beforeAll(async () => {
+  stack = await Stack.start();
+});
 afterAll(async () => stack?.stop());
 
 describe('GET /feature_matrix', () => {
@@ -17,10 +19,19 @@ describe('GET /feature_matrix', () => {
     expect(r.body.connectors.map((c: any) => c.name)).toEqual(names);
     const st = r.body.connectors.find((c: any) => c.name === 'service_test');
     expect(st).toMatchObject({
-      display_name: expect.any(String), capture_methods: ['automatic', 'manual', 'manual_multiple'], refunds: true, partial_refund: true,
-      notifications: true, customer_types: ['B2B', 'B2C'], countries: 'any', currencies: 'any', auth_type: 'HeaderKey', amount_unit: 'minor',
+      display_name: expect.any(String),
+      capture_methods: ['automatic', 'manual', 'manual_multiple'],
+      refunds: true,
+      partial_refund: true,
+      notifications: true,
+      customer_types: ['B2B', 'B2C'],
+      countries: 'any',
+      currencies: 'any',
+      auth_type: 'HeaderKey',
+      amount_unit: 'minor',
       sandbox_account_details: { auth_type: 'HeaderKey', api_key: expect.any(String) },
-      capture_fields: [], required_fields_by_capture_method: { automatic: { confirm: [], capture: [] }, manual: { confirm: [], capture: [] } },
+      capture_fields: [],
+      required_fields_by_capture_method: { automatic: { confirm: [], capture: [] }, manual: { confirm: [], capture: [] } },
     });
     // Every field each connector needs, per capture method: an invoice's URL for billie and mondu, due at confirm
     // for an automatic capture and at each capture for the manual ones (issue 19 item 3).
@@ -46,10 +57,20 @@ describe('GET /feature_matrix', () => {
     const matrix = (await stack.api('GET', '/feature_matrix')).body;
     const m = await stack.merchant();
     for (const c of matrix.connectors) {
-      const a = await stack.api('POST', `/account/${m.merchant_id}/connectors`, { connector_name: c.name, connector_account_details: c.sandbox_account_details }, stack.adminKey);
+      const a = await stack.api(
+        'POST',
+        `/account/${m.merchant_id}/connectors`,
+        { connector_name: c.name, connector_account_details: c.sandbox_account_details },
+        stack.adminKey,
+      );
       expect(a.status, `${c.name}: ${JSON.stringify(a.body)}`).toBe(200);
     }
-    const p = await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', connector: ['service_test'] }, m.api_key);
+    const p = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', connector: ['service_test'] },
+      m.api_key,
+    );
     expect(p.body).toMatchObject({ status: 'succeeded', connector: 'service_test', merchant_connector_id: expect.stringMatching(/^mca_/) });
   });
 });

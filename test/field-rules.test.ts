@@ -10,16 +10,31 @@ let held: string; // requires_capture, manual_multiple, incremental authorizatio
 beforeAll(async () => {
   ({ stack, api_key: key } = await Stack.withMerchant());
   open = (await stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR' }, key)).body.payment_id;
-  held = (await stack.api('POST', '/payments', {
-    amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual_multiple', request_incremental_authorization: true,
-  }, key)).body.payment_id;
+  held = (
+    await stack.api(
+      'POST',
+      '/payments',
+      {
+        amount: 10_000,
+        currency: 'EUR',
+        confirm: true,
+        payment_method: 'pay_later',
+        capture_method: 'manual_multiple',
+        request_incremental_authorization: true,
+      },
+      key,
+    )
+  ).body.payment_id;
 });
 afterAll(async () => stack?.stop());
 
 async function written(): Promise<string> {
   const db = await stack.db();
   const counts = await Promise.all(['transitions', 'payments', 'customers', 'payment_links'].map((c) => db.collection(c).countDocuments({})));
-  const seqs = await db.collection('payments').find({}, { projection: { _id: 0, payment_id: 1, seq: 1 } }).toArray();
+  const seqs = await db
+    .collection('payments')
+    .find({}, { projection: { _id: 0, payment_id: 1, seq: 1 } })
+    .toArray();
   return JSON.stringify([counts, seqs.map((p) => `${p.payment_id}:${p.seq}`).sort()]);
 }
 
@@ -116,16 +131,34 @@ describe('field rules on every endpoint', () => {
   });
 
   it('parameters the spec names but we do not act on yet are accepted and kept; connector credentials are never stored', async () => {
-    const extras = { payment_link_config: { theme: '#123456' }, recurring_details: { type: 'mandate_id', data: 'm_1' }, skip_external_tax_calculation: true, capture_type: 'connector' };
+    const extras = {
+      payment_link_config: { theme: '#123456' },
+      recurring_details: { type: 'mandate_id', data: 'm_1' },
+      skip_external_tax_calculation: true,
+      capture_type: 'connector',
+    };
     const r = await stack.api('POST', '/payments', { ...base, ...extras, merchant_connector_details: { encoded_data: 'secret-provider-key' } }, key);
     expect(r.status).toBe(200);
     const db = await stack.db();
     const stored = await db.collection('payments').findOne({ payment_id: r.body.payment_id });
     expect(stored!.request_extras).toEqual(extras);
-    const everything = JSON.stringify(await Promise.all(['payments', 'transitions'].map((c) => db.collection(c).find({ payment_id: r.body.payment_id }).toArray())));
+    const everything = JSON.stringify(
+      await Promise.all(['payments', 'transitions'].map((c) => db.collection(c).find({ payment_id: r.body.payment_id }).toArray())),
+    );
     expect(everything).not.toContain('secret-provider-key');
     const fresh = await stack.api('POST', '/payments', { ...base, confirm: true, payment_method: 'pay_later', capture_method: 'manual' }, key);
-    const capture = await stack.api('POST', `/payments/${fresh.body.payment_id}/capture`, { amount_to_capture: 100, refund_uncaptured_amount: false, statement_descriptor_suffix: 'Order 7', statement_descriptor_prefix: 'SHOP', capture_type: 'direct' }, key);
+    const capture = await stack.api(
+      'POST',
+      `/payments/${fresh.body.payment_id}/capture`,
+      {
+        amount_to_capture: 100,
+        refund_uncaptured_amount: false,
+        statement_descriptor_suffix: 'Order 7',
+        statement_descriptor_prefix: 'SHOP',
+        capture_type: 'direct',
+      },
+      key,
+    );
     expect(capture.status).toBe(200);
   });
 

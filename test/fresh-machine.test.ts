@@ -24,12 +24,23 @@ let env: NodeJS.ProcessEnv;
  * settings of the test run, ports and names of its own. */
 async function freshEnv(): Promise<NodeJS.ProcessEnv> {
   const own = /(^|[/])(\.cache\/node24|node_modules)\//;
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|BNPL_|MONGODB_URL$|ADMIN_API_KEY$|KEY_HASH_SECRET$|MASTER_ENC_KEY|VITEST|START_)/.test(k)));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(npm_|BNPL_|MONGODB_URL$|ADMIN_API_KEY$|KEY_HASH_SECRET$|MASTER_ENC_KEY|VITEST|START_)/.test(k)),
+  );
   const [port, ps, sb, ferret] = [await freePort(), await freePort(), await freePort(), await freePort()];
   return {
-    ...base, PATH: (process.env.PATH ?? '').split(':').filter((p) => !own.test(`${p}/`)).join(':'),
-    PORT: String(port), PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`, SANDBOX_PORT: String(sb), SANDBOX_URL: `http://127.0.0.1:${sb}`,
-    FERRETDB_PORT: String(ferret), FERRETDB_POSTGRESQL_URL: `${pgBase}/${pgDb}`, REDIS_PREFIX: `bnpl-test-fresh-${id}`,
+    ...base,
+    PATH: (process.env.PATH ?? '')
+      .split(':')
+      .filter((p) => !own.test(`${p}/`))
+      .join(':'),
+    PORT: String(port),
+    PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
+    SANDBOX_PORT: String(sb),
+    SANDBOX_URL: `http://127.0.0.1:${sb}`,
+    FERRETDB_PORT: String(ferret),
+    FERRETDB_POSTGRESQL_URL: `${pgBase}/${pgDb}`,
+    REDIS_PREFIX: `bnpl-test-fresh-${id}`,
   };
 }
 
@@ -42,23 +53,41 @@ function npmStart(extra: NodeJS.ProcessEnv = {}) {
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return {
-    out: () => out, exited, seconds: () => Math.round((Date.now() - started) / 1000),
+    out: () => out,
+    exited,
+    seconds: () => Math.round((Date.now() - started) / 1000),
     until: async (re: RegExp, ms: number) => {
       const deadline = Date.now() + ms;
       while (!re.test(out) && child.exitCode === null && Date.now() < deadline) await sleep(200);
       return re.test(out);
     },
-    interrupt: () => { try { process.kill(-child.pid!, 'SIGINT'); } catch { /* gone */ } },
+    interrupt: () => {
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        /* gone */
+      }
+    },
     /** Every process of the group has exited (npm, the supervisor, the service's processes, FerretDB). */
     allGone: async (ms: number) => {
       const deadline = Date.now() + ms;
       for (;;) {
-        try { process.kill(-child.pid!, 0); } catch { return true; }
+        try {
+          process.kill(-child.pid!, 0);
+        } catch {
+          return true;
+        }
         if (Date.now() > deadline) return false;
         await sleep(200);
       }
     },
-    kill: () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } },
+    kill: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    },
   };
 }
 
@@ -91,8 +120,12 @@ afterAll(async () => {
 });
 
 describe('npm start on a fresh machine', () => {
-  it('installs, provisions FerretDB\'s empty database, reaches /health, and stops on Ctrl-C', async () => {
-    expect(execFileSync('psql', [`${pgBase}/postgres`, '-qAtc', `select count(*) from pg_database where datname = '${pgDb}'`]).toString().trim()).toBe('0');
+  it("installs, provisions FerretDB's empty database, reaches /health, and stops on Ctrl-C", async () => {
+    expect(
+      execFileSync('psql', [`${pgBase}/postgres`, '-qAtc', `select count(*) from pg_database where datname = '${pgDb}'`])
+        .toString()
+        .trim(),
+    ).toBe('0');
     const run = npmStart();
     try {
       expect(await run.until(/is up|NOT UP|not started/, 480_000), run.out().slice(-3000)).toBe(true);
@@ -104,19 +137,29 @@ describe('npm start on a fresh machine', () => {
       const health = await fetch(`http://127.0.0.1:${env.PORT}/health`).then((r) => r.json() as Promise<any>);
       expect(health).toMatchObject({ status: 'ok', parts: { mongodb: 'up', payment_state: 'up' } });
       // Served by its own FerretDB over the database it provisioned, the same way `npm test` does.
-      const sql = (q: string) => execFileSync('psql', [`${pgBase}/${pgDb}`, '-qAtc', q]).toString().trim();
+      const sql = (q: string) =>
+        execFileSync('psql', [`${pgBase}/${pgDb}`, '-qAtc', q])
+          .toString()
+          .trim();
       expect([sql('select evtname from pg_event_trigger'), sql('show plan_cache_mode')]).toEqual(['bnpl_ferretdb_gin', 'force_custom_plan']);
       // The admin key printed is the one kept in the clone's .cache, and it works.
       const { ADMIN_API_KEY } = JSON.parse(readFileSync(`${clone}/.cache/dev-secrets.json`, 'utf8'));
       expect(out).toContain(`admin api-key: ${ADMIN_API_KEY}`);
       const m = await fetch(`http://127.0.0.1:${env.PORT}/accounts`, {
-        method: 'POST', headers: { 'api-key': ADMIN_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ merchant_name: 'Fresh' }),
+        method: 'POST',
+        headers: { 'api-key': ADMIN_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ merchant_name: 'Fresh' }),
       });
       expect(m.status).toBe(200);
       run.interrupt();
       expect(await run.allGone(60_000)).toBe(true);
       expect(run.out()).toContain('[start] SIGINT: stopping');
-      expect(await fetch(`http://127.0.0.1:${env.FERRETDB_PORT}`).then(() => 'listening', () => 'closed')).toBe('closed');
+      expect(
+        await fetch(`http://127.0.0.1:${env.FERRETDB_PORT}`).then(
+          () => 'listening',
+          () => 'closed',
+        ),
+      ).toBe('closed');
     } finally {
       run.kill();
     }
@@ -125,13 +168,25 @@ describe('npm start on a fresh machine', () => {
   // CI's path (.ci/run): `services.sh up` with no FerretDB listening provisions the database and starts one, and
   // `down` stops it. Under `set -u` a shell mistake here fails CI before any test runs (it did once).
   it('services.sh up starts FerretDB where none listens, and down stops it', () => {
-    const sh = (cmd: string) => execFileSync('bash', ['scripts/services.sh', cmd], { cwd: clone, env: { ...env, REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sh = (cmd: string) =>
+      execFileSync('bash', ['scripts/services.sh', cmd], {
+        cwd: clone,
+        env: { ...env, REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     sh('up');
     expect(existsSync(`${clone}/.cache/ferretdb.pid`)).toBe(true);
     const pid = Number(readFileSync(`${clone}/.cache/ferretdb.pid`, 'utf8'));
     expect(() => process.kill(pid, 0)).not.toThrow();
     sh('down');
-    for (let i = 0; i < 50; i++) { try { process.kill(pid, 0); execFileSync('sleep', ['0.1']); } catch { break; } }
+    for (let i = 0; i < 50; i++) {
+      try {
+        process.kill(pid, 0);
+        execFileSync('sleep', ['0.1']);
+      } catch {
+        break;
+      }
+    }
     expect(() => process.kill(pid, 0)).toThrow();
   }, 300_000);
 

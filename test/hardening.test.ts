@@ -18,14 +18,20 @@ let held: string; // requires_capture
 beforeAll(async () => {
   ({ stack, api_key: key } = await Stack.withMerchant());
   open = (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR' }, key)).body.payment_id;
-  held = (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual' }, key)).body.payment_id;
+  held = (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual' }, key))
+    .body.payment_id;
 });
 afterAll(async () => stack?.stop());
 
 async function written(): Promise<string> {
   const db = await stack.db();
-  const counts = await Promise.all(['transitions', 'payments', 'customers', 'payment_links', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({})));
-  const seqs = await db.collection('payments').find({}, { projection: { _id: 0, payment_id: 1, seq: 1 } }).toArray();
+  const counts = await Promise.all(
+    ['transitions', 'payments', 'customers', 'payment_links', 'idempotency_keys'].map((c) => db.collection(c).countDocuments({})),
+  );
+  const seqs = await db
+    .collection('payments')
+    .find({}, { projection: { _id: 0, payment_id: 1, seq: 1 } })
+    .toArray();
   return JSON.stringify([counts, seqs.map((p) => `${p.payment_id}:${p.seq}`).sort()]);
 }
 
@@ -53,7 +59,11 @@ function rawHttp(request: string | Buffer): Promise<{ status: number; body: any 
       const text = Buffer.concat(chunks).toString();
       const [head, ...rest] = text.split('\r\n\r\n');
       let body: unknown = rest.join('\r\n\r\n');
-      try { body = JSON.parse(body as string); } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(body as string);
+      } catch {
+        /* not JSON */
+      }
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body });
     });
     socket.end(request);
@@ -63,15 +73,21 @@ function rawHttp(request: string | Buffer): Promise<{ status: number; body: any 
 const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 
 describe('2. malformed percent-encoding in a path', () => {
-  it.each(['/payments/%ZZ', '/payments/%', '/payments/%C0%AE%C0%AE', '/customers/%E0%A4%A', '/payments/%ZZ/capture'])('%s -> 400 naming the path', async (path) => {
-    const method = path.endsWith('capture') ? 'POST' : 'GET';
-    await refused(() => stack.api(method, path, method === 'POST' ? {} : undefined, key), 400, 'path', 'IR_05');
-  });
+  it.each(['/payments/%ZZ', '/payments/%', '/payments/%C0%AE%C0%AE', '/customers/%E0%A4%A', '/payments/%ZZ/capture'])(
+    '%s -> 400 naming the path',
+    async (path) => {
+      const method = path.endsWith('capture') ? 'POST' : 'GET';
+      await refused(() => stack.api(method, path, method === 'POST' ? {} : undefined, key), 400, 'path', 'IR_05');
+    },
+  );
 });
 
 describe('3. a JSON body nested thousands of levels deep', () => {
   it.each([
-    ['create', '/payments'], ['update', 'OPEN'], ['confirm', 'OPEN/confirm'], ['capture', 'HELD/capture'],
+    ['create', '/payments'],
+    ['update', 'OPEN'],
+    ['confirm', 'OPEN/confirm'],
+    ['capture', 'HELD/capture'],
   ])('%s -> 400 IR_06', async (_name, target) => {
     const path = target.replace('OPEN', `/payments/${open}`).replace('HELD', `/payments/${held}`);
     for (const body of [deep(5_000), `{"amount":100,"currency":"EUR","metadata":{"k":${'['.repeat(3_000)}${']'.repeat(3_000)}}}`]) {
@@ -87,7 +103,12 @@ describe('3. a JSON body nested thousands of levels deep', () => {
 
 describe('4. NUL bytes and ids that cannot exist', () => {
   it.each([
-    `/payments/pay_%00`, `/payments/${'p'.repeat(29)}%00`, `/payments/${'p'.repeat(31)}`, '/customers/%00', '/payment_link/plink_%00', '/payment_link/%00',
+    `/payments/pay_%00`,
+    `/payments/${'p'.repeat(29)}%00`,
+    `/payments/${'p'.repeat(31)}`,
+    '/customers/%00',
+    '/payment_link/plink_%00',
+    '/payment_link/%00',
   ])('GET %s -> 404 HE_02', async (path) => {
     await refused(() => stack.api('GET', path, undefined, key), 404, undefined, 'HE_02');
   });
@@ -188,7 +209,11 @@ describe('5. answers Node gives by itself carry our error body', () => {
 
 describe('6. spec mismatches', () => {
   it.each(['ZZ', 'XX', 'UK'])('country %s does not exist -> 400 naming the field', async (country) => {
-    await refused(() => stack.api('POST', '/payments', { amount: 100, currency: 'EUR', billing: { address: { country } } }, key), 400, 'billing.address.country');
+    await refused(
+      () => stack.api('POST', '/payments', { amount: 100, currency: 'EUR', billing: { address: { country } } }, key),
+      400,
+      'billing.address.country',
+    );
     await refused(() => stack.api('POST', '/payments', { amount: 100, currency: 'EUR', business_country: country }, key), 400, 'business_country');
   });
 
@@ -198,13 +223,32 @@ describe('6. spec mismatches', () => {
   });
 
   it('order lines on a create response carry every field, null where not supplied (spec 2.4)', async () => {
-    const r = await stack.api('POST', '/payments', { amount: 300, currency: 'EUR', order_details: [{ product_name: 'Lamp', quantity: 1, amount: 300, brand: 'Acme' }] }, key);
+    const r = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 300, currency: 'EUR', order_details: [{ product_name: 'Lamp', quantity: 1, amount: 300, brand: 'Acme' }] },
+      key,
+    );
     expect(r.status).toBe(200);
-    expect(r.body.order_details).toEqual([{
-      product_name: 'Lamp', quantity: 1, amount: 300, brand: 'Acme', requires_shipping: null, product_img_link: null, product_link: null,
-      product_id: null, category: null, sub_category: null, product_type: null, tax_percentage: null, product_tax_code: null, tax_amount: null,
-      total_tax_amount: null,
-    }]);
+    expect(r.body.order_details).toEqual([
+      {
+        product_name: 'Lamp',
+        quantity: 1,
+        amount: 300,
+        brand: 'Acme',
+        requires_shipping: null,
+        product_img_link: null,
+        product_link: null,
+        product_id: null,
+        category: null,
+        sub_category: null,
+        product_type: null,
+        tax_percentage: null,
+        product_tax_code: null,
+        tax_amount: null,
+        total_tax_amount: null,
+      },
+    ]);
     expect((await stack.api('GET', `/payments/${r.body.payment_id}`, undefined, key)).body.order_details).toEqual(r.body.order_details);
   });
 });
@@ -216,7 +260,8 @@ describe('12. content-encoding and database error texts', () => {
 
   it('a real gzip body is read', async () => {
     const res = await fetch(`${stack.gatewayUrl}/payments`, {
-      method: 'POST', headers: { 'api-key': key, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      method: 'POST',
+      headers: { 'api-key': key, 'content-type': 'application/json', 'content-encoding': 'gzip' },
       body: gzipSync(JSON.stringify({ amount: 100, currency: 'EUR' })),
     });
     expect(res.status).toBe(200);
@@ -229,7 +274,13 @@ describe('12. content-encoding and database error texts', () => {
   it('a database error is logged without its text, which may quote what a client sent', async () => {
     // A real refusal from the test database (FerretDB refuses NUL; MongoDB refuses the $-key).
     const db = await stack.db();
-    const real = await db.collection('scratch').insertOne({ [`$secret_${'v'.repeat(3)}`]: 'secret\u0000value' } as object).then(() => null, (e: Error) => e);
+    const real = await db
+      .collection('scratch')
+      .insertOne({ [`$secret_${'v'.repeat(3)}`]: 'secret\u0000value' } as object)
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     expect(real, 'the database accepted a value it should refuse').toBeInstanceOf(Error);
     expect(`${real!.message}`).toMatch(/secret/);
     const made = new MongoServerError({ message: "invalid key 'secret\u0000value'", code: 2, codeName: 'BadValue' });

@@ -21,7 +21,15 @@ describe('Idempotency-Key expiry', () => {
     const old = Date.now() - DAY_MS - 60_000;
     await coll.insertMany([
       { _id: 'someone:expired', request_hash: 'x', state: 'done', status: 200, body: null, created_at: old, expires_at: new Date(old + DAY_MS) } as never,
-      { _id: 'someone:live', request_hash: 'x', state: 'done', status: 200, body: null, created_at: Date.now(), expires_at: new Date(Date.now() + DAY_MS) } as never,
+      {
+        _id: 'someone:live',
+        request_hash: 'x',
+        state: 'done',
+        status: 200,
+        body: null,
+        created_at: Date.now(),
+        expires_at: new Date(Date.now() + DAY_MS),
+      } as never,
     ]);
     const r = await stack.api('POST', '/payments', { amount: 100, currency: 'EUR' }, key, { 'idempotency-key': 'expiry-first' });
     expect(r.status).toBe(200);
@@ -42,7 +50,10 @@ describe('Idempotency-Key expiry', () => {
     expect(index).toBeDefined();
     // Whether this server has TTL indexes at all (FerretDB 1.x answers 238 NotImplemented).
     const probe = (await stack.db()).collection('ttl_probe');
-    const ttl = await probe.createIndex({ at: 1 }, { expireAfterSeconds: 60 }).then(() => true, (e) => (e.code === 238 ? false : Promise.reject(e)));
+    const ttl = await probe.createIndex({ at: 1 }, { expireAfterSeconds: 60 }).then(
+      () => true,
+      (e) => (e.code === 238 ? false : Promise.reject(e)),
+    );
     expect(index!.expireAfterSeconds).toBe(ttl ? 0 : undefined);
   });
 

@@ -44,7 +44,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('10 concurrent captures with one key: one capture, every other answer a replay or a 409', async () => {
-    const { body: p } = await stack.api('POST', '/payments', { amount: 900, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual_multiple' }, key);
+    const { body: p } = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 900, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual_multiple' },
+      key,
+    );
     const results = await Promise.all(Array.from({ length: 10 }, () => post(`/payments/${p.payment_id}/capture`, { amount_to_capture: 100 }, 'cap-1')));
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     const final = await stack.api('GET', `/payments/${p.payment_id}`, undefined, key);
@@ -71,7 +76,10 @@ describe('Idempotency-Key', () => {
     expect(refunds.status, JSON.stringify(refunds.body)).toBe(409);
     expect(refunds.headers.get('idempotent-replayed')).toBeNull();
     expect(refunds.body.error).toMatchObject({
-      type: 'invalid_request', code: 'HE_01', param: 'Idempotency-Key', message: expect.stringContaining('another endpoint (POST /payments/list)'),
+      type: 'invalid_request',
+      code: 'HE_01',
+      param: 'Idempotency-Key',
+      message: expect.stringContaining('another endpoint (POST /payments/list)'),
     });
     expect(refunds.body.error.message).toContain('POST /refunds/list');
     // The query string is no part of the endpoint: the same path with one replays.

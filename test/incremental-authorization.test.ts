@@ -8,7 +8,12 @@ beforeAll(async () => ({ stack, api_key: key } = await Stack.withMerchant()));
 afterAll(async () => stack?.stop());
 
 const authorized = async (extra: Record<string, unknown> = { request_incremental_authorization: true }) => {
-  const r = await stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual', ...extra }, key);
+  const r = await stack.api(
+    'POST',
+    '/payments',
+    { amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', capture_method: 'manual', ...extra },
+    key,
+  );
   expect(r.body.status).toBe('requires_capture');
   return r.body;
 };
@@ -22,7 +27,14 @@ describe('incremental authorization', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'requires_capture', amount: 15_000, net_amount: 15_000, amount_capturable: 15_000, authorization_count: 1 });
     expect(r.body.incremental_authorizations).toEqual([
-      { authorization_id: expect.stringMatching(/^auth_/), amount: 15_000, status: 'success', previously_authorized_amount: 10_000, error_code: null, error_message: null },
+      {
+        authorization_id: expect.stringMatching(/^auth_/),
+        amount: 15_000,
+        status: 'success',
+        previously_authorized_amount: 10_000,
+        error_code: null,
+        error_message: null,
+      },
     ]);
     const cap = await stack.api('POST', `/payments/${p.payment_id}/capture`, {}, key);
     expect(cap.body).toMatchObject({ status: 'succeeded', amount_received: 15_000 });

@@ -9,14 +9,23 @@ import { routesOfApp } from './support/routes.ts';
 import { call, paymentStateClient } from '../lib/grpc.ts';
 import { sleep, Stack } from './support/stack.ts';
 
-
 let stack: Stack;
 let admin: string;
 
-interface Merchant { merchant_id: string; api_key: string; pk: string }
+interface Merchant {
+  merchant_id: string;
+  api_key: string;
+  pk: string;
+}
 let A: Merchant;
 let B: Merchant & {
-  secondKey: string; keyIds: string[]; mca: string; profiles: string[]; customers: string[]; refunds: string[]; disputes: string[];
+  secondKey: string;
+  keyIds: string[];
+  mca: string;
+  profiles: string[];
+  customers: string[];
+  refunds: string[];
+  disputes: string[];
   payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded' | 'threeDs', any>;
 };
 
@@ -44,17 +53,33 @@ beforeAll(async () => {
   // B: manual review from 50000, a connector account, a customer, payments in several statuses, a second key and a
   // second business profile (made last: with two profiles a payment must name one).
   const b = await newMerchant({ manual_review: { amount_at_least: 50_000 } });
-  const mca = (await ok(stack.api('POST', `/account/${b.merchant_id}/connectors`, {
-    connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
-  }, admin), 'B connector account')).merchant_connector_id as string;
-  const customer = (await ok(stack.api('POST', '/customers', { customer_id: 'cus_b_isolation', name: 'Bob B', email: 'bob@b.example' }, b.api_key), 'B customer')).customer_id as string;
+  const mca = (
+    await ok(
+      stack.api(
+        'POST',
+        `/account/${b.merchant_id}/connectors`,
+        {
+          connector_name: 'service_test',
+          connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
+        },
+        admin,
+      ),
+      'B connector account',
+    )
+  ).merchant_connector_id as string;
+  const customer = (
+    await ok(stack.api('POST', '/customers', { customer_id: 'cus_b_isolation', name: 'Bob B', email: 'bob@b.example' }, b.api_key), 'B customer')
+  ).customer_id as string;
   const pay = (body: Record<string, unknown>) => ok(stack.api('POST', '/payments', { amount: 10_000, currency: 'EUR', ...body }, b.api_key), 'B payment');
   const pending = await pay({ customer_id: customer });
   const authorized = await pay({ capture_method: 'manual', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' });
   const linked = await pay({ payment_link: true, customer: { id: 'cus_b_linked', email: 'carol@b.example', name: 'Carol B' } });
   const succeeded = await pay({ amount: 5_000, confirm: true, payment_method: 'pay_later' });
   const toReview = await pay({ amount: 60_000, capture_method: 'manual' });
-  const review = await ok(stack.api('POST', `/payments/${toReview.payment_id}/confirm`, { payment_method: 'pay_later', payment_method_type: 'invoice' }, b.api_key), 'B confirm for review');
+  const review = await ok(
+    stack.api('POST', `/payments/${toReview.payment_id}/confirm`, { payment_method: 'pay_later', payment_method_type: 'invoice' }, b.api_key),
+    'B confirm for review',
+  );
   const threeDs = await pay({ authentication_type: 'three_ds', confirm: true, payment_method: 'pay_later', browser_info: { user_agent: 'Mozilla/5.0' } });
   expect(pending.status).toBe('requires_confirmation');
   expect(authorized.status).toBe('requires_capture');
@@ -64,28 +89,52 @@ beforeAll(async () => {
   expect(threeDs).toMatchObject({ status: 'requires_customer_action', next_action: { type: 'three_ds_invoke' } });
   for (const p of [authorized, succeeded, review]) expect(p.merchant_connector_id).toBe(mca);
 
-  const refund = await ok(stack.api('POST', '/refunds', { payment_id: succeeded.payment_id, amount: 1_000, refund_id: 'ref_b_isolation' }, b.api_key), 'B refund');
+  const refund = await ok(
+    stack.api('POST', '/refunds', { payment_id: succeeded.payment_id, amount: 1_000, refund_id: 'ref_b_isolation' }, b.api_key),
+    'B refund',
+  );
   expect(refund).toMatchObject({ refund_id: 'ref_b_isolation', payment_id: succeeded.payment_id });
-  const secondKey = (await ok(stack.api('POST', `/api_keys/${b.merchant_id}`, { name: 'second', expiration: 'never' }, admin), 'B second key')).api_key as string;
+  const secondKey = (await ok(stack.api('POST', `/api_keys/${b.merchant_id}`, { name: 'second', expiration: 'never' }, admin), 'B second key'))
+    .api_key as string;
   const keyIds = (await ok(stack.api('GET', `/api_keys/${b.merchant_id}/list`, undefined, admin), 'B keys')).map((k: any) => k.key_id as string);
   await ok(stack.api('POST', `/account/${b.merchant_id}/business_profile`, { profile_name: 'b_second' }, admin), 'B second profile');
-  const profiles = (await ok(stack.api('GET', `/account/${b.merchant_id}/business_profile`, undefined, admin), 'B profiles')).map((p: any) => p.profile_id as string);
+  const profiles = (await ok(stack.api('GET', `/account/${b.merchant_id}/business_profile`, undefined, admin), 'B profiles')).map(
+    (p: any) => p.profile_id as string,
+  );
   expect(keyIds).toHaveLength(2);
   expect(profiles).toHaveLength(2);
 
   // A dispute on B's captured payment, as the provider's notification records it (payment-state's ReportDispute).
   const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
-  const reported = await call<object, { applied: boolean }>(client as never, 'ReportDispute', {
-    merchant_id: b.merchant_id, payment_id: succeeded.payment_id, connector_dispute_id: 'dp_b_isolation', amount: 5_000, currency: 'EUR',
-    dispute_stage: 'dispute', dispute_status: 'dispute_opened', connector_updated_at: '2026-11-20T08:00:00Z',
-  }, 5_000);
+  const reported = await call<object, { applied: boolean }>(
+    client as never,
+    'ReportDispute',
+    {
+      merchant_id: b.merchant_id,
+      payment_id: succeeded.payment_id,
+      connector_dispute_id: 'dp_b_isolation',
+      amount: 5_000,
+      currency: 'EUR',
+      dispute_stage: 'dispute',
+      dispute_status: 'dispute_opened',
+      connector_updated_at: '2026-11-20T08:00:00Z',
+    },
+    5_000,
+  );
   client.close();
   expect(reported.applied).toBe(true);
   const disputes = (await ok(stack.api('GET', '/disputes/list', undefined, b.api_key), 'B disputes')).map((d: any) => d.dispute_id as string);
   expect(disputes).toHaveLength(1);
 
   B = {
-    ...b, secondKey, keyIds, mca, profiles, customers: [customer, 'cus_b_linked'], refunds: [refund.refund_id], disputes,
+    ...b,
+    secondKey,
+    keyIds,
+    mca,
+    profiles,
+    customers: [customer, 'cus_b_linked'],
+    refunds: [refund.refund_id],
+    disputes,
     payments: { pending, authorized, linked, review, succeeded, threeDs },
   };
 });
@@ -95,8 +144,17 @@ afterAll(async () => stack?.stop());
 // The table: every route of the service that takes an id of a merchant's resource, each called with A's
 // credentials and B's ids. `route` is the route as declared in the source (method and Express path).
 
-interface Call { method: string; path: string; body?: unknown; key?: string; headers?: Record<string, string> }
-interface Row { route: string; calls: Call[] }
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  key?: string;
+  headers?: Record<string, string>;
+}
+interface Row {
+  route: string;
+  calls: Call[];
+}
 
 function walkTable(): Row[] {
   const sk = A.api_key;
@@ -119,7 +177,9 @@ function walkTable(): Row[] {
     },
     {
       route: 'POST /payments/:payment_id',
-      calls: perPayment((p) => [{ method: 'POST', path: `/payments/${p.payment_id}`, body: { amount: 70_000, description: 'changed by another merchant' }, key: sk }]),
+      calls: perPayment((p) => [
+        { method: 'POST', path: `/payments/${p.payment_id}`, body: { amount: 70_000, description: 'changed by another merchant' }, key: sk },
+      ]),
     },
     {
       route: 'POST /payments/:payment_id/confirm',
@@ -132,7 +192,12 @@ function walkTable(): Row[] {
       route: 'POST /payments/:payment_id/3ds/authentication',
       calls: perPayment((p) => [
         { method: 'POST', path: `/payments/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'N' }, key: sk },
-        { method: 'POST', path: `/payments/${p.payment_id}/3ds/authentication`, body: { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N' }, key: A.pk },
+        {
+          method: 'POST',
+          path: `/payments/${p.payment_id}/3ds/authentication`,
+          body: { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N' },
+          key: A.pk,
+        },
       ]),
     },
     op('capture', { amount_to_capture: 1_000 }),
@@ -164,62 +229,130 @@ function walkTable(): Row[] {
     },
     {
       route: 'POST /payment_link/s/:merchant_id/:payment_id/confirm',
-      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/confirm`, body: {}, headers: { 'sec-fetch-site': 'same-origin' } }]),
+      calls: perPayment((p) => [
+        { method: 'POST', path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/confirm`, body: {}, headers: { 'sec-fetch-site': 'same-origin' } },
+      ]),
     },
     {
       route: 'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
-      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } }, headers: { 'sec-fetch-site': 'same-origin' } }]),
+      calls: perPayment((p) => [
+        {
+          method: 'POST',
+          path: `/payment_link/s/${A.merchant_id}/${p.payment_id}/3ds/authentication`,
+          body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } },
+          headers: { 'sec-fetch-site': 'same-origin' },
+        },
+      ]),
     },
     {
       route: 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
-      calls: perPayment((p) => [{ method: 'POST', path: `/payment_link/${A.merchant_id}/${p.payment_id}/3ds/authentication`, body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } } }]),
+      calls: perPayment((p) => [
+        {
+          method: 'POST',
+          path: `/payment_link/${A.merchant_id}/${p.payment_id}/3ds/authentication`,
+          body: { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: { user_agent: 'UA' } },
+        },
+      ]),
     },
 
     // Refunds (A's secret key): B's refund ids, and a refund of B's payment.
-    { route: 'GET /refunds/:refund_id', calls: B.refunds.flatMap((id) => [{ method: 'GET', path: `/refunds/${id}`, key: sk }, { method: 'GET', path: `/refunds/${id}?force_sync=true`, key: sk }]) },
-    { route: 'POST /refunds/:refund_id', calls: B.refunds.map((id) => ({ method: 'POST', path: `/refunds/${id}`, body: { reason: 'changed by another merchant', metadata: { k: 'v' } }, key: sk })) },
+    {
+      route: 'GET /refunds/:refund_id',
+      calls: B.refunds.flatMap((id) => [
+        { method: 'GET', path: `/refunds/${id}`, key: sk },
+        { method: 'GET', path: `/refunds/${id}?force_sync=true`, key: sk },
+      ]),
+    },
+    {
+      route: 'POST /refunds/:refund_id',
+      calls: B.refunds.map((id) => ({
+        method: 'POST',
+        path: `/refunds/${id}`,
+        body: { reason: 'changed by another merchant', metadata: { k: 'v' } },
+        key: sk,
+      })),
+    },
     {
       route: 'POST /refunds',
-      calls: [B.payments.succeeded, B.payments.authorized].map((p) => ({ method: 'POST', path: '/refunds', body: { payment_id: p.payment_id, amount: 100 }, key: sk })),
+      calls: [B.payments.succeeded, B.payments.authorized].map((p) => ({
+        method: 'POST',
+        path: '/refunds',
+        body: { payment_id: p.payment_id, amount: 100 },
+        key: sk,
+      })),
     },
     // Provider notifications: A's merchant_id with B's connector account (no key: the provider signs, and this one is
     // signed with B's default secret, which must not help).
     {
       route: 'POST /webhooks/:merchant_id/:merchant_connector_id',
-      calls: [{ method: 'POST', path: `/webhooks/${A.merchant_id}/${B.mca}`, body: '{"type":"payment.updated"}', headers: { 'x-webhook-signature-512': createHmac('sha512', 'whsec_sandbox_service_test').update('{"type":"payment.updated"}').digest('hex') } }],
+      calls: [
+        {
+          method: 'POST',
+          path: `/webhooks/${A.merchant_id}/${B.mca}`,
+          body: '{"type":"payment.updated"}',
+          headers: { 'x-webhook-signature-512': createHmac('sha512', 'whsec_sandbox_service_test').update('{"type":"payment.updated"}').digest('hex') },
+        },
+      ],
     },
 
     // Customers (A's secret key).
     { route: 'GET /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}`, key: sk })) },
-    { route: 'POST /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'POST', path: `/customers/${c}`, body: { name: 'Mallory', email: 'mallory@a.example' }, key: sk })) },
+    {
+      route: 'POST /customers/:customer_id',
+      calls: B.customers.map((c) => ({ method: 'POST', path: `/customers/${c}`, body: { name: 'Mallory', email: 'mallory@a.example' }, key: sk })),
+    },
     { route: 'DELETE /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'DELETE', path: `/customers/${c}`, key: sk })) },
 
     // Disputes (A's secret key).
     { route: 'GET /disputes/:dispute_id', calls: B.disputes.map((d) => ({ method: 'GET', path: `/disputes/${d}`, key: sk })) },
     // Events: A's secret key on B's merchant id (the admin key reads every merchant's events by design).
     { route: 'GET /events/:merchant_id', calls: [{ method: 'GET', path: `/events/${B.merchant_id}`, key: sk }] },
-    { route: 'GET /events/:merchant_id/:event_id/attempts', calls: [{ method: 'GET', path: `/events/${B.merchant_id}/evt_${'0'.repeat(32)}/attempts`, key: sk }] },
+    {
+      route: 'GET /events/:merchant_id/:event_id/attempts',
+      calls: [{ method: 'GET', path: `/events/${B.merchant_id}/evt_${'0'.repeat(32)}/attempts`, key: sk }],
+    },
     { route: 'POST /events/:merchant_id/:event_id/retry', calls: [{ method: 'POST', path: `/events/${B.merchant_id}/evt_${'0'.repeat(32)}/retry`, key: sk }] },
 
     // Admin routes: A's merchant_id in the path, B's resource id, the admin key.
     { route: 'GET /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'GET', path: `/api_keys/${A.merchant_id}/${k}`, key: admin })) },
-    { route: 'POST /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'POST', path: `/api_keys/${A.merchant_id}/${k}`, body: { name: 'renamed' }, key: admin })) },
+    {
+      route: 'POST /api_keys/:merchant_id/:key_id',
+      calls: B.keyIds.map((k) => ({ method: 'POST', path: `/api_keys/${A.merchant_id}/${k}`, body: { name: 'renamed' }, key: admin })),
+    },
     { route: 'DELETE /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'DELETE', path: `/api_keys/${A.merchant_id}/${k}`, key: admin })) },
-    { route: 'GET /account/:merchant_id/connectors/:merchant_connector_id', calls: [{ method: 'GET', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }] },
+    {
+      route: 'GET /account/:merchant_id/connectors/:merchant_connector_id',
+      calls: [{ method: 'GET', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }],
+    },
     {
       route: 'POST /account/:merchant_id/connectors/:merchant_connector_id',
-      calls: [{
-        method: 'POST', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin,
-        body: { disabled: true, connector_label: 'taken', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_attacker' } },
-      }],
+      calls: [
+        {
+          method: 'POST',
+          path: `/account/${A.merchant_id}/connectors/${B.mca}`,
+          key: admin,
+          body: { disabled: true, connector_label: 'taken', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_attacker' } },
+        },
+      ],
     },
-    { route: 'POST /account/:merchant_id/connectors/:merchant_connector_id/webhook_secret/rotate', calls: [{ method: 'POST', path: `/account/${A.merchant_id}/connectors/${B.mca}/webhook_secret/rotate`, key: admin }] },
-    { route: 'DELETE /account/:merchant_id/connectors/:merchant_connector_id', calls: [{ method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }] },
-    { route: 'GET /account/:merchant_id/business_profile/:profile_id', calls: B.profiles.map((p) => ({ method: 'GET', path: `/account/${A.merchant_id}/business_profile/${p}`, key: admin })) },
+    {
+      route: 'POST /account/:merchant_id/connectors/:merchant_connector_id/webhook_secret/rotate',
+      calls: [{ method: 'POST', path: `/account/${A.merchant_id}/connectors/${B.mca}/webhook_secret/rotate`, key: admin }],
+    },
+    {
+      route: 'DELETE /account/:merchant_id/connectors/:merchant_connector_id',
+      calls: [{ method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }],
+    },
+    {
+      route: 'GET /account/:merchant_id/business_profile/:profile_id',
+      calls: B.profiles.map((p) => ({ method: 'GET', path: `/account/${A.merchant_id}/business_profile/${p}`, key: admin })),
+    },
     {
       route: 'POST /account/:merchant_id/business_profile/:profile_id',
       calls: B.profiles.map((p) => ({
-        method: 'POST', path: `/account/${A.merchant_id}/business_profile/${p}`, key: admin,
+        method: 'POST',
+        path: `/account/${A.merchant_id}/business_profile/${p}`,
+        key: admin,
         body: { return_url: 'https://attacker.example/return', payment_response_hash_key: 'attacker-chosen-hash-key-0001' },
       })),
     },
@@ -232,13 +365,13 @@ const EXCLUDED: Record<string, string> = {
   'GET /health': 'no merchant data',
   'GET /openapi.json': 'no merchant data',
   'GET /feature_matrix': 'no merchant data',
-  'POST /payments': 'creates A\'s own payment',
-  'GET /payments/list': 'A\'s own list (checked: none of B\'s payments)',
-  'POST /payments/list': 'A\'s own list (checked: none of B\'s payments)',
-  'POST /customers': 'creates A\'s own customer',
-  'POST /refunds/list': 'A\'s own list (checked: none of B\'s refunds)',
-  'GET /customers/list': 'A\'s own list (checked: none of B\'s customers)',
-  'GET /disputes/list': 'A\'s own list (checked: none of B\'s disputes)',
+  'POST /payments': "creates A's own payment",
+  'GET /payments/list': "A's own list (checked: none of B's payments)",
+  'POST /payments/list': "A's own list (checked: none of B's payments)",
+  'POST /customers': "creates A's own customer",
+  'POST /refunds/list': "A's own list (checked: none of B's refunds)",
+  'GET /customers/list': "A's own list (checked: none of B's customers)",
+  'GET /disputes/list': "A's own list (checked: none of B's disputes)",
   // The merchant account itself is the resource: the admin key manages every merchant by design.
   'POST /accounts': 'creates a merchant account (admin)',
   'GET /accounts/:merchant_id': 'the merchant itself (admin key reaches every merchant)',
@@ -246,11 +379,11 @@ const EXCLUDED: Record<string, string> = {
   'DELETE /accounts/:merchant_id': 'the merchant itself (admin key reaches every merchant)',
   // Collections under A's merchant_id: no B id to pass (the lists are checked to hold none of B's ids).
   'POST /api_keys/:merchant_id': 'creates a key for the merchant in the path',
-  'GET /api_keys/:merchant_id/list': 'A\'s own keys (checked: none of B\'s)',
+  'GET /api_keys/:merchant_id/list': "A's own keys (checked: none of B's)",
   'POST /account/:merchant_id/connectors': 'creates a connector account for the merchant in the path',
-  'GET /account/:merchant_id/connectors': 'A\'s own connector accounts (checked: none of B\'s)',
+  'GET /account/:merchant_id/connectors': "A's own connector accounts (checked: none of B's)",
   'POST /account/:merchant_id/business_profile': 'creates a profile for the merchant in the path',
-  'GET /account/:merchant_id/business_profile': 'A\'s own profiles (checked: none of B\'s)',
+  'GET /account/:merchant_id/business_profile': "A's own profiles (checked: none of B's)",
 };
 
 /**
@@ -292,11 +425,13 @@ describe('isolation between merchants', () => {
     expect(stale, 'table or exclusion entries for routes that no longer exist').toEqual([]);
   });
 
-  it('every route given B\'s ids with A\'s credentials answers 404 HE_02 and changes nothing in any collection', async () => {
+  it("every route given B's ids with A's credentials answers 404 HE_02 and changes nothing in any collection", async () => {
     const db = await stack.db();
     const before = await settledFingerprint(db);
     const providerCallsBefore = (await stack.sandboxCalls()).length;
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(['payments', 'transitions', 'customers', 'api_keys', 'connector_accounts', 'business_profiles', 'payment_links']));
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining(['payments', 'transitions', 'customers', 'api_keys', 'connector_accounts', 'business_profiles', 'payment_links']),
+    );
     const wrong: string[] = [];
     let n = 0;
     for (const row of walkTable()) {
@@ -305,7 +440,9 @@ describe('isolation between merchants', () => {
         const headers = { ...c.headers, ...(c.method === 'POST' ? { 'idempotency-key': `isolation-${n++}` } : {}) };
         const r = await stack.api(c.method, c.path, c.body, c.key, headers);
         if (r.status !== 404 || r.body?.error?.code !== 'HE_02') {
-          wrong.push(`${row.route}: ${c.method} ${c.path} (${c.key === A.pk ? 'A publishable key' : c.key === admin ? 'admin key' : c.key ? 'A secret key' : 'no key'}) ${JSON.stringify(c.body ?? null)} -> ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+          wrong.push(
+            `${row.route}: ${c.method} ${c.path} (${c.key === A.pk ? 'A publishable key' : c.key === admin ? 'admin key' : c.key ? 'A secret key' : 'no key'}) ${JSON.stringify(c.body ?? null)} -> ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`,
+          );
         }
       }
     }
@@ -315,7 +452,7 @@ describe('isolation between merchants', () => {
     expect((await stack.sandboxCalls()).length, 'calls to the provider during the walk').toBe(providerCallsBefore);
   });
 
-  it('A\'s lists hold none of B\'s payments, customers, keys, connector accounts or profiles', async () => {
+  it("A's lists hold none of B's payments, customers, keys, connector accounts or profiles", async () => {
     const bPayments = Object.values(B.payments).map((p) => p.payment_id as string);
     const getList = await ok(stack.api('GET', '/payments/list?limit=100', undefined, A.api_key), 'GET /payments/list');
     expect(getList.size).toBeGreaterThan(0);
@@ -347,10 +484,16 @@ describe('isolation between merchants', () => {
     expect(profiles.map((p: any) => p.profile_id).filter((id: string) => B.profiles.includes(id))).toEqual([]);
   });
 
-  it('B\'s own requests still work afterwards', async () => {
+  it("B's own requests still work afterwards", async () => {
     const keys = await ok(stack.api('GET', `/api_keys/${B.merchant_id}/list`, undefined, admin), 'B keys');
-    expect(keys.map((k: any) => [k.name, k.revoked]).sort()).toEqual([['second', false], ['test', false]]);
-    expect(await ok(stack.api('GET', `/disputes/${B.disputes[0]}`, undefined, B.api_key), 'B dispute')).toMatchObject({ dispute_id: B.disputes[0], dispute_status: 'dispute_opened' });
+    expect(keys.map((k: any) => [k.name, k.revoked]).sort()).toEqual([
+      ['second', false],
+      ['test', false],
+    ]);
+    expect(await ok(stack.api('GET', `/disputes/${B.disputes[0]}`, undefined, B.api_key), 'B dispute')).toMatchObject({
+      dispute_id: B.disputes[0],
+      dispute_status: 'dispute_opened',
+    });
     const captured = await stack.api('POST', `/payments/${B.payments.authorized.payment_id}/capture`, {}, B.api_key);
     expect(captured.status).toBe(200);
     expect(captured.body).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
@@ -358,8 +501,16 @@ describe('isolation between merchants', () => {
     expect(approved.body).toMatchObject({ status: 'requires_capture', merchant_decision: 'approve' });
     const customer = await stack.api('GET', `/customers/${B.customers[0]}`, undefined, B.secondKey);
     expect(customer.body).toMatchObject({ customer_id: B.customers[0], name: 'Bob B' });
-    const link = await stack.api('GET', `/payment_link/${B.payments.linked.payment_link.payment_link_id}?client_secret=${B.payments.linked.client_secret}`, undefined, B.pk);
+    const link = await stack.api(
+      'GET',
+      `/payment_link/${B.payments.linked.payment_link.payment_link_id}?client_secret=${B.payments.linked.client_secret}`,
+      undefined,
+      B.pk,
+    );
     expect(link.body).toMatchObject({ status: 'active', amount: 10_000 });
-    expect((await stack.api('GET', `/account/${B.merchant_id}/connectors/${B.mca}`, undefined, admin)).body).toMatchObject({ disabled: false, connector_label: 'service_test_default' });
+    expect((await stack.api('GET', `/account/${B.merchant_id}/connectors/${B.mca}`, undefined, admin)).body).toMatchObject({
+      disabled: false,
+      connector_label: 'service_test_default',
+    });
   });
 });

@@ -30,7 +30,7 @@ const ids = (r: { body: { data: { payment_id: string }[] } }) => r.body.data.map
 const newestFirst = () => [...made].reverse().map((p) => p.payment_id);
 
 describe('GET /payments/list', () => {
-  it('lists the merchant\'s payments newest first, 10 by default, as full Payment objects', async () => {
+  it("lists the merchant's payments newest first, 10 by default, as full Payment objects", async () => {
     const r = await stack.api('GET', '/payments/list', undefined, key);
     expect(r.status).toBe(200);
     expect(r.body.size).toBe(5);
@@ -57,8 +57,12 @@ describe('GET /payments/list', () => {
   });
 
   it.each([
-    ['limit', 'limit=0'], ['limit', 'limit=101'], ['limit', 'limit=abc'], ['created.gt', 'created.gt=yesterday'],
-    ['starting_after', 'starting_after=pay_nope'], ['colour', 'colour=red'],
+    ['limit', 'limit=0'],
+    ['limit', 'limit=101'],
+    ['limit', 'limit=abc'],
+    ['created.gt', 'created.gt=yesterday'],
+    ['starting_after', 'starting_after=pay_nope'],
+    ['colour', 'colour=red'],
   ])('bad %s -> 400 naming it', async (param, query) => {
     const r = await stack.api('GET', `/payments/list?${query}`, undefined, key);
     expect(r.status).toBe(400);
@@ -90,8 +94,13 @@ describe('POST /payments/list', () => {
   });
 
   it.each([
-    ['status.0', { status: ['bogus'] }], ['limit', { limit: 0 }], ['offset', { offset: -1 }], ['offset', { offset: 10_001 }],
-    ['amount_filter.start_amount', { amount_filter: { start_amount: -5 } }], ['start_time', { start_time: 'soon' }], ['sort', { sort: 'asc' }],
+    ['status.0', { status: ['bogus'] }],
+    ['limit', { limit: 0 }],
+    ['offset', { offset: -1 }],
+    ['offset', { offset: 10_001 }],
+    ['amount_filter.start_amount', { amount_filter: { start_amount: -5 } }],
+    ['start_time', { start_time: 'soon' }],
+    ['sort', { sort: 'asc' }],
   ])('bad %s -> 400 naming it', async (param, body) => {
     const r = await stack.api('POST', '/payments/list', body, key);
     expect(r.status).toBe(400);

@@ -18,19 +18,32 @@ async function merchantWithKey(account: Record<string, unknown> = {}) {
   const k = (await adminApi('POST', `/api_keys/${m.merchant_id}`, { name: 'server', expiration: 'never' })).body;
   return { m, key: k.api_key as string, keyId: k.key_id as string };
 }
-const connectorAccount = async (merchantId: string, body: Record<string, unknown> = {}) => (await adminApi('POST', `/account/${merchantId}/connectors`, {
-  connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: SANDBOX_KEY }, ...body,
-})).body;
+const connectorAccount = async (merchantId: string, body: Record<string, unknown> = {}) =>
+  (
+    await adminApi('POST', `/account/${merchantId}/connectors`, {
+      connector_name: 'service_test',
+      connector_account_details: { auth_type: 'HeaderKey', api_key: SANDBOX_KEY },
+      ...body,
+    })
+  ).body;
 const pay = (key: string, body: Record<string, unknown> = {}) =>
   stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', ...body }, key);
 
 describe('merchant accounts', () => {
-  it('create makes a default profile; retrieve, update and delete work; a deleted merchant\'s keys stop at once', async () => {
+  it("create makes a default profile; retrieve, update and delete work; a deleted merchant's keys stop at once", async () => {
     const { m, key } = await merchantWithKey({ merchant_id: 'shop_crud' });
-    expect(m).toMatchObject({ merchant_id: 'shop_crud', default_profile: expect.stringMatching(/^pro_/), publishable_key: expect.stringMatching(/^pk_snd_[0-9a-f]{32}$/) });
+    expect(m).toMatchObject({
+      merchant_id: 'shop_crud',
+      default_profile: expect.stringMatching(/^pro_/),
+      publishable_key: expect.stringMatching(/^pk_snd_[0-9a-f]{32}$/),
+    });
     const profiles = (await adminApi('GET', '/account/shop_crud/business_profile')).body;
     expect(profiles).toHaveLength(1);
-    expect(profiles[0]).toMatchObject({ profile_id: m.default_profile, profile_name: 'default', payment_response_hash_key: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(profiles[0]).toMatchObject({
+      profile_id: m.default_profile,
+      profile_name: 'default',
+      payment_response_hash_key: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect((await adminApi('GET', '/accounts/shop_crud')).body).toMatchObject({ merchant_name: 'Shop' });
     const u = await adminApi('POST', '/accounts/shop_crud', { merchant_name: 'Shop GmbH', manual_review: { amount_at_least: 10 } });
     expect(u.body).toMatchObject({ merchant_name: 'Shop GmbH', manual_review: { amount_at_least: 10 } });
@@ -42,9 +55,14 @@ describe('merchant accounts', () => {
     expect((await stack.api('GET', '/payments/list', undefined, m.publishable_key)).status).toBe(401);
   });
 
-  it('every merchant route needs the admin key; a merchant\'s own secret key is refused', async () => {
+  it("every merchant route needs the admin key; a merchant's own secret key is refused", async () => {
     const { m, key } = await merchantWithKey();
-    for (const [method, path] of [['GET', `/accounts/${m.merchant_id}`], ['GET', `/api_keys/${m.merchant_id}/list`], ['GET', `/account/${m.merchant_id}/connectors`], ['GET', `/account/${m.merchant_id}/business_profile`]]) {
+    for (const [method, path] of [
+      ['GET', `/accounts/${m.merchant_id}`],
+      ['GET', `/api_keys/${m.merchant_id}/list`],
+      ['GET', `/account/${m.merchant_id}/connectors`],
+      ['GET', `/account/${m.merchant_id}/business_profile`],
+    ]) {
       expect((await stack.api(method, path, undefined, key)).status).toBe(401);
       expect((await stack.api(method, path)).status).toBe(401);
     }
@@ -55,7 +73,12 @@ describe('business profiles', () => {
   it('with several profiles a payment must name one (IR_04 profile_id); business_label maps onto a profile by name', async () => {
     const { m, key } = await merchantWithKey();
     expect((await pay(key)).body.profile_id).toBe(m.default_profile);
-    const eu = (await adminApi('POST', `/account/${m.merchant_id}/business_profile`, { profile_name: 'eu_shop', webhook_details: { webhook_url: 'https://shop.example/hooks' } })).body;
+    const eu = (
+      await adminApi('POST', `/account/${m.merchant_id}/business_profile`, {
+        profile_name: 'eu_shop',
+        webhook_details: { webhook_url: 'https://shop.example/hooks' },
+      })
+    ).body;
     expect(eu).toMatchObject({ profile_name: 'eu_shop', webhook_details: { webhook_url: 'https://shop.example/hooks' } });
     const none = await pay(key);
     expect(none.status).toBe(400);
@@ -72,7 +95,9 @@ describe('business profiles', () => {
 
   it('the webhook hash key is kept sealed: the stored profile does not hold it in clear', async () => {
     const { m } = await merchantWithKey();
-    const p = (await adminApi('POST', `/account/${m.merchant_id}/business_profile`, { profile_name: 'sealed', payment_response_hash_key: 'my-webhook-signing-key-123' })).body;
+    const p = (
+      await adminApi('POST', `/account/${m.merchant_id}/business_profile`, { profile_name: 'sealed', payment_response_hash_key: 'my-webhook-signing-key-123' })
+    ).body;
     expect(p.payment_response_hash_key).toBe('my-webhook-signing-key-123');
     const stored = await (await stack.db()).collection('business_profiles').findOne({ profile_id: p.profile_id });
     expect(JSON.stringify(stored)).not.toContain('my-webhook-signing-key-123');
@@ -94,7 +119,10 @@ describe('API keys', () => {
     const one = await adminApi('GET', `/api_keys/${m.merchant_id}/${keyId}`);
     expect(one.body).toMatchObject({ key_id: keyId, name: 'server', prefix: key.slice(0, 12), revoked: false });
     const later = new Date(Date.now() + 86_400_000).toISOString();
-    expect((await adminApi('POST', `/api_keys/${m.merchant_id}/${keyId}`, { name: 'old', expiration: later })).body).toMatchObject({ name: 'old', expiration: later });
+    expect((await adminApi('POST', `/api_keys/${m.merchant_id}/${keyId}`, { name: 'old', expiration: later })).body).toMatchObject({
+      name: 'old',
+      expiration: later,
+    });
     expect((await adminApi('POST', `/api_keys/${m.merchant_id}/${keyId}`, { expiration: '2001-01-01T00:00:00Z' })).body.error.param).toBe('expiration');
 
     expect((await pay(key)).status).toBe(200);
@@ -108,7 +136,7 @@ describe('API keys', () => {
     expect(stored).not.toContain(second.api_key);
   });
 
-  it('another merchant\'s key id answers 404 and changes nothing', async () => {
+  it("another merchant's key id answers 404 and changes nothing", async () => {
     const a = await merchantWithKey();
     const b = await merchantWithKey();
     expect((await adminApi('GET', `/api_keys/${a.m.merchant_id}/${b.keyId}`)).status).toBe(404);
@@ -120,10 +148,18 @@ describe('API keys', () => {
 describe('merchant connector accounts', () => {
   it('credentials are sealed at rest and answered masked; list, retrieve, update, delete', async () => {
     const { m } = await merchantWithKey();
-    const a = await connectorAccount(m.merchant_id, { connector_label: 'main', connector_account_details: { auth_type: 'BodyKey', api_key: 'sk_live_very_secret_value', key1: 'merchant-42' } });
+    const a = await connectorAccount(m.merchant_id, {
+      connector_label: 'main',
+      connector_account_details: { auth_type: 'BodyKey', api_key: 'sk_live_very_secret_value', key1: 'merchant-42' },
+    });
     expect(a).toMatchObject({
-      merchant_connector_id: expect.stringMatching(/^mca_/), connector_name: 'service_test', connector_label: 'main', profile_id: m.default_profile,
-      disabled: false, test_mode: true, connector_account_details: { auth_type: 'BodyKey', api_key: 'sk_l********', key1: 'merc********' },
+      merchant_connector_id: expect.stringMatching(/^mca_/),
+      connector_name: 'service_test',
+      connector_label: 'main',
+      profile_id: m.default_profile,
+      disabled: false,
+      test_mode: true,
+      connector_account_details: { auth_type: 'BodyKey', api_key: 'sk_l********', key1: 'merc********' },
     });
     const db = await stack.db();
     expect(JSON.stringify(await db.collection('connector_accounts').find({}).toArray())).not.toMatch(/sk_live_very_secret_value|merchant-42/);
@@ -131,8 +167,18 @@ describe('merchant connector accounts', () => {
     const u = await adminApi('POST', `/account/${m.merchant_id}/connectors/${a.merchant_connector_id}`, { disabled: true, connector_label: 'paused' });
     expect(u.body).toMatchObject({ disabled: true, connector_label: 'paused' });
     expect((await adminApi('GET', `/account/${m.merchant_id}/connectors/${a.merchant_connector_id}`)).body.disabled).toBe(true);
-    expect((await adminApi('POST', `/account/${m.merchant_id}/connectors`, { connector_name: 'paypal', connector_account_details: { auth_type: 'HeaderKey', api_key: 'k' } })).body.error.param).toBe('connector_name');
-    expect((await adminApi('POST', `/account/${m.merchant_id}/connectors`, { connector_name: 'service_test' })).body.error).toMatchObject({ code: 'IR_04', param: 'connector_account_details' });
+    expect(
+      (
+        await adminApi('POST', `/account/${m.merchant_id}/connectors`, {
+          connector_name: 'paypal',
+          connector_account_details: { auth_type: 'HeaderKey', api_key: 'k' },
+        })
+      ).body.error.param,
+    ).toBe('connector_name');
+    expect((await adminApi('POST', `/account/${m.merchant_id}/connectors`, { connector_name: 'service_test' })).body.error).toMatchObject({
+      code: 'IR_04',
+      param: 'connector_account_details',
+    });
     const other = await merchantWithKey();
     expect((await adminApi('GET', `/account/${other.m.merchant_id}/connectors/${a.merchant_connector_id}`)).status).toBe(404);
     expect((await adminApi('DELETE', `/account/${other.m.merchant_id}/connectors/${a.merchant_connector_id}`)).status).toBe(404);
@@ -140,7 +186,7 @@ describe('merchant connector accounts', () => {
     expect((await adminApi('GET', `/account/${m.merchant_id}/connectors`)).body).toHaveLength(0);
   });
 
-  it('the provider is called with the account\'s own credentials: wrong ones are refused by the provider', async () => {
+  it("the provider is called with the account's own credentials: wrong ones are refused by the provider", async () => {
     const { m, key } = await merchantWithKey();
     const wrong = await connectorAccount(m.merchant_id, { connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_wrong' } });
     const r = await pay(key);
@@ -153,13 +199,19 @@ describe('merchant connector accounts', () => {
   });
 });
 
-describe('routing by the profile\'s default algorithm', () => {
-  it('volume_split over 1,000 payments: each account\'s share within 6 percentage points of its weight', async () => {
+describe("routing by the profile's default algorithm", () => {
+  it("volume_split over 1,000 payments: each account's share within 6 percentage points of its weight", async () => {
     const { m, key } = await merchantWithKey();
     const a = await connectorAccount(m.merchant_id, { connector_label: 'a' });
     const b = await connectorAccount(m.merchant_id, { connector_label: 'b' });
     await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, {
-      routing_algorithm: { type: 'volume_split', data: [{ connector: { connector: 'service_test', merchant_connector_id: a.merchant_connector_id }, split: 70 }, { connector: { connector: 'service_test', merchant_connector_id: b.merchant_connector_id }, split: 30 }] },
+      routing_algorithm: {
+        type: 'volume_split',
+        data: [
+          { connector: { connector: 'service_test', merchant_connector_id: a.merchant_connector_id }, split: 70 },
+          { connector: { connector: 'service_test', merchant_connector_id: b.merchant_connector_id }, split: 30 },
+        ],
+      },
     });
     const n = 1_000;
     const results: any[] = [];
@@ -180,7 +232,9 @@ describe('routing by the profile\'s default algorithm', () => {
     const a = await connectorAccount(m.merchant_id, { connector_label: 'first' });
     const b = await connectorAccount(m.merchant_id, { connector_label: 'second' });
     const choice = (x: any) => ({ connector: 'service_test', merchant_connector_id: x.merchant_connector_id });
-    await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, { routing_algorithm: { type: 'priority', data: [choice(a), choice(b)] } });
+    await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, {
+      routing_algorithm: { type: 'priority', data: [choice(a), choice(b)] },
+    });
     expect((await pay(key)).body).toMatchObject({ merchant_connector_id: a.merchant_connector_id, connector_label: 'first' });
     await adminApi('POST', `/account/${m.merchant_id}/connectors/${a.merchant_connector_id}`, { disabled: true });
     const fallback = await pay(key);
@@ -193,14 +247,18 @@ describe('routing by the profile\'s default algorithm', () => {
     expect(nothing.body.error).toMatchObject({ param: 'routing', message: expect.stringContaining(`${b.merchant_connector_id} (service_test): disabled`) });
   });
 
-  it('a routing algorithm naming another merchant\'s account, or splits not adding up to 100, is refused naming routing_algorithm', async () => {
+  it("a routing algorithm naming another merchant's account, or splits not adding up to 100, is refused naming routing_algorithm", async () => {
     const { m } = await merchantWithKey();
     const other = await merchantWithKey();
     const foreign = await connectorAccount(other.m.merchant_id);
-    const r = await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, { routing_algorithm: { type: 'single', data: { connector: 'service_test', merchant_connector_id: foreign.merchant_connector_id } } });
+    const r = await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, {
+      routing_algorithm: { type: 'single', data: { connector: 'service_test', merchant_connector_id: foreign.merchant_connector_id } },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe('routing_algorithm');
-    const bad = await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, { routing_algorithm: { type: 'volume_split', data: [{ connector: 'service_test', split: 60 }] } });
+    const bad = await adminApi('POST', `/account/${m.merchant_id}/business_profile/${m.default_profile}`, {
+      routing_algorithm: { type: 'volume_split', data: [{ connector: 'service_test', split: 60 }] },
+    });
     expect(bad.body.error.param).toBe('routing_algorithm.data');
   });
 });

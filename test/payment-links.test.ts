@@ -16,11 +16,15 @@ const create = (body: Record<string, unknown> = {}) =>
 function getWithBody(path: string, body: unknown, apiKey: string): Promise<{ status: number; body: any }> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${stack.gatewayUrl}${path}`, { method: 'GET', headers: { 'api-key': apiKey, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      `${stack.gatewayUrl}${path}`,
+      { method: 'GET', headers: { 'api-key': apiKey, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -39,13 +43,20 @@ describe('payment links', () => {
     const r = await stack.api('GET', `/payment_link/${p.payment_link.payment_link_id}`, undefined, key);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      payment_link_id: p.payment_link.payment_link_id, merchant_id: merchantId, link_to_pay: p.payment_link.link,
-      amount: 12_345, created_at: p.created, status: 'active', expiry: p.expires_on, description: 'Chair <oak> & table',
-      currency: 'EUR', secure_link: p.payment_link.secure_link,
+      payment_link_id: p.payment_link.payment_link_id,
+      merchant_id: merchantId,
+      link_to_pay: p.payment_link.link,
+      amount: 12_345,
+      created_at: p.created,
+      status: 'active',
+      expiry: p.expires_on,
+      description: 'Chair <oak> & table',
+      currency: 'EUR',
+      secure_link: p.payment_link.secure_link,
     });
   });
 
-  it('without payment_link the payment has none; the link is the merchant\'s only; bad requests are refused', async () => {
+  it("without payment_link the payment has none; the link is the merchant's only; bad requests are refused", async () => {
     const { body: plain } = await stack.api('POST', '/payments', { amount: 100, currency: 'EUR' }, key);
     expect(plain.payment_link).toBeNull();
     expect((await page(`${stack.gatewayUrl}/payment_link/${merchantId}/${plain.payment_id}`)).status).toBe(404);
@@ -72,19 +83,42 @@ describe('payment links', () => {
     const paid = await fetch(`${p.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(paid.status).toBe(200);
     expect(await paid.json()).toMatchObject({ payment_id: p.payment_id, status: 'succeeded' });
-    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({ status: 'succeeded', payment_method: 'pay_later', amount_received: 12_345 });
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({
+      status: 'succeeded',
+      payment_method: 'pay_later',
+      amount_received: 12_345,
+    });
     expect(await (await page(p.payment_link.link)).text()).toContain('This payment is succeeded.');
     const again = await fetch(`${p.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect((await again.json()).error.code).toBe('IR_16');
   });
 
   it('a three_ds payment: the checkout page runs the 3DS authentication from the browser, then the provider authorizes', async () => {
-    const post = async (url: string, body: unknown) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-    const browser = { user_agent: 'Mozilla/5.0', language: 'en', color_depth: 24, screen_height: 800, screen_width: 1200, time_zone: 0, java_enabled: false, java_script_enabled: true };
+    const post = async (url: string, body: unknown) =>
+      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const browser = {
+      user_agent: 'Mozilla/5.0',
+      language: 'en',
+      color_depth: 24,
+      screen_height: 800,
+      screen_width: 1200,
+      time_zone: 0,
+      java_enabled: false,
+      java_script_enabled: true,
+    };
     const { body: p } = await create({ authentication_type: 'three_ds', capture_method: 'manual', return_url: 'https://shop.example/back' });
     expect(await (await page(p.payment_link.link)).text()).toContain('/3ds/authentication');
-    expect(await post(`${p.payment_link.link}/confirm`, {})).toEqual({ payment_id: p.payment_id, status: 'requires_customer_action', three_ds_invoke: true, redirect_to_url: null });
-    const bad = await post(`${p.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', client_secret: p.client_secret });
+    expect(await post(`${p.payment_link.link}/confirm`, {})).toEqual({
+      payment_id: p.payment_id,
+      status: 'requires_customer_action',
+      three_ds_invoke: true,
+      redirect_to_url: null,
+    });
+    const bad = await post(`${p.payment_link.link}/3ds/authentication`, {
+      device_channel: 'BRW',
+      threeds_method_comp_ind: 'U',
+      client_secret: p.client_secret,
+    });
     expect(bad.error).toMatchObject({ code: 'IR_07', param: 'client_secret' });
     const a = await post(`${p.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: browser });
     expect(a).toMatchObject({ payment_id: p.payment_id, trans_status: 'Y', three_ds_invoke: false, redirect_to_url: 'https://shop.example/back' });
@@ -93,7 +127,11 @@ describe('payment links', () => {
     const { body: q } = await create({ authentication_type: 'three_ds', customer: { email: 'lea+3ds_challenge@example.com' } });
     await post(`${q.payment_link.link}/confirm`, {});
     const c = await post(`${q.payment_link.link}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'U', browser_info: browser });
-    expect(c).toMatchObject({ trans_status: 'C', status: 'requires_customer_action', redirect_to_url: expect.stringContaining('/three_ds_server/acs/challenge?creq=') });
+    expect(c).toMatchObject({
+      trans_status: 'C',
+      status: 'requires_customer_action',
+      redirect_to_url: expect.stringContaining('/three_ds_server/acs/challenge?creq='),
+    });
     expect(await (await fetch(c.redirect_to_url)).text()).toContain('Confirm the purchase');
   });
 
@@ -137,7 +175,14 @@ describe('payment links', () => {
   });
 
   it('return_url and payment_link_config.allowed_domains take only http(s); a refused request creates nothing', async () => {
-    for (const bad of ['javascript:alert(document.domain)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'ftp://shop.example/x', '//shop.example/x']) {
+    for (const bad of [
+      'javascript:alert(document.domain)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'ftp://shop.example/x',
+      '//shop.example/x',
+    ]) {
       const r = await create({ return_url: bad, description: `bad ${bad}` });
       expect(r.status, bad).toBe(400);
       expect(r.body.error.param).toBe('return_url');
@@ -158,7 +203,16 @@ describe('payment links', () => {
   });
 
   it('allowed_domains takes only origins: the CSP values of issue 19 are 400 on create and update, stored nowhere; a valid one is exactly the frame-ancestors', async () => {
-    const bad = ['https://*', 'https://a.com;sandbox', '*', 'https://a.com; script-src *', 'https://*.com', 'https://*.co.uk', 'https://u:p@shop.example', 'http://shop.example'];
+    const bad = [
+      'https://*',
+      'https://a.com;sandbox',
+      '*',
+      'https://a.com; script-src *',
+      'https://*.com',
+      'https://*.co.uk',
+      'https://u:p@shop.example',
+      'http://shop.example',
+    ];
     const { body: target } = await create({ description: 'update target' });
     for (const value of bad) {
       const r = await create({ payment_link_config: { allowed_domains: ['https://ok.example', value] }, description: `csp ${value}` });
@@ -200,7 +254,8 @@ describe('payment links', () => {
     expect(framed.headers.get('x-frame-options')).toBeNull();
     // The open link refuses it, page and calls.
     expect((await page(p.payment_link.link)).status).toBe(403);
-    const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    const post = (url: string, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
     expect((await post(`${p.payment_link.link}/confirm`)).status).toBe(403);
     // Only the secure page's own calls (same-origin, which the browser sets) pay.
     expect((await post(`${secure}/confirm`)).status).toBe(403);

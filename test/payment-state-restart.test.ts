@@ -13,8 +13,11 @@ const NO_SWEEP = { SWEEP_AFTER_MS: '60000' };
 async function createPayments(stack: Stack, key: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
-    const made = await Promise.all(Array.from({ length: Math.min(20, n - i) }, () =>
-      stack.api('POST', '/payments', { amount: 2_500, currency: 'EUR', payment_method: 'pay_later', customer: { email: 'ada@example.com' } }, key)));
+    const made = await Promise.all(
+      Array.from({ length: Math.min(20, n - i) }, () =>
+        stack.api('POST', '/payments', { amount: 2_500, currency: 'EUR', payment_method: 'pay_later', customer: { email: 'ada@example.com' } }, key),
+      ),
+    );
     for (const m of made) {
       expect(m.status).toBe(200);
       ids.push(m.body.payment_id);
@@ -26,12 +29,14 @@ async function createPayments(stack: Stack, key: string, n: number): Promise<str
 /** Confirms every payment, `concurrency` at a time; the answers by payment id. */
 async function confirmAll(stack: Stack, key: string, ids: string[], concurrency: number, answers: Map<string, { status: number; body: any }>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < ids.length) {
-      const id = ids[next++];
-      answers.set(id, await stack.api('POST', `/payments/${id}/confirm`, {}, key).catch((err) => ({ status: 0, body: String(err) })));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        answers.set(id, await stack.api('POST', `/payments/${id}/confirm`, {}, key).catch((err) => ({ status: 0, body: String(err) })));
+      }
+    }),
+  );
 }
 
 /**
@@ -99,9 +104,17 @@ describe('payment-state SIGKILLed and restarted', () => {
     const [id] = await createPayments(stack, key, 1);
     const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
     const begun = Date.now();
-    const reply = await call<object, { operation_id: string; needs_connector: boolean }>(client, 'Begin', {
-      merchant_id: merchantId, payment_id: id, action: 'CONFIRM', confirm: {},
-    }, 5_000);
+    const reply = await call<object, { operation_id: string; needs_connector: boolean }>(
+      client,
+      'Begin',
+      {
+        merchant_id: merchantId,
+        payment_id: id,
+        action: 'CONFIRM',
+        confirm: {},
+      },
+      5_000,
+    );
     client.close();
     expect(reply.needs_connector).toBe(true);
     const done = await stack.poll(id, key, (p) => p.status !== 'processing', 15_000);
@@ -112,13 +125,25 @@ describe('payment-state SIGKILLed and restarted', () => {
   }, 60_000);
 });
 
-describe('payment-state frozen past the gateway\'s bound', () => {
+describe("payment-state frozen past the gateway's bound", () => {
   let stack: Stack;
   let key: string;
   let merchantId: string;
-  beforeAll(async () => ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({
-    CONFIRM_WAIT_MS: '1000', BEGIN_RETRY_MS: '1500', BEGIN_ATTEMPT_MS: '700', BEGIN_APPEND_MARGIN_MS: '200', ...NO_SWEEP,
-  })), 60_000);
+  beforeAll(
+    async () =>
+      ({
+        stack,
+        api_key: key,
+        merchant_id: merchantId,
+      } = await Stack.withMerchant({
+        CONFIRM_WAIT_MS: '1000',
+        BEGIN_RETRY_MS: '1500',
+        BEGIN_ATTEMPT_MS: '700',
+        BEGIN_APPEND_MARGIN_MS: '200',
+        ...NO_SWEEP,
+      })),
+    60_000,
+  );
   afterAll(async () => stack?.stop());
 
   it('Begins in flight when it stops are answered from the store, and those answered with an error are never recorded after it resumes', async () => {

@@ -82,8 +82,10 @@ describe('manual_multiple', () => {
     expect(first.body).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 3_000, amount_capturable: 7_000 });
     const second = await stack.api('POST', `/payments/${p.payment_id}/capture`, {}, key);
     expect(second.body).toMatchObject({ status: 'succeeded', amount_received: 10_000, amount_capturable: 0 });
-    expect(second.body.captures.map((c: { capture_sequence: number; amount: number; status: string }) => [c.capture_sequence, c.amount, c.status]))
-      .toEqual([[1, 3_000, 'charged'], [2, 7_000, 'charged']]);
+    expect(second.body.captures.map((c: { capture_sequence: number; amount: number; status: string }) => [c.capture_sequence, c.amount, c.status])).toEqual([
+      [1, 3_000, 'charged'],
+      [2, 7_000, 'charged'],
+    ]);
   });
 
   it('a repeated capture_id returns the same capture instead of capturing twice', async () => {
@@ -185,7 +187,12 @@ describe('provider outcomes forced by magic values', () => {
     try {
       const m = await slow.merchant();
       const started = Date.now();
-      const c = await slow.api('POST', '/payments', { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'jane+slow@example.com' } }, m.api_key);
+      const c = await slow.api(
+        'POST',
+        '/payments',
+        { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'jane+slow@example.com' } },
+        m.api_key,
+      );
       expect(c.status).toBe(200);
       expect(c.body.status).toBe('processing');
       expect(Date.now() - started).toBeLessThan(3_000);
@@ -236,7 +243,17 @@ describe('bad input changes nothing', () => {
     ['amount_to_capture', { amount: 100, currency: 'EUR', amount_to_capture: 101 }],
     ['metadata', { amount: 100, currency: 'EUR', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }],
     ['unknown_field', { amount: 100, currency: 'EUR', unknown_field: 1 }],
-    ['order_details', { amount: 100, currency: 'EUR', order_details: [{ product_name: 'a', quantity: 1, amount: 60 }, { product_name: 'b', quantity: 2, amount: 30 }] }],
+    [
+      'order_details',
+      {
+        amount: 100,
+        currency: 'EUR',
+        order_details: [
+          { product_name: 'a', quantity: 1, amount: 60 },
+          { product_name: 'b', quantity: 2, amount: 30 },
+        ],
+      },
+    ],
     ['order_details.0.quantity', { amount: 100, currency: 'EUR', order_details: [{ product_name: 'a', quantity: 0, amount: 100 }] }],
     ['statement_descriptor_name', { amount: 100, currency: 'EUR', statement_descriptor_name: 'A'.repeat(23) }],
     ['statement_descriptor_name', { amount: 100, currency: 'EUR', statement_descriptor_name: '12345' }],
@@ -286,7 +303,10 @@ describe('bad input changes nothing', () => {
 
 describe('field rules that hold', () => {
   it('order lines that add up to the amount, and descriptors within 22 characters, are accepted and echoed', async () => {
-    const order_details = [{ product_name: 'Chair', quantity: 2, amount: 6_000 }, { product_name: 'Shipping', quantity: 1, amount: 4_000, category: 'shipping_costs' }];
+    const order_details = [
+      { product_name: 'Chair', quantity: 2, amount: 6_000 },
+      { product_name: 'Shipping', quantity: 1, amount: 4_000, category: 'shipping_costs' },
+    ];
     const r = await create({ order_details, statement_descriptor_name: 'Shop GmbH', statement_descriptor_suffix: 'Order 42' });
     expect(r.status).toBe(200);
     expect(r.body.order_details).toMatchObject(order_details);
@@ -307,13 +327,27 @@ describe('field rules that hold', () => {
 describe('update before confirmation (POST /payments/{id})', () => {
   it('changes the fields, recomputes the derived amounts, keeps the status; the confirm then uses them', async () => {
     const { body: p } = await create({ capture_method: 'manual' });
-    const u = await stack.api('POST', `/payments/${p.payment_id}`, {
-      amount: 12_000, currency: 'SEK', order_tax_amount: 500, metadata: { order: '42' }, customer: { email: 'upd@example.com' },
-    }, key);
+    const u = await stack.api(
+      'POST',
+      `/payments/${p.payment_id}`,
+      {
+        amount: 12_000,
+        currency: 'SEK',
+        order_tax_amount: 500,
+        metadata: { order: '42' },
+        customer: { email: 'upd@example.com' },
+      },
+      key,
+    );
     expect(u.status).toBe(200);
     expect(u.body).toMatchObject({
-      status: 'requires_confirmation', amount: 12_000, currency: 'SEK', net_amount: 12_500, amount_capturable: 12_000,
-      metadata: { order: '42' }, email: 'upd@example.com',
+      status: 'requires_confirmation',
+      amount: 12_000,
+      currency: 'SEK',
+      net_amount: 12_500,
+      amount_capturable: 12_000,
+      metadata: { order: '42' },
+      email: 'upd@example.com',
     });
     const c = await confirm(p.payment_id);
     expect(c.body).toMatchObject({ status: 'requires_capture', amount_capturable: 12_000 });

@@ -32,9 +32,20 @@ afterAll(() => {
 });
 
 const data: ConnectorJob = {
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'service_test',
-  amount: 100, currency: 'EUR', capture_method: 'automatic', connector_transaction_id: null, customer_email: null, return_url: null,
-  merchant_order_reference_id: null, mode: 'execute', sync_round: 0,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'service_test',
+  amount: 100,
+  currency: 'EUR',
+  capture_method: 'automatic',
+  connector_transaction_id: null,
+  customer_email: null,
+  return_url: null,
+  merchant_order_reference_id: null,
+  mode: 'execute',
+  sync_round: 0,
 };
 
 describe('a provider rate limit (429)', () => {
@@ -49,7 +60,15 @@ describe('a provider rate limit (429)', () => {
     const paused: number[] = [];
     const reported: unknown[] = [];
     const client = { Complete: (...a: unknown[]) => reported.push(a) } as unknown as PaymentStateClient;
-    const run = processor(connector, client, async () => null, async () => true, async (ms) => { paused.push(ms); });
+    const run = processor(
+      connector,
+      client,
+      async () => null,
+      async () => true,
+      async (ms) => {
+        paused.push(ms);
+      },
+    );
     const job = { data, attemptsMade: 1, stalledCounter: 0 } as unknown as Job<ConnectorJob>;
     retryAfter = '3';
     const e1 = await run(job).catch((e: Error) => e);

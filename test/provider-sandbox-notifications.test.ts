@@ -14,7 +14,12 @@ const API_KEY = 'sk_sandbox_service_test';
 const SECRET = `whsec_test_${randomBytes(8).toString('hex')}`;
 const REVIEW_MS = 600;
 
-interface Received { body: string; event: any; signature: string | undefined; answered: number }
+interface Received {
+  body: string;
+  event: any;
+  signature: string | undefined;
+  answered: number;
+}
 
 let sandbox: ChildProcess;
 let sandboxUrl = '';
@@ -27,7 +32,9 @@ const logs: string[] = [];
 beforeAll(async () => {
   hookServer = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       const event = JSON.parse(body);
       const first = !received.some((r) => r.event.id === event.id);
@@ -44,8 +51,13 @@ beforeAll(async () => {
   sandbox = spawn(process.execPath, ['services/provider-sandbox/main.ts'], {
     cwd: root,
     env: {
-      ...process.env, SANDBOX_PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_REVIEW_MS: String(REVIEW_MS),
-      SANDBOX_SLOW_MS: '1000', SANDBOX_WEBHOOK_RETRY_MS: '100', LOG_LEVEL: 'debug',
+      ...process.env,
+      SANDBOX_PORT: String(port),
+      SANDBOX_URL: sandboxUrl,
+      SANDBOX_REVIEW_MS: String(REVIEW_MS),
+      SANDBOX_SLOW_MS: '1000',
+      SANDBOX_WEBHOOK_RETRY_MS: '100',
+      LOG_LEVEL: 'debug',
       SANDBOX_OPERATOR_KEY: OPERATOR_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,12 +85,21 @@ afterAll(async () => {
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const operatorRoute = /^\/(__sandbox|sandbox)\//.test(path);
   const res = await fetch(sandboxUrl + path, {
-    method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(operatorRoute ? { 'x-sandbox-operator-key': OPERATOR_KEY } : {}), ...headers },
+    method,
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(operatorRoute ? { 'x-sandbox-operator-key': OPERATOR_KEY } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: any = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed };
 }
 const key = () => `key_${randomBytes(8).toString('hex')}`;
@@ -86,9 +107,21 @@ const provider = (method: string, path: string, body?: unknown, idempotencyKey?:
   call(method, `/service_test/v1${path}`, body, { authorization: `Bearer ${API_KEY}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) });
 
 async function payment(email: string, extra: Record<string, unknown> = {}) {
-  const r = await provider('POST', '/payments', {
-    amount: 1000, currency: 'EUR', reference: 'pay_test', capture: 'automatic', customer: { email }, webhook_url: hookUrl, webhook_secret: SECRET, ...extra,
-  }, key());
+  const r = await provider(
+    'POST',
+    '/payments',
+    {
+      amount: 1000,
+      currency: 'EUR',
+      reference: 'pay_test',
+      capture: 'automatic',
+      customer: { email },
+      webhook_url: hookUrl,
+      webhook_secret: SECRET,
+      ...extra,
+    },
+    key(),
+  );
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -119,8 +152,15 @@ describe('service_test refunds', () => {
     const first = await refund(p.id, { amount: 300, reference: 'ref_first', reason: 'damaged' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({
-      id: expect.stringMatching(/^str_[0-9a-f]{24}$/), payment_id: p.id, amount: 300, currency: 'EUR', reference: 'ref_first',
-      reason: 'damaged', status: 'succeeded', created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^str_[0-9a-f]{24}$/),
+      payment_id: p.id,
+      amount: 300,
+      currency: 'EUR',
+      reference: 'ref_first',
+      reason: 'damaged',
+      status: 'succeeded',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect((await provider('GET', `/refunds/${first.body.id}`)).body).toEqual(first.body);
 
@@ -217,7 +257,12 @@ describe('payment notifications', () => {
   });
 
   it('a webhook_url without a webhook_secret notifies nothing (there is no shared default to sign with); a short secret is refused; the secret is never shown', async () => {
-    const r = await provider('POST', '/payments', { amount: 500, currency: 'EUR', customer: { email: 'jane+review@example.com' }, webhook_url: hookUrl }, key());
+    const r = await provider(
+      'POST',
+      '/payments',
+      { amount: 500, currency: 'EUR', customer: { email: 'jane+review@example.com' }, webhook_url: hookUrl },
+      key(),
+    );
     await sleep(REVIEW_MS + 300);
     expect((await provider('GET', `/payments/${r.body.id}`)).body.status).toBe('captured');
     expect((await call('GET', `/__sandbox/service_test/notifications?object_id=${r.body.id}`)).body).toEqual([]);
@@ -234,11 +279,24 @@ describe('disputes (operator calls)', () => {
     const p = await payment('jane@example.com');
     const raise = (body: Record<string, unknown>) => call('POST', '/sandbox/disputes', body);
     const valid = {
-      connector_transaction_id: p.id, amount: 600, reason: 'Product not received', reason_code: '13.1', stage: 'dispute',
-      status: 'dispute_opened', challenge_required_by: '2031-01-01T00:00:00Z',
+      connector_transaction_id: p.id,
+      amount: 600,
+      reason: 'Product not received',
+      reason_code: '13.1',
+      stage: 'dispute',
+      status: 'dispute_opened',
+      challenge_required_by: '2031-01-01T00:00:00Z',
     };
     expect(await raise({ ...valid, connector_transaction_id: 'stp_unknown' })).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-    for (const [field, value] of [['amount', 1001], ['amount', 0], ['amount', '600'], ['stage', 'arbitration'], ['status', 'opened'], ['reason', undefined], ['challenge_required_by', 'tomorrow']] as const) {
+    for (const [field, value] of [
+      ['amount', 1001],
+      ['amount', 0],
+      ['amount', '600'],
+      ['stage', 'arbitration'],
+      ['status', 'opened'],
+      ['reason', undefined],
+      ['challenge_required_by', 'tomorrow'],
+    ] as const) {
       const r = await raise({ ...valid, [field]: value });
       expect(r.status, `${field}=${value}`).toBe(400);
       expect(r.body.error.message).toContain(field);
@@ -251,8 +309,17 @@ describe('disputes (operator calls)', () => {
     expect(id).toMatch(/^dp_[0-9a-f]{24}$/);
     const read = async () => (await provider('GET', `/disputes/${id}`)).body;
     expect(await read()).toEqual({
-      id, payment_id: p.id, amount: 600, currency: 'EUR', reason: 'Product not received', reason_code: '13.1', stage: 'dispute',
-      status: 'opened', challenge_required_by: '2031-01-01T00:00:00.000Z', created_at: expect.any(String), updated_at: expect.any(String),
+      id,
+      payment_id: p.id,
+      amount: 600,
+      currency: 'EUR',
+      reason: 'Product not received',
+      reason_code: '13.1',
+      stage: 'dispute',
+      status: 'opened',
+      challenge_required_by: '2031-01-01T00:00:00.000Z',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect((await call('GET', `/service_test/v1/disputes/${id}`)).status).toBe(401);
 
@@ -279,8 +346,10 @@ describe('disputes (operator calls)', () => {
     await sleep(300);
     const events = notificationsOf(id).sort((a, b) => a.data.updated_at.localeCompare(b.data.updated_at));
     expect(events.map((e) => [e.type, e.data.stage, e.data.status])).toEqual([
-      ['dispute.created', 'dispute', 'opened'], ['dispute.updated', 'dispute', 'challenged'],
-      ['dispute.updated', 'dispute', 'lost'], ['dispute.updated', 'pre_arbitration', 'opened'],
+      ['dispute.created', 'dispute', 'opened'],
+      ['dispute.updated', 'dispute', 'challenged'],
+      ['dispute.updated', 'dispute', 'lost'],
+      ['dispute.updated', 'pre_arbitration', 'opened'],
     ]);
     expect(events.at(-1).data).toEqual(await read());
 
@@ -297,12 +366,20 @@ describe('every notification', () => {
     expect(received.length).toBeGreaterThan(0);
     for (const r of received) {
       expect(r.signature).toBe(createHmac('sha512', SECRET).update(r.body).digest('hex'));
-      expect(r.event).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type: expect.any(String), created_at: expect.any(String), data: expect.any(Object) });
+      expect(r.event).toEqual({
+        id: expect.stringMatching(/^evt_[0-9a-f]{24}$/),
+        type: expect.any(String),
+        created_at: expect.any(String),
+        data: expect.any(Object),
+      });
     }
     const ids = [...new Set(received.map((r) => r.event.id))];
     for (const id of ids) {
       const attempts = received.filter((r) => r.event.id === id);
-      expect(attempts.map((a) => a.answered), id).toEqual([500, 200]);
+      expect(
+        attempts.map((a) => a.answered),
+        id,
+      ).toEqual([500, 200]);
       expect(attempts[1]!.body).toBe(attempts[0]!.body);
     }
     const all = await deliveries();

@@ -15,8 +15,11 @@ describe('services.sh prepare-database', () => {
   it('two concurrent runs against a fresh database name both succeed', async () => {
     const db = `bnpl_test_prov_${randomBytes(4).toString('hex')}`;
     const env = { ...process.env, FERRETDB_POSTGRESQL_URL: `${pgBase}/${db}` };
-    const once = () => run('bash', ['scripts/services.sh', 'prepare-database'], { cwd: root, env })
-      .then(() => 'ok', (e: { stderr?: string }) => `failed: ${e.stderr}`);
+    const once = () =>
+      run('bash', ['scripts/services.sh', 'prepare-database'], { cwd: root, env }).then(
+        () => 'ok',
+        (e: { stderr?: string }) => `failed: ${e.stderr}`,
+      );
     try {
       expect(await psql('postgres', `select count(*) from pg_database where datname = '${db}'`)).toBe('0');
       expect(await Promise.all([once(), once(), once()])).toEqual(['ok', 'ok', 'ok']);

@@ -55,32 +55,35 @@ function expectLimited(results: ApiResponse[], windows: number): void {
 }
 
 describe('rate limit per API key', () => {
-  it('a burst of 20 GETs with one key: at most the limit per window succeed, the rest 429 RL_01 with Retry-After; '
-    + 'another key of the merchant is not limited by it; after Retry-After the key works again', async () => {
-    const created = await stack.api('POST', '/payments', { amount: 500, currency: 'EUR' }, keyA);
-    expect(created.status).toBe(200);
-    const path = `/payments/${created.body.payment_id}`;
+  it(
+    'a burst of 20 GETs with one key: at most the limit per window succeed, the rest 429 RL_01 with Retry-After; ' +
+      'another key of the merchant is not limited by it; after Retry-After the key works again',
+    async () => {
+      const created = await stack.api('POST', '/payments', { amount: 500, currency: 'EUR' }, keyA);
+      expect(created.status).toBe(200);
+      const path = `/payments/${created.body.payment_id}`;
 
-    await startOfSecond();
-    const { results, windows } = await burst([
-      ...Array.from({ length: 20 }, () => () => stack.api('GET', path, undefined, keyA).then((r) => ({ key: 'A', r }))),
-      // Key B at its limit, in the same burst: each of its windows holds at most LIMIT of them.
-      ...Array.from({ length: LIMIT }, () => () => stack.api('GET', path, undefined, keyB).then((r) => ({ key: 'B', r }))),
-    ]);
-    const a = results.filter((x) => x.key === 'A').map((x) => x.r);
-    const b = results.filter((x) => x.key === 'B').map((x) => x.r);
-    expectLimited(a, windows);
-    expect(a.find((r) => r.status === 200)?.body.payment_id).toBe(created.body.payment_id);
-    expect(b.map((r) => r.status)).toEqual(Array(LIMIT).fill(200));
+      await startOfSecond();
+      const { results, windows } = await burst([
+        ...Array.from({ length: 20 }, () => () => stack.api('GET', path, undefined, keyA).then((r) => ({ key: 'A', r }))),
+        // Key B at its limit, in the same burst: each of its windows holds at most LIMIT of them.
+        ...Array.from({ length: LIMIT }, () => () => stack.api('GET', path, undefined, keyB).then((r) => ({ key: 'B', r }))),
+      ]);
+      const a = results.filter((x) => x.key === 'A').map((x) => x.r);
+      const b = results.filter((x) => x.key === 'B').map((x) => x.r);
+      expectLimited(a, windows);
+      expect(a.find((r) => r.status === 200)?.body.payment_id).toBe(created.body.payment_id);
+      expect(b.map((r) => r.status)).toEqual(Array(LIMIT).fill(200));
 
-    const retryAfter = Math.max(...a.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after'))));
-    await sleep(retryAfter * 1000);
-    const again = await stack.api('GET', path, undefined, keyA);
-    expect(again.status).toBe(200);
-    expect(again.body.payment_id).toBe(created.body.payment_id);
-  });
+      const retryAfter = Math.max(...a.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after'))));
+      await sleep(retryAfter * 1000);
+      const again = await stack.api('GET', path, undefined, keyA);
+      expect(again.status).toBe(200);
+      expect(again.body.payment_id).toBe(created.body.payment_id);
+    },
+  );
 
-  it('no double burst across a second\'s boundary: the limit holds in any rolling second', async () => {
+  it("no double burst across a second's boundary: the limit holds in any rolling second", async () => {
     const created = await stack.api('POST', '/payments', { amount: 500, currency: 'EUR' }, keyB);
     const path = `/payments/${created.body.payment_id}`;
     await sleep(1100);
@@ -117,8 +120,12 @@ describe('rate limit per API key', () => {
   it('an Idempotency-Key refused by the limit is not claimed: the same request succeeds afterwards', async () => {
     await sleep(1100);
     await startOfSecond();
-    const { results } = await burst(Array.from({ length: 20 }, (_, i) => () =>
-      stack.api('POST', '/payments', { amount: 800 + i, currency: 'EUR' }, keyA, { 'idempotency-key': `rl-${i}` }).then((r) => ({ i, r }))));
+    const { results } = await burst(
+      Array.from(
+        { length: 20 },
+        (_, i) => () => stack.api('POST', '/payments', { amount: 800 + i, currency: 'EUR' }, keyA, { 'idempotency-key': `rl-${i}` }).then((r) => ({ i, r })),
+      ),
+    );
     const refused = results.find((x) => x.r.status === 429);
     expect(refused).toBeDefined();
     await sleep(Number(refused!.r.headers.get('retry-after')) * 1000);
@@ -130,8 +137,12 @@ describe('rate limit per API key', () => {
   it('the keyless checkout calls of a payment link are limited per payment; a 429 confirms nothing', async () => {
     const link = async () => (await stack.api('POST', '/payments', { amount: 900, currency: 'EUR', payment_link: true, capture_method: 'manual' }, keyA)).body;
     const [p, q] = [await link(), await link()];
-    const confirm = (x: any) => fetch(`${x.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-      .then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }));
+    const confirm = (x: any) =>
+      fetch(`${x.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(async (r) => ({
+        status: r.status,
+        retryAfter: r.headers.get('retry-after'),
+        body: await r.json(),
+      }));
     const db = await stack.db();
     const confirms = async () => db.collection('transitions').countDocuments({ action: 'confirm' });
     const before = await confirms();
@@ -197,7 +208,7 @@ describe('rate limit per client address, before authentication', () => {
   });
 });
 
-describe('the address counter and TRUST_PROXY (Express \'trust proxy\'), on real Redis and HTTP', () => {
+describe("the address counter and TRUST_PROXY (Express 'trust proxy'), on real Redis and HTTP", () => {
   const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
   const run = randomBytes(4).toString('hex');
   afterAll(async () => {
@@ -220,14 +231,16 @@ describe('the address counter and TRUST_PROXY (Express \'trust proxy\'), on real
   const statuses = (url: string, n: number, forwardedFor: (i: number) => string) =>
     Promise.all(Array.from({ length: n }, (_, i) => fetch(url, { headers: { 'x-forwarded-for': forwardedFor(i) } }).then((r) => r.status)));
 
-  it('untrusted: X-Forwarded-For is ignored, every request counts for the socket\'s address', async () => {
+  it("untrusted: X-Forwarded-For is ignored, every request counts for the socket's address", async () => {
     await redis.ping();
     const s = await serve(undefined);
     try {
       const got = await statuses(s.url, 8, (i) => `198.51.100.${i}`);
       expect(got.filter((x) => x === 200).length).toBe(3);
       expect(got.filter((x) => x === 429).length).toBe(5);
-    } finally { await s.close(); }
+    } finally {
+      await s.close();
+    }
   });
 
   it('TRUST_PROXY=loopback: each forwarded client has its own count', async () => {
@@ -244,6 +257,8 @@ describe('the address counter and TRUST_PROXY (Express \'trust proxy\'), on real
       expect(addressKey('2001:DB8:1:2:aa:bb:cc:dd')).toBe('2001:db8:1:2::/64');
       expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
       expect(addressKey('::1')).toBe('0:0:0:0::/64');
-    } finally { await s.close(); }
+    } finally {
+      await s.close();
+    }
   });
 });

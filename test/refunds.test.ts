@@ -9,15 +9,30 @@ let key: string;
 let merchantId: string;
 beforeAll(async () => {
   // +slow refunds answer after 4 s (time to kill the worker mid-call); +refund_pending is decided after 1.5 s.
-  ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '2500', SANDBOX_SLOW_MS: '4000', SANDBOX_REVIEW_MS: '1500' }));
+  ({
+    stack,
+    api_key: key,
+    merchant_id: merchantId,
+  } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '2500', SANDBOX_SLOW_MS: '4000', SANDBOX_REVIEW_MS: '1500' }));
 });
 afterAll(async () => stack?.stop());
 
 /** A captured payment (automatic capture) of `amount`, its customer's email carrying the sandbox's tags. */
 async function captured(amount = 10_000, email = 'rita@example.com', extra: Record<string, unknown> = {}) {
-  const r = await stack.api('POST', '/payments', {
-    amount, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', customer: { id: `cus_${amount}`, email }, ...extra,
-  }, key);
+  const r = await stack.api(
+    'POST',
+    '/payments',
+    {
+      amount,
+      currency: 'EUR',
+      confirm: true,
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      customer: { id: `cus_${amount}`, email },
+      ...extra,
+    },
+    key,
+  );
   expect(r.body.status, JSON.stringify(r.body)).toBe(extra.capture_method ? 'requires_capture' : 'succeeded');
   return r.body;
 }
@@ -33,19 +48,36 @@ async function pollRefund(id: string, until: (r: any) => boolean, ms = 30_000) {
   }
 }
 const sandboxRefunds = async (paymentRef?: string) =>
-  ((await stack.sandbox(`/__sandbox/service_test/refunds`)).ok ? (await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json() as any[]) : [])
-    .filter((r) => !paymentRef || r.payment_id === paymentRef);
+  ((await stack.sandbox(`/__sandbox/service_test/refunds`)).ok
+    ? ((await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json()) as any[])
+    : []
+  ).filter((r) => !paymentRef || r.payment_id === paymentRef);
 
-describe('refund flows by the sandbox\'s magic values', () => {
+describe("refund flows by the sandbox's magic values", () => {
   it('approved: 200 succeeded with every field of spec 2.9; the payment shows it and stays succeeded', async () => {
     const p = await captured(10_000);
     const r = await refund({ payment_id: p.payment_id, amount: 4_000, reason: 'damaged', metadata: { ticket: 'T-1' } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      refund_id: expect.stringMatching(/^ref_[A-Za-z0-9]{26}$/), payment_id: p.payment_id, amount: 4_000, currency: 'EUR', status: 'succeeded',
-      connector: 'service_test', reason: 'damaged', metadata: { ticket: 'T-1' }, error_message: null, error_code: null, unified_code: null,
-      unified_message: null, created_at: expect.any(String), updated_at: expect.any(String), profile_id: p.profile_id,
-      merchant_connector_id: p.merchant_connector_id, split_refunds: null, order_details: null, capture_id: null,
+      refund_id: expect.stringMatching(/^ref_[A-Za-z0-9]{26}$/),
+      payment_id: p.payment_id,
+      amount: 4_000,
+      currency: 'EUR',
+      status: 'succeeded',
+      connector: 'service_test',
+      reason: 'damaged',
+      metadata: { ticket: 'T-1' },
+      error_message: null,
+      error_code: null,
+      unified_code: null,
+      unified_message: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      profile_id: p.profile_id,
+      merchant_connector_id: p.merchant_connector_id,
+      split_refunds: null,
+      order_details: null,
+      capture_id: null,
     });
     const after = (await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body;
     expect(after).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
@@ -63,7 +95,13 @@ describe('refund flows by the sandbox\'s magic values', () => {
     const p = await captured(5_000, 'rita+refund_fail@example.com');
     const r = await refund({ payment_id: p.payment_id, amount: 5_000 });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'refund_declined', error_message: expect.any(String), unified_code: 'UE_6000', unified_message: expect.any(String) });
+    expect(r.body).toMatchObject({
+      status: 'failed',
+      error_code: 'refund_declined',
+      error_message: expect.any(String),
+      unified_code: 'UE_6000',
+      unified_message: expect.any(String),
+    });
     const again = await refund({ payment_id: p.payment_id, amount: 5_000 });
     expect(again.status).toBe(200);
     expect(again.body.status).toBe('failed');
@@ -110,9 +148,13 @@ describe('refund rules', () => {
     expect((await refund({ payment_id: held.payment_id, amount: 1_001 })).body.error).toMatchObject({ code: 'IR_13', param: 'amount' });
     expect((await refund({ payment_id: held.payment_id, amount: 1_000 })).body.status).toBe('succeeded');
     for (const [body, param] of [
-      [{ payment_id: held.payment_id, amount: 0 }, 'amount'], [{ payment_id: held.payment_id, amount: -5 }, 'amount'], [{ amount: 5 }, 'payment_id'],
-      [{ payment_id: held.payment_id, reason: 'x'.repeat(256) }, 'reason'], [{ payment_id: held.payment_id, refund_id: 'bad id!' }, 'refund_id'],
-      [{ payment_id: held.payment_id, surprise: 1 }, 'surprise'], [{ payment_id: held.payment_id, metadata: { ['k'.repeat(41)]: 1 } }, 'metadata'],
+      [{ payment_id: held.payment_id, amount: 0 }, 'amount'],
+      [{ payment_id: held.payment_id, amount: -5 }, 'amount'],
+      [{ amount: 5 }, 'payment_id'],
+      [{ payment_id: held.payment_id, reason: 'x'.repeat(256) }, 'reason'],
+      [{ payment_id: held.payment_id, refund_id: 'bad id!' }, 'refund_id'],
+      [{ payment_id: held.payment_id, surprise: 1 }, 'surprise'],
+      [{ payment_id: held.payment_id, metadata: { ['k'.repeat(41)]: 1 } }, 'metadata'],
     ] as const) {
       const r = await refund(body);
       expect(r.status, JSON.stringify(body)).toBe(400);
@@ -183,7 +225,7 @@ describe('refunds naming a capture (issue 19 item 1)', () => {
     expect(await payment(p.payment_id)).toEqual(before);
   });
 
-  it('partial captures (manual_multiple): the capture\'s remainder binds, concurrent refunds through it never sum above it, then the payment\'s binds', async () => {
+  it("partial captures (manual_multiple): the capture's remainder binds, concurrent refunds through it never sum above it, then the payment's binds", async () => {
     const p = await held(5_000, 'manual_multiple');
     const c1 = await stack.api('POST', `/payments/${p.payment_id}/capture`, { amount_to_capture: 1_000 }, key);
     const c2 = await stack.api('POST', `/payments/${p.payment_id}/capture`, { amount_to_capture: 2_000 }, key);
@@ -216,7 +258,12 @@ describe('refunds naming a capture (issue 19 item 1)', () => {
 describe('crash safety', () => {
   it('a worker killed mid-refund: the refund is not lost and is made once at the provider', async () => {
     // +slow: the payment's authorization is slow too; wait for it, then refund.
-    const started = await stack.api('POST', '/payments', { amount: 6_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { id: 'cus_slow', email: 'rita+slow@example.com' } }, key);
+    const started = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 6_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { id: 'cus_slow', email: 'rita+slow@example.com' } },
+      key,
+    );
     const p = await stack.poll(started.body.payment_id, key, (x) => x.status === 'succeeded', 30_000);
     const r = await refund({ payment_id: p.payment_id, amount: 2_500 });
     expect(r.body.status).toBe('pending');
@@ -233,7 +280,10 @@ describe('crash safety', () => {
     const done = await pollRefund(r.body.refund_id, (x) => x.status !== 'pending', 60_000);
     expect(done.status).toBe('succeeded');
     expect(await sandboxRefunds(p.connector_transaction_id)).toHaveLength(1);
-    const outcomes = await (await stack.db()).collection('transitions').find({ merchant_id: merchantId, payment_id: p.payment_id, operation_id: op.operation_id, action: /^outcome:/ }).toArray();
+    const outcomes = await (await stack.db())
+      .collection('transitions')
+      .find({ merchant_id: merchantId, payment_id: p.payment_id, operation_id: op.operation_id, action: /^outcome:/ })
+      .toArray();
     expect(outcomes.map((t) => t.action)).toEqual(['outcome:refunded']);
   });
 });
@@ -244,7 +294,11 @@ describe('update, retrieve, list', () => {
     const r = (await refund({ payment_id: p.payment_id, amount: 500, reason: 'first' })).body;
     const u = await stack.api('POST', `/refunds/${r.refund_id}`, { reason: 'second', metadata: { k: 'v' } }, key);
     expect(u.body).toMatchObject({ reason: 'second', metadata: { k: 'v' }, amount: 500, status: 'succeeded' });
-    for (const [body, param] of [[{ amount: 1 }, 'amount'], [{ reason: 'x'.repeat(256) }, 'reason'], [{ metadata: 'x' }, 'metadata']] as const) {
+    for (const [body, param] of [
+      [{ amount: 1 }, 'amount'],
+      [{ reason: 'x'.repeat(256) }, 'reason'],
+      [{ metadata: 'x' }, 'metadata'],
+    ] as const) {
       const bad = await stack.api('POST', `/refunds/${r.refund_id}`, body, key);
       expect(bad.status).toBe(400);
       expect(bad.body.error.param).toBe(param);
@@ -259,7 +313,22 @@ describe('update, retrieve, list', () => {
     const own = (body: Record<string, unknown>) => stack.api('POST', '/refunds', body, m.api_key);
     const pays = [];
     for (const amount of [1_000, 2_000, 3_000]) {
-      pays.push((await stack.api('POST', '/payments', { amount, currency: amount === 3_000 ? 'USD' : 'EUR', confirm: true, payment_method: 'pay_later', customer: { id: 'c', email: amount === 2_000 ? 'l+refund_fail@example.com' : 'l@example.com' } }, m.api_key)).body);
+      pays.push(
+        (
+          await stack.api(
+            'POST',
+            '/payments',
+            {
+              amount,
+              currency: amount === 3_000 ? 'USD' : 'EUR',
+              confirm: true,
+              payment_method: 'pay_later',
+              customer: { id: 'c', email: amount === 2_000 ? 'l+refund_fail@example.com' : 'l@example.com' },
+            },
+            m.api_key,
+          )
+        ).body,
+      );
     }
     const made = [];
     for (const p of pays) made.push((await own({ payment_id: p.payment_id, amount: p.amount / 2 })).body);
@@ -282,7 +351,12 @@ describe('update, retrieve, list', () => {
     const page = (await list({ limit: 2, offset: 1 })).body;
     expect(page).toMatchObject({ count: 2, total_count: 4 });
     expect(page.data.map((r: any) => r.refund_id)).toEqual([made[2].refund_id, made[1].refund_id]);
-    for (const [f, param] of [[{ limit: 0 }, 'limit'], [{ refund_status: ['done'] }, 'refund_status.0'], [{ currency: ['eur'] }, 'currency.0'], [{ offset: 10_001 }, 'offset']] as const) {
+    for (const [f, param] of [
+      [{ limit: 0 }, 'limit'],
+      [{ refund_status: ['done'] }, 'refund_status.0'],
+      [{ currency: ['eur'] }, 'currency.0'],
+      [{ offset: 10_001 }, 'offset'],
+    ] as const) {
       const bad = await list(f);
       expect(bad.status).toBe(400);
       expect(bad.body.error.param).toBe(param);
@@ -291,7 +365,12 @@ describe('update, retrieve, list', () => {
 
   it('the publishable key gets 403 on every refund route', async () => {
     const pk = (await stack.api('GET', `/accounts/${merchantId}`, undefined, stack.adminKey)).body.publishable_key;
-    for (const [method, path] of [['POST', '/refunds'], ['POST', '/refunds/list'], ['GET', '/refunds/ref_x'], ['POST', '/refunds/ref_x']]) {
+    for (const [method, path] of [
+      ['POST', '/refunds'],
+      ['POST', '/refunds/list'],
+      ['GET', '/refunds/ref_x'],
+      ['POST', '/refunds/ref_x'],
+    ]) {
       const r = await stack.api(method, path, method === 'POST' ? {} : undefined, pk);
       expect(r.status, `${method} ${path}`).toBe(403);
     }

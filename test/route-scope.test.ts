@@ -10,7 +10,11 @@ import { routesOfApp } from './support/routes.ts';
 import { sleep, Stack, type ApiResponse } from './support/stack.ts';
 
 let stack: Stack;
-interface Merchant { merchant_id: string; api_key: string; pk: string }
+interface Merchant {
+  merchant_id: string;
+  api_key: string;
+  pk: string;
+}
 let A: Merchant;
 let B: Merchant;
 /** A's payment (with a link), customer; C: the merchant the admin routes are walked on. */
@@ -35,19 +39,46 @@ async function newMerchant(): Promise<Merchant> {
 beforeAll(async () => {
   stack = await Stack.start();
   [A, B] = [await newMerchant(), await newMerchant()];
-  pay = await ok(stack.api('POST', '/payments', {
-    amount: 4_200, currency: 'EUR', capture_method: 'manual', payment_link: true, return_url: 'https://shop.example/done',
-    metadata: { internal_ref: 'merchant-only' }, customer: { id: 'cus_scope', email: 'scope@a.example', name: 'Scope A' },
-  }, A.api_key), 'A payment');
+  pay = await ok(
+    stack.api(
+      'POST',
+      '/payments',
+      {
+        amount: 4_200,
+        currency: 'EUR',
+        capture_method: 'manual',
+        payment_link: true,
+        return_url: 'https://shop.example/done',
+        metadata: { internal_ref: 'merchant-only' },
+        customer: { id: 'cus_scope', email: 'scope@a.example', name: 'Scope A' },
+      },
+      A.api_key,
+    ),
+    'A payment',
+  );
   customerId = 'cus_scope';
-  const paid = await ok(stack.api('POST', '/payments', { amount: 3_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' }, A.api_key), 'A paid');
-  refundId = (await ok(stack.api('POST', '/refunds', { payment_id: paid.payment_id, amount: 100, metadata: { internal_ref: 'merchant-only' } }, A.api_key), 'A refund')).refund_id;
+  const paid = await ok(
+    stack.api('POST', '/payments', { amount: 3_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' }, A.api_key),
+    'A paid',
+  );
+  refundId = (
+    await ok(stack.api('POST', '/refunds', { payment_id: paid.payment_id, amount: 100, metadata: { internal_ref: 'merchant-only' } }, A.api_key), 'A refund')
+  ).refund_id;
   const c = await stack.merchant();
   const admin = stack.adminKey;
   const keys = await ok(stack.api('GET', `/api_keys/${c.merchant_id}/list`, undefined, admin), 'C keys');
-  const mca = await ok(stack.api('POST', `/account/${c.merchant_id}/connectors`, {
-    connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
-  }, admin), 'C connector account');
+  const mca = await ok(
+    stack.api(
+      'POST',
+      `/account/${c.merchant_id}/connectors`,
+      {
+        connector_name: 'service_test',
+        connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
+      },
+      admin,
+    ),
+    'C connector account',
+  );
   const profiles = await ok(stack.api('GET', `/account/${c.merchant_id}/business_profile`, undefined, admin), 'C profiles');
   C = { merchant_id: c.merchant_id, key_id: keys[0].key_id, mca: mca.merchant_connector_id, profile_id: profiles[0].profile_id };
 });
@@ -55,21 +86,58 @@ afterAll(async () => stack?.stop());
 
 // ---------------------------------------------------------------------------------------------------------------
 
-type KeyKind = 'none' | 'malformed' | 'unknown secret' | 'unknown publishable' | 'admin' | 'secret' | 'publishable'
-  | 'other merchant secret' | 'other merchant publishable';
-const KEY_KINDS: KeyKind[] = ['none', 'malformed', 'unknown secret', 'unknown publishable', 'admin', 'secret', 'publishable', 'other merchant secret', 'other merchant publishable'];
-const keyOf = (k: KeyKind): string | undefined => ({
-  none: undefined, malformed: 'not a key!', 'unknown secret': `snd_${'0'.repeat(64)}`, 'unknown publishable': `pk_snd_${'0'.repeat(32)}`,
-  admin: stack.adminKey, secret: A.api_key, publishable: A.pk, 'other merchant secret': B.api_key, 'other merchant publishable': B.pk,
-}[k]);
+type KeyKind =
+  | 'none'
+  | 'malformed'
+  | 'unknown secret'
+  | 'unknown publishable'
+  | 'admin'
+  | 'secret'
+  | 'publishable'
+  | 'other merchant secret'
+  | 'other merchant publishable';
+const KEY_KINDS: KeyKind[] = [
+  'none',
+  'malformed',
+  'unknown secret',
+  'unknown publishable',
+  'admin',
+  'secret',
+  'publishable',
+  'other merchant secret',
+  'other merchant publishable',
+];
+const keyOf = (k: KeyKind): string | undefined =>
+  ({
+    none: undefined,
+    malformed: 'not a key!',
+    'unknown secret': `snd_${'0'.repeat(64)}`,
+    'unknown publishable': `pk_snd_${'0'.repeat(32)}`,
+    admin: stack.adminKey,
+    secret: A.api_key,
+    publishable: A.pk,
+    'other merchant secret': B.api_key,
+    'other merchant publishable': B.pk,
+  })[k];
 
 /** The routes the publishable key may call (with the payment's client_secret): docs/decisions.md, client-side calls. */
-const CLIENT_ROUTES = ['GET /payments/:payment_id', 'POST /payments/:payment_id/confirm', 'POST /payments/:payment_id/3ds/authentication', 'GET /payment_link/:payment_link_id'];
+const CLIENT_ROUTES = [
+  'GET /payments/:payment_id',
+  'POST /payments/:payment_id/confirm',
+  'POST /payments/:payment_id/3ds/authentication',
+  'GET /payment_link/:payment_link_id',
+];
 /** Keyless: the key sent is ignored. */
 const PUBLIC_ROUTES = [
-  'GET /health', 'GET /openapi.json', 'GET /feature_matrix', 'GET /payment_link/:merchant_id/:payment_id', 'GET /payment_link/s/:merchant_id/:payment_id',
-  'POST /payment_link/:merchant_id/:payment_id/confirm', 'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
-  'POST /payment_link/s/:merchant_id/:payment_id/confirm', 'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
+  'GET /health',
+  'GET /openapi.json',
+  'GET /feature_matrix',
+  'GET /payment_link/:merchant_id/:payment_id',
+  'GET /payment_link/s/:merchant_id/:payment_id',
+  'POST /payment_link/:merchant_id/:payment_id/confirm',
+  'POST /payment_link/:merchant_id/:payment_id/3ds/authentication',
+  'POST /payment_link/s/:merchant_id/:payment_id/confirm',
+  'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
   // The provider calls it; the signature is the permission (the walk gives it A's id and C's account: 404 whatever the key).
   'POST /webhooks/:merchant_id/:merchant_connector_id',
 ];
@@ -85,7 +153,13 @@ function routeKind(route: string): RouteKind {
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
 
-interface Call { method: string; path: string; query: string; body?: unknown; headers: Record<string, string> }
+interface Call {
+  method: string;
+  path: string;
+  query: string;
+  body?: unknown;
+  headers: Record<string, string>;
+}
 
 /** The route with real ids in it (A's for merchant routes, C's for admin routes) and a body it accepts. */
 function callFor(route: string, key: KeyKind): Call {
@@ -93,22 +167,33 @@ function callFor(route: string, key: KeyKind): Call {
   const kind = routeKind(route);
   const merchantId = kind === 'admin' ? C.merchant_id : A.merchant_id;
   const path = template
-    .replace(':merchant_id', merchantId).replace(':payment_id', pay.payment_id).replace(':payment_link_id', pay.payment_link.payment_link_id)
-    .replace(':event_id', `evt_${'0'.repeat(32)}`).replace(':customer_id', customerId).replace(':refund_id', refundId).replace(':dispute_id', disputeId).replace(':key_id', C.key_id).replace(':merchant_connector_id', C.mca).replace(':profile_id', C.profile_id);
+    .replace(':merchant_id', merchantId)
+    .replace(':payment_id', pay.payment_id)
+    .replace(':payment_link_id', pay.payment_link.payment_link_id)
+    .replace(':event_id', `evt_${'0'.repeat(32)}`)
+    .replace(':customer_id', customerId)
+    .replace(':refund_id', refundId)
+    .replace(':dispute_id', disputeId)
+    .replace(':key_id', C.key_id)
+    .replace(':merchant_connector_id', C.mca)
+    .replace(':profile_id', C.profile_id);
   const clientSecret = kind === 'client' && key.endsWith('publishable') ? pay.client_secret : undefined;
   const query = method === 'GET' && clientSecret ? `?client_secret=${clientSecret}` : route === 'GET /payments/list' ? '?limit=100' : '';
   let body: Record<string, unknown> | undefined;
   if (method === 'POST') {
-    body = {
-      'POST /payments': { amount: 100, currency: 'EUR' }, 'POST /customers': { name: 'New', email: 'new@a.example' },
-      'POST /payments/:payment_id/confirm': { payment_method: 'pay_later', payment_method_type: 'invoice' },
-      'POST /payments/:payment_id/3ds/authentication': { device_channel: 'BRW', threeds_method_comp_ind: 'N' },
-      'POST /payments/:payment_id/incremental_authorization': { amount: 5_000 },
-      'POST /accounts': { merchant_name: 'scope' }, 'POST /api_keys/:merchant_id': { name: 'scope', expiration: 'never' },
-      // The keyless checkout calls get a body they refuse whoever calls: the walk must not pay A's payment.
-      'POST /payment_link/:merchant_id/:payment_id/confirm': { unexpected: 1 },
-      'POST /payment_link/:merchant_id/:payment_id/3ds/authentication': { unexpected: 1 },
-    }[route] ?? {};
+    body =
+      {
+        'POST /payments': { amount: 100, currency: 'EUR' },
+        'POST /customers': { name: 'New', email: 'new@a.example' },
+        'POST /payments/:payment_id/confirm': { payment_method: 'pay_later', payment_method_type: 'invoice' },
+        'POST /payments/:payment_id/3ds/authentication': { device_channel: 'BRW', threeds_method_comp_ind: 'N' },
+        'POST /payments/:payment_id/incremental_authorization': { amount: 5_000 },
+        'POST /accounts': { merchant_name: 'scope' },
+        'POST /api_keys/:merchant_id': { name: 'scope', expiration: 'never' },
+        // The keyless checkout calls get a body they refuse whoever calls: the walk must not pay A's payment.
+        'POST /payment_link/:merchant_id/:payment_id/confirm': { unexpected: 1 },
+        'POST /payment_link/:merchant_id/:payment_id/3ds/authentication': { unexpected: 1 },
+      }[route] ?? {};
     if (clientSecret) body.client_secret = clientSecret;
   }
   return { method, path, query, body, headers: template.startsWith('/payment_link/s/') ? { 'sec-fetch-dest': 'iframe' } : {} };
@@ -161,11 +246,12 @@ async function fingerprint(db: Db): Promise<Record<string, string>> {
   return out;
 }
 
-const describeCall = (c: Call, key: KeyKind, r: ApiResponse) => `${c.method} ${c.path}${c.query} (${key}) -> ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+const describeCall = (c: Call, key: KeyKind, r: ApiResponse) =>
+  `${c.method} ${c.path}${c.query} (${key}) -> ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
 const leaksA = (r: ApiResponse) => JSON.stringify(r.body ?? '').includes(pay.client_secret) || JSON.stringify(r.body ?? '').includes('merchant-only');
 
 describe('route scope: every route x every key kind x path spellings', () => {
-  it('every declared route is classified, and the client routes are exactly the publishable key\'s', () => {
+  it("every declared route is classified, and the client routes are exactly the publishable key's", () => {
     const routes = routesOfApp();
     expect(routes.length).toBeGreaterThan(30);
     for (const r of routes) routeKind(r);
@@ -174,7 +260,15 @@ describe('route scope: every route x every key kind x path spellings', () => {
   });
 
   it('the S1 exploit: the publishable key cannot list payments by any spelling of the list path', async () => {
-    for (const path of ['/payments/list?limit=100', '/payments/LIST?limit=100', '/payments/List/', '/payments/list/', '/Payments/list', '/payments//list', '/payments/%6cist']) {
+    for (const path of [
+      '/payments/list?limit=100',
+      '/payments/LIST?limit=100',
+      '/payments/List/',
+      '/payments/list/',
+      '/Payments/list',
+      '/payments//list',
+      '/payments/%6cist',
+    ]) {
       const r = await stack.api('GET', path, undefined, A.pk);
       // 400 when the path is taken for a payment id whose retrieve knows no `limit`.
       expect([400, 403, 404], `GET ${path}`).toContain(r.status);
@@ -209,7 +303,11 @@ describe('route scope: every route x every key kind x path spellings', () => {
           const r = await send({ ...c, path }, key);
           n++;
           const code = r.body?.error?.code;
-          const refused = (r.status === 400 && !!code) || (r.status === 401 && code === 'IR_01') || (r.status === 403 && code === 'IR_22') || (r.status === 404 && (code === 'IR_02' || code === 'HE_02'));
+          const refused =
+            (r.status === 400 && !!code) ||
+            (r.status === 401 && code === 'IR_01') ||
+            (r.status === 403 && code === 'IR_22') ||
+            (r.status === 404 && (code === 'IR_02' || code === 'HE_02'));
           if (!refused || leaksA(r)) wrong.push(`${route} spelt with ${name}: ${describeCall({ ...c, path }, key, r)}`);
         }
       }

@@ -15,9 +15,10 @@ afterAll(async () => stack?.stop());
 
 const admin = (method: string, path: string, body?: unknown) => stack.api(method, path, body, stack.adminKey);
 async function account(merchantId: string, connector: 'service_test' | 'billie', extra: Record<string, unknown> = {}) {
-  const details = connector === 'billie'
-    ? { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'billie_sandbox_client_secret' }
-    : { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' };
+  const details =
+    connector === 'billie'
+      ? { auth_type: 'BodyKey', api_key: 'billie_sandbox_client_id', key1: 'billie_sandbox_client_secret' }
+      : { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' };
   const r = await admin('POST', `/account/${merchantId}/connectors`, { connector_name: connector, connector_account_details: details, ...extra });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.merchant_connector_id as string;
@@ -41,7 +42,17 @@ describe('routing across connectors', () => {
     const m = await merchant();
     const billie = await account(m.merchant_id, 'billie');
     const st = await account(m.merchant_id, 'service_test');
-    expect((await setRouting(m, { type: 'priority', data: [{ connector: 'billie', merchant_connector_id: billie }, { connector: 'service_test', merchant_connector_id: st }] })).status).toBe(200);
+    expect(
+      (
+        await setRouting(m, {
+          type: 'priority',
+          data: [
+            { connector: 'billie', merchant_connector_id: billie },
+            { connector: 'service_test', merchant_connector_id: st },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     const b2b = await stack.api('POST', '/payments', payment('jane@acme.example', 'business'), m.api_key);
     expect(b2b.body, JSON.stringify(b2b.body)).toMatchObject({ connector: 'billie', merchant_connector_id: billie, status: 'requires_capture' });
     expect(b2b.body.attempts[0].routing_reason).toBe('profile_default:priority');
@@ -63,7 +74,7 @@ describe('routing across connectors', () => {
     expect(await countPayments(m.merchant_id)).toBe(0);
   });
 
-  it('a forced connector keeps the routing\'s account choice for that connector', async () => {
+  it("a forced connector keeps the routing's account choice for that connector", async () => {
     const m = await merchant();
     await account(m.merchant_id, 'service_test', { connector_label: 'first' });
     const second = await account(m.merchant_id, 'service_test', { connector_label: 'second' });
@@ -80,7 +91,10 @@ describe('routing across connectors', () => {
     const cases: [unknown, string][] = [
       [{ type: 'single', data: { connector: 'service_test', merchant_connector_id: off } }, `connector account ${off} is disabled`],
       [{ type: 'single', data: { connector: 'billie', merchant_connector_id: st } }, `connector account ${st} is a service_test account, not billie`],
-      [{ type: 'priority', data: [{ connector: 'service_test', merchant_connector_id: st }, { connector: 'billie' }] }, 'has no enabled billie connector account'],
+      [
+        { type: 'priority', data: [{ connector: 'service_test', merchant_connector_id: st }, { connector: 'billie' }] },
+        'has no enabled billie connector account',
+      ],
     ];
     for (const [routing, message] of cases) {
       const r = await setRouting(m, routing);
@@ -104,9 +118,14 @@ describe('routing across connectors', () => {
     expect(r.body.error).toMatchObject({ param: 'connector', message: expect.stringContaining('billie: no connector account') });
     // A connector that cannot take the currency, for a merchant without accounts (the sandbox's default account).
     const bare = await merchant();
-    const usd = await stack.api('POST', '/payments', { ...payment('jane@acme.example', 'business'), currency: 'USD', confirm: false, connector: ['billie'] }, bare.api_key);
+    const usd = await stack.api(
+      'POST',
+      '/payments',
+      { ...payment('jane@acme.example', 'business'), currency: 'USD', confirm: false, connector: ['billie'] },
+      bare.api_key,
+    );
     expect(usd.body.error).toMatchObject({ code: 'IR_05', param: 'currency', message: expect.stringContaining('billie does not take USD') });
-    expect(await countPayments(m.merchant_id) + await countPayments(bare.merchant_id)).toBe(0);
+    expect((await countPayments(m.merchant_id)) + (await countPayments(bare.merchant_id))).toBe(0);
     const ok = await stack.api('POST', '/payments', { ...body, connector: ['service_test'] }, m.api_key);
     expect(ok.body.status).toBe('requires_confirmation');
   });

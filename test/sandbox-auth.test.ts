@@ -13,9 +13,18 @@ let payment: { payment_id: string; connector_transaction_id: string };
 beforeAll(async () => {
   stack = await Stack.start();
   [A, B] = [await stack.merchant(), await stack.merchant()];
-  const p = await stack.api('POST', '/payments', {
-    amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'ann@example.com' },
-  }, A.api_key);
+  const p = await stack.api(
+    'POST',
+    '/payments',
+    {
+      amount: 1_000,
+      currency: 'EUR',
+      confirm: true,
+      payment_method: 'pay_later',
+      customer: { email: 'ann@example.com' },
+    },
+    A.api_key,
+  );
   expect(p.body.status).toBe('succeeded');
   payment = p.body;
 }, 90_000);
@@ -23,8 +32,12 @@ afterAll(async () => stack?.stop());
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const dispute = () => ({
-  connector_transaction_id: payment.connector_transaction_id, amount: 1_000, reason: 'Goods not received', reason_code: '13.1',
-  stage: 'dispute', status: 'dispute_opened',
+  connector_transaction_id: payment.connector_transaction_id,
+  amount: 1_000,
+  reason: 'Goods not received',
+  reason_code: '13.1',
+  stage: 'dispute',
+  status: 'dispute_opened',
 });
 
 /** Every operator route, with a request that would change or reveal something. */
@@ -51,8 +64,11 @@ const routes = (): [string, string, RequestInit][] => [
 describe('the sandbox operator routes', () => {
   it('answer 401 without the operator key, with a wrong one, or with a merchant key, and change nothing', async () => {
     const wrong: Record<string, string>[] = [
-      {}, { 'x-sandbox-operator-key': 'sbop_wrong' }, { 'x-sandbox-operator-key': `${stack.env.SANDBOX_OPERATOR_KEY}x` },
-      { 'x-sandbox-operator-key': A.api_key }, { authorization: `Bearer ${stack.env.SANDBOX_OPERATOR_KEY}` },
+      {},
+      { 'x-sandbox-operator-key': 'sbop_wrong' },
+      { 'x-sandbox-operator-key': `${stack.env.SANDBOX_OPERATOR_KEY}x` },
+      { 'x-sandbox-operator-key': A.api_key },
+      { authorization: `Bearer ${stack.env.SANDBOX_OPERATOR_KEY}` },
     ];
     for (const headers of wrong) {
       for (const [method, path, init] of routes()) {
@@ -67,7 +83,12 @@ describe('the sandbox operator routes', () => {
     expect(await (await stack.sandbox('/__sandbox/service_test/disputes')).json()).toEqual([]);
     expect(await (await stack.sandbox('/__sandbox/faults')).json()).toMatchObject({ error_rate: 0, hang_rate: 0 });
     expect((await stack.sandboxPayments()).map((p) => p.id)).toContain(payment.connector_transaction_id);
-    const p = await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'bo@example.com' } }, A.api_key);
+    const p = await stack.api(
+      'POST',
+      '/payments',
+      { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'bo@example.com' } },
+      A.api_key,
+    );
     expect(p.body.status).toBe('succeeded');
     await sleep(1_000);
     expect((await stack.api('GET', '/disputes/list', undefined, A.api_key)).body).toEqual([]);
@@ -78,7 +99,9 @@ describe('the sandbox operator routes', () => {
     const faults = await stack.sandbox('/__sandbox/faults', json({ error_rate: 0.5 }));
     expect(await faults.json()).toMatchObject({ error_rate: 0.5 });
     expect((await stack.sandbox('/__sandbox/faults', { method: 'DELETE' })).status).toBe(200);
-    expect((await stack.sandbox('/sandbox/twisto/webhooks', json({ secret_key: 'twisto_sandbox_secret_key', url: 'http://127.0.0.1:9/hook' }))).status).toBe(201);
+    expect((await stack.sandbox('/sandbox/twisto/webhooks', json({ secret_key: 'twisto_sandbox_secret_key', url: 'http://127.0.0.1:9/hook' }))).status).toBe(
+      201,
+    );
     const raised = await stack.sandbox('/sandbox/disputes', json(dispute()));
     expect(raised.status).toBe(201);
     const cdi = ((await raised.json()) as { connector_dispute_id: string }).connector_dispute_id;
@@ -95,8 +118,11 @@ describe('the sandbox operator routes', () => {
     expect((await read({ authorization: 'Bearer sk_sandbox_service_test' })).status).not.toBe(401);
   });
 
-  it('a merchant cannot raise a dispute on another merchant\'s payment: no merchant path exists', async () => {
-    const onSandbox = await fetch(`${stack.sandboxUrl}/sandbox/disputes`, { ...json(dispute()), headers: { 'content-type': 'application/json', 'api-key': B.api_key, authorization: `Bearer ${B.api_key}` } });
+  it("a merchant cannot raise a dispute on another merchant's payment: no merchant path exists", async () => {
+    const onSandbox = await fetch(`${stack.sandboxUrl}/sandbox/disputes`, {
+      ...json(dispute()),
+      headers: { 'content-type': 'application/json', 'api-key': B.api_key, authorization: `Bearer ${B.api_key}` },
+    });
     expect(onSandbox.status).toBe(401);
     for (const path of ['/disputes', '/sandbox/disputes', `/payments/${payment.payment_id}/disputes`]) {
       const r = await stack.api('POST', path, dispute(), B.api_key);

@@ -15,8 +15,14 @@ const [K1, K2] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex
 
 describe('secret-box key ids', () => {
   const saved = { current: config.masterEncKey, previous: config.masterEncKeysPrevious };
-  afterAll(() => { config.masterEncKey = saved.current; config.masterEncKeysPrevious = saved.previous; });
-  const use = (current: string, previous = '') => { config.masterEncKey = current; config.masterEncKeysPrevious = previous; };
+  afterAll(() => {
+    config.masterEncKey = saved.current;
+    config.masterEncKeysPrevious = saved.previous;
+  });
+  const use = (current: string, previous = '') => {
+    config.masterEncKey = current;
+    config.masterEncKeysPrevious = previous;
+  };
 
   it('opens a value sealed under a former key while that key is listed as previous, and only then', () => {
     use(K1);
@@ -55,17 +61,34 @@ describe('rotating MASTER_ENC_KEY on a running stack', () => {
     stack = await Stack.start({ MASTER_ENC_KEY: K1 });
     const admin = stack.adminKey;
     const { merchant_id, api_key } = await stack.merchant();
-    const prof = await stack.api('POST', `/account/${merchant_id}/business_profile`, { profile_name: 'rot', payment_response_hash_key: 'hash-key-sealed-under-k1' }, admin);
-    const mca = await stack.api('POST', `/account/${merchant_id}/connectors`, {
-      connector_name: 'service_test', profile_id: prof.body.profile_id, connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
-    }, admin, { 'idempotency-key': 'mca-under-k1' });
+    const prof = await stack.api(
+      'POST',
+      `/account/${merchant_id}/business_profile`,
+      { profile_name: 'rot', payment_response_hash_key: 'hash-key-sealed-under-k1' },
+      admin,
+    );
+    const mca = await stack.api(
+      'POST',
+      `/account/${merchant_id}/connectors`,
+      {
+        connector_name: 'service_test',
+        profile_id: prof.body.profile_id,
+        connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
+      },
+      admin,
+      { 'idempotency-key': 'mca-under-k1' },
+    );
     expect([prof.status, mca.status]).toEqual([200, 200]);
 
     const db = await stack.db();
     const sealedIds = async () => {
       const ids: string[] = [];
       for (const { collection, field } of SEALED_FIELDS) {
-        for (const d of await db.collection(collection).find({ [field]: { $type: 'string' } }).toArray()) ids.push(keyIdOf(d[field]));
+        for (const d of await db
+          .collection(collection)
+          .find({ [field]: { $type: 'string' } })
+          .toArray())
+          ids.push(keyIdOf(d[field]));
       }
       return ids;
     };
@@ -76,13 +99,28 @@ describe('rotating MASTER_ENC_KEY on a running stack', () => {
     const reads = async () => {
       const p = await stack.api('GET', `/account/${merchant_id}/business_profile/${prof.body.profile_id}`, undefined, admin);
       const c = await stack.api('GET', `/account/${merchant_id}/connectors/${mca.body.merchant_connector_id}`, undefined, admin);
-      const replay = await stack.api('POST', `/account/${merchant_id}/connectors`, {
-        connector_name: 'service_test', profile_id: prof.body.profile_id, connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
-      }, admin, { 'idempotency-key': 'mca-under-k1' });
-      const pay = await stack.api('POST', '/payments', { amount: 700, currency: 'EUR', profile_id: prof.body.profile_id, confirm: true, payment_method: 'pay_later', customer: { email: 'r@example.com' } }, api_key);
+      const replay = await stack.api(
+        'POST',
+        `/account/${merchant_id}/connectors`,
+        {
+          connector_name: 'service_test',
+          profile_id: prof.body.profile_id,
+          connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' },
+        },
+        admin,
+        { 'idempotency-key': 'mca-under-k1' },
+      );
+      const pay = await stack.api(
+        'POST',
+        '/payments',
+        { amount: 700, currency: 'EUR', profile_id: prof.body.profile_id, confirm: true, payment_method: 'pay_later', customer: { email: 'r@example.com' } },
+        api_key,
+      );
       return {
-        profile: [p.status, p.body.payment_response_hash_key], connector: c.status,
-        replay: [replay.status, replay.body.merchant_connector_id], payment: pay.body.status,
+        profile: [p.status, p.body.payment_response_hash_key],
+        connector: c.status,
+        replay: [replay.status, replay.body.merchant_connector_id],
+        payment: pay.body.status,
       };
     };
     const readable = { profile: [200, 'hash-key-sealed-under-k1'], connector: 200, replay: [200, mca.body.merchant_connector_id], payment: 'succeeded' };
@@ -101,7 +139,8 @@ describe('rotating MASTER_ENC_KEY on a running stack', () => {
 
     // 3. npm run reseal (with K1 still previous) moves every sealed value under K2.
     const out = await promisify(execFile)(process.execPath, ['scripts/reseal.ts'], {
-      cwd: root, env: { ...process.env, ...stack.env, MASTER_ENC_KEYS_PREVIOUS: K1 },
+      cwd: root,
+      env: { ...process.env, ...stack.env, MASTER_ENC_KEYS_PREVIOUS: K1 },
     });
     expect(out.stdout).toMatch(/re-sealed under key/);
     const after = await sealedIds();

@@ -51,14 +51,33 @@ beforeAll(async () => {
   ];
   // The default profile gets a hash key by update; a second profile is created with one (with an Idempotency-Key),
   // and its connector account carries distinctive credentials.
-  await adminApi('POST', `/account/${merchantId}/business_profile/${m.default_profile}`, { payment_response_hash_key: DEFAULT_PROFILE_HASH_KEY }, 'update-profile-1');
-  const profile = await adminApi('POST', `/account/${merchantId}/business_profile`, {
-    profile_name: 'checkout', return_url: 'https://shop.example/done', payment_response_hash_key: HASH_KEY,
-  }, 'create-profile-1');
+  await adminApi(
+    'POST',
+    `/account/${merchantId}/business_profile/${m.default_profile}`,
+    { payment_response_hash_key: DEFAULT_PROFILE_HASH_KEY },
+    'update-profile-1',
+  );
+  const profile = await adminApi(
+    'POST',
+    `/account/${merchantId}/business_profile`,
+    {
+      profile_name: 'checkout',
+      return_url: 'https://shop.example/done',
+      payment_response_hash_key: HASH_KEY,
+    },
+    'create-profile-1',
+  );
   expect(profile.payment_response_hash_key).toBe(HASH_KEY);
-  const mca = await adminApi('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'service_test', profile_id: profile.profile_id, connector_account_details: { auth_type: 'SignatureKey', ...CONNECTOR },
-  }, 'create-connector-1');
+  const mca = await adminApi(
+    'POST',
+    `/account/${merchantId}/connectors`,
+    {
+      connector_name: 'service_test',
+      profile_id: profile.profile_id,
+      connector_account_details: { auth_type: 'SignatureKey', ...CONNECTOR },
+    },
+    'create-connector-1',
+  );
   expect(JSON.stringify(mca)).not.toContain(CONNECTOR.api_secret);
 
   const [k1, k2] = keys;
@@ -69,23 +88,43 @@ beforeAll(async () => {
   await api('POST', '/customers', CUSTOMER, k1, 'customer-1');
 
   // 1. create (key 1) -> confirm (key 1) -> capture (key 2), the customer given by its details.
-  const p1 = await api('POST', '/payments', {
-    ...base, amount: 12_000, capture_method: 'manual',
-    customer: { id: CUSTOMER.customer_id, name: CUSTOMER.name, email: CUSTOMER.email, phone: CUSTOMER.phone },
-  }, k1, 'pay-1');
+  const p1 = await api(
+    'POST',
+    '/payments',
+    {
+      ...base,
+      amount: 12_000,
+      capture_method: 'manual',
+      customer: { id: CUSTOMER.customer_id, name: CUSTOMER.name, email: CUSTOMER.email, phone: CUSTOMER.phone },
+    },
+    k1,
+    'pay-1',
+  );
   const c1 = await api('POST', `/payments/${p1.payment_id}/confirm`, { payment_method: 'pay_later', payment_method_type: 'invoice' }, k1, 'confirm-1');
   expect(c1).toMatchObject({ status: 'requires_capture', merchant_connector_id: mca.merchant_connector_id });
   expect((await api('POST', `/payments/${p1.payment_id}/capture`, {}, k2, 'capture-1')).status).toBe('succeeded');
 
   // 2. create (key 2) -> confirm and retrieve in the browser (publishable key + client_secret) -> capture (key 1).
   const p2 = await api('POST', '/payments', { ...base, amount: 8_000, capture_method: 'manual', customer_id: CUSTOMER.customer_id }, k2);
-  const c2 = await api('POST', `/payments/${p2.payment_id}/confirm`, { client_secret: p2.client_secret, payment_method: 'pay_later', payment_method_type: 'invoice' }, pk, 'browser-confirm-2');
+  const c2 = await api(
+    'POST',
+    `/payments/${p2.payment_id}/confirm`,
+    { client_secret: p2.client_secret, payment_method: 'pay_later', payment_method_type: 'invoice' },
+    pk,
+    'browser-confirm-2',
+  );
   expect(c2.status).toBe('requires_capture');
   expect((await api('GET', `/payments/${p2.payment_id}?client_secret=${p2.client_secret}`, undefined, pk)).status).toBe('requires_capture');
   expect((await api('POST', `/payments/${p2.payment_id}/capture`, { amount_to_capture: 8_000 }, k1)).status).toBe('succeeded');
 
   // 3. a payment link, read with the client_secret, paid on its checkout page.
-  const p3 = await api('POST', '/payments', { ...base, amount: 4_200, payment_link: true, customer: { email: CUSTOMER.email, name: CUSTOMER.name } }, k1, 'pay-3');
+  const p3 = await api(
+    'POST',
+    '/payments',
+    { ...base, amount: 4_200, payment_link: true, customer: { email: CUSTOMER.email, name: CUSTOMER.name } },
+    k1,
+    'pay-3',
+  );
   const link = await api('GET', `/payment_link/${p3.payment_link.payment_link_id}?client_secret=${p3.client_secret}`, undefined, pk);
   expect(link.status).toBe('active');
   const page = await stack.api('GET', new URL(p3.payment_link.link).pathname);
@@ -93,16 +132,39 @@ beforeAll(async () => {
   expect((await ok(stack.api('POST', `${new URL(p3.payment_link.link).pathname}/confirm`, {}), 'checkout confirm')).status).toBe('succeeded');
 
   // 4. create and confirm in one call (automatic capture).
-  const p4 = await api('POST', '/payments', {
-    ...base, amount: 3_000, confirm: true, payment_method: 'pay_later', customer_id: CUSTOMER.customer_id,
-    billing: { address: { first_name: 'Zephyrine', last_name: 'Quillbottom', line1: '1 Hidden Lane', city: 'Berlin', zip: '10115', country: 'DE' }, email: CUSTOMER.email },
-  }, k2, 'pay-4');
+  const p4 = await api(
+    'POST',
+    '/payments',
+    {
+      ...base,
+      amount: 3_000,
+      confirm: true,
+      payment_method: 'pay_later',
+      customer_id: CUSTOMER.customer_id,
+      billing: {
+        address: { first_name: 'Zephyrine', last_name: 'Quillbottom', line1: '1 Hidden Lane', city: 'Berlin', zip: '10115', country: 'DE' },
+        email: CUSTOMER.email,
+      },
+    },
+    k2,
+    'pay-4',
+  );
   expect(p4.status).toBe('succeeded');
 
   // 5 and 6. paths that make the worker log: a provider failing twice before answering (retries), and a decline.
-  const p5 = await api('POST', '/payments', { ...base, amount: 2_000, confirm: true, payment_method: 'pay_later', customer: { name: CUSTOMER.name, email: FLAKY_EMAIL } }, k1);
+  const p5 = await api(
+    'POST',
+    '/payments',
+    { ...base, amount: 2_000, confirm: true, payment_method: 'pay_later', customer: { name: CUSTOMER.name, email: FLAKY_EMAIL } },
+    k1,
+  );
   expect(p5.status).toBe('succeeded');
-  const p6 = await api('POST', '/payments', { ...base, amount: 2_100, confirm: true, payment_method: 'pay_later', customer: { name: CUSTOMER.name, email: DECLINE_EMAIL } }, k2);
+  const p6 = await api(
+    'POST',
+    '/payments',
+    { ...base, amount: 2_100, confirm: true, payment_method: 'pay_later', customer: { name: CUSTOMER.name, email: DECLINE_EMAIL } },
+    k2,
+  );
   expect(p6.status).toBe('failed');
 
   clientSecrets.push(...[p1, p2, p3, p4, p5, p6].map((p) => p.client_secret as string));
@@ -115,8 +177,8 @@ const storedSecrets = () => ({
   'secret api key 1': keys[0],
   'secret api key 2': keys[1],
   'admin key': admin,
-  'KEY_HASH_SECRET': stack.env.KEY_HASH_SECRET,
-  'MASTER_ENC_KEY': stack.env.MASTER_ENC_KEY,
+  KEY_HASH_SECRET: stack.env.KEY_HASH_SECRET,
+  MASTER_ENC_KEY: stack.env.MASTER_ENC_KEY,
   'connector api_key': CONNECTOR.api_key,
   'connector key1': CONNECTOR.key1,
   'connector api_secret': CONNECTOR.api_secret,
@@ -129,7 +191,8 @@ function findings(haystacks: [string, string][], needles: Record<string, string>
   const found: string[] = [];
   for (const [where, text] of haystacks) {
     for (const [what, value] of Object.entries(needles)) {
-      if (value && text.includes(value)) found.push(`${what} in ${where}: ${text.slice(Math.max(0, text.indexOf(value) - 200), text.indexOf(value) + value.length + 60)}`);
+      if (value && text.includes(value))
+        found.push(`${what} in ${where}: ${text.slice(Math.max(0, text.indexOf(value) - 200), text.indexOf(value) + value.length + 60)}`);
     }
   }
   return found;
@@ -139,7 +202,9 @@ describe('secrets at rest and in logs', () => {
   it('no collection of the database holds a secret key, the admin key, a provider credential or a hash key', async () => {
     const db = await stack.db();
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-    expect(names).toEqual(expect.arrayContaining(['api_keys', 'business_profiles', 'connector_accounts', 'customers', 'merchants', 'payments', 'transitions', 'idempotency_keys']));
+    expect(names).toEqual(
+      expect.arrayContaining(['api_keys', 'business_profiles', 'connector_accounts', 'customers', 'merchants', 'payments', 'transitions', 'idempotency_keys']),
+    );
     const dumps: [string, string][] = [];
     for (const name of names) {
       for (const doc of await db.collection(name).find({}).toArray()) dumps.push([`${name} ${String(doc._id)}`, JSON.stringify(doc)]);
@@ -160,13 +225,20 @@ describe('secrets at rest and in logs', () => {
         const [next, found] = await redis.scan(cursor, 'MATCH', `${stack.env.REDIS_PREFIX}:*`, 'COUNT', 1000);
         for (const key of found) {
           const type = await redis.type(key);
-          const value = type === 'string' ? await redis.get(key)
-            : type === 'hash' ? await redis.hgetall(key)
-            : type === 'list' ? await redis.lrange(key, '0', '-1')
-            : type === 'set' ? await redis.smembers(key)
-            : type === 'zset' ? await redis.zrange(key, '0', '-1')
-            : type === 'stream' ? await redis.xrange(key, '-', '+')
-            : null;
+          const value =
+            type === 'string'
+              ? await redis.get(key)
+              : type === 'hash'
+                ? await redis.hgetall(key)
+                : type === 'list'
+                  ? await redis.lrange(key, '0', '-1')
+                  : type === 'set'
+                    ? await redis.smembers(key)
+                    : type === 'zset'
+                      ? await redis.zrange(key, '0', '-1')
+                      : type === 'stream'
+                        ? await redis.xrange(key, '-', '+')
+                        : null;
           dumps.push([`redis ${key}`, JSON.stringify(value)]);
         }
         cursor = next;
@@ -178,8 +250,10 @@ describe('secrets at rest and in logs', () => {
     expect(findings(dumps, storedSecrets())).toEqual([]);
   });
 
-  it('no log line of any process holds a secret, a client_secret or the customer\'s email, name or phone', async () => {
-    const lines: [string, string][] = (Object.keys(stack.logs) as PartName[]).flatMap((part) => stack.logs[part].map((l, i) => [`${part} log line ${i}`, l] as [string, string]));
+  it("no log line of any process holds a secret, a client_secret or the customer's email, name or phone", async () => {
+    const lines: [string, string][] = (Object.keys(stack.logs) as PartName[]).flatMap((part) =>
+      stack.logs[part].map((l, i) => [`${part} log line ${i}`, l] as [string, string]),
+    );
     expect(lines.length).toBeGreaterThan(4);
     const needles: Record<string, string> = {
       ...storedSecrets(),

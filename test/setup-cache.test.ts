@@ -29,8 +29,14 @@ afterAll(async () => {
 });
 
 const merchant = (id: string, amount: number | null) => ({
-  merchant_id: id, merchant_name: null, publishable_key: `pk_${id}`, metadata: null,
-  manual_review: amount === null ? null : { amount_at_least: amount }, default_profile: null, created: '', updated: '',
+  merchant_id: id,
+  merchant_name: null,
+  publishable_key: `pk_${id}`,
+  metadata: null,
+  manual_review: amount === null ? null : { amount_at_least: amount },
+  default_profile: null,
+  created: '',
+  updated: '',
 });
 
 describe('merchant setup snapshot', () => {

@@ -14,7 +14,6 @@ import { Stack, freePort, sleep } from './support/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-
 function runStart(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -32,9 +31,17 @@ describe('npm start', () => {
     plainMongo.pathname = `/bnpl_test_inst_${id}`;
     const stateDir = mkdtempSync(`${tmpdir()}/bnpl-start-inst-`);
     const env: NodeJS.ProcessEnv = {
-      ...process.env, MONGODB_URL: plainMongo.toString(), REDIS_PREFIX: `bnpl-test-${id}`, PORT: String(port),
-      PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`, SANDBOX_PORT: String(sb), SANDBOX_URL: `http://127.0.0.1:${sb}`,
-      ADMIN_API_KEY: `admin_${id}`, KEY_HASH_SECRET: randomBytes(16).toString('hex'), START_STATE_DIR: stateDir, SANDBOX_STATE_FILE: '',
+      ...process.env,
+      MONGODB_URL: plainMongo.toString(),
+      REDIS_PREFIX: `bnpl-test-${id}`,
+      PORT: String(port),
+      PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
+      SANDBOX_PORT: String(sb),
+      SANDBOX_URL: `http://127.0.0.1:${sb}`,
+      ADMIN_API_KEY: `admin_${id}`,
+      KEY_HASH_SECRET: randomBytes(16).toString('hex'),
+      START_STATE_DIR: stateDir,
+      SANDBOX_STATE_FILE: '',
     };
     const first = runStart(env);
     let second: ReturnType<typeof runStart> | undefined;
@@ -62,20 +69,44 @@ describe('npm start', () => {
       expect(second.out()).toContain('set SANDBOX_PORT');
       expect(second.out()).not.toContain('is up');
       expect(second.out()).not.toContain(`port ${port2}`);
-      expect(await fetch(`http://127.0.0.1:${port2}/health`).then(() => true, () => false)).toBe(false);
+      expect(
+        await fetch(`http://127.0.0.1:${port2}/health`).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
 
       // A payment, a crash of the sandbox (the supervisor restarts it), then its refund: the sandbox still knows it.
-      const api = async (path: string, body: unknown, key: string) => (await fetch(`http://127.0.0.1:${port}${path}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'api-key': key }, body: JSON.stringify(body),
-      })).json() as Promise<any>;
+      const api = async (path: string, body: unknown, key: string) =>
+        (
+          await fetch(`http://127.0.0.1:${port}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'api-key': key },
+            body: JSON.stringify(body),
+          })
+        ).json() as Promise<any>;
       const m = await api('/accounts', {}, `admin_${id}`);
       const k = await api(`/api_keys/${m.merchant_id}`, { name: 'k', expiration: 'never' }, `admin_${id}`);
-      const p = await api('/payments', { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'a@example.com' } }, k.api_key);
+      const p = await api(
+        '/payments',
+        { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'a@example.com' } },
+        k.api_key,
+      );
       expect(p.status).toBe('succeeded');
       const sandbox = childrenOf(first.child.pid!).find((c) => c.cmd.includes('provider-sandbox/main.ts'))!;
       process.kill(sandbox.pid, 'SIGKILL');
-      for (let t = 0; t < 100 && !childrenOf(first.child.pid!).some((c) => c.cmd.includes('provider-sandbox/main.ts') && c.pid !== sandbox.pid); t++) await sleep(100);
-      for (let t = 0; t < 100 && !(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)); t++) await sleep(100);
+      for (let t = 0; t < 100 && !childrenOf(first.child.pid!).some((c) => c.cmd.includes('provider-sandbox/main.ts') && c.pid !== sandbox.pid); t++)
+        await sleep(100);
+      for (
+        let t = 0;
+        t < 100 &&
+        !(await fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        t++
+      )
+        await sleep(100);
       const r = await api('/refunds', { payment_id: p.payment_id, amount: 400 }, k.api_key);
       expect(r).toMatchObject({ status: 'succeeded', amount: 400 });
       expect(existsSync(`${stateDir}/sandbox-state.json`)).toBe(true);
@@ -99,7 +130,11 @@ describe('npm start', () => {
 describe('/health under an instance id', () => {
   /** A process of another instance on the port of the stack's own part. */
   async function foreign(file: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, ...env, INSTANCE_ID: 'another-instance' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file], {
+      cwd: root,
+      env: { ...process.env, ...env, INSTANCE_ID: 'another-instance' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -109,17 +144,24 @@ describe('/health under an instance id', () => {
     }
     return child;
   }
-  const stopped = (c: ChildProcess) => new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); });
+  const stopped = (c: ChildProcess) =>
+    new Promise((r) => {
+      c.once('exit', r);
+      c.kill('SIGKILL');
+    });
 
-  it('reports a part down when its port is answered by another instance\'s process', async () => {
+  it("reports a part down when its port is answered by another instance's process", async () => {
     const stack = await Stack.start({ INSTANCE_ID: 'this-instance' });
     try {
-      const health = async () => { const r = await stack.api('GET', '/health'); return { status: r.status, body: r.body }; };
+      const health = async () => {
+        const r = await stack.api('GET', '/health');
+        return { status: r.status, body: r.body };
+      };
       expect(await health()).toMatchObject({ status: 200, body: { instance_id: 'this-instance', parts: { payment_state: 'up', provider_sandbox: 'up' } } });
 
       await stack.kill('provider-sandbox');
       let other = await foreign('services/provider-sandbox/main.ts', stack.env, 'provider sandbox listening');
-      expect((await (await fetch(`${stack.sandboxUrl}/health`)).json() as any).instance_id).toBe('another-instance');
+      expect(((await (await fetch(`${stack.sandboxUrl}/health`)).json()) as any).instance_id).toBe('another-instance');
       expect(await health()).toMatchObject({ status: 503, body: { parts: { payment_state: 'up', provider_sandbox: 'down' } } });
       await stopped(other);
       await stack.startPart('provider-sandbox');

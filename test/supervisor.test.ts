@@ -13,12 +13,15 @@ import { HEALTHY_RUN_MS, nextRestart } from '../scripts/restart-policy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-
 describe('restart back-off', () => {
-  const crashLoop = (ranMs: number[]) => ranMs.reduce<{ crashesInARow: number; delays: number[] }>((acc, ran) => {
-    const next = nextRestart(acc.crashesInARow, ran);
-    return { crashesInARow: next.crashesInARow, delays: [...acc.delays, next.delayMs] };
-  }, { crashesInARow: 0, delays: [] });
+  const crashLoop = (ranMs: number[]) =>
+    ranMs.reduce<{ crashesInARow: number; delays: number[] }>(
+      (acc, ran) => {
+        const next = nextRestart(acc.crashesInARow, ran);
+        return { crashesInARow: next.crashesInARow, delays: [...acc.delays, next.delayMs] };
+      },
+      { crashesInARow: 0, delays: [] },
+    );
 
   it('doubles over crashes in a row, up to 30 s', () => {
     expect(crashLoop(Array(8).fill(100)).delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
@@ -39,10 +42,19 @@ describe('npm start supervisor', () => {
     const base = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/');
     base.pathname = `/bnpl_test_sup_${id}`;
     const env = {
-      ...process.env, MONGODB_URL: base.toString(), REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `bnpl-test-${id}`, PORT: String(port), PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`, SANDBOX_PORT: String(sb),
-      SANDBOX_URL: `http://127.0.0.1:${sb}`, ADMIN_API_KEY: `admin_${id}`, KEY_HASH_SECRET: randomBytes(16).toString('hex'),
-      CONFIRM_WAIT_MS: '500', SANDBOX_SLOW_MS: '3000', START_STATE_DIR: mkdtempSync(`${tmpdir()}/bnpl-sup-`),
+      ...process.env,
+      MONGODB_URL: base.toString(),
+      REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `bnpl-test-${id}`,
+      PORT: String(port),
+      PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
+      SANDBOX_PORT: String(sb),
+      SANDBOX_URL: `http://127.0.0.1:${sb}`,
+      ADMIN_API_KEY: `admin_${id}`,
+      KEY_HASH_SECRET: randomBytes(16).toString('hex'),
+      CONFIRM_WAIT_MS: '500',
+      SANDBOX_SLOW_MS: '3000',
+      START_STATE_DIR: mkdtempSync(`${tmpdir()}/bnpl-sup-`),
     };
     const sup = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -54,7 +66,11 @@ describe('npm start supervisor', () => {
       expect(out).not.toContain(`admin_${id}`);
       const kids = childrenOf(sup.pid!);
       expect(kids.map((k) => k.cmd.split(' ').slice(1).join(' ').replace(root, '')).sort()).toEqual([
-        'gateway/main.ts', 'services/payment-state/main.ts', 'services/provider-sandbox/main.ts', 'workers/main.ts --connector all', 'workers/webhooks/main.ts',
+        'gateway/main.ts',
+        'services/payment-state/main.ts',
+        'services/provider-sandbox/main.ts',
+        'workers/main.ts --connector all',
+        'workers/webhooks/main.ts',
       ]);
       expect(out).toMatch(/merchant webhooks to private\/loopback addresses: (ALLOWED|refused)/);
 
@@ -67,15 +83,31 @@ describe('npm start supervisor', () => {
         restarted = childrenOf(sup.pid!).find((k) => k.cmd.includes('workers/main.ts --connector') && k.pid !== worker.pid)?.pid;
       }
       expect(restarted).toBeDefined();
-      for (let t = 0; t < 100 && !(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)); t++) await sleep(100);
+      for (
+        let t = 0;
+        t < 100 &&
+        !(await fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        t++
+      )
+        await sleep(100);
 
       // A job in flight when Ctrl-C comes is finished before the worker exits.
-      const api = (path: string, body: unknown, key: string) => fetch(`http://127.0.0.1:${port}${path}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'api-key': key }, body: JSON.stringify(body),
-      }).then((r) => r.json() as Promise<any>);
+      const api = (path: string, body: unknown, key: string) =>
+        fetch(`http://127.0.0.1:${port}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'api-key': key },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<any>);
       const m = await api('/accounts', {}, `admin_${id}`);
       const k = await api(`/api_keys/${m.merchant_id}`, { name: 'k', expiration: 'never' }, `admin_${id}`);
-      const p = await api('/payments', { amount: 100, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'a+slow@example.com' } }, k.api_key);
+      const p = await api(
+        '/payments',
+        { amount: 100, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'a+slow@example.com' } },
+        k.api_key,
+      );
       expect(p.status).toBe('processing');
       const pids = childrenOf(sup.pid!).map((c) => c.pid);
       const exited = new Promise<number | null>((r) => sup.once('exit', (code) => r(code)));
@@ -88,7 +120,10 @@ describe('npm start supervisor', () => {
       if (sup.exitCode === null) sup.kill('SIGKILL');
       rmSync(env.START_STATE_DIR, { recursive: true, force: true });
       const mongo = await MongoClient.connect(base.toString());
-      await mongo.db().dropDatabase().catch(() => undefined);
+      await mongo
+        .db()
+        .dropDatabase()
+        .catch(() => undefined);
       await mongo.close();
     }
   });

@@ -14,24 +14,63 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const BROWSER = { user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', accept_header: 'text/html', language: 'de-DE', color_depth: 24, screen_height: 1080, screen_width: 1920, time_zone: -60, java_enabled: false, java_script_enabled: true, ip_address: '203.0.113.7' };
-const SDK = { sdk_app_id: 'app-1', sdk_enc_data: 'ZW5jcnlwdGVk', sdk_ephem_pub_key: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }, sdk_trans_id: 'sdk-trans-1', sdk_reference_number: 'REF-1', sdk_max_timeout: 15 };
+const BROWSER = {
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
+  accept_header: 'text/html',
+  language: 'de-DE',
+  color_depth: 24,
+  screen_height: 1080,
+  screen_width: 1920,
+  time_zone: -60,
+  java_enabled: false,
+  java_script_enabled: true,
+  ip_address: '203.0.113.7',
+};
+const SDK = {
+  sdk_app_id: 'app-1',
+  sdk_enc_data: 'ZW5jcnlwdGVk',
+  sdk_ephem_pub_key: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' },
+  sdk_trans_id: 'sdk-trans-1',
+  sdk_reference_number: 'REF-1',
+  sdk_max_timeout: 15,
+};
 
 /** A payment confirmed with three_ds by the customer's browser, waiting for the authentication. */
 async function awaiting(email = 'jane@example.com', extra: Record<string, unknown> = {}) {
-  const created = await stack.api('POST', '/payments', {
-    amount: 12_000, currency: 'EUR', capture_method: 'manual', authentication_type: 'three_ds', customer: { email }, return_url: 'https://shop.example/done', ...extra,
-  }, key);
+  const created = await stack.api(
+    'POST',
+    '/payments',
+    {
+      amount: 12_000,
+      currency: 'EUR',
+      capture_method: 'manual',
+      authentication_type: 'three_ds',
+      customer: { email },
+      return_url: 'https://shop.example/done',
+      ...extra,
+    },
+    key,
+  );
   expect(created.status).toBe(200);
   const p = created.body;
-  const c = await stack.api('POST', `/payments/${p.payment_id}/confirm`, { client_secret: p.client_secret, payment_method: 'pay_later', payment_method_type: 'invoice', browser_info: BROWSER }, pk);
+  const c = await stack.api(
+    'POST',
+    `/payments/${p.payment_id}/confirm`,
+    { client_secret: p.client_secret, payment_method: 'pay_later', payment_method_type: 'invoice', browser_info: BROWSER },
+    pk,
+  );
   expect(c.status).toBe(200);
   return { ...c.body, client_secret: p.client_secret as string };
 }
 const authenticate = (p: { payment_id: string; client_secret: string }, body: Record<string, unknown> = {}, apiKey = pk) =>
-  stack.api('POST', `/payments/${p.payment_id}/3ds/authentication`, { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N', ...body }, apiKey);
+  stack.api(
+    'POST',
+    `/payments/${p.payment_id}/3ds/authentication`,
+    { client_secret: p.client_secret, device_channel: 'BRW', threeds_method_comp_ind: 'N', ...body },
+    apiKey,
+  );
 const providerCalls = async () => (await stack.sandboxCalls({ provider: 'service_test' })).filter((c) => c.method === 'POST');
-const threeDsCalls = async () => (await stack.sandboxCalls({ provider: 'three_ds_server', path: '/three_ds_server/v1/authentications' }));
+const threeDsCalls = async () => await stack.sandboxCalls({ provider: 'three_ds_server', path: '/three_ds_server/v1/authentications' });
 const transactions = async (): Promise<any[]> => (await stack.sandbox(`/__sandbox/three_ds_server/transactions`)).json();
 const stored = async (id: string) => (await stack.db()).collection('payments').findOne({ merchant_id: merchantId, payment_id: id });
 const transitions = async () => (await stack.db()).collection('transitions').countDocuments({});
@@ -41,8 +80,14 @@ describe('a three_ds payment waits for the customer', () => {
     const before = (await providerCalls()).length;
     const p = await awaiting();
     expect(p).toMatchObject({
-      status: 'requires_customer_action', authentication_type: 'three_ds', external_3ds_authentication_attempted: false,
-      next_action: { type: 'three_ds_invoke', redirect_to_url: null, three_ds_data: { three_ds_authentication_url: expect.stringMatching(new RegExp(`/payments/${p.payment_id}/3ds/authentication$`)) } },
+      status: 'requires_customer_action',
+      authentication_type: 'three_ds',
+      external_3ds_authentication_attempted: false,
+      next_action: {
+        type: 'three_ds_invoke',
+        redirect_to_url: null,
+        three_ds_data: { three_ds_authentication_url: expect.stringMatching(new RegExp(`/payments/${p.payment_id}/3ds/authentication$`)) },
+      },
     });
     // The attempts are the merchant's to read: the browser's answer (publishable key) does not carry them.
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body.attempts[0].status).toBe('authentication_pending');
@@ -56,13 +101,27 @@ describe('POST /payments/{id}/3ds/authentication', () => {
     const a = await authenticate(p, { browser_info: BROWSER });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({
-      trans_status: 'Y', three_ds_requestor_url: expect.any(String), acs_url: null, challenge_request: null,
-      acs_reference_number: 'SANDBOX-ACS-REF-0001', acs_trans_id: expect.any(String), three_dsserver_trans_id: expect.any(String), acs_signed_content: null,
+      trans_status: 'Y',
+      three_ds_requestor_url: expect.any(String),
+      acs_url: null,
+      challenge_request: null,
+      acs_reference_number: 'SANDBOX-ACS-REF-0001',
+      acs_trans_id: expect.any(String),
+      three_dsserver_trans_id: expect.any(String),
+      acs_signed_content: null,
     });
     const done = await stack.poll(p.payment_id, key, (x) => x.status === 'requires_capture');
     expect(done).toMatchObject({
-      amount_capturable: 12_000, next_action: null, external_3ds_authentication_attempted: true,
-      external_authentication_details: { status: 'success', authentication_flow: 'frictionless', electronic_commerce_indicator: '05', version: '2.2.0', ds_transaction_id: expect.any(String) },
+      amount_capturable: 12_000,
+      next_action: null,
+      external_3ds_authentication_attempted: true,
+      external_authentication_details: {
+        status: 'success',
+        authentication_flow: 'frictionless',
+        electronic_commerce_indicator: '05',
+        version: '2.2.0',
+        ds_transaction_id: expect.any(String),
+      },
     });
     expect(done.attempts[0].status).toBe('authorized');
     // One AReq at the 3DS server, and one authorization at the provider keyed by the operation that followed it.
@@ -78,7 +137,12 @@ describe('POST /payments/{id}/3ds/authentication', () => {
 
   it('from an app (APP with sdk_information), with the secret key and no client_secret; attempted (A) also authorizes', async () => {
     const p = await awaiting('app+3ds_attempted@example.com', { capture_method: 'automatic' });
-    const a = await stack.api('POST', `/payments/${p.payment_id}/3ds/authentication`, { device_channel: 'APP', threeds_method_comp_ind: 'U', sdk_information: SDK }, key);
+    const a = await stack.api(
+      'POST',
+      `/payments/${p.payment_id}/3ds/authentication`,
+      { device_channel: 'APP', threeds_method_comp_ind: 'U', sdk_information: SDK },
+      key,
+    );
     expect(a.status).toBe(200);
     expect(a.body.trans_status).toBe('A');
     const done = await stack.poll(p.payment_id, key, (x) => x.status === 'succeeded');
@@ -92,7 +156,11 @@ describe('POST /payments/{id}/3ds/authentication', () => {
     const a = await authenticate(p);
     expect(a.body).toMatchObject({ trans_status: 'C', acs_url: `${stack.sandboxUrl}/three_ds_server/acs/challenge`, challenge_request: expect.any(String) });
     const waiting = (await stack.api('GET', `/payments/${p.payment_id}?client_secret=${p.client_secret}`, undefined, pk)).body;
-    expect(waiting).toMatchObject({ status: 'requires_customer_action', next_action: { type: 'redirect_to_url' }, external_authentication_details: { status: 'pending', authentication_flow: 'challenge' } });
+    expect(waiting).toMatchObject({
+      status: 'requires_customer_action',
+      next_action: { type: 'redirect_to_url' },
+      external_authentication_details: { status: 'pending', authentication_flow: 'challenge' },
+    });
     // The device repeating its call gets the same authentication, not a second one.
     const again = await authenticate(p);
     expect(again.body).toEqual(a.body);
@@ -116,11 +184,17 @@ describe('POST /payments/{id}/3ds/authentication', () => {
     await fetch(`${stack.sandboxUrl}/three_ds_server/acs/challenge/${a.body.acs_trans_id}/fail`, { method: 'POST', redirect: 'manual' });
     const failed = await stack.poll(p.payment_id, key, (x) => x.status === 'failed');
     expect(failed).toMatchObject({
-      error_code: 'authentication_failed', unified_code: 'UE_5000', manual_retry_allowed: true,
+      error_code: 'authentication_failed',
+      unified_code: 'UE_5000',
+      manual_retry_allowed: true,
       external_authentication_details: { status: 'failed', authentication_flow: 'challenge', error_code: 'authentication_failed' },
     });
     expect(failed.error_message).toContain('trans_status N');
-    for (const [tag, status] of [['3ds_fail', 'N'], ['3ds_reject', 'R'], ['3ds_unavailable', 'U']]) {
+    for (const [tag, status] of [
+      ['3ds_fail', 'N'],
+      ['3ds_reject', 'R'],
+      ['3ds_unavailable', 'U'],
+    ]) {
       const q = await awaiting(`eve+${tag}@example.com`);
       const r = await authenticate(q);
       expect(r.body.trans_status).toBe(status);
@@ -179,7 +253,10 @@ describe('crashes and repeats', () => {
       const first = await authenticate(p);
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ trans_status: null, three_dsserver_trans_id: null });
-      expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({ status: 'processing', external_authentication_details: { status: 'started' } });
+      expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toMatchObject({
+        status: 'processing',
+        external_authentication_details: { status: 'started' },
+      });
     } finally {
       await stack.startPart('worker');
     }
@@ -230,7 +307,9 @@ describe('refusals change nothing', () => {
   });
 
   it('BRW without any browser data: 400 IR_04 browser_info', async () => {
-    const created = (await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', authentication_type: 'three_ds', confirm: true, payment_method: 'pay_later' }, key)).body;
+    const created = (
+      await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', authentication_type: 'three_ds', confirm: true, payment_method: 'pay_later' }, key)
+    ).body;
     expect(created.status).toBe('requires_customer_action');
     const before = await transitions();
     const r = await stack.api('POST', `/payments/${created.payment_id}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'Y' }, key);
@@ -239,13 +318,23 @@ describe('refusals change nothing', () => {
     expect(await transitions()).toBe(before);
   });
 
-  it('client_secret rules: missing or expired IR_08, another payment\'s IR_09, with a secret key refused; unknown payment 404', async () => {
+  it("client_secret rules: missing or expired IR_08, another payment's IR_09, with a secret key refused; unknown payment 404", async () => {
     const a = await awaiting();
     const b = await awaiting();
-    const expired = (await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', authentication_type: 'three_ds', session_expiry: 1, confirm: true, payment_method: 'pay_later', browser_info: BROWSER }, key)).body;
+    const expired = (
+      await stack.api(
+        'POST',
+        '/payments',
+        { amount: 500, currency: 'EUR', authentication_type: 'three_ds', session_expiry: 1, confirm: true, payment_method: 'pay_later', browser_info: BROWSER },
+        key,
+      )
+    ).body;
     const before = await transitions();
     expect((await authenticate({ payment_id: a.payment_id, client_secret: '' })).body.error).toMatchObject({ code: 'IR_08', param: 'client_secret' });
-    expect((await authenticate({ payment_id: a.payment_id, client_secret: b.client_secret })).body.error).toMatchObject({ code: 'IR_09', param: 'client_secret' });
+    expect((await authenticate({ payment_id: a.payment_id, client_secret: b.client_secret })).body.error).toMatchObject({
+      code: 'IR_09',
+      param: 'client_secret',
+    });
     const withSecretKey = await authenticate(a, {}, key);
     expect(withSecretKey.status).toBe(400);
     expect(withSecretKey.body.error.param).toBe('client_secret');
@@ -258,13 +347,25 @@ describe('refusals change nothing', () => {
   it('a payment not waiting for 3DS: IR_16 (not confirmed, no_three_ds, a provider redirect, cancelled)', async () => {
     const notConfirmed = (await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', authentication_type: 'three_ds' }, key)).body;
     const noThreeDs = (await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later' }, key)).body;
-    const redirected = (await stack.api('POST', '/payments', { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'ivy+redirect@example.com' } }, key)).body;
+    const redirected = (
+      await stack.api(
+        'POST',
+        '/payments',
+        { amount: 500, currency: 'EUR', confirm: true, payment_method: 'pay_later', customer: { email: 'ivy+redirect@example.com' } },
+        key,
+      )
+    ).body;
     expect(redirected.status).toBe('requires_customer_action');
     const cancelled = await awaiting();
     await stack.api('POST', `/payments/${cancelled.payment_id}/cancel`, {}, key);
     const before = await transitions();
     for (const p of [notConfirmed, noThreeDs, redirected, cancelled]) {
-      const r = await stack.api('POST', `/payments/${p.payment_id}/3ds/authentication`, { device_channel: 'BRW', threeds_method_comp_ind: 'N', browser_info: BROWSER }, key);
+      const r = await stack.api(
+        'POST',
+        `/payments/${p.payment_id}/3ds/authentication`,
+        { device_channel: 'BRW', threeds_method_comp_ind: 'N', browser_info: BROWSER },
+        key,
+      );
       expect(r.status, p.status).toBe(400);
       expect(r.body.error.code).toBe('IR_16');
     }

@@ -51,7 +51,9 @@ const flow: TokenFlow<{ id: string; secret: string }> = {
 describe('TokenCache', () => {
   it('50 concurrent jobs on two replicas: one fetch, one token for all', async () => {
     const replicas = [new TokenCache(redis), new TokenCache(redis)];
-    const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => replicas[i % 2]!.get('oauthtest', account, flow, baseUrl, { id: 'c', secret: 'right' })));
+    const tokens = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => replicas[i % 2]!.get('oauthtest', account, flow, baseUrl, { id: 'c', secret: 'right' })),
+    );
     expect(hits).toBe(1);
     expect(new Set(tokens)).toEqual(new Set(['tok_1']));
     expect(replicas[0]!.fetched + replicas[1]!.fetched).toBe(1);
@@ -69,7 +71,7 @@ describe('TokenCache', () => {
     expect(new Set(again)).toEqual(new Set(['tok_2']));
   });
 
-  it('refused credentials: the provider\'s answer as an outcome, nothing cached', async () => {
+  it("refused credentials: the provider's answer as an outcome, nothing cached", async () => {
     const cache = new TokenCache(redis);
     const err = await cache.get('oauthtest', `${account}-bad`, flow, baseUrl, { id: 'c', secret: 'wrong' }).catch((e) => e);
     expect(err).toBeInstanceOf(TokenRefused);

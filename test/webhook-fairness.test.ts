@@ -23,12 +23,28 @@ const listen = async (s: Server) => {
 };
 async function setUrl(merchantId: string, url: string): Promise<void> {
   const profiles = await stack.api('GET', `/account/${merchantId}/business_profile`, undefined, stack.adminKey);
-  const r = await stack.api('POST', `/account/${merchantId}/business_profile/${profiles.body[0].profile_id}`, { webhook_details: { webhook_url: url } }, stack.adminKey);
+  const r = await stack.api(
+    'POST',
+    `/account/${merchantId}/business_profile/${profiles.body[0].profile_id}`,
+    { webhook_details: { webhook_url: url } },
+    stack.adminKey,
+  );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 }
-const pay = (apiKey: string) => stack.api('POST', '/payments', {
-  amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', customer: { id: 'cus_fair', email: 'fair@example.com' },
-}, apiKey);
+const pay = (apiKey: string) =>
+  stack.api(
+    'POST',
+    '/payments',
+    {
+      amount: 1_000,
+      currency: 'EUR',
+      confirm: true,
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      customer: { id: 'cus_fair', email: 'fair@example.com' },
+    },
+    apiKey,
+  );
 
 beforeAll(async () => {
   const s = await Stack.withMerchant();
@@ -36,7 +52,9 @@ beforeAll(async () => {
   slow = { merchant_id: s.merchant_id, api_key: s.api_key };
   healthy = await stack.merchant();
   // Accepts, reads the request, never answers.
-  hanging = createServer(() => { hangingRequests++; });
+  hanging = createServer(() => {
+    hangingRequests++;
+  });
   hanging.on('connection', (sock) => {
     open.add(sock);
     maxOpen = Math.max(maxOpen, open.size);
@@ -47,7 +65,12 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      arrived.push({ event_id: body.event_id, event_type: body.event_type, payment_id: body.content.object.payment_id, latencyMs: Date.now() - Date.parse(body.timestamp) });
+      arrived.push({
+        event_id: body.event_id,
+        event_type: body.event_type,
+        payment_id: body.content.object.payment_id,
+        latencyMs: Date.now() - Date.parse(body.timestamp),
+      });
       res.writeHead(204).end();
     });
   });
@@ -62,7 +85,7 @@ afterAll(async () => {
 });
 
 describe('webhooks are fair per endpoint', () => {
-  it('a hanging endpoint with 30 events does not delay another merchant\'s events (p99 < 1 s), nor holds more than its cap', async () => {
+  it("a hanging endpoint with 30 events does not delay another merchant's events (p99 < 1 s), nor holds more than its cap", async () => {
     for (let i = 0; i < 3; i++) {
       const batch = await Promise.all(Array.from({ length: 10 }, () => pay(slow.api_key)));
       for (const b of batch) expect(b.status, JSON.stringify(b.body)).toBe(200);

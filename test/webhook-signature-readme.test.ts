@@ -29,10 +29,16 @@ beforeAll(async () => {
   dir = mkdtempSync(join(root, '.readme-example-'));
   const file = join(dir, 'verify.mjs');
   writeFileSync(file, readmeExample());
-  child = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port), PAYMENT_RESPONSE_HASH_KEY: hashKey }, stdio: ['ignore', 'inherit', 'inherit'] });
+  child = spawn(process.execPath, [file], {
+    env: { ...process.env, PORT: String(port), PAYMENT_RESPONSE_HASH_KEY: hashKey },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('the README example did not start');
     await sleep(100);
@@ -44,9 +50,20 @@ afterAll(() => {
 });
 
 const url = () => `http://127.0.0.1:${port}/webhooks/bnpl`;
-const body = JSON.stringify({ merchant_id: 'merchant_1', event_id: 'evt_readme', event_type: 'payment_succeeded', content: { type: 'payment_details', object: { payment_id: 'pay_1' } }, timestamp: new Date().toISOString() });
-const post = (headers: Record<string, string>, raw = body) => fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw }).then((r) => r.status);
-const signed = (id: string, ts: number, raw = body) => ({ 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signStandardWebhook(id, ts, raw, hashKey) });
+const body = JSON.stringify({
+  merchant_id: 'merchant_1',
+  event_id: 'evt_readme',
+  event_type: 'payment_succeeded',
+  content: { type: 'payment_details', object: { payment_id: 'pay_1' } },
+  timestamp: new Date().toISOString(),
+});
+const post = (headers: Record<string, string>, raw = body) =>
+  fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw }).then((r) => r.status);
+const signed = (id: string, ts: number, raw = body) => ({
+  'webhook-id': id,
+  'webhook-timestamp': String(ts),
+  'webhook-signature': signStandardWebhook(id, ts, raw, hashKey),
+});
 const nowS = () => Math.floor(Date.now() / 1000);
 
 describe('the README verification example (Standard Webhooks)', () => {

@@ -8,7 +8,11 @@ import { Webhook } from 'standardwebhooks';
 import { standardWebhookSecret, verifyWebhookSignature } from '../lib/merchant-webhook-signature.ts';
 import { Stack, freePort, sleep } from './support/stack.ts';
 
-interface Received { headers: IncomingHttpHeaders; raw: string; body: { merchant_id: string; event_id: string; event_type: string; content: { type: string; object: any }; timestamp: string } }
+interface Received {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: { merchant_id: string; event_id: string; event_type: string; content: { type: string; object: any }; timestamp: string };
+}
 
 /** A merchant's webhook endpoint on 127.0.0.1 that can go down (connection refused) and come back on the same port. */
 class Receiver {
@@ -18,8 +22,12 @@ class Receiver {
   onRequest?: (r: Received) => void;
   private server?: Server;
   readonly port: number;
-  constructor(port: number) { this.port = port; }
-  get url() { return `http://127.0.0.1:${this.port}/hooks`; }
+  constructor(port: number) {
+    this.port = port;
+  }
+  get url() {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
 
   async up(): Promise<void> {
     this.server = createServer((req, res) => {
@@ -52,7 +60,8 @@ class Receiver {
   async waitFor(what: string, until: () => boolean, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!until()) {
-      if (Date.now() > deadline) throw new Error(`receiver: ${what}; got ${JSON.stringify(this.received.map((r) => [r.body.event_type, r.body.content.object.payment_id]))}`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: ${what}; got ${JSON.stringify(this.received.map((r) => [r.body.event_type, r.body.content.object.payment_id]))}`);
       await sleep(100);
     }
   }
@@ -87,7 +96,12 @@ beforeAll(async () => {
   await receiver.up();
   const profiles = await stack.api('GET', `/account/${merchantId}/business_profile`, undefined, stack.adminKey);
   const profile = profiles.body[0];
-  const updated = await stack.api('POST', `/account/${merchantId}/business_profile/${profile.profile_id}`, { webhook_details: { webhook_url: receiver.url } }, stack.adminKey);
+  const updated = await stack.api(
+    'POST',
+    `/account/${merchantId}/business_profile/${profile.profile_id}`,
+    { webhook_details: { webhook_url: receiver.url } },
+    stack.adminKey,
+  );
   expect(updated.status, JSON.stringify(updated.body)).toBe(200);
   hashKey = updated.body.payment_response_hash_key;
 });
@@ -96,9 +110,21 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const pay = (extra: Record<string, unknown> = {}) => stack.api('POST', '/payments', {
-  amount: 10_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', customer: { id: 'cus_hooks', email: 'rita@example.com' }, ...extra,
-}, key);
+const pay = (extra: Record<string, unknown> = {}) =>
+  stack.api(
+    'POST',
+    '/payments',
+    {
+      amount: 10_000,
+      currency: 'EUR',
+      confirm: true,
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      customer: { id: 'cus_hooks', email: 'rita@example.com' },
+      ...extra,
+    },
+    key,
+  );
 
 const events = (query = '', apiKey = key) => stack.api('GET', `/events/${merchantId}${query}`, undefined, apiKey);
 
@@ -113,7 +139,7 @@ async function eventsOf(paymentId: string, until: (e: any[]) => boolean, timeout
 }
 
 describe('merchant webhooks', () => {
-  it('every event of a payment\'s life arrives once, signed, in the order of its transitions', async () => {
+  it("every event of a payment's life arrives once, signed, in the order of its transitions", async () => {
     const created = await pay({ capture_method: 'manual' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.status).toBe('requires_capture');
@@ -123,10 +149,17 @@ describe('merchant webhooks', () => {
     const refund = await stack.api('POST', '/refunds', { payment_id: id, amount: 4_000, refund_id: 'ref_hooks_1' }, key);
     expect(refund.body.status, JSON.stringify(refund.body)).toBe('succeeded');
 
-    await receiver.waitFor('the refund event', () => receiver.received.some((r) => r.body.event_type === 'refund_succeeded' && r.body.content.object.refund_id === 'ref_hooks_1'));
+    await receiver.waitFor('the refund event', () =>
+      receiver.received.some((r) => r.body.event_type === 'refund_succeeded' && r.body.content.object.refund_id === 'ref_hooks_1'),
+    );
     const got = receiver.of(id);
     expect(got.map((r) => r.body.event_type)).toEqual([
-      'payment_processing', 'payment_authorized', 'payment_processing', 'payment_captured', 'payment_succeeded', 'refund_succeeded',
+      'payment_processing',
+      'payment_authorized',
+      'payment_processing',
+      'payment_captured',
+      'payment_succeeded',
+      'refund_succeeded',
     ]);
     // Once each, signed over the exact body with the profile's hash key, the five fields, the resource as GET shows it.
     expect(new Set(got.map((r) => r.body.event_id)).size).toBe(got.length);
@@ -134,7 +167,11 @@ describe('merchant webhooks', () => {
       expect(verifyWebhookSignature(r.raw, r.headers['x-webhook-signature-512'], hashKey)).toBe(true);
       expect(verifyWebhookSignature(r.raw, r.headers['x-webhook-signature-512'], 'another key of the merchant')).toBe(false);
       // Standard Webhooks (issue 19 item 12): the id is the event id, and the standardwebhooks package verifies it.
-      const std = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+      const std = {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      };
       expect(std['webhook-id']).toBe(r.body.event_id);
       expect(new Webhook(standardWebhookSecret(hashKey)).verify(r.raw, std)).toEqual(r.body);
       expect(Object.keys(r.body)).toEqual(['merchant_id', 'event_id', 'event_type', 'content', 'timestamp']);
@@ -145,7 +182,10 @@ describe('merchant webhooks', () => {
     expect(Object.keys(got[4]!.body.content.object).sort()).toEqual(Object.keys(now.body).sort());
     expect(got[4]!.body.content.object.refunds).toEqual([]);
     expect(now.body.refunds).toHaveLength(1);
-    expect(got[5]!.body.content).toMatchObject({ type: 'refund_details', object: { refund_id: 'ref_hooks_1', payment_id: id, status: 'succeeded', amount: 4_000 } });
+    expect(got[5]!.body.content).toMatchObject({
+      type: 'refund_details',
+      object: { refund_id: 'ref_hooks_1', payment_id: id, status: 'succeeded', amount: 4_000 },
+    });
 
     // The Events API says the same: each delivered, with the transition's sequence that orders them.
     const listed = await eventsOf(id, (e) => e.length === 5 && e.every((x) => x.delivery_status === 'delivered'));
@@ -156,7 +196,13 @@ describe('merchant webhooks', () => {
     const seqOf = new Map(all.map((e) => [e.event_id, e.sequence]));
     const arrived = got.map((r) => seqOf.get(r.body.event_id)!);
     expect(arrived).toEqual([...arrived].sort((a, b) => a - b));
-    expect(all[0]).toMatchObject({ merchant_id: merchantId, object_type: 'payment_details', event_class: 'payments', is_delivery_successful: true, delivery_attempts: 1 });
+    expect(all[0]).toMatchObject({
+      merchant_id: merchantId,
+      object_type: 'payment_details',
+      event_class: 'payments',
+      is_delivery_successful: true,
+      delivery_attempts: 1,
+    });
     // Nothing more arrives for it later (no second delivery).
     await sleep(1500);
     expect(receiver.of(id)).toHaveLength(6);
@@ -169,7 +215,10 @@ describe('merchant webhooks', () => {
     const id = created.body.payment_id;
     // The payment's first event is retried; the next waits behind it (a payment's events go out in order).
     const pending = await eventsOf(id, (e) => e.some((x) => x.event_type === 'payment_processing' && x.delivery_attempts >= 2));
-    expect(pending.map((e) => [e.event_type, e.delivery_status])).toEqual([['payment_succeeded', 'pending'], ['payment_processing', 'pending']]);
+    expect(pending.map((e) => [e.event_type, e.delivery_status])).toEqual([
+      ['payment_succeeded', 'pending'],
+      ['payment_processing', 'pending'],
+    ]);
     expect(pending.find((e) => e.event_type === 'payment_succeeded').delivery_attempts).toBe(0);
     await receiver.up();
     await receiver.waitFor('the succeeded event after the outage', () => receiver.of(id).some((r) => r.body.event_type === 'payment_succeeded'));
@@ -188,7 +237,9 @@ describe('merchant webhooks', () => {
   it('killing the webhook worker in the middle of a delivery loses nothing', async () => {
     receiver.delayMs = 1500;
     let killed: Promise<void> | undefined;
-    receiver.onRequest = () => { killed ??= stack.kill('worker-webhooks'); };
+    receiver.onRequest = () => {
+      killed ??= stack.kill('worker-webhooks');
+    };
     const created = await pay();
     const id = created.body.payment_id;
     await receiver.waitFor('the first delivery starting', () => killed !== undefined);
@@ -196,14 +247,16 @@ describe('merchant webhooks', () => {
     receiver.onRequest = undefined;
     receiver.delayMs = 0;
     await stack.startPart('worker-webhooks');
-    await receiver.waitFor('both events after the restart', () => ['payment_processing', 'payment_succeeded'].every((t) => receiver.of(id).some((r) => r.body.event_type === t)));
+    await receiver.waitFor('both events after the restart', () =>
+      ['payment_processing', 'payment_succeeded'].every((t) => receiver.of(id).some((r) => r.body.event_type === t)),
+    );
     // At least once: the delivery cut off may come again (merchants deduplicate by event_id); in order of first arrival.
     const firsts = [...new Map(receiver.of(id).map((r) => [r.body.event_id, r.body.event_type])).values()];
     expect(firsts).toEqual(['payment_processing', 'payment_succeeded']);
     await eventsOf(id, (e) => e.length === 2 && e.every((x) => x.delivery_status === 'delivered'));
   });
 
-  it('Redis emptied (FLUSHDB of the stack\'s database) loses nothing: the relay enqueues the deliveries again', async () => {
+  it("Redis emptied (FLUSHDB of the stack's database) loses nothing: the relay enqueues the deliveries again", async () => {
     await receiver.down();
     const created = await pay();
     const id = created.body.payment_id;
@@ -217,7 +270,9 @@ describe('merchant webhooks', () => {
       redis.disconnect();
     }
     await receiver.up();
-    await receiver.waitFor('both events after Redis lost everything', () => ['payment_processing', 'payment_succeeded'].every((t) => receiver.of(id).some((r) => r.body.event_type === t)));
+    await receiver.waitFor('both events after Redis lost everything', () =>
+      ['payment_processing', 'payment_succeeded'].every((t) => receiver.of(id).some((r) => r.body.event_type === t)),
+    );
     await eventsOf(id, (e) => e.length === 2 && e.every((x) => x.delivery_status === 'delivered'));
     // And what happens after the flush is delivered too.
     const after = await pay();
@@ -228,8 +283,9 @@ describe('merchant webhooks', () => {
   it('the Events API: filters, paging, the admin key, a manual retry, and its refusals', async () => {
     const created = await pay();
     const id = created.body.payment_id;
-    const [ev] = await eventsOf(id, (e) => e.some((x) => x.event_type === 'payment_succeeded' && x.delivery_status === 'delivered'))
-      .then((e) => e.filter((x) => x.event_type === 'payment_succeeded'));
+    const [ev] = await eventsOf(id, (e) => e.some((x) => x.event_type === 'payment_succeeded' && x.delivery_status === 'delivered')).then((e) =>
+      e.filter((x) => x.event_type === 'payment_succeeded'),
+    );
 
     const typed = await events(`?event_types=payment_succeeded,refund_succeeded&limit=100`);
     expect(typed.status).toBe(200);
@@ -249,7 +305,14 @@ describe('merchant webhooks', () => {
     // A manual retry delivers it again now, and says how it went.
     const copies = receiver.of(id).filter((r) => r.body.event_id === ev.event_id).length;
     const retry = await stack.api('POST', `/events/${merchantId}/${ev.event_id}/retry`, undefined, key);
-    expect(retry.status, JSON.stringify(retry.body) + stack.logs.gateway.filter((l) => l.includes('error')).slice(-3).join('\n')).toBe(200);
+    expect(
+      retry.status,
+      JSON.stringify(retry.body) +
+        stack.logs.gateway
+          .filter((l) => l.includes('error'))
+          .slice(-3)
+          .join('\n'),
+    ).toBe(200);
     expect(retry.body.attempt).toMatchObject({ trigger: 'manual', delivered: true, response: { status_code: 204 } });
     expect(retry.body.event).toMatchObject({ event_id: ev.event_id, delivery_status: 'delivered' });
     expect(receiver.of(id).filter((r) => r.body.event_id === ev.event_id)).toHaveLength(copies + 1);
@@ -287,9 +350,14 @@ describe('merchant webhooks', () => {
     expect(withBody.body.error.param).toBe('force');
   });
 
-  it('a profile\'s webhook URL must be http(s)', async () => {
+  it("a profile's webhook URL must be http(s)", async () => {
     const profiles = await stack.api('GET', `/account/${merchantId}/business_profile`, undefined, stack.adminKey);
-    const r = await stack.api('POST', `/account/${merchantId}/business_profile/${profiles.body[0].profile_id}`, { webhook_details: { webhook_url: 'ftp://shop.example.com/hooks' } }, stack.adminKey);
+    const r = await stack.api(
+      'POST',
+      `/account/${merchantId}/business_profile/${profiles.body[0].profile_id}`,
+      { webhook_details: { webhook_url: 'ftp://shop.example.com/hooks' } },
+      stack.adminKey,
+    );
     expect(r.status).toBe(400);
     expect(r.body.error.param).toMatch(/webhook_details/);
   });

@@ -29,7 +29,10 @@ import { useCapabilities } from '../domain/capabilities.ts';
 useCapabilities(MANIFESTS);
 
 const { values } = parseArgs({ options: { connector: { type: 'string' } } });
-const asked = (values.connector ?? process.env.CONNECTOR ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const asked = (values.connector ?? process.env.CONNECTOR ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const names = (asked.includes('all') ? [...IMPLEMENTED] : asked) as ConnectorName[];
 if (!names.length || names.some((n) => !IMPLEMENTED.includes(n))) {
   console.error(`usage: node workers/main.ts --connector <${IMPLEMENTED.join('|')}>[,<another>...] | all`);
@@ -52,7 +55,15 @@ const queues = new ConnectorQueues(connection);
 async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
   const { concurrency, ...limits } = workerOptions(connector.manifest.queue);
-  const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens, (m, a) => setup.webhookSecret(m, a));
+  const runJob = processor(
+    connector,
+    client,
+    credentialsOf,
+    merchantExists,
+    (ms) => worker.rateLimit(ms),
+    tokens,
+    (m, a) => setup.webhookSecret(m, a),
+  );
   const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
   const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>

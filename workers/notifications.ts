@@ -26,13 +26,20 @@ import type { ConnectorQueues } from '../adapters/queue.ts';
 import { report } from './runtime.ts';
 
 type Known = Exclude<ProviderNotification, { object: 'unknown' | 'hint' }>;
-interface Done { result: NotificationResult; note?: string; status?: string }
+interface Done {
+  result: NotificationResult;
+  note?: string;
+  status?: string;
+}
 
 /** Waiting for something that will come (the authorization's own answer, payment-state's dispute handler): retried with backoff. */
 class NotYet extends Error {}
 
 export function notificationProcessor(
-  connector: Connector<any>, client: PaymentStateClient, payments: Collection<StoredPayment>, inbox: NotificationInbox,
+  connector: Connector<any>,
+  client: PaymentStateClient,
+  payments: Collection<StoredPayment>,
+  inbox: NotificationInbox,
   queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ) {
   return async (job: Job<NotificationJob>): Promise<{ result: NotificationResult; note?: string }> => {
@@ -42,7 +49,9 @@ export function notificationProcessor(
     // Queued again (a provider's repeat after the job was removed): acted on already.
     if (recorded?.result) return { result: recorded.result, note: 'processed before' };
     const flow = connector.notification;
-    const n: ProviderNotification = flow ? flow.parse(data.body, data.query ? { query: data.query } : {}) : { object: 'unknown', reason: `${connector.manifest.name} has no notification flow` };
+    const n: ProviderNotification = flow
+      ? flow.parse(data.body, data.query ? { query: data.query } : {})
+      : { object: 'unknown', reason: `${connector.manifest.name} has no notification flow` };
     if (n.object === 'unknown') {
       log.info('notification ignored', { ...where, reason: n.reason });
       await inbox.done(where, { result: 'ignored', note: n.reason });
@@ -57,7 +66,13 @@ export function notificationProcessor(
         if (!(err instanceof NotYet)) throw err;
         done = { result: 'ignored', note: err.message };
       }
-      log.info('notification processed', { ...where, event: n.event, connector_transaction_id: n.connector_transaction_id, result: done.result, note: done.note });
+      log.info('notification processed', {
+        ...where,
+        event: n.event,
+        connector_transaction_id: n.connector_transaction_id,
+        result: done.result,
+        note: done.note,
+      });
       await inbox.done(where, { result: done.result, note: done.note });
       return { result: done.result, note: done.note };
     }
@@ -82,7 +97,14 @@ export function notificationProcessor(
       if (!(err instanceof NotYet || err instanceof UnrecoverableError)) throw err;
       done = { result: 'ignored', note: err.message };
     }
-    log.info('notification processed', { ...where, object_key: objectKey, provider_updated_at: n.provider_updated_at, result: done.result, note: done.note, status: done.status });
+    log.info('notification processed', {
+      ...where,
+      object_key: objectKey,
+      provider_updated_at: n.provider_updated_at,
+      result: done.result,
+      note: done.note,
+      status: done.status,
+    });
     await inbox.done(where, { result: done.result, note: done.note, ...mark });
     return { result: done.result, note: done.note };
   };
@@ -92,7 +114,11 @@ export function notificationProcessor(
 const RAISES_MONEY = new Set<Outcome['kind']>(['AUTHORIZED', 'CAPTURED']);
 
 async function act(
-  connector: Connector<any>, n: Known, job: NotificationJob, client: PaymentStateClient, payments: Collection<StoredPayment>,
+  connector: Connector<any>,
+  n: Known,
+  job: NotificationJob,
+  client: PaymentStateClient,
+  payments: Collection<StoredPayment>,
   queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ): Promise<Done> {
   const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
@@ -120,7 +146,11 @@ async function act(
     case 'refund': {
       const row = p.refunds?.find((r) => (n.refund_reference && r.refund_id === n.refund_reference) || r.connector_refund_id === n.connector_refund_id);
       if (!row) return { result: 'ignored', note: `payment ${p.payment_id} has no refund ${n.refund_reference ?? n.connector_refund_id}` };
-      return complete(p.operations.find((o) => o.kind === 'refund' && o.ref === row.refund_id && o.open), n.outcome, `refund ${row.refund_id}`);
+      return complete(
+        p.operations.find((o) => o.kind === 'refund' && o.ref === row.refund_id && o.open),
+        n.outcome,
+        `refund ${row.refund_id}`,
+      );
     }
     case 'dispute':
       return reportDispute(client, { merchant_id: p.merchant_id, payment_id: p.payment_id, ...n.dispute });
@@ -133,15 +163,23 @@ async function act(
  * are not repeated on a hint: their own jobs and syncs decide them.
  */
 async function syncOnHint(
-  connector: Connector<any>, n: Extract<ProviderNotification, { object: 'hint' }>, job: NotificationJob,
-  payments: Collection<StoredPayment>, queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
+  connector: Connector<any>,
+  n: Extract<ProviderNotification, { object: 'hint' }>,
+  job: NotificationJob,
+  payments: Collection<StoredPayment>,
+  queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ): Promise<Done> {
   const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
   if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
   if ((p.merchant_connector_id ?? DEFAULT_ACCOUNT_ID) !== job.merchant_connector_id) {
     return { result: 'ignored', note: `payment ${p.payment_id} is not served by connector account ${job.merchant_connector_id}` };
   }
-  return syncOpen(connector, p, p.operations.filter((op) => op.open && (op.kind === 'authorize' || op.kind === 'refund')), queues);
+  return syncOpen(
+    connector,
+    p,
+    p.operations.filter((op) => op.open && (op.kind === 'authorize' || op.kind === 'refund')),
+    queues,
+  );
 }
 
 /** Asks the provider about these open operations of the payment (one pending sync each, merged across notices). */
@@ -163,13 +201,22 @@ async function reportDispute(client: PaymentStateClient, report: Record<string, 
     // A payment-state without the dispute handler yet (a rolling deploy): retried with backoff, and once the attempts
     // are spent the job stays failed with the inbox record unprocessed, so the provider's repeat runs it again.
     if (e.code === grpc.status.UNIMPLEMENTED) {
-      log.warn('payment-state does not take ReportDispute yet; the dispute notification will be retried', { payment_id: report.payment_id, connector_dispute_id: report.connector_dispute_id });
+      log.warn('payment-state does not take ReportDispute yet; the dispute notification will be retried', {
+        payment_id: report.payment_id,
+        connector_dispute_id: report.connector_dispute_id,
+      });
       throw new Error('payment-state does not take ReportDispute yet');
     }
     if (RETRYABLE.has(e.code)) throw err;
     // Not about this payment as it stands (above what was captured, another currency, a bad value): refused, logged.
     const note = `ReportDispute refused: ${e.details} (${errorCodeOf(e).code ?? e.code}${errorCodeOf(e).param ? `, ${errorCodeOf(e).param}` : ''})`;
-    log.warn('dispute notification refused', { payment_id: report.payment_id, connector_dispute_id: report.connector_dispute_id, amount: report.amount, currency: report.currency, reason: note });
+    log.warn('dispute notification refused', {
+      payment_id: report.payment_id,
+      connector_dispute_id: report.connector_dispute_id,
+      amount: report.amount,
+      currency: report.currency,
+      reason: note,
+    });
     return { result: 'refused', note };
   }
 }

@@ -16,40 +16,46 @@ export class ProviderRateLimited extends ProviderUnavailable {
 }
 
 export async function providerCall(baseUrl: string, req: ProviderRequest, connector: string): Promise<ProviderResponse> {
-  return withSpan(`${connector} ${req.method} ${req.path.replace(/\/[A-Za-z0-9_-]{16,}/g, '/{id}')}`, {
-    kind: SpanKind.CLIENT,
-    attributes: { 'http.request.method': req.method, 'bnpl.connector': connector },
-  }, async (span) => {
-    const contentType = req.form ? 'application/x-www-form-urlencoded' : 'application/json';
-    const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json', ...req.headers, ...injectContext() };
-    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
-    const payload = req.form ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
-    let res: Response;
-    try {
-      res = await fetch((req.baseUrl ?? baseUrl) + req.path, {
-        method: req.method, headers, body: payload,
-        signal: AbortSignal.timeout(config.providerTimeoutMs),
-      });
-    } catch (err) {
-      throw new ProviderUnavailable(`${connector}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`);
-    }
-    span.setAttribute('http.response.status_code', res.status);
-    const text = await res.text();
-    if (res.status === 429) {
-      const seconds = Number(res.headers.get('retry-after'));
-      throw new ProviderRateLimited(`${connector}: HTTP 429`, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null);
-    }
-    if (res.status >= 500 || res.status === 409 || res.status === 429) {
-      throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
-    }
-    const answered = { status: res.status, headers: Object.fromEntries(res.headers) };
-    if (req.answer === 'text') return { ...answered, body: text };
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      throw new ProviderUnavailable(`${connector}: answer is not JSON (HTTP ${res.status})`);
-    }
-    return { ...answered, body };
-  });
+  return withSpan(
+    `${connector} ${req.method} ${req.path.replace(/\/[A-Za-z0-9_-]{16,}/g, '/{id}')}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': req.method, 'bnpl.connector': connector },
+    },
+    async (span) => {
+      const contentType = req.form ? 'application/x-www-form-urlencoded' : 'application/json';
+      const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json', ...req.headers, ...injectContext() };
+      if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+      const payload = req.form ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
+      let res: Response;
+      try {
+        res = await fetch((req.baseUrl ?? baseUrl) + req.path, {
+          method: req.method,
+          headers,
+          body: payload,
+          signal: AbortSignal.timeout(config.providerTimeoutMs),
+        });
+      } catch (err) {
+        throw new ProviderUnavailable(`${connector}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`);
+      }
+      span.setAttribute('http.response.status_code', res.status);
+      const text = await res.text();
+      if (res.status === 429) {
+        const seconds = Number(res.headers.get('retry-after'));
+        throw new ProviderRateLimited(`${connector}: HTTP 429`, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null);
+      }
+      if (res.status >= 500 || res.status === 409 || res.status === 429) {
+        throw new ProviderUnavailable(`${connector}: HTTP ${res.status}`);
+      }
+      const answered = { status: res.status, headers: Object.fromEntries(res.headers) };
+      if (req.answer === 'text') return { ...answered, body: text };
+      let body: unknown = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        throw new ProviderUnavailable(`${connector}: answer is not JSON (HTTP ${res.status})`);
+      }
+      return { ...answered, body };
+    },
+  );
 }

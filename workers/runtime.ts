@@ -25,13 +25,26 @@ const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDE
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Reports an outcome, retrying while payment-state is unreachable; Complete is idempotent so a repeat is harmless. */
-export async function report(client: PaymentStateClient, job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id'>, outcome: Outcome, budgetMs = 30_000): Promise<CompleteReply__Output> {
+export async function report(
+  client: PaymentStateClient,
+  job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id'>,
+  outcome: Outcome,
+  budgetMs = 30_000,
+): Promise<CompleteReply__Output> {
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
     try {
-      return await call<object, CompleteReply__Output>(client, 'Complete', {
-        merchant_id: job.merchant_id, payment_id: job.payment_id, operation_id: job.operation_id, outcome,
-      }, 5_000);
+      return await call<object, CompleteReply__Output>(
+        client,
+        'Complete',
+        {
+          merchant_id: job.merchant_id,
+          payment_id: job.payment_id,
+          operation_id: job.operation_id,
+          outcome,
+        },
+        5_000,
+      );
     } catch (err) {
       const e = err as grpc.ServiceError;
       if (!RETRYABLE.has(e.code)) throw new UnrecoverableError(`Complete refused: ${e.details} (${errorCodeOf(e).code ?? e.code})`);
@@ -89,21 +102,30 @@ const STARTS = new Set<ConnectorJob['kind']>(['authorize', 'capture', 'increment
 const notYetSent = (job: Job<ConnectorJob>) => job.data.mode === 'execute' && STARTS.has(job.data.kind) && job.attemptsMade === 0 && !job.stalledCounter;
 
 export const MERCHANT_DELETED: Outcome = {
-  kind: 'FAILED', error_code: 'merchant_deleted', error_message: 'The merchant account was deleted before this operation was sent to the provider',
+  kind: 'FAILED',
+  error_code: 'merchant_deleted',
+  error_message: 'The merchant account was deleted before this operation was sent to the provider',
 };
 
 export const ACCOUNT_DISABLED: Outcome = {
-  kind: 'FAILED', error_code: 'connector_account_disabled', error_message: 'The connector account was disabled before this operation was sent to the provider',
+  kind: 'FAILED',
+  error_code: 'connector_account_disabled',
+  error_message: 'The connector account was disabled before this operation was sent to the provider',
 };
 
 export const UNUSABLE_CREDENTIALS = (m: Connector<any>['manifest']): Outcome => ({
-  kind: 'FAILED', error_code: 'invalid_connector_credentials', error_message: `The connector account's credentials are not what ${m.name} takes (${m.auth_type})`,
+  kind: 'FAILED',
+  error_code: 'invalid_connector_credentials',
+  error_message: `The connector account's credentials are not what ${m.name} takes (${m.auth_type})`,
   ...UNIFIED.credentials_refused,
 });
 
 /** What one job sends where, and how its answer is read. */
 interface Call {
-  name: string; baseUrl: string; request: ProviderRequest; outcome: (res: ProviderResponse, answers?: readonly ProviderResponse[]) => Outcome;
+  name: string;
+  baseUrl: string;
+  request: ProviderRequest;
+  outcome: (res: ProviderResponse, answers?: readonly ProviderResponse[]) => Outcome;
   /** The next call of a flow of several (Flow.next), given the answers so far. */
   next?: (answers: readonly ProviderResponse[]) => ProviderRequest | null;
 }
@@ -146,7 +168,9 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
   // Everything the connector may need to know of where it runs comes with the call: it reads no configuration.
   session = { ...environmentOf(m), notification_url: notificationUrlOf(job), ...session };
   return {
-    name: m.name, baseUrl: session.base_url!, request: flow.request(job, credentials, session),
+    name: m.name,
+    baseUrl: session.base_url!,
+    request: flow.request(job, credentials, session),
     outcome: (res, answers) => flow.response(res, job, answers, session),
     ...(flow.next ? { next: (answers: readonly ProviderResponse[]) => flow.next!(job, credentials, answers, session) } : {}),
   };
@@ -155,10 +179,12 @@ export function callFor(connector: Connector<any>, job: ConnectorJob, account: C
 /** The cache key of a connector account's token: its id and credentials' version (a token of replaced credentials is
  * never used again), or the sandbox default's. */
 const tokenAccount = (job: ConnectorJob, account: AccountCredentials | null) =>
-  (account && job.merchant_connector_id ? `${job.merchant_id}:${job.merchant_connector_id}:${account.version}` : 'default');
+  account && job.merchant_connector_id ? `${job.merchant_id}:${job.merchant_connector_id}:${account.version}` : 'default';
 
 export function processor(
-  connector: Connector<any>, client: PaymentStateClient, credentialsOf: (job: ConnectorJob) => Promise<AccountCredentials | null>,
+  connector: Connector<any>,
+  client: PaymentStateClient,
+  credentialsOf: (job: ConnectorJob) => Promise<AccountCredentials | null>,
   merchantExists: (merchantId: string) => Promise<boolean>,
   /** Pauses the queue after a provider's 429 (worker.rateLimit); the job waits without spending an attempt. */
   rateLimit?: (ms: number) => Promise<void>,
@@ -178,7 +204,8 @@ export function processor(
     const account = await credentialsOf(data);
     const credentials = account?.details ?? null;
     // A deleted connector account: the provider cannot be called on its behalf any more.
-    if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials) throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
+    if (data.merchant_connector_id && data.merchant_connector_id !== DEFAULT_ACCOUNT_ID && !credentials)
+      throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
     // A disabled account starts nothing new; what may already be at the provider runs on (with its current credentials).
     if (account?.disabled && notYetSent(job)) {
       const reply = await report(client, data, ACCOUNT_DISABLED);
@@ -189,7 +216,11 @@ export function processor(
     // so an operation not yet sent fails with that reason instead of waiting in flight.
     if (credentials && data.kind !== 'authenticate' && notYetSent(job) && !connector.manifest.credentials.safeParse(credentials).success) {
       const reply = await report(client, data, UNUSABLE_CREDENTIALS(connector.manifest));
-      log.warn('operation failed: the connector account\'s credentials do not fit the connector', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      log.warn("operation failed: the connector account's credentials do not fit the connector", {
+        operation_id: data.operation_id,
+        kind: data.kind,
+        status: reply.status,
+      });
       return { status: reply.status };
     }
     const withToken = !!connector.token && data.kind !== 'authenticate';
@@ -207,7 +238,10 @@ export function processor(
       const baseUrl = connectorSetting(connector.manifest.settings.base_url);
       const env = environmentOf(connector.manifest);
       const flow = { ...connector.token!, request: (c: unknown) => connector.token!.request(c, env) };
-      return { ...(await webhookSecret()), access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), flow, baseUrl, credentialsFor(connector, credentials)) };
+      return {
+        ...(await webhookSecret()),
+        access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), flow, baseUrl, credentialsFor(connector, credentials)),
+      };
     };
     const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);
@@ -249,9 +283,10 @@ export function processor(
       const round = data.sync_round;
       if (round >= config.syncDelaysMs.length) throw new Error(`provider left ${data.operation_id} undecided after ${round} status syncs`);
       // The provider's id of what is pending: the refund's for a refund, the payment's otherwise.
-      const known = data.kind === 'refund'
-        ? { connector_refund_id: outcome.connector_transaction_id ?? data.connector_refund_id }
-        : { connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id };
+      const known =
+        data.kind === 'refund'
+          ? { connector_refund_id: outcome.connector_transaction_id ?? data.connector_refund_id }
+          : { connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id };
       await job.updateData({ ...data, mode: 'sync', sync_round: round + 1, ...known });
       await job.moveToDelayed(Date.now() + config.syncDelaysMs[round], token);
       throw new DelayedError();

@@ -14,13 +14,25 @@ import { connectorAccountsRouter } from './connector-accounts.ts';
 import { newProfile, profilesRouter } from './profiles.ts';
 
 const merchantView = (m: MerchantDoc) => ({
-  merchant_id: m.merchant_id, merchant_name: m.merchant_name, publishable_key: m.publishable_key, metadata: m.metadata,
-  manual_review: m.manual_review ?? null, default_profile: m.default_profile ?? null, created: m.created, updated: m.updated ?? m.created,
+  merchant_id: m.merchant_id,
+  merchant_name: m.merchant_name,
+  publishable_key: m.publishable_key,
+  metadata: m.metadata,
+  manual_review: m.manual_review ?? null,
+  default_profile: m.default_profile ?? null,
+  created: m.created,
+  updated: m.updated ?? m.created,
 });
 
 const keyView = (k: ApiKeyDoc) => ({
-  key_id: k.key_id, merchant_id: k.merchant_id, name: k.name, description: k.description, prefix: k.prefix,
-  created: k.created, expiration: k.expiration ?? 'never', revoked: k.revoked,
+  key_id: k.key_id,
+  merchant_id: k.merchant_id,
+  name: k.name,
+  description: k.description,
+  prefix: k.prefix,
+  created: k.created,
+  expiration: k.expiration ?? 'never',
+  revoked: k.revoked,
 });
 
 const futureExpiration = (expiration: string) => {
@@ -45,14 +57,22 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     const merchantId = body.merchant_id ?? ids.merchant();
     // A merchant id is given once, ever: a deleted merchant's payments, customers and events still carry it.
     if (!(await setup.claimMerchantId(merchantId))) {
-      throw errors.duplicate(await setup.merchant(merchantId)
-        ? 'The merchant account with the specified merchant_id already exists'
-        : 'The specified merchant_id was used by a merchant account that was deleted: merchant ids are never reused, choose another', 'merchant_id');
+      throw errors.duplicate(
+        (await setup.merchant(merchantId))
+          ? 'The merchant account with the specified merchant_id already exists'
+          : 'The specified merchant_id was used by a merchant account that was deleted: merchant ids are never reused, choose another',
+        'merchant_id',
+      );
     }
     const m: MerchantDoc = {
-      merchant_id: merchantId, merchant_name: body.merchant_name ?? null,
-      publishable_key: ids.publishableKey(), metadata: body.metadata ?? null, manual_review: body.manual_review ?? null,
-      default_profile: null, created: now, updated: now,
+      merchant_id: merchantId,
+      merchant_name: body.merchant_name ?? null,
+      publishable_key: ids.publishableKey(),
+      metadata: body.metadata ?? null,
+      manual_review: body.manual_review ?? null,
+      default_profile: null,
+      created: now,
+      updated: now,
     };
     try {
       await setup.merchants.insertOne({ ...m });
@@ -99,9 +119,15 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     const merchant = await merchantOr404(req.params.merchant_id);
     const apiKey = ids.secretKey();
     const doc: ApiKeyDoc = {
-      key_id: ids.keyId(), merchant_id: merchant.merchant_id, name: body.name, description: body.description ?? null,
-      key_hash: hashKey(apiKey), prefix: apiKey.slice(0, 12), created: new Date().toISOString(),
-      expiration: futureExpiration(body.expiration), revoked: false,
+      key_id: ids.keyId(),
+      merchant_id: merchant.merchant_id,
+      name: body.name,
+      description: body.description ?? null,
+      key_hash: hashKey(apiKey),
+      prefix: apiKey.slice(0, 12),
+      created: new Date().toISOString(),
+      expiration: futureExpiration(body.expiration),
+      revoked: false,
     };
     await setup.apiKeys.insertOne({ ...doc });
     // The key itself is answered once, here, and stored nowhere.
@@ -115,7 +141,10 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   });
 
   const keyOr404 = async (merchantId: string, keyId: string) =>
-    found(canExist('keyId', keyId) && canExist('merchant', merchantId) ? await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }) : null, 'API key');
+    found(
+      canExist('keyId', keyId) && canExist('merchant', merchantId) ? await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }) : null,
+      'API key',
+    );
 
   r.get('/api_keys/:merchant_id/:key_id', async (req, res) => res.json(keyView(await keyOr404(req.params.merchant_id, req.params.key_id))));
 
@@ -133,7 +162,10 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   // Revoked at once: the next request with the key is refused (keys are looked up on every request).
   r.delete('/api_keys/:merchant_id/:key_id', async (req, res) => {
     const k = await keyOr404(req.params.merchant_id, req.params.key_id);
-    await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } });
+    await setup.apiKeys.updateOne(
+      { key_id: k.key_id, merchant_id: k.merchant_id },
+      { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } },
+    );
     res.json({ merchant_id: k.merchant_id, key_id: k.key_id, revoked: true });
   });
 

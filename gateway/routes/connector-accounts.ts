@@ -17,7 +17,11 @@ import type { SetupChanged } from './accounts.ts';
 
 function maskedDetails(a: ConnectorAccountDoc) {
   const d = JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) as ConnectorAccountDetailsValue;
-  return Object.fromEntries(Object.entries(d).filter(([, v]) => v != null).map(([k, v]) => [k, k === 'auth_type' ? v : mask(String(v))]));
+  return Object.fromEntries(
+    Object.entries(d)
+      .filter(([, v]) => v != null)
+      .map(([k, v]) => [k, k === 'auth_type' ? v : mask(String(v))]),
+  );
 }
 
 /** The webhook secret masked like the credentials (null when the account has none). */
@@ -28,12 +32,20 @@ function maskedWebhookDetails(a: ConnectorAccountDoc) {
 
 /** `generatedSecret`: a secret this very answer made, shown in clear this once (as an API key is). */
 export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: string) => ({
-  connector_type: a.connector_type, merchant_connector_id: a.merchant_connector_id, merchant_id: a.merchant_id,
-  profile_id: a.profile_id, connector_name: a.connector_name, connector_label: a.connector_label,
+  connector_type: a.connector_type,
+  merchant_connector_id: a.merchant_connector_id,
+  merchant_id: a.merchant_id,
+  profile_id: a.profile_id,
+  connector_name: a.connector_name,
+  connector_label: a.connector_label,
   connector_account_details: maskedDetails(a),
   connector_webhook_details: generatedSecret ? { merchant_secret: generatedSecret } : maskedWebhookDetails(a),
-  payment_methods_enabled: a.payment_methods_enabled, test_mode: a.test_mode,
-  disabled: a.disabled, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at,
+  payment_methods_enabled: a.payment_methods_enabled,
+  test_mode: a.test_mode,
+  disabled: a.disabled,
+  metadata: a.metadata,
+  created_at: a.created_at,
+  updated_at: a.updated_at,
 });
 
 /** Whether we make this connector's notification secrets (else the provider issues them and the merchant gives them). */
@@ -76,12 +88,20 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
     const generated = !body.connector_webhook_details && generatesSecret(body.connector_name) ? newWebhookSecret() : undefined;
     const webhookDetails = body.connector_webhook_details ?? (generated ? { merchant_secret: generated } : null);
     const a: ConnectorAccountDoc = {
-      merchant_connector_id: id, merchant_id: m.merchant_id, profile_id: profile?.profile_id ?? null, connector_type: 'payment_processor',
-      connector_name: body.connector_name, connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
+      merchant_connector_id: id,
+      merchant_id: m.merchant_id,
+      profile_id: profile?.profile_id ?? null,
+      connector_type: 'payment_processor',
+      connector_name: body.connector_name,
+      connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
       connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
       connector_webhook_details_sealed: webhookDetails ? seal(JSON.stringify(webhookDetails), id) : null,
-      payment_methods_enabled: body.payment_methods_enabled ?? null, test_mode: body.test_mode ?? true, disabled: body.disabled ?? false,
-      metadata: body.metadata ?? null, created_at: now, updated_at: now,
+      payment_methods_enabled: body.payment_methods_enabled ?? null,
+      test_mode: body.test_mode ?? true,
+      disabled: body.disabled ?? false,
+      metadata: body.metadata ?? null,
+      created_at: now,
+      updated_at: now,
     };
     await setup.connectorAccounts.insertOne({ ...a });
     await changed(a.merchant_id);
@@ -94,7 +114,8 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
   });
 
   r.get(`${base}/:merchant_connector_id`, async (req, res) =>
-    res.json(connectorAccountView(await accountOr404(req.params.merchant_id, req.params.merchant_connector_id))));
+    res.json(connectorAccountView(await accountOr404(req.params.merchant_id, req.params.merchant_connector_id))),
+  );
 
   r.post(`${base}/:merchant_connector_id`, async (req, res) => {
     const body = validate(UpdateConnectorAccountRequest, req.body);
@@ -115,7 +136,10 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
   r.post(`${base}/:merchant_connector_id/webhook_secret/rotate`, async (req, res) => {
     const a = await accountOr404(req.params.merchant_id, req.params.merchant_connector_id);
     if (!generatesSecret(a.connector_name)) {
-      throw errors.invalid('connector_webhook_details.merchant_secret', `${a.connector_name} issues the notification secret: give the new one as connector_webhook_details.merchant_secret in an update`);
+      throw errors.invalid(
+        'connector_webhook_details.merchant_secret',
+        `${a.connector_name} issues the notification secret: give the new one as connector_webhook_details.merchant_secret in an update`,
+      );
     }
     const secret = newWebhookSecret();
     const set: Partial<ConnectorAccountDoc> = { updated_at: new Date().toISOString(), connector_webhook_details_sealed: sealedReplacement(a, secret) };

@@ -3,9 +3,7 @@
 // middleware are mounted on /customers in app.ts.
 import type { Request, Router } from 'express';
 import { errors } from '../../lib/errors.ts';
-import {
-  CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type CustomerDeletedResource,
-} from '../../lib/schemas/customer.ts';
+import { CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type CustomerDeletedResource } from '../../lib/schemas/customer.ts';
 import { customerView, type Customers } from '../customers.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';

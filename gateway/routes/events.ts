@@ -17,15 +17,34 @@ import { scopedRouter } from '../scope.ts';
 const CLASS = { payment_details: 'payments', refund_details: 'refunds', dispute_details: 'disputes' } as const;
 
 export const eventView = (e: EventDoc) => ({
-  event_id: e.event_id, merchant_id: e.merchant_id, profile_id: e.profile_id, event_type: e.event_type, event_class: CLASS[e.object_type],
-  object_type: e.object_type, object_id: e.object_id, payment_id: e.payment_id, sequence: e.sequence, created_at: e.created_at,
-  delivery_status: e.delivery_status, is_delivery_successful: e.delivery_status === 'delivered', delivery_attempts: e.delivery_attempts ?? 0,
-  last_attempt_at: e.last_attempt_at ?? null, delivered_at: e.delivered_at ?? null,
+  event_id: e.event_id,
+  merchant_id: e.merchant_id,
+  profile_id: e.profile_id,
+  event_type: e.event_type,
+  event_class: CLASS[e.object_type],
+  object_type: e.object_type,
+  object_id: e.object_id,
+  payment_id: e.payment_id,
+  sequence: e.sequence,
+  created_at: e.created_at,
+  delivery_status: e.delivery_status,
+  is_delivery_successful: e.delivery_status === 'delivered',
+  delivery_attempts: e.delivery_attempts ?? 0,
+  last_attempt_at: e.last_attempt_at ?? null,
+  delivered_at: e.delivered_at ?? null,
 });
 
 const attemptView = (a: AttemptDoc) => ({
-  attempt_id: a.attempt_id, event_id: a.event_id, trigger: a.trigger, url: a.url, request: a.request, response: a.response,
-  error: a.error, delivered: a.delivered, started_at: a.started_at, duration_ms: a.duration_ms,
+  attempt_id: a.attempt_id,
+  event_id: a.event_id,
+  trigger: a.trigger,
+  url: a.url,
+  request: a.request,
+  response: a.response,
+  error: a.error,
+  delivered: a.delivered,
+  started_at: a.started_at,
+  duration_ms: a.duration_ms,
 });
 
 /** The admin key, or a merchant's secret key (publishable keys are refused, 403). */

@@ -28,7 +28,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     // The spec sends client_secret in a GET body; browsers cannot, so the query string is read too.
     const body = { ...validate(RetrievePaymentLinkRequest, req.query), ...validate(RetrievePaymentLinkRequest, req.body ?? {}) };
     const link = await links.find(req.merchantId!, req.params.payment_link_id as string);
-    const payment = link && await deps.store.find(link.merchant_id, link.payment_id);
+    const payment = link && (await deps.store.find(link.merchant_id, link.payment_id));
     if (!link || !payment) throw errors.notFound('Payment link');
     checkClientSecret(req, payment, body.client_secret);
     res.json(paymentLinkView(link, payment));
@@ -43,7 +43,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     const [merchant, p] = await Promise.all([deps.setup.store.merchant(merchantId), deps.store.find(merchantId, req.params.payment_id as string)]);
     if (!merchant || !p?.payment_link) throw errors.notFound('Payment link');
     const origins = framingOrigins(p);
-    if (kind === 'open' && origins) throw errors.forbidden('This payment is paid only through its secure link, inside the merchant\'s site');
+    if (kind === 'open' && origins) throw errors.forbidden("This payment is paid only through its secure link, inside the merchant's site");
     if (kind === 'secure' && !origins) throw errors.forbidden('This payment has no secure link: it was created without payment_link_config.allowed_domains');
     return { p, origins };
   }
@@ -51,7 +51,12 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
   /** What the checkout page does next: go to a page (the provider's, the 3DS challenge, the merchant's), or run the 3DS authentication. */
   const nextStep = (p: StoredPayment) => {
     const to = p.next_action?.redirect_to_url ?? (p.status === 'failed' || p.next_action ? null : p.return_url);
-    return { payment_id: p.payment_id, status: p.status, three_ds_invoke: p.next_action?.type === 'three_ds_invoke', redirect_to_url: isHttpUrl(to) ? to : null };
+    return {
+      payment_id: p.payment_id,
+      status: p.status,
+      three_ds_invoke: p.next_action?.type === 'three_ds_invoke',
+      redirect_to_url: isHttpUrl(to) ? to : null,
+    };
   };
 
   // The keyless calls are counted per payment: nobody's key to count them by.
@@ -75,10 +80,14 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
       const { p, origins } = await linkedPayment(req, kind);
       // frame-ancestors is what keeps the secure page inside the allowed sites; opened on its own it would be an open link.
       if (kind === 'secure' && req.header('sec-fetch-dest') !== 'iframe') {
-        throw errors.forbidden('The secure payment link opens only inside the merchant\'s site');
+        throw errors.forbidden("The secure payment link opens only inside the merchant's site");
       }
       const nonce = newNonce();
-      res.status(linkExpired(p) ? 410 : 200).set(pageHeaders(nonce, origins)).type('html').send(checkoutPage(p, nonce));
+      res
+        .status(linkExpired(p) ? 410 : 200)
+        .set(pageHeaders(nonce, origins))
+        .type('html')
+        .send(checkoutPage(p, nonce));
     });
 
     r.post(`${path}/confirm`, checkoutLimit, async (req, res) => {

@@ -4,8 +4,17 @@ import type { Request, Response, Router } from 'express';
 import { errors, found } from '../../lib/errors.ts';
 import { idempotencyScope, ids, randomAlnum, requestId } from '../../lib/ids.ts';
 import {
-  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, CreatePaymentRequest, IncrementalAuthorizationRequest,
-  ListPaymentsFilter, ListPaymentsQuery, Payment, ReviewDecisionRequest, ThreeDsAuthenticationRequest, UpdatePaymentRequest,
+  CancelPaymentRequest,
+  CapturePaymentRequest,
+  ConfirmPaymentRequest,
+  CreatePaymentRequest,
+  IncrementalAuthorizationRequest,
+  ListPaymentsFilter,
+  ListPaymentsQuery,
+  Payment,
+  ReviewDecisionRequest,
+  ThreeDsAuthenticationRequest,
+  UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { ConfirmPaymentBody } from '../../lib/schemas/payment.ts';
 import type { Filter } from 'mongodb';
@@ -30,11 +39,28 @@ const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).opt
  * customer record, profile, link) nor the ephemeral key or the client_secret itself.
  */
 const ClientPayment = Payment.pick({
-  payment_id: true, status: true, amount: true, net_amount: true, currency: true, capture_method: true,
-  authentication_type: true, external_3ds_authentication_attempted: true, external_authentication_details: true,
-  payment_method: true, payment_method_type: true, payment_experience: true, allowed_payment_method_types: true,
-  description: true, return_url: true, next_action: true, created: true, expires_on: true,
-  error_code: true, error_message: true, unified_code: true, unified_message: true,
+  payment_id: true,
+  status: true,
+  amount: true,
+  net_amount: true,
+  currency: true,
+  capture_method: true,
+  authentication_type: true,
+  external_3ds_authentication_attempted: true,
+  external_authentication_details: true,
+  payment_method: true,
+  payment_method_type: true,
+  payment_experience: true,
+  allowed_payment_method_types: true,
+  description: true,
+  return_url: true,
+  next_action: true,
+  created: true,
+  expires_on: true,
+  error_code: true,
+  error_message: true,
+  unified_code: true,
+  unified_message: true,
 });
 export const CLIENT_PAYMENT_FIELDS = Object.keys(ClientPayment.shape) as (keyof z.infer<typeof ClientPayment>)[];
 
@@ -66,8 +92,11 @@ export function paymentsRouter(deps: Deps): Router {
     if (body.confirm && !body.payment_method) throw errors.missing('payment_method');
     const profileId = await deps.setup.profileFor(merchantId, body);
     const intent = createIntent(merchantId, body, {
-      now: new Date(), paymentId: body.payment_id ?? requestId('pay', 'payment', ids.payment), clientSecret: ids.clientSecret,
-      newCustomerId: () => `cus_${randomAlnum(20)}`, ephemeralSecret: () => `epk_${randomAlnum(32)}`,
+      now: new Date(),
+      paymentId: body.payment_id ?? requestId('pay', 'payment', ids.payment),
+      clientSecret: ids.clientSecret,
+      newCustomerId: () => `cus_${randomAlnum(20)}`,
+      ephemeralSecret: () => `epk_${randomAlnum(32)}`,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
       profileId,

@@ -29,17 +29,30 @@ export function newProfile(merchantId: string, body: ProfileFields): ProfileDoc 
   const now = new Date().toISOString();
   const profileId = ids.profile();
   return {
-    profile_id: profileId, merchant_id: merchantId, profile_name: body.profile_name ?? 'default', return_url: body.return_url ?? null,
+    profile_id: profileId,
+    merchant_id: merchantId,
+    profile_name: body.profile_name ?? 'default',
+    return_url: body.return_url ?? null,
     webhook_details: body.webhook_details ?? null,
     payment_response_hash_key_sealed: seal(body.payment_response_hash_key ?? ids.hashKey(), profileId),
-    routing_algorithm: body.routing_algorithm ?? null, metadata: body.metadata ?? null, created_at: now, updated_at: now,
+    routing_algorithm: body.routing_algorithm ?? null,
+    metadata: body.metadata ?? null,
+    created_at: now,
+    updated_at: now,
   };
 }
 
 export const profileView = (p: ProfileDoc) => ({
-  profile_id: p.profile_id, merchant_id: p.merchant_id, profile_name: p.profile_name, return_url: p.return_url,
-  webhook_details: p.webhook_details, payment_response_hash_key: open(p.payment_response_hash_key_sealed, p.profile_id),
-  routing_algorithm: p.routing_algorithm, metadata: p.metadata, created_at: p.created_at, updated_at: p.updated_at,
+  profile_id: p.profile_id,
+  merchant_id: p.merchant_id,
+  profile_name: p.profile_name,
+  return_url: p.return_url,
+  webhook_details: p.webhook_details,
+  payment_response_hash_key: open(p.payment_response_hash_key_sealed, p.profile_id),
+  routing_algorithm: p.routing_algorithm,
+  metadata: p.metadata,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
 });
 
 /**
@@ -54,7 +67,7 @@ export async function checkRouting(setup: MerchantStore, merchantId: string, rou
   const accounts = await setup.connectorAccountsOf(merchantId);
   for (const c of choices) {
     const name = typeof c === 'string' ? c : c.connector;
-    const id = typeof c === 'string' ? null : c.merchant_connector_id ?? null;
+    const id = typeof c === 'string' ? null : (c.merchant_connector_id ?? null);
     if (!capabilities(name).implemented) throw errors.invalid(param, `${name} is not enabled on this service`);
     if (id) {
       const a = accounts.find((x) => x.merchant_connector_id === id);

@@ -92,7 +92,7 @@ export function refundsRouter(deps: Deps): Router {
     const answer = deps.waiter.wait(op.operation_id, config.confirmWaitMs).done;
     await deps.queues.enqueueSync(jobFor(payment, op, 'sync'));
     const event = await answer;
-    res.json(refundIn(event?.payment ?? await deps.store.find(merchantOf(req), payment.payment_id), refundId));
+    res.json(refundIn(event?.payment ?? (await deps.store.find(merchantOf(req), payment.payment_id)), refundId));
   });
 
   r.post('/refunds/:refund_id', async (req, res) => {

@@ -81,12 +81,23 @@ export function webhooksRouter(db: Db, deps: Pick<Deps, 'setup' | 'queues' | 're
     const hash = createHash('sha256');
     if (query) hash.update(`?${new URLSearchParams(query).toString()}\n`);
     const job = {
-      type: 'notification' as const, merchant_id: merchantId, merchant_connector_id: mcaId, connector,
-      body: raw.toString('utf8'), body_sha256: hash.update(raw).digest('hex'), ...(query ? { query } : {}), received_at: new Date().toISOString(),
+      type: 'notification' as const,
+      merchant_id: merchantId,
+      merchant_connector_id: mcaId,
+      connector,
+      body: raw.toString('utf8'),
+      body_sha256: hash.update(raw).digest('hex'),
+      ...(query ? { query } : {}),
+      received_at: new Date().toISOString(),
     };
     const first = await inbox.record({
-      merchant_id: job.merchant_id, merchant_connector_id: job.merchant_connector_id, connector, body_sha256: job.body_sha256, body: job.body,
-      ...(query ? { query } : {}), received_at: job.received_at,
+      merchant_id: job.merchant_id,
+      merchant_connector_id: job.merchant_connector_id,
+      connector,
+      body_sha256: job.body_sha256,
+      body: job.body,
+      ...(query ? { query } : {}),
+      received_at: job.received_at,
     });
     // Queued again for a repeat too: if the first enqueue was lost the provider's retry brings it back; if not, the
     // job id is the same and nothing is added.

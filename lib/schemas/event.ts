@@ -7,9 +7,20 @@ import { Timestamp, str } from './common.ts';
 
 /** Every event type: the reference switch's, plus ours (partial capture, refused capture or void, incremental authorization). */
 export const EVENT_TYPE_NAMES = [
-  'payment_succeeded', 'payment_failed', 'payment_processing', 'payment_cancelled', 'payment_authorized', 'payment_captured',
-  'action_required', 'payment_partially_captured', 'payment_capture_failed', 'payment_cancel_failed',
-  'payment_incremental_authorization', 'refund_succeeded', 'refund_failed', ...DISPUTE_STATUSES,
+  'payment_succeeded',
+  'payment_failed',
+  'payment_processing',
+  'payment_cancelled',
+  'payment_authorized',
+  'payment_captured',
+  'action_required',
+  'payment_partially_captured',
+  'payment_capture_failed',
+  'payment_cancel_failed',
+  'payment_incremental_authorization',
+  'refund_succeeded',
+  'refund_failed',
+  ...DISPUTE_STATUSES,
 ] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
 export const EventTypeEnum = z.enum(EVENT_TYPE_NAMES);
@@ -18,24 +29,32 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'not_configu
 
 /** A comma-separated list of event types (or the parameter repeated). */
 const eventTypes = z.union([z.string().max(2000), z.array(z.string().max(200)).max(50)]).transform((v, ctx) => {
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((p) => p.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((p) => p.trim())
+    .filter(Boolean);
   const bad = parts.find((p) => !(EVENT_TYPE_NAMES as readonly string[]).includes(p));
   if (bad !== undefined) {
-    ctx.addIssue({ code: 'custom', message: `unknown event type ${JSON.stringify(bad.slice(0, 60))}; must be one or more of ${EVENT_TYPE_NAMES.join(', ')} (comma-separated)` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown event type ${JSON.stringify(bad.slice(0, 60))}; must be one or more of ${EVENT_TYPE_NAMES.join(', ')} (comma-separated)`,
+    });
     return z.NEVER;
   }
   return parts as EventTypeName[];
 });
 
 /** GET /events/{merchant_id}: newest first. */
-export const ListEventsQuery = z.strictObject({
-  object_id: str(255).min(1).optional(),
-  event_types: eventTypes.optional(),
-  created_after: Timestamp.optional(),
-  created_before: Timestamp.optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).optional(),
-}).superRefine(rangesInOrder([[['created_after'], ['created_before']]]));
+export const ListEventsQuery = z
+  .strictObject({
+    object_id: str(255).min(1).optional(),
+    event_types: eventTypes.optional(),
+    created_after: Timestamp.optional(),
+    created_before: Timestamp.optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional(),
+    offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).optional(),
+  })
+  .superRefine(rangesInOrder([[['created_after'], ['created_before']]]));
 
 export const Event = z.object({
   event_id: z.string(),

@@ -3,7 +3,8 @@
 export const MAX_LIST_OFFSET = 10_000;
 
 type Path = readonly (string | number)[];
-const at = (v: unknown, path: Path): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string | number, unknown>)[k] : undefined), v);
+const at = (v: unknown, path: Path): unknown =>
+  path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string | number, unknown>)[k] : undefined), v);
 const order = (a: unknown): number => (typeof a === 'number' ? a : Date.parse(String(a)));
 
 /**

@@ -10,7 +10,12 @@ const opt = <T extends z.ZodType>(t: T) => t.nullish();
 export const ManualReview = z.strictObject({ amount_at_least: Amount });
 
 export const CreateMerchantAccountRequest = z.strictObject({
-  merchant_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').nullish(),
+  merchant_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .nullish(),
   merchant_name: opt(text(255)),
   metadata: opt(Metadata),
   /** Our own manual review: confirmed payments of at least this amount wait for the merchant's approve or reject. */
@@ -68,18 +73,28 @@ export const ConnectorWebhookDetails = z.strictObject({ merchant_secret: str(102
 /** The leading switch's filter shape: only these, or all but these. */
 const AcceptedList = <T extends z.ZodType>(item: T) => z.strictObject({ type: z.enum(['enable_only', 'disable_only']), list: z.array(item).max(300) });
 
-export const PaymentMethodsEnabled = z.array(z.strictObject({
-  payment_method: z.literal('pay_later'),
-  payment_method_types: opt(z.array(z.strictObject({
-    payment_method_type: PaymentMethodType,
-    accepted_currencies: opt(AcceptedList(Currency)),
-    accepted_countries: opt(AcceptedList(Country)),
-    minimum_amount: opt(Amount),
-    maximum_amount: opt(Amount),
-    recurring_enabled: opt(z.boolean()),
-    installment_payment_enabled: opt(z.boolean()),
-  })).max(20)),
-})).max(10);
+export const PaymentMethodsEnabled = z
+  .array(
+    z.strictObject({
+      payment_method: z.literal('pay_later'),
+      payment_method_types: opt(
+        z
+          .array(
+            z.strictObject({
+              payment_method_type: PaymentMethodType,
+              accepted_currencies: opt(AcceptedList(Currency)),
+              accepted_countries: opt(AcceptedList(Country)),
+              minimum_amount: opt(Amount),
+              maximum_amount: opt(Amount),
+              recurring_enabled: opt(z.boolean()),
+              installment_payment_enabled: opt(z.boolean()),
+            }),
+          )
+          .max(20),
+      ),
+    }),
+  )
+  .max(10);
 
 export const CreateConnectorAccountRequest = z.strictObject({
   connector_type: opt(z.literal('payment_processor')),

@@ -23,6 +23,10 @@ export const OrderLine = z.strictObject({
 });
 
 /** An order line as answered (spec 2.4): the optional fields a request left out are null. */
-export const OrderLineResource = z.object(Object.fromEntries(Object.entries(OrderLine.shape)
-  .map(([k, t]) => [k, t instanceof z.ZodOptional ? t.unwrap() : t])) as unknown as Record<keyof typeof OrderLine.shape, z.ZodType>);
+export const OrderLineResource = z.object(
+  Object.fromEntries(Object.entries(OrderLine.shape).map(([k, t]) => [k, t instanceof z.ZodOptional ? t.unwrap() : t])) as unknown as Record<
+    keyof typeof OrderLine.shape,
+    z.ZodType
+  >,
+);
 export const ORDER_LINE_FIELDS = Object.keys(OrderLine.shape) as (keyof typeof OrderLine.shape)[];

@@ -42,7 +42,8 @@ function asciiHostname(host: string): string {
  */
 export function framingSource(value: string): { source: string } | { problem: string } {
   const m = ORIGIN.exec(value);
-  if (!m && value.includes('*')) return { problem: 'a wildcard is allowed only as a leading "*." followed by at least two labels (e.g. https://*.shop.example)' };
+  if (!m && value.includes('*'))
+    return { problem: 'a wildcard is allowed only as a leading "*." followed by at least two labels (e.g. https://*.shop.example)' };
   if (!m) return { problem: 'must be https://host or https://host:port (an origin: no path, query, fragment, userinfo, spaces or ";")' };
   const [, scheme, wildcard, rawHost, port] = m;
   // A numeric last label: only a dotted IPv4 address as written (domainToASCII would read 1.2.3 as 1.2.0.3).
@@ -56,7 +57,8 @@ export function framingSource(value: string): { source: string } | { problem: st
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return { problem: 'the port must be 1 to 65535' };
   if (scheme.toLowerCase() !== 'https' && !(LOOPBACK.has(host) && !wildcard)) return { problem: 'must use https (http only for localhost or 127.0.0.1)' };
   if (wildcard) {
-    if (labels.length < 2 || /^\d+$/.test(labels.at(-1)!)) return { problem: 'a wildcard must be followed by at least two labels (e.g. https://*.shop.example)' };
+    if (labels.length < 2 || /^\d+$/.test(labels.at(-1)!))
+      return { problem: 'a wildcard must be followed by at least two labels (e.g. https://*.shop.example)' };
     if (labels.length === 2 && REGISTRY_LABELS.has(labels[0])) return { problem: `*.${host} would allow every site registered under ${host}` };
   }
   return { source: `${scheme.toLowerCase()}://${wildcard ?? ''}${host}${port ? `:${port}` : ''}` };
@@ -74,9 +76,11 @@ const FramingOrigin = str(255).transform((u, ctx) => {
  * payment_link_config on create and update. allowed_domains makes the payment's link secure: it is then paid only
  * inside a frame of one of these sites (the open link refuses it). Other keys (theme, logo…) are kept and unused.
  */
-export const PaymentLinkConfig = storable(z.looseObject({
-  allowed_domains: z.array(FramingOrigin).min(1).max(10).nullish(),
-}));
+export const PaymentLinkConfig = storable(
+  z.looseObject({
+    allowed_domains: z.array(FramingOrigin).min(1).max(10).nullish(),
+  }),
+);
 
 /** GET /payment_link/{id} may carry a JSON body with the payment's client_secret (spec 4.7). */
 export const RetrievePaymentLinkRequest = z.strictObject({ client_secret: str(255).nullish() });

@@ -1,8 +1,24 @@
 // Payments: request bodies (spec 4.1-4.3) and the Payment resource (spec 2.2-2.13).
 import { z } from 'zod';
 import {
-  Amount, CaptureMethod, Connector, Country, Currency, CustomerId, Email, FreeObject, httpUrl, Key, Metadata, PaymentExperience, PaymentId,
-  PaymentMethodType, PaymentStatus, Timestamp, str, text,
+  Amount,
+  CaptureMethod,
+  Connector,
+  Country,
+  Currency,
+  CustomerId,
+  Email,
+  FreeObject,
+  httpUrl,
+  Key,
+  Metadata,
+  PaymentExperience,
+  PaymentId,
+  PaymentMethodType,
+  PaymentStatus,
+  Timestamp,
+  str,
+  text,
 } from './common.ts';
 import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { PaymentLinkConfig } from './payment-link.ts';
@@ -16,14 +32,22 @@ const opt = <T extends z.ZodType>(t: T) => t.nullish();
 const n = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const Address = z.strictObject({
-  address: opt(z.strictObject({
-    city: opt(text(255)), country: opt(Country), line1: opt(text(255)), line2: opt(text(255)), line3: opt(text(255)),
-    zip: opt(text(64)), state: opt(text(255)), first_name: opt(text(255)), last_name: opt(text(255)),
-  })),
+  address: opt(
+    z.strictObject({
+      city: opt(text(255)),
+      country: opt(Country),
+      line1: opt(text(255)),
+      line2: opt(text(255)),
+      line3: opt(text(255)),
+      zip: opt(text(64)),
+      state: opt(text(255)),
+      first_name: opt(text(255)),
+      last_name: opt(text(255)),
+    }),
+  ),
   phone: opt(z.strictObject({ number: opt(text(64)), country_code: opt(text(8)) })),
   email: opt(Email),
 });
-
 
 export const CustomerDetails = z.strictObject({
   id: opt(CustomerId),
@@ -38,25 +62,44 @@ export const CustomerDetails = z.strictObject({
 });
 
 export const BrowserInfo = z.strictObject({
-  color_depth: opt(z.number().int()), java_enabled: opt(z.boolean()), java_script_enabled: opt(z.boolean()),
-  language: opt(str(64)), screen_height: opt(z.number().int()), screen_width: opt(z.number().int()),
-  time_zone: opt(z.number().int()), ip_address: opt(str(64)), accept_header: opt(str(1024)), user_agent: opt(str(1024)),
-  os_type: opt(str(64)), os_version: opt(str(64)), device_model: opt(str(128)),
+  color_depth: opt(z.number().int()),
+  java_enabled: opt(z.boolean()),
+  java_script_enabled: opt(z.boolean()),
+  language: opt(str(64)),
+  screen_height: opt(z.number().int()),
+  screen_width: opt(z.number().int()),
+  time_zone: opt(z.number().int()),
+  ip_address: opt(str(64)),
+  accept_header: opt(str(1024)),
+  user_agent: opt(str(1024)),
+  os_type: opt(str(64)),
+  os_version: opt(str(64)),
+  device_model: opt(str(128)),
   device_fingerprint: opt(z.strictObject({ payla: opt(str(255)), ratepay: opt(str(255)), unzer: opt(str(255)) })),
 });
 
 export const MandateData = z.strictObject({
   update_mandate_id: opt(str(255)),
-  customer_acceptance: opt(z.strictObject({
-    acceptance_type: z.enum(['online', 'offline']),
-    accepted_at: opt(Timestamp),
-    online: opt(z.strictObject({ ip_address: opt(str(64)), user_agent: opt(str(1024)) })),
-  })),
-  mandate_type: opt(z.strictObject({
-    single_use: opt(z.strictObject({
-      amount: Amount, currency: Currency, start_date: opt(Timestamp), end_date: opt(Timestamp), metadata: opt(Metadata),
-    })),
-  })),
+  customer_acceptance: opt(
+    z.strictObject({
+      acceptance_type: z.enum(['online', 'offline']),
+      accepted_at: opt(Timestamp),
+      online: opt(z.strictObject({ ip_address: opt(str(64)), user_agent: opt(str(1024)) })),
+    }),
+  ),
+  mandate_type: opt(
+    z.strictObject({
+      single_use: opt(
+        z.strictObject({
+          amount: Amount,
+          currency: Currency,
+          start_date: opt(Timestamp),
+          end_date: opt(Timestamp),
+          metadata: opt(Metadata),
+        }),
+      ),
+    }),
+  ),
 });
 
 export const SurchargeDetails = z.strictObject({ surcharge_amount: Amount, tax_amount: opt(Amount) });
@@ -66,10 +109,15 @@ export const SurchargeDetails = z.strictObject({ surcharge_amount: Amount, tax_a
  * else shown by the spec, for every type). Strict: BNPL takes no card, so `pay_later.card` and the like are refused.
  */
 const NoData = z.strictObject({}).optional();
-const PayLaterData = z.strictObject({
-  invoice: NoData, installment_invoice: NoData, subscription_invoice: NoData,
-  direct_debit: NoData, installment_direct_debit: NoData, subscription_direct_debit: NoData,
-} satisfies Record<z.infer<typeof PaymentMethodType>, typeof NoData>)
+const PayLaterData = z
+  .strictObject({
+    invoice: NoData,
+    installment_invoice: NoData,
+    subscription_invoice: NoData,
+    direct_debit: NoData,
+    installment_direct_debit: NoData,
+    subscription_direct_debit: NoData,
+  } satisfies Record<z.infer<typeof PaymentMethodType>, typeof NoData>)
   .refine((d) => Object.keys(d).length === 1, 'must hold exactly one sub-object, named for the payment method type (e.g. {"invoice": {}})');
 
 export const PaymentMethodData = z.strictObject({
@@ -86,7 +134,10 @@ export const Routing = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('priority'), data: z.array(RoutingChoice).min(1).max(20) }),
   z.strictObject({
     type: z.literal('volume_split'),
-    data: z.array(z.strictObject({ connector: RoutingChoice, split: z.number().int().min(0).max(100) })).min(1).max(20)
+    data: z
+      .array(z.strictObject({ connector: RoutingChoice, split: z.number().int().min(0).max(100) }))
+      .min(1)
+      .max(20)
       .refine((d) => d.reduce((t, x) => t + x.split, 0) === 100, 'the splits must add up to 100'),
   }),
 ]);
@@ -96,7 +147,15 @@ const CaptureType = z.enum(['direct', 'connector']);
 const MerchantConnectorDetails = FreeObject;
 
 /** Create fields that are kept with the payment but not acted on yet (not part of the Payment resource). */
-export const REQUEST_EXTRAS = ['payment_link_config', 'recurring_details', 'skip_external_tax_calculation', 'capture_type', 'retry_action', 'psd2_sca_exemption_type', 'payment_type'] as const;
+export const REQUEST_EXTRAS = [
+  'payment_link_config',
+  'recurring_details',
+  'skip_external_tax_calculation',
+  'capture_type',
+  'retry_action',
+  'psd2_sca_exemption_type',
+  'payment_type',
+] as const;
 
 /** Fields that create and confirm share (spec 4.2: confirm accepts the parameters of create). */
 const paymentFields = {
@@ -190,7 +249,11 @@ type PayLaterFields = { payment_method_type?: string | null; payment_method_data
 function checkPayLaterType(b: PayLaterFields, ctx: z.RefinementCtx): void {
   const named = Object.keys(b.payment_method_data?.pay_later ?? {})[0];
   if (named && b.payment_method_type && named !== b.payment_method_type) {
-    ctx.addIssue({ code: 'custom', path: ['payment_method_data', 'pay_later', named], message: `is named for ${named}, but payment_method_type is ${b.payment_method_type}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['payment_method_data', 'pay_later', named],
+      message: `is named for ${named}, but payment_method_type is ${b.payment_method_type}`,
+    });
   }
 }
 
@@ -217,22 +280,31 @@ export const CreatePaymentRequest = z.strictObject(paymentFields).superRefine((b
   checkShared(b, ctx);
 });
 
-export const ConfirmPaymentRequest = z.strictObject({
-  ...paymentFields,
-  amount: Amount.optional(),
-  currency: Currency.optional(),
-  client_secret: opt(str(255)),
-  customer_acceptance: opt(FreeObject),
-}).superRefine(checkShared);
+export const ConfirmPaymentRequest = z
+  .strictObject({
+    ...paymentFields,
+    amount: Amount.optional(),
+    currency: Currency.optional(),
+    client_secret: opt(str(255)),
+    customer_acceptance: opt(FreeObject),
+  })
+  .superRefine(checkShared);
 
 export const CapturePaymentRequest = z.strictObject({
   amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
   capture_id: opt(str().length(30, 'capture_id must be exactly 30 characters')),
-  capture_metadata: opt(z.strictObject({
-    invoice_data: opt(z.strictObject({
-      delivery_date: opt(text(64)), due_date: opt(text(64)), invoice_date: opt(text(64)), merchant_invoice_ref: opt(text(255)),
-    })),
-  })),
+  capture_metadata: opt(
+    z.strictObject({
+      invoice_data: opt(
+        z.strictObject({
+          delivery_date: opt(text(64)),
+          due_date: opt(text(64)),
+          invoice_date: opt(text(64)),
+          merchant_invoice_ref: opt(text(255)),
+        }),
+      ),
+    }),
+  ),
   metadata: opt(Metadata),
   order_details: opt(z.array(OrderLine).max(1000)),
   // Spec 4.3's further parameters, named as the leading switch names them; accepted, not acted on yet.
@@ -245,11 +317,13 @@ export const CapturePaymentRequest = z.strictObject({
 
 /** POST /payments/{id} before confirmation: the create fields, all optional (confirming is a separate call). */
 const { confirm: _confirm, ...updatableFields } = paymentFields;
-export const UpdatePaymentRequest = z.strictObject({
-  ...updatableFields,
-  amount: Amount.optional(),
-  currency: Currency.optional(),
-}).superRefine(checkShared);
+export const UpdatePaymentRequest = z
+  .strictObject({
+    ...updatableFields,
+    amount: Amount.optional(),
+    currency: Currency.optional(),
+  })
+  .superRefine(checkShared);
 
 export const CancelPaymentRequest = z.strictObject({
   amount_to_cancel: opt(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
@@ -290,7 +364,8 @@ const threeDsFields = {
   browser_info: opt(BrowserInfo),
 };
 function checkDeviceChannel(b: { device_channel: string; sdk_information?: unknown }, ctx: z.RefinementCtx): void {
-  if (b.device_channel === 'APP' && !b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is required when device_channel is APP' });
+  if (b.device_channel === 'APP' && !b.sdk_information)
+    ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is required when device_channel is APP' });
   if (b.device_channel === 'BRW' && b.sdk_information) ctx.addIssue({ code: 'custom', path: ['sdk_information'], message: 'is for device_channel APP only' });
 }
 export const ThreeDsAuthenticationRequest = z.strictObject({ client_secret: opt(str(255)), ...threeDsFields }).superRefine(checkDeviceChannel);
@@ -315,34 +390,53 @@ export const ReviewDecisionRequest = z.strictObject({});
 const Limit = z.coerce.number().int().min(1).max(100);
 
 /** GET /payments/list query (the leading switch's names): newest first, cursor pagination. */
-export const ListPaymentsQuery = z.strictObject({
-  customer_id: str(64).optional(),
-  starting_after: str(255).optional(),
-  ending_before: str(255).optional(),
-  limit: Limit.optional(),
-  created: Timestamp.optional(),
-  'created.lt': Timestamp.optional(),
-  'created.gt': Timestamp.optional(),
-  'created.lte': Timestamp.optional(),
-  'created.gte': Timestamp.optional(),
-}).superRefine(rangesInOrder([[['created.gt'], ['created.lt']], [['created.gte'], ['created.lte']], [['created.gt'], ['created.lte']], [['created.gte'], ['created.lt']]]));
+export const ListPaymentsQuery = z
+  .strictObject({
+    customer_id: str(64).optional(),
+    starting_after: str(255).optional(),
+    ending_before: str(255).optional(),
+    limit: Limit.optional(),
+    created: Timestamp.optional(),
+    'created.lt': Timestamp.optional(),
+    'created.gt': Timestamp.optional(),
+    'created.lte': Timestamp.optional(),
+    'created.gte': Timestamp.optional(),
+  })
+  .superRefine(
+    rangesInOrder([
+      [['created.gt'], ['created.lt']],
+      [['created.gte'], ['created.lte']],
+      [['created.gt'], ['created.lte']],
+      [['created.gte'], ['created.lt']],
+    ]),
+  );
 
 /** POST /payments/list body: filters, offset pagination. */
-export const ListPaymentsFilter = z.strictObject({
-  payment_id: opt(str(255)),
-  customer_id: opt(str(64)),
-  profile_id: opt(str(64)),
-  status: opt(z.array(PaymentStatus).max(20)),
-  connector: opt(z.array(Connector).max(20)),
-  currency: opt(z.array(Currency).max(200)),
-  payment_method: opt(z.array(z.literal('pay_later'))),
-  payment_method_type: opt(z.array(PaymentMethodType).max(10)),
-  amount_filter: opt(z.strictObject({ start_amount: opt(Amount), end_amount: opt(Amount) })),
-  start_time: opt(Timestamp),
-  end_time: opt(Timestamp),
-  limit: opt(z.number().int().min(1).max(100)),
-  offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
-}).superRefine(rangesInOrder([[['amount_filter', 'start_amount'], ['amount_filter', 'end_amount']], [['start_time'], ['end_time']]]));
+export const ListPaymentsFilter = z
+  .strictObject({
+    payment_id: opt(str(255)),
+    customer_id: opt(str(64)),
+    profile_id: opt(str(64)),
+    status: opt(z.array(PaymentStatus).max(20)),
+    connector: opt(z.array(Connector).max(20)),
+    currency: opt(z.array(Currency).max(200)),
+    payment_method: opt(z.array(z.literal('pay_later'))),
+    payment_method_type: opt(z.array(PaymentMethodType).max(10)),
+    amount_filter: opt(z.strictObject({ start_amount: opt(Amount), end_amount: opt(Amount) })),
+    start_time: opt(Timestamp),
+    end_time: opt(Timestamp),
+    limit: opt(z.number().int().min(1).max(100)),
+    offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
+  })
+  .superRefine(
+    rangesInOrder([
+      [
+        ['amount_filter', 'start_amount'],
+        ['amount_filter', 'end_amount'],
+      ],
+      [['start_time'], ['end_time']],
+    ]),
+  );
 
 export type CreatePaymentBody = z.infer<typeof CreatePaymentRequest>;
 export type RoutingAlgorithm = z.infer<typeof Routing>;
@@ -358,28 +452,58 @@ export type ThreeDsAuthenticationAnswer = z.infer<typeof ThreeDsAuthenticationRe
 // Response resources
 
 export const Attempt = z.object({
-  attempt_id: z.string(), status: z.string(), amount: Amount, created_at: Timestamp, modified_at: Timestamp,
-  order_tax_amount: n(Amount), currency: Currency, connector: n(Connector), error_message: n(z.string()),
-  payment_method: n(z.string()), connector_transaction_id: n(z.string()), capture_method: n(CaptureMethod),
-  authentication_type: n(z.string()), cancellation_reason: n(z.string()), mandate_id: n(z.string()),
-  error_code: n(z.string()), payment_token: n(z.string()), connector_metadata: n(z.unknown()),
-  payment_experience: n(z.string()), payment_method_type: n(z.string()), reference_id: n(z.string()),
-  unified_code: n(z.string()), unified_message: n(z.string()), client_source: n(z.string()), client_version: n(z.string()),
+  attempt_id: z.string(),
+  status: z.string(),
+  amount: Amount,
+  created_at: Timestamp,
+  modified_at: Timestamp,
+  order_tax_amount: n(Amount),
+  currency: Currency,
+  connector: n(Connector),
+  error_message: n(z.string()),
+  payment_method: n(z.string()),
+  connector_transaction_id: n(z.string()),
+  capture_method: n(CaptureMethod),
+  authentication_type: n(z.string()),
+  cancellation_reason: n(z.string()),
+  mandate_id: n(z.string()),
+  error_code: n(z.string()),
+  payment_token: n(z.string()),
+  connector_metadata: n(z.unknown()),
+  payment_experience: n(z.string()),
+  payment_method_type: n(z.string()),
+  reference_id: n(z.string()),
+  unified_code: n(z.string()),
+  unified_message: n(z.string()),
+  client_source: n(z.string()),
+  client_version: n(z.string()),
   /** Why routing chose this attempt's connector (ARCHITECTURE.md: recorded on the attempt). */
   routing_reason: n(z.string()).optional(),
 });
 
-
 export const Capture = z.object({
-  capture_id: z.string(), status: z.enum(['started', 'charged', 'pending', 'failed']), amount: Amount, connector: n(Connector),
-  authorized_attempt_id: z.string(), capture_sequence: z.number().int(), currency: Currency,
-  order_details: n(z.array(OrderLine)), connector_capture_id: n(z.string()), error_message: n(z.string()),
-  error_code: n(z.string()), error_reason: n(z.string()), reference_id: n(z.string()),
+  capture_id: z.string(),
+  status: z.enum(['started', 'charged', 'pending', 'failed']),
+  amount: Amount,
+  connector: n(Connector),
+  authorized_attempt_id: z.string(),
+  capture_sequence: z.number().int(),
+  currency: Currency,
+  order_details: n(z.array(OrderLine)),
+  connector_capture_id: n(z.string()),
+  error_message: n(z.string()),
+  error_code: n(z.string()),
+  error_reason: n(z.string()),
+  reference_id: n(z.string()),
 });
 
 export const IncrementalAuthorization = z.object({
-  authorization_id: z.string(), amount: Amount, status: z.enum(['success', 'failure', 'processing']),
-  previously_authorized_amount: Amount, error_code: n(z.string()), error_message: n(z.string()),
+  authorization_id: z.string(),
+  amount: Amount,
+  status: z.enum(['success', 'failure', 'processing']),
+  previously_authorized_amount: Amount,
+  error_code: n(z.string()),
+  error_message: n(z.string()),
 });
 
 /** The outcome of the payment's external 3DS authentication, as the leading switch shows it. */

@@ -12,7 +12,9 @@ export const REFUND_STATUSES = ['succeeded', 'failed', 'pending', 'review'] as c
 export const RefundStatus = z.enum(REFUND_STATUSES);
 
 /** refund_id: merchant-chosen, or generated ("ref_" + 26). */
-export const RefundId = str(64).min(1).regex(/^[A-Za-z0-9_-]+$/, 'refund_id is letters, digits, "_" and "-"');
+export const RefundId = str(64)
+  .min(1)
+  .regex(/^[A-Za-z0-9_-]+$/, 'refund_id is letters, digits, "_" and "-"');
 
 /** split_refunds (spec 2.9): keyed by a connector-specific name. Kept and echoed; nothing acts on it yet. */
 const SplitRefunds = z.record(str(64), z.strictObject({ revert_platform_fee: opt(z.boolean()), revert_transfer: opt(z.boolean()) }));
@@ -37,20 +39,30 @@ export const CreateRefundRequest = z.strictObject({
 export const UpdateRefundRequest = z.strictObject({ reason: opt(text(255)), metadata: opt(Metadata) });
 
 /** POST /refunds/list (spec 4.8). */
-export const ListRefundsFilter = z.strictObject({
-  payment_id: opt(PaymentId),
-  refund_id: opt(RefundId),
-  profile_id: opt(str(64)),
-  start_time: opt(Timestamp),
-  end_time: opt(Timestamp),
-  limit: opt(z.number().int().min(1).max(100)),
-  offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
-  amount_filter: opt(z.strictObject({ start_amount: opt(Amount), end_amount: opt(Amount) })),
-  connector: opt(z.array(Connector).max(20)),
-  merchant_connector_id: opt(z.array(str(64)).max(50)),
-  currency: opt(z.array(Currency).max(200)),
-  refund_status: opt(z.array(RefundStatus).max(4)),
-}).superRefine(rangesInOrder([[['amount_filter', 'start_amount'], ['amount_filter', 'end_amount']], [['start_time'], ['end_time']]]));
+export const ListRefundsFilter = z
+  .strictObject({
+    payment_id: opt(PaymentId),
+    refund_id: opt(RefundId),
+    profile_id: opt(str(64)),
+    start_time: opt(Timestamp),
+    end_time: opt(Timestamp),
+    limit: opt(z.number().int().min(1).max(100)),
+    offset: opt(z.number().int().min(0).max(MAX_LIST_OFFSET)),
+    amount_filter: opt(z.strictObject({ start_amount: opt(Amount), end_amount: opt(Amount) })),
+    connector: opt(z.array(Connector).max(20)),
+    merchant_connector_id: opt(z.array(str(64)).max(50)),
+    currency: opt(z.array(Currency).max(200)),
+    refund_status: opt(z.array(RefundStatus).max(4)),
+  })
+  .superRefine(
+    rangesInOrder([
+      [
+        ['amount_filter', 'start_amount'],
+        ['amount_filter', 'end_amount'],
+      ],
+      [['start_time'], ['end_time']],
+    ]),
+  );
 
 export const Refund = z.object({
   refund_id: z.string(),

@@ -50,7 +50,10 @@ export type Fault =
   | { kind: 'provider_timeout' }
   | { kind: 'merchant_endpoint_down' };
 
-export interface Scenario { name: string; fault: Fault }
+export interface Scenario {
+  name: string;
+  fault: Fault;
+}
 
 export const SCENARIOS: Scenario[] = [
   ...PROCESS_TYPES.map((p): Scenario => ({ name: `kill -9 ${p.name}`, fault: { kind: 'kill', process: p } })),
@@ -77,7 +80,13 @@ export interface CampaignOptions {
 }
 
 export const DEFAULT_OPTIONS: CampaignOptions = {
-  perOperation: 60, concurrency: 16, kills: 3, killGapMs: [1_500, 5_000], recoveryMs: 90_000, only: [], log: () => {},
+  perOperation: 60,
+  concurrency: 16,
+  kills: 3,
+  killGapMs: [1_500, 5_000],
+  recoveryMs: 90_000,
+  only: [],
+  log: () => {},
 };
 
 /** The stack's settings: short timers so that recovery happens within the window (the same paths as production). */
@@ -128,24 +137,48 @@ export interface ScenarioResult {
 // ---------------------------------------------------------------------------------------------------------------
 // The merchant's client
 
-interface Counters { answered5xx: number; networkErrors: number; inProgress409: number }
-interface Answer { status: number; body: any }
+interface Counters {
+  answered5xx: number;
+  networkErrors: number;
+  inProgress409: number;
+}
+interface Answer {
+  status: number;
+  body: any;
+}
 
 /** One POST (or GET) as a merchant's server makes it: retried with the same Idempotency-Key until it is answered
  * something other than a network error, a 5xx or a 409 "still running", for at most `giveUpMs`. */
-async function call(stack: Stack, c: Counters, method: string, path: string, body: unknown, apiKey: string, idemKey: string | null, giveUpMs = 60_000): Promise<Answer | null> {
+async function call(
+  stack: Stack,
+  c: Counters,
+  method: string,
+  path: string,
+  body: unknown,
+  apiKey: string,
+  idemKey: string | null,
+  giveUpMs = 60_000,
+): Promise<Answer | null> {
   const deadline = Date.now() + giveUpMs;
   for (let attempt = 0; ; attempt++) {
     try {
       const res = await fetch(stack.gatewayUrl + path, {
         method,
-        headers: { 'api-key': apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(idemKey ? { 'idempotency-key': idemKey } : {}) },
+        headers: {
+          'api-key': apiKey,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(idemKey ? { 'idempotency-key': idemKey } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(20_000),
       });
       const text = await res.text();
       let parsed: any = text;
-      try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
       if (res.status >= 500) c.answered5xx++;
       else if (res.status === 409 && /still|in progress|running/i.test(JSON.stringify(parsed))) c.inProgress409++;
       else return { status: res.status, body: parsed };
@@ -177,36 +210,58 @@ const FINAL_BEFORE: Record<OperationName, { create: Record<string, unknown>; rea
   capture: { create: { capture_method: 'manual', confirm: true }, ready: (p) => p.status === 'requires_capture' },
   partial_capture: { create: { capture_method: 'manual', confirm: true }, ready: (p) => p.status === 'requires_capture' },
   cancel: { create: { capture_method: 'manual', confirm: true }, ready: (p) => p.status === 'requires_capture' },
-  incremental_authorization: { create: { capture_method: 'manual', confirm: true, request_incremental_authorization: true }, ready: (p) => p.status === 'requires_capture' },
+  incremental_authorization: {
+    create: { capture_method: 'manual', confirm: true, request_incremental_authorization: true },
+    ready: (p) => p.status === 'requires_capture',
+  },
   refund: { create: { capture_method: 'automatic', confirm: true }, ready: (p) => p.status === 'succeeded' },
 };
 
 function target(u: Unit): { path: string; body: unknown } {
   const id = u.payment_id!;
   switch (u.op) {
-    case 'confirm': return { path: `/payments/${id}/confirm`, body: {} };
-    case 'capture': return { path: `/payments/${id}/capture`, body: {} };
-    case 'partial_capture': return { path: `/payments/${id}/capture`, body: { amount_to_capture: u.amount / 2 } };
-    case 'cancel': return { path: `/payments/${id}/cancel`, body: { cancellation_reason: 'fault campaign' } };
-    case 'incremental_authorization': return { path: `/payments/${id}/incremental_authorization`, body: { amount: (u.amount * 3) / 2 } };
-    case 'refund': return { path: '/refunds', body: { payment_id: id, amount: u.amount / 2, refund_id: u.refund_id, reason: 'fault campaign' } };
+    case 'confirm':
+      return { path: `/payments/${id}/confirm`, body: {} };
+    case 'capture':
+      return { path: `/payments/${id}/capture`, body: {} };
+    case 'partial_capture':
+      return { path: `/payments/${id}/capture`, body: { amount_to_capture: u.amount / 2 } };
+    case 'cancel':
+      return { path: `/payments/${id}/cancel`, body: { cancellation_reason: 'fault campaign' } };
+    case 'incremental_authorization':
+      return { path: `/payments/${id}/incremental_authorization`, body: { amount: (u.amount * 3) / 2 } };
+    case 'refund':
+      return { path: '/refunds', body: { payment_id: id, amount: u.amount / 2, refund_id: u.refund_id, reason: 'fault campaign' } };
   }
 }
 
 /** Did the operation take effect, read from the stored payment. */
 function appliedIn(u: Unit, p: any): boolean {
   switch (u.op) {
-    case 'confirm': return p.status === 'requires_capture';
-    case 'capture': return p.status === 'succeeded' && p.amount_received === u.amount;
-    case 'partial_capture': return p.amount_received === u.amount / 2;
-    case 'cancel': return p.status === 'cancelled';
-    case 'incremental_authorization': return p.amount === (u.amount * 3) / 2 && p.status === 'requires_capture';
-    case 'refund': return (p.refunds ?? []).some((r: any) => r.refund_id === u.refund_id && r.status === 'succeeded');
+    case 'confirm':
+      return p.status === 'requires_capture';
+    case 'capture':
+      return p.status === 'succeeded' && p.amount_received === u.amount;
+    case 'partial_capture':
+      return p.amount_received === u.amount / 2;
+    case 'cancel':
+      return p.status === 'cancelled';
+    case 'incremental_authorization':
+      return p.amount === (u.amount * 3) / 2 && p.status === 'requires_capture';
+    case 'refund':
+      return (p.refunds ?? []).some((r: any) => r.refund_id === u.refund_id && r.status === 'succeeded');
   }
 }
 /** Was the operation begun in the store (so accepted, even if the merchant never saw the answer). */
 function begunIn(u: Unit, p: any): boolean {
-  const kinds: Record<OperationName, string> = { confirm: 'authorize', capture: 'capture', partial_capture: 'capture', cancel: 'void', incremental_authorization: 'incremental_authorization', refund: 'refund' };
+  const kinds: Record<OperationName, string> = {
+    confirm: 'authorize',
+    capture: 'capture',
+    partial_capture: 'capture',
+    cancel: 'void',
+    incremental_authorization: 'incremental_authorization',
+    refund: 'refund',
+  };
   if (u.op === 'refund') return (p.refunds ?? []).some((r: any) => r.refund_id === u.refund_id);
   if (u.op === 'confirm') return (p.operations ?? []).some((o: any) => o.kind === 'authorize');
   return (p.operations ?? []).some((o: any) => o.kind === kinds[u.op]);
@@ -214,16 +269,34 @@ function begunIn(u: Unit, p: any): boolean {
 
 async function runUnit(stack: Stack, c: Counters, apiKey: string, u: Unit, tag: string): Promise<void> {
   const spec = FINAL_BEFORE[u.op];
-  const created = await call(stack, c, 'POST', '/payments', {
-    amount: u.amount, currency: 'EUR', payment_method: 'pay_later', customer: { email: `fault+${tag}${u.n}@example.com`.replace(/[^a-z0-9+@.]/gi, '') },
-    metadata: { fault_op: u.op }, ...spec.create,
-  }, apiKey, `${tag}-create-${u.n}`);
-  if (created?.status !== 200) { u.setupFailed = `create answered ${created ? `${created.status} ${JSON.stringify(created.body).slice(0, 200)}` : 'nothing'}`; return; }
+  const created = await call(
+    stack,
+    c,
+    'POST',
+    '/payments',
+    {
+      amount: u.amount,
+      currency: 'EUR',
+      payment_method: 'pay_later',
+      customer: { email: `fault+${tag}${u.n}@example.com`.replace(/[^a-z0-9+@.]/gi, '') },
+      metadata: { fault_op: u.op },
+      ...spec.create,
+    },
+    apiKey,
+    `${tag}-create-${u.n}`,
+  );
+  if (created?.status !== 200) {
+    u.setupFailed = `create answered ${created ? `${created.status} ${JSON.stringify(created.body).slice(0, 200)}` : 'nothing'}`;
+    return;
+  }
   u.payment_id = created.body.payment_id;
   let p = created.body;
   const deadline = Date.now() + 60_000;
   while (!spec.ready(p)) {
-    if (['failed', 'cancelled'].includes(p.status) || Date.now() > deadline) { u.setupFailed = `payment ${u.payment_id} is ${p.status}`; return; }
+    if (['failed', 'cancelled'].includes(p.status) || Date.now() > deadline) {
+      u.setupFailed = `payment ${u.payment_id} is ${p.status}`;
+      return;
+    }
     await sleep(300);
     const got = await call(stack, c, 'GET', `/payments/${u.payment_id}`, undefined, apiKey, null);
     if (got?.status === 200) p = got.body;
@@ -238,7 +311,9 @@ async function runUnit(stack: Stack, c: Counters, apiKey: string, u: Unit, tag: 
 // The stack's own Redis database, so that FLUSHDB loses everything of this stack and nothing of anyone else's
 
 const CLAIM_KEY = 'bnpl-faults:claim';
-export async function claimRedisDb(baseUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'): Promise<{ url: string; db: number; release: () => Promise<void>; reclaim: () => Promise<void> }> {
+export async function claimRedisDb(
+  baseUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+): Promise<{ url: string; db: number; release: () => Promise<void>; reclaim: () => Promise<void> }> {
   const token = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const first = Number(process.env.FAULTS_REDIS_DB || 0);
   const candidates = first ? [first] : [15, 14, 13, 12, 11, 10, 9, 8];
@@ -250,9 +325,18 @@ export async function claimRedisDb(baseUrl = process.env.REDIS_URL || 'redis://1
         const url = new URL(baseUrl);
         url.pathname = `/${db}`;
         return {
-          url: url.toString(), db,
-          reclaim: async () => { const x = new Redis(baseUrl, { db }); await x.set(CLAIM_KEY, token, 'EX', 3 * 3600); x.disconnect(); },
-          release: async () => { const x = new Redis(baseUrl, { db }); if ((await x.get(CLAIM_KEY)) === token) await x.del(CLAIM_KEY); x.disconnect(); },
+          url: url.toString(),
+          db,
+          reclaim: async () => {
+            const x = new Redis(baseUrl, { db });
+            await x.set(CLAIM_KEY, token, 'EX', 3 * 3600);
+            x.disconnect();
+          },
+          release: async () => {
+            const x = new Redis(baseUrl, { db });
+            if ((await x.get(CLAIM_KEY)) === token) await x.del(CLAIM_KEY);
+            x.disconnect();
+          },
         };
       }
     } finally {
@@ -265,7 +349,13 @@ export async function claimRedisDb(baseUrl = process.env.REDIS_URL || 'redis://1
 // ---------------------------------------------------------------------------------------------------------------
 // Running
 
-export interface Campaign { stack: Stack; stateDir: string; redis: Awaited<ReturnType<typeof claimRedisDb>>; receiver: Receiver; stop: () => Promise<void> }
+export interface Campaign {
+  stack: Stack;
+  stateDir: string;
+  redis: Awaited<ReturnType<typeof claimRedisDb>>;
+  receiver: Receiver;
+  stop: () => Promise<void>;
+}
 
 export async function startCampaignStack(extraEnv: Record<string, string> = {}): Promise<Campaign> {
   const redis = await claimRedisDb();
@@ -280,7 +370,10 @@ export async function startCampaignStack(extraEnv: Record<string, string> = {}):
   }
   const receiver = await Receiver.start();
   return {
-    stack, stateDir, redis, receiver,
+    stack,
+    stateDir,
+    redis,
+    receiver,
     stop: async () => {
       await receiver.stop();
       await stack.stop();
@@ -322,7 +415,10 @@ async function killer(stack: Stack, part: PartName, o: CampaignOptions, busy: ()
 }
 
 async function sandboxFaults(stack: Stack, body: Record<string, unknown> | null): Promise<void> {
-  await stack.sandbox(`/__sandbox/faults`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
+  await stack.sandbox(
+    `/__sandbox/faults`,
+    body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' },
+  );
 }
 
 export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOptions): Promise<ScenarioResult> {
@@ -330,8 +426,10 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
   const { stack } = c;
   const f = scenario.fault;
   const wh = webhookPart(stack);
-  if (f.kind === 'kill' && !f.process.part(stack)) return { scenario: scenario.name, skipped: `not available: this stack has no ${f.process.name} process`, rows: [], notes: [], seconds: 0 };
-  if (f.kind === 'merchant_endpoint_down' && !wh) return { scenario: scenario.name, skipped: 'not available: no webhook worker (workers/webhooks) in this stack', rows: [], notes: [], seconds: 0 };
+  if (f.kind === 'kill' && !f.process.part(stack))
+    return { scenario: scenario.name, skipped: `not available: this stack has no ${f.process.name} process`, rows: [], notes: [], seconds: 0 };
+  if (f.kind === 'merchant_endpoint_down' && !wh)
+    return { scenario: scenario.name, skipped: 'not available: no webhook worker (workers/webhooks) in this stack', rows: [], notes: [], seconds: 0 };
 
   const notes: string[] = [];
   const { merchant_id, api_key } = await stack.merchant({ merchant_name: `faults ${scenario.name}` });
@@ -339,9 +437,15 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
     // The merchant's webhook endpoint: the campaign's receiver, checking the signature with the profile's hash key.
     const hashKey = `faults-${randomBytes(12).toString('hex')}`;
     const profile = (await stack.api('GET', `/accounts/${merchant_id}`, undefined, stack.adminKey)).body.default_profile as string;
-    const set = await stack.api('POST', `/account/${merchant_id}/business_profile/${profile}`, {
-      webhook_details: { webhook_url: c.receiver.endpointFor(merchant_id, hashKey) }, payment_response_hash_key: hashKey,
-    }, stack.adminKey);
+    const set = await stack.api(
+      'POST',
+      `/account/${merchant_id}/business_profile/${profile}`,
+      {
+        webhook_details: { webhook_url: c.receiver.endpointFor(merchant_id, hashKey) },
+        payment_response_hash_key: hashKey,
+      },
+      stack.adminKey,
+    );
     if (set.status !== 200) throw new Error(`the campaign's webhook endpoint was refused: ${JSON.stringify(set.body)}`);
   }
   const tag = `f${randomBytes(3).toString('hex')}`;
@@ -367,7 +471,9 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
       }
     }
   });
-  const work = Promise.all(lanes).finally(() => { running = false; });
+  const work = Promise.all(lanes).finally(() => {
+    running = false;
+  });
 
   const driver = (async () => {
     if (f.kind === 'kill') {
@@ -391,9 +497,7 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
       }
       notes.push(`merchant endpoint: ${c.receiver.of(merchant_id).length} deliveries taken while it was up`);
     } else if (f.kind === 'provider_5xx' || f.kind === 'provider_timeout') {
-      const on = f.kind === 'provider_5xx'
-        ? { error_rate: 0.6, status: 503 }
-        : { hang_rate: 0.3, hang_ms: Number(stack.env.PROVIDER_TIMEOUT_MS) + 1_500 };
+      const on = f.kind === 'provider_5xx' ? { error_rate: 0.6, status: 503 } : { hang_rate: 0.3, hang_ms: Number(stack.env.PROVIDER_TIMEOUT_MS) + 1_500 };
       for (let storm = 0; storm < o.kills && busy(); storm++) {
         const gapEnd = Date.now() + rand(o.killGapMs[0], o.killGapMs[1]);
         while (Date.now() < gapEnd && busy()) await sleep(50);
@@ -403,13 +507,17 @@ export async function runScenario(c: Campaign, scenario: Scenario, o: CampaignOp
         await sandboxFaults(stack, null);
       }
       const calls = await stack.sandboxCalls();
-      notes.push(`provider fault switch: ${calls.filter((x) => x.status >= 500).length} provider calls answered 5xx, ${calls.filter((x) => !x.answered).length} not answered before the caller gave up`);
+      notes.push(
+        `provider fault switch: ${calls.filter((x) => x.status >= 500).length} provider calls answered 5xx, ${calls.filter((x) => !x.answered).length} not answered before the caller gave up`,
+      );
     }
   })();
   await Promise.all([work, driver]);
   c.receiver.down = false;
   await sandboxFaults(stack, null).catch(() => undefined);
-  o.log(`  work done in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counters.networkErrors} network errors, ${counters.answered5xx} 5xx, ${counters.inProgress409} 409 still running); waiting for recovery`);
+  o.log(
+    `  work done in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counters.networkErrors} network errors, ${counters.answered5xx} 5xx, ${counters.inProgress409} 409 still running); waiting for recovery`,
+  );
 
   const rows = await checkInvariants(c, scenario, merchant_id, units, counters, o, notes);
   await stack.sandbox(`/__sandbox/reset`, { method: 'POST' }).catch(() => undefined);
@@ -420,7 +528,15 @@ const isFinal = (p: any) =>
   p.status !== 'processing' && !(p.operations ?? []).some((op: any) => op.open) && !(p.refunds ?? []).some((r: any) => r.status === 'pending');
 
 /** The invariants on every payment of the scenario's merchant, after waiting up to recoveryMs for them to settle. */
-export async function checkInvariants(c: Campaign, scenario: Scenario, merchantId: string, units: Unit[], counters: Counters, o: CampaignOptions, notes: string[]): Promise<Row[]> {
+export async function checkInvariants(
+  c: Campaign,
+  scenario: Scenario,
+  merchantId: string,
+  units: Unit[],
+  counters: Counters,
+  o: CampaignOptions,
+  notes: string[],
+): Promise<Row[]> {
   const { stack } = c;
   const db = await stack.db();
   const payments = db.collection('payments');
@@ -434,10 +550,15 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
   const byId = new Map(all.map((p) => [p.payment_id, p]));
   // A payment no unit knows: a create the merchant retried that made a second payment.
   const known = new Set(units.map((u) => u.payment_id).filter(Boolean));
-  for (const p of all) if (!known.has(p.payment_id)) notes.push(`orphan payment ${p.payment_id} (${p.status}, ${p.metadata?.fault_op ?? '?'}): created by a request whose answer the merchant never got`);
+  for (const p of all)
+    if (!known.has(p.payment_id))
+      notes.push(`orphan payment ${p.payment_id} (${p.status}, ${p.metadata?.fault_op ?? '?'}): created by a request whose answer the merchant never got`);
 
   // Our log: the same operation's same transition recorded twice.
-  const transitions = await db.collection('transitions').find({ merchant_id: merchantId }, { projection: { payment_id: 1, operation_id: 1, action: 1 } }).toArray();
+  const transitions = await db
+    .collection('transitions')
+    .find({ merchant_id: merchantId }, { projection: { payment_id: 1, operation_id: 1, action: 1 } })
+    .toArray();
   const seen = new Map<string, number>();
   for (const t of transitions) {
     if (!t.operation_id || /:unchanged$/.test(t.action)) continue;
@@ -445,17 +566,35 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
     seen.set(k, (seen.get(k) ?? 0) + 1);
   }
   const twiceLog = new Map<string, number>();
-  for (const [k, count] of seen) if (count > 1) { const pid = k.split('|')[0]!; twiceLog.set(pid, (twiceLog.get(pid) ?? 0) + 1); notes.push(`applied twice in our log: ${k} x${count}`); }
+  for (const [k, count] of seen)
+    if (count > 1) {
+      const pid = k.split('|')[0]!;
+      twiceLog.set(pid, (twiceLog.get(pid) ?? 0) + 1);
+      notes.push(`applied twice in our log: ${k} x${count}`);
+    }
 
   // The provider: keys carried out more than once, and its payments against ours.
-  const appliedTwice: { key: string; applied: number }[] = await (await stack.sandbox(`/__sandbox/applied?twice=true`)).json() as any;
+  const appliedTwice: { key: string; applied: number }[] = (await (await stack.sandbox(`/__sandbox/applied?twice=true`)).json()) as any;
   const providerPayments: any[] = await stack.sandboxPayments();
-  const providerRefunds: any[] = await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json() as any;
+  const providerRefunds: any[] = (await (await stack.sandbox(`/__sandbox/service_test/refunds`)).json()) as any;
   const byKey = new Map(providerPayments.map((pp) => [pp.idempotency_key, pp]));
 
   const blank = (op: OperationName): Row => ({
-    scenario: scenario.name, operation: op, sent: 0, applied: 0, lost: 0, refused: 0, twice_provider: 0, twice_log: 0, stuck: 0,
-    captured_over_authorized: 0, refunded_over_captured: 0, provider_mismatch: 0, events_missing: null, events_duplicated: null, answered_5xx: 0,
+    scenario: scenario.name,
+    operation: op,
+    sent: 0,
+    applied: 0,
+    lost: 0,
+    refused: 0,
+    twice_provider: 0,
+    twice_log: 0,
+    stuck: 0,
+    captured_over_authorized: 0,
+    refunded_over_captured: 0,
+    provider_mismatch: 0,
+    events_missing: null,
+    events_duplicated: null,
+    answered_5xx: 0,
   });
   const rows = new Map(OPERATIONS.map((op) => [op, blank(op)]));
   for (const u of units) {
@@ -471,14 +610,27 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
     if (u.payment_id && !p) notes.push(`${u.op} #${u.n}: payment ${u.payment_id} answered by the gateway is missing from the store`);
     if (!p) continue;
     const final = isFinal(p);
-    if (!final) { row.stuck++; notes.push(`stuck: ${u.op} #${u.n} ${p.payment_id} ${p.status} open=${(p.operations ?? []).filter((x: any) => x.open).map((x: any) => x.kind).join(',')}`); }
+    if (!final) {
+      row.stuck++;
+      notes.push(
+        `stuck: ${u.op} #${u.n} ${p.payment_id} ${p.status} open=${(p.operations ?? [])
+          .filter((x: any) => x.open)
+          .map((x: any) => x.kind)
+          .join(',')}`,
+      );
+    }
     if (u.sent) {
       row.sent++;
       const accepted = u.accepted || begunIn(u, p);
       if (appliedIn(u, p) && final) row.applied++;
       else if (accepted && !final) row.lost++;
-      else if (!accepted) { row.refused++; notes.push(`refused: ${u.op} #${u.n} ${p.payment_id} (${p.status})`); }
-      else notes.push(`${u.op} #${u.n} ${p.payment_id} final without its effect: ${p.status} amount ${p.amount} received ${p.amount_received} ${p.error_code ?? ''} ${p.error_message ?? ''}`.trim());
+      else if (!accepted) {
+        row.refused++;
+        notes.push(`refused: ${u.op} #${u.n} ${p.payment_id} (${p.status})`);
+      } else
+        notes.push(
+          `${u.op} #${u.n} ${p.payment_id} final without its effect: ${p.status} amount ${p.amount} received ${p.amount_received} ${p.error_code ?? ''} ${p.error_message ?? ''}`.trim(),
+        );
     }
     const authorized = p.amount;
     if ((p.amount_received ?? 0) > authorized) row.captured_over_authorized++;
@@ -488,13 +640,23 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
 
     // The provider's side of this payment: one payment per authorization, the same amounts and state.
     const authorizeOps = (p.operations ?? []).filter((x: any) => x.kind === 'authorize').map((x: any) => x.operation_id);
-    const atProvider = authorizeOps.map((k: string) => byKey.get(k)).filter(Boolean).filter((pp: any) => pp.status !== 'declined');
-    if (atProvider.length > 1) { row.twice_provider++; notes.push(`${p.payment_id}: ${atProvider.length} authorizations at the provider`); }
+    const atProvider = authorizeOps
+      .map((k: string) => byKey.get(k))
+      .filter(Boolean)
+      .filter((pp: any) => pp.status !== 'declined');
+    if (atProvider.length > 1) {
+      row.twice_provider++;
+      notes.push(`${p.payment_id}: ${atProvider.length} authorizations at the provider`);
+    }
     const pp = atProvider[0];
     if (pp && final) {
       const expected: Record<string, string[]> = {
-        authorized: ['requires_capture', 'partially_captured_and_capturable', 'partially_captured'], captured: ['succeeded', 'partially_captured'],
-        voided: ['cancelled'], declined: ['failed'], requires_action: ['requires_customer_action'], pending: ['processing'],
+        authorized: ['requires_capture', 'partially_captured_and_capturable', 'partially_captured'],
+        captured: ['succeeded', 'partially_captured'],
+        voided: ['cancelled'],
+        declined: ['failed'],
+        requires_action: ['requires_customer_action'],
+        pending: ['processing'],
       };
       const providerRefunded = providerRefunds.filter((r) => r.payment_id === pp.id && r.status !== 'failed').reduce((s, r) => s + r.amount, 0);
       const mismatch = [
@@ -503,7 +665,10 @@ export async function checkInvariants(c: Campaign, scenario: Scenario, merchantI
         !(expected[pp.status] ?? []).includes(p.status) && `${pp.status} at the provider, ${p.status} here`,
         providerRefunded !== refunded && `refunded ${providerRefunded} at the provider, ${refunded} here`,
       ].filter(Boolean);
-      if (mismatch.length) { row.provider_mismatch++; notes.push(`${u.op} #${u.n} ${p.payment_id}: ${mismatch.join('; ')}`); }
+      if (mismatch.length) {
+        row.provider_mismatch++;
+        notes.push(`${u.op} #${u.n} ${p.payment_id}: ${mismatch.join('; ')}`);
+      }
       if (pp.captured > pp.amount) row.captured_over_authorized++;
     }
   }
@@ -532,28 +697,40 @@ async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows:
   // Deliveries go on after the payments are final: wait for them within the window (and at least 30 s more).
   const until = Math.max(deadline, Date.now() + 30_000);
   while (Date.now() < until && (await events.countDocuments({ merchant_id: merchantId, delivery_status: 'pending' })) > 0) await sleep(1_000);
-  const transitions = await db.collection('transitions').find({ merchant_id: merchantId }, { projection: { _id: 0, payment_id: 1, seq: 1, snapshot: 1 } }).sort({ payment_id: 1, seq: 1 }).toArray();
+  const transitions = await db
+    .collection('transitions')
+    .find({ merchant_id: merchantId }, { projection: { _id: 0, payment_id: 1, seq: 1, snapshot: 1 } })
+    .sort({ payment_id: 1, seq: 1 })
+    .toArray();
   const expected = new Map<string, { payment_id: string; rank: number; type: string }>();
   let prev: any = null;
   for (const t of transitions) {
     if (prev && prev.payment_id !== t.payment_id) prev = null;
-    for (const e of deriveEvents(prev?.snapshot ?? null, t.snapshot)) expected.set(e.event_id, { payment_id: t.payment_id, rank: t.seq * 100 + e.order, type: e.event_type });
+    for (const e of deriveEvents(prev?.snapshot ?? null, t.snapshot))
+      expected.set(e.event_id, { payment_id: t.payment_id, rank: t.seq * 100 + e.order, type: e.event_type });
     prev = t;
   }
   const received = c.receiver.of(merchantId);
   const unverified = received.filter((r) => !r.verified);
   if (unverified.length) notes.push(`events: ${unverified.length} deliveries with a signature that does not verify`);
   const firstArrival = new Map<string, number>();
-  received.forEach((r, i) => { if (!firstArrival.has(r.event_id)) firstArrival.set(r.event_id, i); });
+  received.forEach((r, i) => {
+    if (!firstArrival.has(r.event_id)) firstArrival.set(r.event_id, i);
+  });
   const rowOf = new Map<string, Row>();
   for (const u of units) if (u.payment_id) rowOf.set(u.payment_id, rows.get(u.op)!);
   const row = (paymentId: string) => rowOf.get(paymentId) ?? rows.get(OPERATIONS[0])!;
-  for (const r of rows.values()) { r.events_missing = 0; r.events_duplicated = 0; }
+  for (const r of rows.values()) {
+    r.events_missing = 0;
+    r.events_duplicated = 0;
+  }
   for (const [id, e] of expected) {
     if (firstArrival.has(id)) continue;
     row(e.payment_id).events_missing! += 1;
     const doc = await events.findOne({ event_id: id }, { projection: { _id: 0, delivery_status: 1, delivery_attempts: 1 } });
-    notes.push(`event missing at the receiver: ${e.type} of ${e.payment_id} (${id}; ${doc ? `${doc.delivery_status}, ${doc.delivery_attempts} attempts` : 'never stored'})`);
+    notes.push(
+      `event missing at the receiver: ${e.type} of ${e.payment_id} (${id}; ${doc ? `${doc.delivery_status}, ${doc.delivery_attempts} attempts` : 'never stored'})`,
+    );
   }
   for (const id of firstArrival.keys()) {
     if (expected.has(id)) continue;
@@ -562,8 +739,17 @@ async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows:
     notes.push(`event no transition gives: ${r.event_type} ${id}`);
   }
   // Two stored events for one transition's event (the relay's unique id would have to fail).
-  const stored = await events.aggregate([{ $match: { merchant_id: merchantId } }, { $group: { _id: { p: '$payment_id', s: '$sequence', t: '$event_type', o: '$object_id' }, n: { $sum: 1 } } }, { $match: { n: { $gt: 1 } } }]).toArray();
-  for (const d of stored) { row(d._id.p).events_duplicated! += d.n - 1; notes.push(`event stored ${d.n} times: ${d._id.t} of ${d._id.p} at ${d._id.s}`); }
+  const stored = await events
+    .aggregate([
+      { $match: { merchant_id: merchantId } },
+      { $group: { _id: { p: '$payment_id', s: '$sequence', t: '$event_type', o: '$object_id' }, n: { $sum: 1 } } },
+      { $match: { n: { $gt: 1 } } },
+    ])
+    .toArray();
+  for (const d of stored) {
+    row(d._id.p).events_duplicated! += d.n - 1;
+    notes.push(`event stored ${d.n} times: ${d._id.t} of ${d._id.p} at ${d._id.s}`);
+  }
   const redelivered = received.length - firstArrival.size;
   if (redelivered) notes.push(`events: ${redelivered} redeliveries of an event already received (at least once; merchants deduplicate by event_id)`);
   // Order: a payment's events first arrive in their order.
@@ -591,27 +777,54 @@ export async function runCampaign(c: Campaign, o: CampaignOptions): Promise<Scen
 // The table
 
 const COLUMNS: [keyof Row, string][] = [
-  ['sent', 'sent'], ['applied', 'applied'], ['lost', 'lost'], ['refused', 'refused'], ['twice_provider', 'twice (provider)'],
-  ['twice_log', 'twice (our log)'], ['stuck', 'stuck'], ['captured_over_authorized', 'captured > authorized'],
-  ['refunded_over_captured', 'refunded > captured'], ['provider_mismatch', 'provider disagrees'],
-  ['events_missing', 'events missing'], ['events_duplicated', 'events duplicated'], ['answered_5xx', '5xx to clients'],
+  ['sent', 'sent'],
+  ['applied', 'applied'],
+  ['lost', 'lost'],
+  ['refused', 'refused'],
+  ['twice_provider', 'twice (provider)'],
+  ['twice_log', 'twice (our log)'],
+  ['stuck', 'stuck'],
+  ['captured_over_authorized', 'captured > authorized'],
+  ['refunded_over_captured', 'refunded > captured'],
+  ['provider_mismatch', 'provider disagrees'],
+  ['events_missing', 'events missing'],
+  ['events_duplicated', 'events duplicated'],
+  ['answered_5xx', '5xx to clients'],
 ];
 /** The cells that must be zero. */
-export const MUST_BE_ZERO: (keyof Row)[] = ['lost', 'refused', 'twice_provider', 'twice_log', 'stuck', 'captured_over_authorized', 'refunded_over_captured', 'provider_mismatch', 'events_missing', 'events_duplicated', 'answered_5xx'];
+export const MUST_BE_ZERO: (keyof Row)[] = [
+  'lost',
+  'refused',
+  'twice_provider',
+  'twice_log',
+  'stuck',
+  'captured_over_authorized',
+  'refunded_over_captured',
+  'provider_mismatch',
+  'events_missing',
+  'events_duplicated',
+  'answered_5xx',
+];
 
 export function table(results: ScenarioResult[]): string {
-  const lines = [
-    `| scenario | operation | ${COLUMNS.map(([, h]) => h).join(' | ')} |`,
-    `|---|---|${COLUMNS.map(() => '---:').join('|')}|`,
-  ];
+  const lines = [`| scenario | operation | ${COLUMNS.map(([, h]) => h).join(' | ')} |`, `|---|---|${COLUMNS.map(() => '---:').join('|')}|`];
   for (const r of results) {
-    if (r.skipped) { lines.push(`| ${r.scenario} | – | ${r.skipped} |${COLUMNS.slice(1).map(() => '').join('|')}|`); continue; }
+    if (r.skipped) {
+      lines.push(
+        `| ${r.scenario} | – | ${r.skipped} |${COLUMNS.slice(1)
+          .map(() => '')
+          .join('|')}|`,
+      );
+      continue;
+    }
     for (const row of r.rows) {
-      lines.push(`| ${row.scenario} | ${row.operation} | ${COLUMNS.map(([k]) => {
-        const v = row[k];
-        if (v === null) return 'n/a';
-        return MUST_BE_ZERO.includes(k) && (v as number) > 0 ? `**${v}**` : String(v);
-      }).join(' | ')} |`);
+      lines.push(
+        `| ${row.scenario} | ${row.operation} | ${COLUMNS.map(([k]) => {
+          const v = row[k];
+          if (v === null) return 'n/a';
+          return MUST_BE_ZERO.includes(k) && (v as number) > 0 ? `**${v}**` : String(v);
+        }).join(' | ')} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -620,9 +833,10 @@ export function table(results: ScenarioResult[]): string {
 /** Non-zero cells that must be zero, as readable lines. */
 export function failures(results: ScenarioResult[]): string[] {
   const out: string[] = [];
-  for (const r of results) for (const row of r.rows) {
-    for (const k of MUST_BE_ZERO) if ((row[k] ?? 0) as number > 0) out.push(`${row.scenario} / ${row.operation}: ${k} = ${row[k]}`);
-    if (row.applied !== row.sent) out.push(`${row.scenario} / ${row.operation}: applied ${row.applied} of ${row.sent} sent`);
-  }
+  for (const r of results)
+    for (const row of r.rows) {
+      for (const k of MUST_BE_ZERO) if (((row[k] ?? 0) as number) > 0) out.push(`${row.scenario} / ${row.operation}: ${k} = ${row[k]}`);
+      if (row.applied !== row.sent) out.push(`${row.scenario} / ${row.operation}: applied ${row.applied} of ${row.sent} sent`);
+    }
   return out;
 }

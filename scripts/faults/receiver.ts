@@ -5,7 +5,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { standardWebhookProblem, verifyWebhookSignature } from '../../lib/merchant-webhook-signature.ts';
 
-export interface Received { merchant_id: string; event_id: string; event_type: string; object_id: string | null; verified: boolean; at: number }
+export interface Received {
+  merchant_id: string;
+  event_id: string;
+  event_type: string;
+  object_id: string | null;
+  verified: boolean;
+  at: number;
+}
 
 export class Receiver {
   readonly received: Received[] = [];
@@ -41,12 +48,19 @@ export class Receiver {
     const merchantId = decodeURIComponent(path.split('/')[2] ?? '');
     const key = this.keys.get(merchantId);
     let payload: any = null;
-    try { payload = JSON.parse(body); } catch { /* recorded as unverified below */ }
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      /* recorded as unverified below */
+    }
     const o = payload?.content?.object ?? {};
     this.received.push({
-      merchant_id: merchantId, event_id: payload?.event_id ?? '', event_type: payload?.event_type ?? '',
+      merchant_id: merchantId,
+      event_id: payload?.event_id ?? '',
+      event_type: payload?.event_type ?? '',
       object_id: o.refund_id ?? o.dispute_id ?? o.payment_id ?? null,
-      verified: !!key && standardWebhookProblem(body, headers, key) === null && verifyWebhookSignature(body, headers['x-webhook-signature-512'], key), at: Date.now(),
+      verified: !!key && standardWebhookProblem(body, headers, key) === null && verifyWebhookSignature(body, headers['x-webhook-signature-512'], key),
+      at: Date.now(),
     });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   }

@@ -13,10 +13,16 @@ import type { PaymentStateService } from './service.ts';
 export function reportOf(req: DisputeReport__Output): DisputeReport {
   const s = (v: string) => v || null;
   return {
-    connector_dispute_id: req.connector_dispute_id, amount: Number(req.amount), currency: s(req.currency),
-    dispute_stage: req.dispute_stage, dispute_status: req.dispute_status, connector_status: s(req.connector_status),
-    connector_reason: s(req.connector_reason), connector_reason_code: s(req.connector_reason_code),
-    challenge_required_by: s(req.challenge_required_by), connector_created_at: s(req.connector_created_at),
+    connector_dispute_id: req.connector_dispute_id,
+    amount: Number(req.amount),
+    currency: s(req.currency),
+    dispute_stage: req.dispute_stage,
+    dispute_status: req.dispute_status,
+    connector_status: s(req.connector_status),
+    connector_reason: s(req.connector_reason),
+    connector_reason_code: s(req.connector_reason_code),
+    challenge_required_by: s(req.challenge_required_by),
+    connector_created_at: s(req.connector_created_at),
     connector_updated_at: s(req.connector_updated_at),
   };
 }
@@ -37,7 +43,13 @@ export async function reportDispute(state: Pick<PaymentStateService, 'record'>, 
     ignored = d.kind === 'noop' ? d : null;
     return d;
   });
-  const about = { payment_id: req.payment_id, connector_dispute_id: report.connector_dispute_id, dispute_stage: report.dispute_stage, dispute_status: report.dispute_status, connector_updated_at: report.connector_updated_at };
+  const about = {
+    payment_id: req.payment_id,
+    connector_dispute_id: report.connector_dispute_id,
+    dispute_stage: report.dispute_stage,
+    dispute_status: report.dispute_status,
+    connector_updated_at: report.connector_updated_at,
+  };
   const skipped = ignored as IgnoredReport | null;
   if (skipped?.invalid) log.warn(`dispute report ignored, an invalid move: ${skipped.reason}`, about);
   else if (skipped) log.info(`dispute report ignored: ${skipped.reason}`, about);

@@ -38,15 +38,16 @@ server.addService(proto.bnpl.paymentstate.v1.PaymentState.service, {
   ReportDispute: unary('ReportDispute', (req) => reportDispute(service, disputes, req as never)),
 });
 const health = new HealthImplementation({
-  '': 'SERVING', 'bnpl.paymentstate.v1.PaymentState': 'SERVING',
+  '': 'SERVING',
+  'bnpl.paymentstate.v1.PaymentState': 'SERVING',
   ...(config.instanceId ? { [instanceHealthService(config.instanceId)]: 'SERVING' as const } : {}),
 });
 health.addToServer(server);
 
 await new Promise<void>((resolve, reject) =>
-  server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
+  server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+);
 log.info('payment-state listening', { addr: config.paymentStateAddr });
-
 
 const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());
 const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp());
@@ -54,11 +55,20 @@ const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp())
 onShutdown({
   name: 'payment-state',
   steps: [
-    ['sweeper and pick-up', () => { clearInterval(sweeper); clearInterval(pickup); }],
-    ['health', () => {
-      health.setStatus('', 'NOT_SERVING');
-      if (config.instanceId) health.setStatus(instanceHealthService(config.instanceId), 'NOT_SERVING');
-    }],
+    [
+      'sweeper and pick-up',
+      () => {
+        clearInterval(sweeper);
+        clearInterval(pickup);
+      },
+    ],
+    [
+      'health',
+      () => {
+        health.setStatus('', 'NOT_SERVING');
+        if (config.instanceId) health.setStatus(instanceHealthService(config.instanceId), 'NOT_SERVING');
+      },
+    ],
     // Stop taking calls; let the calls in flight finish.
     ['grpc server', () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()))],
     ['queues', () => queues.close()],

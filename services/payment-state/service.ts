@@ -12,8 +12,14 @@ import type { ConnectorQueues } from '../../adapters/queue.ts';
 import { jobFor } from '../../domain/job.ts';
 import { paramsOfBegin, toJobMessage } from '../../adapters/begin-params.ts';
 import {
-  CancelPaymentRequest, CapturePaymentRequest, ConfirmPaymentRequest, IncrementalAuthorizationRequest, ReviewDecisionRequest, ThreeDsAuthenticationRequest,
-  THREE_DS_TRANS_STATUSES, UpdatePaymentRequest,
+  CancelPaymentRequest,
+  CapturePaymentRequest,
+  ConfirmPaymentRequest,
+  IncrementalAuthorizationRequest,
+  ReviewDecisionRequest,
+  ThreeDsAuthenticationRequest,
+  THREE_DS_TRANS_STATUSES,
+  UpdatePaymentRequest,
 } from '../../lib/schemas/payment.ts';
 import type { BeginRequest__Output } from '../../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { RoutedConnector__Output } from '../../proto/generated/bnpl/paymentstate/v1/RoutedConnector.ts';
@@ -23,7 +29,16 @@ import type { CompleteRequest__Output } from '../../proto/generated/bnpl/payment
 import type { CompleteReply } from '../../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
 import { beginApprove, beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization, beginReject, beginUpdate } from '../../domain/begin.ts';
 import { applyOutcome } from '../../domain/outcomes.ts';
-import { NO_POLICY, SWEEP_KEY, type AuthenticationResult, type Decision, type MerchantPolicy, type Outcome, type OutcomeKind, type StoredPayment } from '../../domain/payment.ts';
+import {
+  NO_POLICY,
+  SWEEP_KEY,
+  type AuthenticationResult,
+  type Decision,
+  type MerchantPolicy,
+  type Outcome,
+  type OutcomeKind,
+  type StoredPayment,
+} from '../../domain/payment.ts';
 import { beginAuthenticate } from '../../domain/three-ds.ts';
 import { beginRefund, beginRefundUpdate } from '../../domain/refunds.ts';
 import { requestHash as requestHashOf } from '../../domain/intent.ts';
@@ -72,7 +87,8 @@ export class PaymentStateService {
   async begin(req: BeginRequest__Output, callDeadline = Infinity): Promise<BeginReply> {
     const now = new Date().toISOString();
     const deadline = Math.min(callDeadline, Number(req.not_after_ms) || Infinity);
-    if (req.operation_id && !OPERATION_ID.test(req.operation_id)) throw new RpcError(grpc.status.INVALID_ARGUMENT, 'operation_id must be "op_" and 26 letters or digits');
+    if (req.operation_id && !OPERATION_ID.test(req.operation_id))
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, 'operation_id must be "op_" and 26 letters or digits');
     const operationId = req.operation_id || ids.operation();
     // A Begin sent again because its answer was lost: the first may have been recorded, and the payment may have
     // moved on since (its outcome applied), so the answer is what this operation id recorded, not a new decision.
@@ -87,7 +103,9 @@ export class PaymentStateService {
     }
     const begin = BEGIN[req.action as keyof typeof BEGIN];
     if (!begin) throw new RpcError(grpc.status.UNIMPLEMENTED, `action ${req.action} is not available yet`);
-    const policy = req.policy ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) } : NO_POLICY;
+    const policy = req.policy
+      ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) }
+      : NO_POLICY;
     const route = req.route?.connector ? req.route : null;
     const decide = begin({ now, operationId, policy, route }, params);
     let recorded: { decision: Decision; payment: StoredPayment };
@@ -116,7 +134,10 @@ export class PaymentStateService {
 
   /** What a Begin with this operation id recorded, as a replay of it on the newest state; null if nothing. */
   private async recordedBegin(merchantId: string, paymentId: string, operationId: string): Promise<BeginReply | null> {
-    const found = await this.store.transitions.findOne({ payment_id: paymentId, merchant_id: merchantId, operation_id: operationId }, { projection: { seq: 1 } });
+    const found = await this.store.transitions.findOne(
+      { payment_id: paymentId, merchant_id: merchantId, operation_id: operationId },
+      { projection: { seq: 1 } },
+    );
     if (!found) return null;
     const latest = (await this.store.latest(merchantId, paymentId))!;
     this.cache.set(`${merchantId}:${paymentId}`, latest);
@@ -125,7 +146,11 @@ export class PaymentStateService {
     if (!shown || shown.seq < latest.seq) await this.store.project(latest);
     const op = latest.operations.find((o) => o.operation_id === operationId);
     return {
-      operation_id: operationId, needs_connector: !!op?.open, job: op?.open ? toJobMessage(jobFor(latest, op)) : null, replayed: true, status: latest.status,
+      operation_id: operationId,
+      needs_connector: !!op?.open,
+      job: op?.open ? toJobMessage(jobFor(latest, op)) : null,
+      replayed: true,
+      status: latest.status,
     };
   }
 
@@ -144,12 +169,14 @@ export class PaymentStateService {
       authentication: o.authentication ? authenticationOf(o.authentication) : undefined,
     };
     const now = new Date().toISOString();
-    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id,
-      (p) => applyOutcome(p, req.operation_id, outcome, now));
+    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id, (p) =>
+      applyOutcome(p, req.operation_id, outcome, now),
+    );
     // An outcome that started the next operation (authorization after 3DS): its job. If Redis loses it, the
     // sweeper enqueues it again, as for any open operation without a job.
     if (decision.kind === 'apply' && decision.followUp) {
-      await this.queues.enqueue(jobFor(payment, decision.followUp))
+      await this.queues
+        .enqueue(jobFor(payment, decision.followUp))
         .catch((err) => log.warn('follow-up job not enqueued; the sweeper will', { err, operation_id: decision.followUp!.operation_id }));
     }
     return { applied: decision.kind === 'apply', status: payment.status };
@@ -161,12 +188,17 @@ export class PaymentStateService {
    * ReportDispute (disputes.ts).
    */
   async record(
-    merchantId: string, paymentId: string, action: string, operationId: string, decide: (p: StoredPayment) => Decision, appendBy = Infinity,
+    merchantId: string,
+    paymentId: string,
+    action: string,
+    operationId: string,
+    decide: (p: StoredPayment) => Decision,
+    appendBy = Infinity,
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
     // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
     const key = `${merchantId}:${paymentId}`;
-    let current = this.cache.get(key) ?? await this.store.find(merchantId, paymentId);
+    let current = this.cache.get(key) ?? (await this.store.find(merchantId, paymentId));
     let newest = false;
     // Decided on a transition newer than what we first read: its writer may have died before projecting it.
     let ahead = false;
@@ -184,7 +216,8 @@ export class PaymentStateService {
         }
       }
       if (decision.kind === 'refused') {
-        const status = decision.code === 'HE_02' ? grpc.status.NOT_FOUND : decision.code === 'HE_01' ? grpc.status.ALREADY_EXISTS : grpc.status.FAILED_PRECONDITION;
+        const status =
+          decision.code === 'HE_02' ? grpc.status.NOT_FOUND : decision.code === 'HE_01' ? grpc.status.ALREADY_EXISTS : grpc.status.FAILED_PRECONDITION;
         throw new RpcError(status, decision.message, decision.code, decision.param);
       }
       if (decision.kind !== 'apply') {
@@ -215,10 +248,17 @@ export class PaymentStateService {
   /** Announce a recorded state; a lost event only makes a waiting request answer later, from MongoDB. */
   private async publish(e: { action: string; operation_id: string; payment: StoredPayment }): Promise<void> {
     const event: PaymentEvent = {
-      merchant_id: e.payment.merchant_id, payment_id: e.payment.payment_id, operation_id: e.operation_id, action: e.action,
-      status: e.payment.status, seq: e.payment.seq, payment: e.payment,
+      merchant_id: e.payment.merchant_id,
+      payment_id: e.payment.payment_id,
+      operation_id: e.operation_id,
+      action: e.action,
+      status: e.payment.status,
+      seq: e.payment.seq,
+      payment: e.payment,
     };
-    await this.redis.publish(paymentEventsChannel(), JSON.stringify(event)).catch((err) => log.warn('payment event not published', { err, payment_seq: e.payment.seq }));
+    await this.redis
+      .publish(paymentEventsChannel(), JSON.stringify(event))
+      .catch((err) => log.warn('payment event not published', { err, payment_seq: e.payment.seq }));
   }
 
   /**
@@ -228,7 +268,9 @@ export class PaymentStateService {
   async pickUp(): Promise<number> {
     const now = Date.now();
     const [from, to] = [new Date(now - config.sweepAfterMs).toISOString(), new Date(now - config.pickupAfterMs).toISOString()];
-    const recent = await this.store.payments.find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0, merchant_id: 1, payment_id: 1, in_flight_since: 1, operations: 1 } }).toArray();
+    const recent = await this.store.payments
+      .find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0, merchant_id: 1, payment_id: 1, in_flight_since: 1, operations: 1 } })
+      .toArray();
     let enqueued = 0;
     for (const p of recent) {
       if (!p.in_flight_since || p.in_flight_since < from || p.in_flight_since > to) continue;
@@ -334,10 +376,13 @@ const TRANS_STATUSES: ReadonlySet<string> = new Set(THREE_DS_TRANS_STATUSES);
 /** proto Authentication (empty string = not given) -> the state machine's result (null = not given). */
 function authenticationOf(a: Record<keyof AuthenticationResult, string>): AuthenticationResult {
   const out = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v || null])) as Record<keyof AuthenticationResult, string | null>;
-  return { ...out, trans_status: TRANS_STATUSES.has(a.trans_status) ? a.trans_status as AuthenticationResult['trans_status'] : null };
+  return { ...out, trans_status: TRANS_STATUSES.has(a.trans_status) ? (a.trans_status as AuthenticationResult['trans_status']) : null };
 }
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+function parse<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

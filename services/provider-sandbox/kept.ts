@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { MAGIC_TAGS, type MagicTag } from './magic.ts';
 
 /** A saved provider state: any of its parts missing or unreadable is empty (a missing file: all of them). */
-export const keptState = <S extends z.ZodRawShape>(shape: S) =>
-  z.preprocess((v) => (typeof v === 'object' && v !== null ? v : {}), z.object(shape));
+export const keptState = <S extends z.ZodRawShape>(shape: S) => z.preprocess((v) => (typeof v === 'object' && v !== null ? v : {}), z.object(shape));
 
 /** A saved list of T, each kept when it has its key (a string or a number); none saved: []. */
 export const records = <T>(key: string) => {
@@ -18,7 +17,14 @@ export const records = <T>(key: string) => {
 export const counter = z.number().int().optional().catch(undefined);
 
 /** Magic tags saved as a list; unknown ones dropped. */
-export const tagSet = (v: unknown): Set<MagicTag> => new Set(z.array(z.string()).catch([]).parse(v).flatMap((t) => MAGIC_TAGS.filter((m) => m === t)));
+export const tagSet = (v: unknown): Set<MagicTag> =>
+  new Set(
+    z
+      .array(z.string())
+      .catch([])
+      .parse(v)
+      .flatMap((t) => MAGIC_TAGS.filter((m) => m === t)),
+  );
 
 /** A saved signing key (base64); none saved: undefined, so the issuer keeps its own. */
 export const savedKey = z.string().min(1).optional().catch(undefined);

@@ -20,7 +20,10 @@ const idem = new IdempotencyStore();
 const publicUrl = () => process.env.SANDBOX_PUBLIC_URL || config.sandboxUrl;
 const providersDir = new URL('./providers/', import.meta.url);
 const providers = new Map<string, SandboxProvider>();
-for (const dir of readdirSync(providersDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+for (const dir of readdirSync(providersDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort()) {
   const { imitation } = (await import(new URL(`${dir}/imitation.ts`, providersDir).href)) as { imitation: Imitation };
   providers.set(dir, imitation(idem, publicUrl));
 }
@@ -43,7 +46,12 @@ if (stateFile && existsSync(stateFile)) {
 
 // The fault switch (POST /__sandbox/faults): provider calls answered with a 5xx before anything is done
 // (error_rate), or carried out and answered only after hang_ms (hang_rate: a timeout at the caller, the change made).
-interface FaultSwitch { error_rate: number; status: number; hang_rate: number; hang_ms: number }
+interface FaultSwitch {
+  error_rate: number;
+  status: number;
+  hang_rate: number;
+  hang_ms: number;
+}
 const noFaults: FaultSwitch = { error_rate: 0, status: 503, hang_rate: 0, hang_ms: 0 };
 let faults: FaultSwitch = { ...noFaults };
 
@@ -58,10 +66,18 @@ app.use((req, res, next) => {
   if (provider !== '__sandbox' && provider !== 'health') {
     const traceId = currentTraceId() ?? null;
     // 'close' fires for every request, also when the client went away before the answer (a crashed worker).
-    res.once('close', () => recorder.add({
-      provider, method: req.method, path, idempotency_key: req.header('idempotency-key') ?? null,
-      status: res.statusCode, answered: res.writableFinished, at: new Date().toISOString(), trace_id: traceId,
-    }));
+    res.once('close', () =>
+      recorder.add({
+        provider,
+        method: req.method,
+        path,
+        idempotency_key: req.header('idempotency-key') ?? null,
+        status: res.statusCode,
+        answered: res.writableFinished,
+        at: new Date().toISOString(),
+        trace_id: traceId,
+      }),
+    );
   }
   if (!providers.has(provider)) return next();
   if (Math.random() < faults.error_rate) return res.status(faults.status).json({ error: { code: 'internal_error', message: 'sandbox fault switch' } });
@@ -86,8 +102,11 @@ for (const p of providers.values()) if (p.operator) app.use('/sandbox', p.operat
 
 app.get('/__sandbox/calls', (req, res) => {
   const { idempotency_key, provider, path } = req.query;
-  res.json(recorder.calls.filter((c) =>
-    (!idempotency_key || c.idempotency_key === idempotency_key) && (!provider || c.provider === provider) && (!path || c.path === path)));
+  res.json(
+    recorder.calls.filter(
+      (c) => (!idempotency_key || c.idempotency_key === idempotency_key) && (!provider || c.provider === provider) && (!path || c.path === path),
+    ),
+  );
 });
 for (const [name, p] of providers) {
   for (const [view, read] of Object.entries(p.views)) app.get(`/__sandbox/${name}/${view}`, (req, res) => res.json(read(req.query)));
@@ -112,7 +131,8 @@ app.post('/__sandbox/faults', (req, res) => {
     hang_ms: Number.isInteger(b.hang_ms) && b.hang_ms >= 0 ? b.hang_ms : 0,
   };
   for (const f of ['error_rate', 'hang_rate'] as const) {
-    if (b[f] !== undefined && rate(b[f]) === undefined) return res.status(400).json({ error: { code: 'invalid_request', message: `${f} must be a number from 0 to 1` } });
+    if (b[f] !== undefined && rate(b[f]) === undefined)
+      return res.status(400).json({ error: { code: 'invalid_request', message: `${f} must be a number from 0 to 1` } });
   }
   faults = next;
   res.json(faults);
@@ -131,7 +151,13 @@ const server = app.listen(config.sandboxPort, config.sandboxHost, () => log.info
 onShutdown({
   name: 'provider sandbox',
   steps: [
-    ['http server', () => { server.close(); server.closeAllConnections(); }],
+    [
+      'http server',
+      () => {
+        server.close();
+        server.closeAllConnections();
+      },
+    ],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

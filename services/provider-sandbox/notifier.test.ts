@@ -6,7 +6,8 @@ import { MAX_ATTEMPTS, Notifier, SIGNATURE_HEADER, notificationEvent, retryDelay
 describe('signBody', () => {
   it('is the lowercase hex HMAC-SHA512 of the exact body (RFC 4231-style vector)', () => {
     expect(signBody('The quick brown fox jumps over the lazy dog', 'key')).toBe(
-      'b42af09057bac1e2d41708e48a902e09b5ff7f12ab428a4fe86653c73dd248fb82f948a549f7b791a5b41915ee4d1ec3935357e4e2317250d0372afa2ebeeb3a');
+      'b42af09057bac1e2d41708e48a902e09b5ff7f12ab428a4fe86653c73dd248fb82f948a549f7b791a5b41915ee4d1ec3935357e4e2317250d0372afa2ebeeb3a',
+    );
   });
 
   it('signs with the sandbox secret as openssl does, and any byte changed changes it', () => {
@@ -44,13 +45,17 @@ describe('retryDelay', () => {
 
 describe('Notifier (against a local HTTP server)', () => {
   const closers: (() => void)[] = [];
-  afterEach(() => { for (const c of closers.splice(0)) c(); });
+  afterEach(() => {
+    for (const c of closers.splice(0)) c();
+  });
 
   async function receiver(statuses: number[]) {
     const received: { body: string; signature: string | undefined }[] = [];
     const server = createServer((req: IncomingMessage, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
+      req.on('data', (c) => {
+        body += c;
+      });
       req.on('end', () => {
         received.push({ body, signature: req.headers[SIGNATURE_HEADER] as string | undefined });
         res.statusCode = statuses[received.length - 1] ?? 200;

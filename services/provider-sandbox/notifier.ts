@@ -75,7 +75,12 @@ export class Retrier {
     d.attempts += 1;
     d.next_attempt_at = null;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
       await res.arrayBuffer().catch(() => undefined);
       d.last_status = res.status;
       d.last_error = null;
@@ -125,7 +130,10 @@ export interface Delivery extends Attempts {
 }
 
 /** Where and how a payment's notifications go: given by the merchant with the payment. */
-export interface NotifyTarget { webhook_url: string | null; webhook_secret: string | null }
+export interface NotifyTarget {
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
 
 /** service_test's notifications. */
 export class Notifier {
@@ -147,8 +155,16 @@ export class Notifier {
     const event = notificationEvent(type, data);
     const body = JSON.stringify(event);
     const delivery: Delivery = {
-      id: event.id, type, url, object_id: objectId, created_at: event.created_at,
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
+      id: event.id,
+      type,
+      url,
+      object_id: objectId,
+      created_at: event.created_at,
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
     };
     keep(this.deliveries, delivery);
     this.retrier.post(delivery, url, body, { [SIGNATURE_HEADER]: signBody(body, secret) }, { event_id: event.id, type });

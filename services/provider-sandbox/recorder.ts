@@ -82,9 +82,7 @@ export const failWith = (res: Response, status: number, code: string, message: s
  * Runs an idempotent POST as providers do: the Idempotency-Key header is required; a repeated key gets the first
  * answer; a key still being processed gets 409; a 5xx is not kept (the retry runs again).
  */
-export async function idempotent(
-  idem: IdempotencyStore, req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>,
-) {
+export async function idempotent(idem: IdempotencyStore, req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) {
   const key = req.header('idempotency-key');
   if (!key) return failWith(res, 400, 'invalid_request', 'Idempotency-Key header is required');
   const scoped = `${scope}:${key}`;

@@ -9,9 +9,13 @@ import { IdempotencyStore } from './recorder.ts';
 import type { Imitation, SandboxProvider } from './provider.ts';
 
 const providersDir = new URL('./providers/', import.meta.url);
-const names = readdirSync(providersDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const names = readdirSync(providersDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const imitations = new Map<string, Imitation>();
-const fixture = (connector: string, file: string) => JSON.parse(readFileSync(new URL(`../../workers/connectors/${connector}/fixtures/${file}`, import.meta.url), 'utf8'));
+const fixture = (connector: string, file: string) =>
+  JSON.parse(readFileSync(new URL(`../../workers/connectors/${connector}/fixtures/${file}`, import.meta.url), 'utf8'));
 
 /** The imitation each provider's path is routed to now: swapped for a restarted one mid-test. */
 const mounted = new Map<string, SandboxProvider>();
@@ -26,7 +30,9 @@ beforeAll(async () => {
     app.use(`/${n}`, (req, res, next) => mounted.get(n)!.router(req, res, next));
     app.use('/sandbox', (req, res, next) => (mounted.get(n)?.operator ? mounted.get(n)!.operator!(req, res, next) : next()));
   }
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server?.close());
@@ -47,13 +53,23 @@ const restart = (name: string, before: { p: SandboxProvider; idem: IdempotencySt
   mounted.set(name, p);
 };
 /** A restart that lost the state (what happened before): the same follow-up must then fail. */
-const forget = (name: string) => { start(name); };
+const forget = (name: string) => {
+  start(name);
+};
 
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: any = text;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: json };
 };
 /** Posts the form for `action` on a checkout page (the shopper's choice). */
@@ -88,7 +104,12 @@ describe('sandbox state across a restart', () => {
     const c = await call('POST', '/twisto/psp/v4/checkouts', requests.create_checkout, h);
     expect(c.status).toBe(201);
     expect((await shopper(c.body.uri, 'approve')).status).toBe(303);
-    const charge = await call('POST', '/twisto/psp/v4/charges', { ...requests.create_charge, authority: { type: 'checkout_id', value: c.body.id }, capture: true }, h);
+    const charge = await call(
+      'POST',
+      '/twisto/psp/v4/charges',
+      { ...requests.create_charge, authority: { type: 'checkout_id', value: c.body.id }, capture: true },
+      h,
+    );
     expect(charge.status, JSON.stringify(charge.body)).toBe(201);
     const refund = { checkout_id: c.body.id, amount: c.body.order.amount, reference: 'r1' };
     restart('twisto', before);
@@ -106,7 +127,12 @@ describe('sandbox state across a restart', () => {
     expect(r.status).toBe(200);
     const number = example.order.number;
     restart('riverty', before);
-    const capture = await call('POST', `/riverty/api/v3/orders/${number}/captures`, { orderDetails: { totalGrossAmount: example.order.totalGrossAmount, currency: example.order.currency, items: example.order.items } }, h);
+    const capture = await call(
+      'POST',
+      `/riverty/api/v3/orders/${number}/captures`,
+      { orderDetails: { totalGrossAmount: example.order.totalGrossAmount, currency: example.order.currency, items: example.order.items } },
+      h,
+    );
     expect(capture.status, JSON.stringify(capture.body)).toBe(200);
     forget('riverty');
     expect((await call('GET', `/riverty/api/v3/orders/${number}`, undefined, h)).status).toBe(404);
@@ -125,7 +151,11 @@ describe('sandbox state across a restart', () => {
 
   it('billie: an order created before the restart is read after it with the token issued before it', async () => {
     const before = start('billie');
-    const t = await call('POST', '/billie/api/v2/oauth/token', { grant_type: 'client_credentials', client_id: 'billie_sandbox_client_id', client_secret: 'billie_sandbox_client_secret' });
+    const t = await call('POST', '/billie/api/v2/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: 'billie_sandbox_client_id',
+      client_secret: 'billie_sandbox_client_secret',
+    });
     const h = { authorization: `Bearer ${t.body.access_token}` };
     const o = await call('POST', '/billie/api/v2/orders', fixture('billie', 'requests.json').create_order, h);
     expect(o.status, JSON.stringify(o.body)).toBeLessThan(300);
@@ -141,7 +171,10 @@ describe('sandbox state across a restart', () => {
     const p = await call('POST', '/zaver/payments/link/v2', { ...fixture('zaver', 'payment-creation.request.json'), idempotencyKey: 'k-1' }, h);
     expect(p.status).toBe(200);
     restart('zaver', before);
-    expect(await call('GET', `/zaver/payments/link/v2/${p.body.paymentId}`, undefined, h)).toMatchObject({ status: 200, body: { paymentId: p.body.paymentId } });
+    expect(await call('GET', `/zaver/payments/link/v2/${p.body.paymentId}`, undefined, h)).toMatchObject({
+      status: 200,
+      body: { paymentId: p.body.paymentId },
+    });
     forget('zaver');
     expect((await call('GET', `/zaver/payments/link/v2/${p.body.paymentId}`, undefined, h)).status).toBe(404);
   });

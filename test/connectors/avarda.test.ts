@@ -17,7 +17,9 @@ let M: ConnectorMerchant;
 let calls: ReturnType<typeof merchantCalls>;
 beforeAll(async () => {
   stack = await Stack.start({
-    SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,2000,20000,20000', SANDBOX_REVIEW_MS: '6000', AVARDA_SANDBOX_TOKEN_TTL_S: '3',
+    SYNC_DELAYS_MS: '250,250,250,250,250,250,250,250,2000,20000,20000',
+    SANDBOX_REVIEW_MS: '6000',
+    AVARDA_SANDBOX_TOKEN_TTL_S: '3',
   });
   M = await merchantWithAccount(stack, 'avarda');
   calls = merchantCalls(stack, M.api_key);
@@ -29,7 +31,8 @@ const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}) 
 const swedish = (email: string, extra: Record<string, unknown> = {}, opts: { buyer?: 'consumer' | 'business' } = {}) => {
   const p = profile(email, opts);
   return {
-    ...p, currency: 'SEK',
+    ...p,
+    currency: 'SEK',
     billing: { ...p.billing, address: { first_name: 'Erika', last_name: 'Svensson', line1: 'Storgatan 12', city: 'Stockholm', zip: '11122', country: 'SE' } },
     metadata: { ...p.metadata, customer_locale: 'sv-SE' },
     ...extra,
@@ -47,7 +50,11 @@ async function customer(p: { payment_id: string }, action: 'complete' | 'leave' 
   const form = new RegExp(`action="([^"]+/${action})"`).exec(page)?.[1];
   expect(form, page).toBeTruthy();
   const jwt = new URL(url).searchParams.get('purchaseJwt')!;
-  const res = await fetch(new URL(form!, url), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }) });
+  const res = await fetch(new URL(form!, url), {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }),
+  });
   return { url, res, page: res.status === 200 ? await res.text() : '' };
 }
 const authorized = async (email = 'erika@example.se', extra: Record<string, unknown> = {}) => {
@@ -67,9 +74,20 @@ describe('avarda: the customer step and capture', () => {
     const done = await calls.until(p, 'requires_capture');
     const pu = await purchase(done.connector_transaction_id);
     expect(pu).toMatchObject({
-      mode: 'B2C', step: 'Completed', orderReference: ref(p), total: 11_900,
-      setup: { mode: 'B2C', language: 'Swedish', invoicingCountries: ['SE'], completedNotificationUrl: expect.stringMatching(new RegExp(`/webhooks/${M.merchant_id}/${M.mca}$`)) },
-      customer: { invoicingAddress: { firstName: 'Erika', lastName: 'Svensson', address1: 'Storgatan 12', zip: '11122', city: 'Stockholm', country: 'SE' }, userInputs: { email: 'erika@example.se' } },
+      mode: 'B2C',
+      step: 'Completed',
+      orderReference: ref(p),
+      total: 11_900,
+      setup: {
+        mode: 'B2C',
+        language: 'Swedish',
+        invoicingCountries: ['SE'],
+        completedNotificationUrl: expect.stringMatching(new RegExp(`/webhooks/${M.merchant_id}/${M.mca}$`)),
+      },
+      customer: {
+        invoicingAddress: { firstName: 'Erika', lastName: 'Svensson', address1: 'Storgatan 12', zip: '11122', city: 'Stockholm', country: 'SE' },
+        userInputs: { email: 'erika@example.se' },
+      },
     });
     expect(pu.items).toEqual([
       { description: 'Lamp', notes: 'sku-lamp', amount: 47.6, taxCode: '19', taxAmount: 7.6, quantity: 2 },
@@ -94,7 +112,7 @@ describe('avarda: the customer step and capture', () => {
     expect(await purchase(s.connector_transaction_id)).toMatchObject({ activated: 11_900, activations: [{ amount: 11_900, orderReference: ref(p) }] });
   });
 
-  it('manual capture of the whole amount: the order\'s items are activated', async () => {
+  it("manual capture of the whole amount: the order's items are activated", async () => {
     const p = await authorized();
     const c = await calls.capture(p.payment_id, { amount_to_capture: 11_900 });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
@@ -136,7 +154,10 @@ describe('avarda: refunds', () => {
     const r2 = await calls.refund(p.payment_id);
     expect(await calls.refundSettled(r2.body.refund_id)).toMatchObject({ status: 'succeeded', amount: 9_900 });
     const pu = await purchase(p.connector_transaction_id);
-    expect(pu.refunds.map((r: any) => [r.kind, r.amount, r.orderReference])).toEqual([['return', 2_000, ref(p)], ['return', 9_900, ref(p)]]);
+    expect(pu.refunds.map((r: any) => [r.kind, r.amount, r.orderReference])).toEqual([
+      ['return', 2_000, ref(p)],
+      ['return', 9_900, ref(p)],
+    ]);
     expect(pu.refunds[0].items).toEqual([{ description: 'Return', amount: 20, taxCode: '19', taxAmount: 3.19, quantity: 1 }]);
     expect(pu.refunds.map((r: any) => r.tranId)).toEqual([expect.stringMatching(/^op_/), expect.stringMatching(/^op_/)]);
     expect(pu).toMatchObject({ returned: 11_900, released: 0 });
@@ -148,7 +169,10 @@ describe('avarda: refunds', () => {
     await calls.until(p, 'succeeded');
     const r = await calls.refund(p.payment_id, 1_000);
     expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({
-      status: 'failed', error_code: '0', error_message: 'The return was rejected: the invoice is with debt collection', unified_code: 'UE_6000',
+      status: 'failed',
+      error_code: '0',
+      error_message: 'The return was rejected: the invoice is with debt collection',
+      unified_code: 'UE_6000',
     });
   });
 });
@@ -162,7 +186,11 @@ describe('avarda: declines, review, retries, tokens', () => {
     // Only leaving is left: the declined page's form.
     const leave = /action="([^"]+\/leave)"/.exec(page)![1]!;
     const jwt = new URL(url).searchParams.get('purchaseJwt')!;
-    const left = await fetch(new URL(leave, url), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }) });
+    const left = await fetch(new URL(leave, url), {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }),
+    });
     expect(left.status).toBe(303);
     const f = await calls.until(p, 'failed');
     expect(f).toMatchObject({ error_code: 'TimedOut', unified_code: 'UE_1000', connector: 'avarda' });
@@ -175,7 +203,7 @@ describe('avarda: declines, review, retries, tokens', () => {
     expect(await calls.until(p, 'failed')).toMatchObject({ error_code: 'TimedOut' });
   });
 
-  it('+review: the form waits for BankID (processing), completed later: learned from Avarda\'s callback', async () => {
+  it("+review: the form waits for BankID (processing), completed later: learned from Avarda's callback", async () => {
     const p = await calls.pay(swedish('erika+review@example.se'));
     await customer(p);
     const pending = await calls.until(p, 'processing');
@@ -197,9 +225,13 @@ describe('avarda: declines, review, retries, tokens', () => {
   });
 
   it('an expired token in the cache: Avarda answers 401, the worker fetches a new token and goes on', async () => {
-    const t = await (await fetch(`${stack.sandboxUrl}/avarda/api/partner/tokens`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'avarda_sandbox_client', clientSecret: 'avarda_sandbox_client_secret' }),
-    })).json() as { token: string };
+    const t = (await (
+      await fetch(`${stack.sandboxUrl}/avarda/api/partner/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: 'avarda_sandbox_client', clientSecret: 'avarda_sandbox_client_secret' }),
+      })
+    ).json()) as { token: string };
     // Wait until Avarda refuses it (it lives 3 s here).
     for (let i = 0; ; i++) {
       const r = await fetch(`${stack.sandboxUrl}/avarda/api/partner/payments/none`, { headers: { authorization: `Bearer ${t.token}` } });
@@ -233,7 +265,7 @@ describe('avarda: declines, review, retries, tokens', () => {
     expect(after.some((c, i) => i > renewed && c.method === 'POST' && c.path === '/avarda/api/partner/payments' && c.status === 200)).toBe(true);
   });
 
-  it('wrong credentials: the token is refused -> failed with Avarda\'s error and description, UE_4000', async () => {
+  it("wrong credentials: the token is refused -> failed with Avarda's error and description, UE_4000", async () => {
     const bad = await merchantWithAccount(stack, 'avarda', { auth_type: 'BodyKey', api_key: 'avarda_sandbox_client', key1: 'not-the-secret' });
     const r = await stack.api('POST', '/payments', swedish('erika@example.se'), bad.api_key);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -243,7 +275,8 @@ describe('avarda: declines, review, retries, tokens', () => {
 
   it('what Avarda cannot do: EUR billing in Germany and USD are refused by us (IR_05), nothing reaches Avarda', async () => {
     // Payments of earlier cells still sync in the background (GETs, tokens): count purchases initialized.
-    const inits = async () => (await stack.sandboxCalls({ provider: 'avarda', path: '/avarda/api/partner/payments' })).filter((c) => c.method === 'POST').length;
+    const inits = async () =>
+      (await stack.sandboxCalls({ provider: 'avarda', path: '/avarda/api/partner/payments' })).filter((c) => c.method === 'POST').length;
     const before = await inits();
     const de = await stack.api('POST', '/payments', profile('erika@example.se'), M.api_key);
     expect(de.status).toBe(400);

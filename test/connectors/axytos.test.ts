@@ -21,7 +21,12 @@ let n = 0;
 function payment(email: string, extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) {
   n += 1;
   return {
-    amount: 11_900, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', connector: ['axytos'],
+    amount: 11_900,
+    currency: 'EUR',
+    confirm: true,
+    payment_method: 'pay_later',
+    payment_method_type: 'invoice',
+    connector: ['axytos'],
     // Base 36: a run of 13+ digits can pass the Luhn check and be refused as a card number (IR_05).
     merchant_order_reference_id: `ax-order-${n}-${Date.now().toString(36)}`,
     customer: { id: `cus_ax_${n}`, email, name: 'Erika Mustermann' },
@@ -45,13 +50,29 @@ const refund = (paymentId: string, amount?: number) => stack.api('POST', '/refun
 describe('axytos: captures', () => {
   it('automatic capture: prechecked, confirmed, shipped and invoiced in one go', async () => {
     const r = await pay('erika@example.com');
-    expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded', connector: 'axytos', amount_received: 11_900, reference_id: expect.any(String) });
+    expect(r.body, JSON.stringify(r.body)).toMatchObject({
+      status: 'succeeded',
+      connector: 'axytos',
+      amount_received: 11_900,
+      reference_id: expect.any(String),
+    });
     expect(r.body.connector_transaction_id).toBe(r.body.merchant_order_reference_id);
     const o = await at(r.body.connector_transaction_id);
     // The payment's reference is the shop's invoice number we gave axytos (a refund names it), not axytos's own number.
-    expect(o).toMatchObject({ status: 'confirmed', grossTotal: 11_900, invoices: [{ gross: 11_900, externalInvoiceNumber: r.body.reference_id, invoiceNumber: expect.stringMatching(/^AXI-/) }] });
+    expect(o).toMatchObject({
+      status: 'confirmed',
+      grossTotal: 11_900,
+      invoices: [{ gross: 11_900, externalInvoiceNumber: r.body.reference_id, invoiceNumber: expect.stringMatching(/^AXI-/) }],
+    });
     const paths = (await stack.sandboxCalls({ provider: 'axytos' })).map((c) => c.path);
-    expect(paths).toEqual(expect.arrayContaining(['/axytos/api/v1/Payments/invoice/order/precheck', '/axytos/api/v1/Payments/invoice/order/confirm', '/axytos/api/v1/Payments/invoice/order/reportshipping', '/axytos/api/v1/Payments/invoice/order/createInvoice']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/axytos/api/v1/Payments/invoice/order/precheck',
+        '/axytos/api/v1/Payments/invoice/order/confirm',
+        '/axytos/api/v1/Payments/invoice/order/reportshipping',
+        '/axytos/api/v1/Payments/invoice/order/createInvoice',
+      ]),
+    );
   });
 
   it('manual capture, then the whole amount: one shipment, one invoice', async () => {
@@ -67,7 +88,10 @@ describe('axytos: captures', () => {
     const p = await pay('erika@example.com', { capture_method: 'manual' });
     expect((await capture(p.body.payment_id, { amount_to_capture: 5_000 })).body).toMatchObject({ status: 'partially_captured', amount_received: 5_000 });
     const m = await pay('erika@example.com', { capture_method: 'manual_multiple' });
-    expect((await capture(m.body.payment_id, { amount_to_capture: 4_000 })).body).toMatchObject({ status: 'partially_captured_and_capturable', amount_capturable: 7_900 });
+    expect((await capture(m.body.payment_id, { amount_to_capture: 4_000 })).body).toMatchObject({
+      status: 'partially_captured_and_capturable',
+      amount_capturable: 7_900,
+    });
     expect((await capture(m.body.payment_id, { amount_to_capture: 7_900 })).body).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
     const o = await at(m.body.connector_transaction_id);
     expect(o.invoices.map((i: any) => i.gross)).toEqual([4_000, 7_900]);
@@ -88,10 +112,13 @@ describe('axytos: refunds', () => {
     expect((await refund(p.payment_id, 2_380)).body).toMatchObject({ status: 'succeeded', amount: 2_380, connector: 'axytos' });
     expect((await refund(p.payment_id)).body).toMatchObject({ status: 'succeeded', amount: 9_520 });
     const o = await at(p.connector_transaction_id);
-    expect(o.refunds.map((r: any) => [r.originalInvoiceNumber, r.gross])).toEqual([[p.reference_id, 2_380], [p.reference_id, 9_520]]);
+    expect(o.refunds.map((r: any) => [r.originalInvoiceNumber, r.gross])).toEqual([
+      [p.reference_id, 2_380],
+      [p.reference_id, 9_520],
+    ]);
   });
 
-  it('a refund of a manual capture credits that capture\'s invoice', async () => {
+  it("a refund of a manual capture credits that capture's invoice", async () => {
     const p = (await pay('erika@example.com', { capture_method: 'manual_multiple' })).body;
     await capture(p.payment_id, { amount_to_capture: 4_000 });
     const second = (await capture(p.payment_id, { amount_to_capture: 7_900 })).body;
@@ -105,14 +132,24 @@ describe('axytos: refunds', () => {
   it('+refund_fail: axytos refuses the credit, in its own words', async () => {
     const p = (await pay('erika+refund_fail@example.com')).body;
     const r = await refund(p.payment_id, 1_000);
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'HTTP_400', error_message: expect.stringContaining('collection agency'), unified_code: 'UE_6000' });
+    expect(r.body).toMatchObject({
+      status: 'failed',
+      error_code: 'HTTP_400',
+      error_message: expect.stringContaining('collection agency'),
+      unified_code: 'UE_6000',
+    });
   });
 });
 
 describe('axytos: decisions', () => {
-  it('decline: decision R, failed with axytos\'s decision', async () => {
+  it("decline: decision R, failed with axytos's decision", async () => {
     const r = await pay('erika+decline@example.com');
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'DECISION_R', error_message: 'axytos rejected the order (decision R)', unified_code: 'UE_1000' });
+    expect(r.body).toMatchObject({
+      status: 'failed',
+      error_code: 'DECISION_R',
+      error_message: 'axytos rejected the order (decision R)',
+      unified_code: 'UE_1000',
+    });
     expect(await at(r.body.merchant_order_reference_id)).toBeUndefined();
   });
 
@@ -126,24 +163,38 @@ describe('axytos: decisions', () => {
   });
 
   it('a business buyer: the company and its VAT id go to axytos', async () => {
-    const r = await pay('buyer@muster.example', {}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789', birth_date: undefined });
+    const r = await pay(
+      'buyer@muster.example',
+      {},
+      { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789', birth_date: undefined },
+    );
     expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded' });
     expect(await at(r.body.connector_transaction_id)).toMatchObject({
-      personalData: { company: { name: 'Muster GmbH', legalForm: 'GmbH', uid: 'DE123456789' } }, invoiceAddress: { company: 'Muster GmbH', vatId: 'DE123456789' },
+      personalData: { company: { name: 'Muster GmbH', legalForm: 'GmbH', uid: 'DE123456789' } },
+      invoiceAddress: { company: 'Muster GmbH', vatId: 'DE123456789' },
     });
   });
 
   it('a country axytos does not serve: refused by us before anything is queued, naming the field', async () => {
-    const r = await pay('erika@example.com', { billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'ES' } } });
+    const r = await pay('erika@example.com', {
+      billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'ES' } },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'IR_05', param: 'billing.address.country' });
   });
 
-  it('wrong credentials: failed with axytos\'s 401', async () => {
+  it("wrong credentials: failed with axytos's 401", async () => {
     const other = await stack.merchant();
-    const a = await stack.api('POST', `/account/${other.merchant_id}/connectors`, {
-      connector_name: 'axytos', connector_account_details: { auth_type: 'HeaderKey', api_key: 'wrong' }, connector_webhook_details: { merchant_secret: 'x' },
-    }, stack.adminKey);
+    const a = await stack.api(
+      'POST',
+      `/account/${other.merchant_id}/connectors`,
+      {
+        connector_name: 'axytos',
+        connector_account_details: { auth_type: 'HeaderKey', api_key: 'wrong' },
+        connector_webhook_details: { merchant_secret: 'x' },
+      },
+      stack.adminKey,
+    );
     expect(a.status).toBe(200);
     const r = await pay('erika@example.com', {}, {}, other.api_key);
     expect(r.body).toMatchObject({ status: 'failed', error_code: 'HTTP_401', unified_code: 'UE_4000' });

@@ -19,7 +19,8 @@ beforeAll(async () => {
   M = await merchantWithAccount(stack, 'mondu', { auth_type: 'HeaderKey', api_key: TOKEN }, SECRET);
   // The merchant registers its notification address at Mondu (Mondu's dashboard or API), for the order topics.
   const hook = await fetch(`${stack.sandboxUrl}/mondu/api/v1/webhooks`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'api-token': TOKEN },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-token': TOKEN },
     body: JSON.stringify({ topic: 'order', address: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });
   expect(hook.status).toBe(201);
@@ -31,20 +32,45 @@ let n = 0;
 /** A B2B BNPL payment to mondu: EUR, billing in DE, order lines with tax, spec 2.5 metadata, a device fingerprint. */
 async function pay(email: string, extra: Record<string, unknown> = {}, key = M.api_key) {
   n += 1;
-  const r = await stack.api('POST', '/payments', {
-    amount: 11_900, currency: 'EUR', confirm: true, capture_method: 'manual', payment_method: 'pay_later', payment_method_type: 'invoice',
-    connector: ['mondu'], merchant_order_reference_id: `order-${n}-${Date.now()}`, return_url: 'https://shop.example/return',
-    customer: { name: 'Jane Roe', email },
-    billing: { address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE', first_name: 'Jane', last_name: 'Roe' }, email },
-    order_details: [
-      { product_name: 'Desk', quantity: 2, amount: 9_520, total_tax_amount: 1_520, product_id: 'sku-desk', product_type: 'physical' },
-      { product_name: 'Shipping', quantity: 1, amount: 2_380, total_tax_amount: 380, category: 'shipping_costs' },
-    ],
-    order_tax_amount: 1_900,
-    metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', legal_form_category: 'kapital_und_personen_gesellschaft', net_term: 30, customer_locale: 'de-DE', invoice_url: 'https://shop.example/invoices/default.pdf' },
-    browser_info: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'de-DE', device_fingerprint: { ratepay: 'rp-1', payla: 'pl-1', unzer: 'uz-1' } },
-    ...extra,
-  }, key);
+  const r = await stack.api(
+    'POST',
+    '/payments',
+    {
+      amount: 11_900,
+      currency: 'EUR',
+      confirm: true,
+      capture_method: 'manual',
+      payment_method: 'pay_later',
+      payment_method_type: 'invoice',
+      connector: ['mondu'],
+      merchant_order_reference_id: `order-${n}-${Date.now()}`,
+      return_url: 'https://shop.example/return',
+      customer: { name: 'Jane Roe', email },
+      billing: { address: { line1: 'Hauptstr. 1', city: 'Berlin', zip: '10115', country: 'DE', first_name: 'Jane', last_name: 'Roe' }, email },
+      order_details: [
+        { product_name: 'Desk', quantity: 2, amount: 9_520, total_tax_amount: 1_520, product_id: 'sku-desk', product_type: 'physical' },
+        { product_name: 'Shipping', quantity: 1, amount: 2_380, total_tax_amount: 380, category: 'shipping_costs' },
+      ],
+      order_tax_amount: 1_900,
+      metadata: {
+        buyer_type: 'business',
+        company_name: 'ACME GmbH',
+        legal_form: 'GmbH',
+        legal_form_category: 'kapital_und_personen_gesellschaft',
+        net_term: 30,
+        customer_locale: 'de-DE',
+        invoice_url: 'https://shop.example/invoices/default.pdf',
+      },
+      browser_info: {
+        user_agent: 'Mozilla/5.0',
+        ip_address: '203.0.113.7',
+        language: 'de-DE',
+        device_fingerprint: { ratepay: 'rp-1', payla: 'pl-1', unzer: 'uz-1' },
+      },
+      ...extra,
+    },
+    key,
+  );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body;
 }
@@ -61,7 +87,8 @@ const authorized = async (email = 'jane@acme.example', extra: Record<string, unk
   await checkout(p);
   return stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture');
 };
-const sandbox = async (view: string, q: Record<string, string>) => (await stack.sandbox(`/__sandbox/mondu/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
+const sandbox = async (view: string, q: Record<string, string>) =>
+  (await stack.sandbox(`/__sandbox/mondu/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
 const capture = (id: string, body: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, body, M.api_key);
 
 describe('mondu through the stack', () => {
@@ -73,28 +100,39 @@ describe('mondu through the stack', () => {
     const done = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture');
     const [order] = await sandbox('orders', { uuid: done.connector_transaction_id });
     expect(order).toMatchObject({
-      state: 'confirmed', gross_amount_cents: 11_900, net_price_cents: 10_000, tax_cents: 1_900, net_term: 30, state_flow: 'authorization_flow',
+      state: 'confirmed',
+      gross_amount_cents: 11_900,
+      net_price_cents: 10_000,
+      tax_cents: 1_900,
+      net_term: 30,
+      state_flow: 'authorization_flow',
       buyer: { email: 'jane@acme.example', company_name: 'ACME GmbH', legal_form: 'GmbH', first_name: 'Jane', last_name: 'Roe' },
-      billing_address: { country_code: 'DE', zip_code: '10115' }, language: 'de',
+      billing_address: { country_code: 'DE', zip_code: '10115' },
+      language: 'de',
     });
-    expect(order.lines[0]).toMatchObject({ shipping_price_cents: 2_000, line_items: [{ title: 'Desk', quantity: 2, net_price_cents: 8_000, tax_cents: 1_520 }] });
+    expect(order.lines[0]).toMatchObject({
+      shipping_price_cents: 2_000,
+      line_items: [{ title: 'Desk', quantity: 2, net_price_cents: 8_000, tax_cents: 1_520 }],
+    });
   });
 
-  it('the buyer cancels at the checkout -> failed with Mondu\'s state', async () => {
+  it("the buyer cancels at the checkout -> failed with Mondu's state", async () => {
     const p = await pay('jane@acme.example');
     await checkout(p, 'cancel');
     const f = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'failed');
     expect(f).toMatchObject({ error_code: 'canceled', unified_code: 'UE_1000' });
   });
 
-  it('manual capture of the whole amount: one invoice with the merchant\'s invoice number and URL', async () => {
+  it("manual capture of the whole amount: one invoice with the merchant's invoice number and URL", async () => {
     const p = await authorized();
     const c = await capture(p.payment_id, { amount_to_capture: 11_900, capture_metadata: { invoice_data: { merchant_invoice_ref: `INV-${p.payment_id}` } } });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     const s = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
     expect(s.amount_received).toBe(11_900);
     const invs = await sandbox('invoices', { order_uuid: p.connector_transaction_id });
-    expect(invs).toMatchObject([{ external_reference_id: `INV-${p.payment_id}`, invoice_url: 'https://shop.example/invoices/default.pdf', gross_amount_cents: 11_900, tax_cents: 1_900 }]);
+    expect(invs).toMatchObject([
+      { external_reference_id: `INV-${p.payment_id}`, invoice_url: 'https://shop.example/invoices/default.pdf', gross_amount_cents: 11_900, tax_cents: 1_900 },
+    ]);
     expect(s.captures[0].connector_capture_id).toBe(invs[0].uuid);
     expect((await sandbox('orders', { uuid: p.connector_transaction_id }))[0].state).toBe('shipped');
   });
@@ -136,14 +174,15 @@ describe('mondu through the stack', () => {
     const s = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
     const r1 = await stack.api('POST', '/refunds', { payment_id: p.payment_id, amount: 2_000, reason: 'damaged' }, M.api_key);
     expect(r1.status, JSON.stringify(r1.body)).toBe(200);
-    const refundDone = (id: string) => (async () => {
-      for (let i = 0; i < 100; i++) {
-        const r = await stack.api('GET', `/refunds/${id}`, undefined, M.api_key);
-        if (r.body.status !== 'pending') return r.body;
-        await new Promise((x) => setTimeout(x, 200));
-      }
-      throw new Error('refund still pending');
-    })();
+    const refundDone = (id: string) =>
+      (async () => {
+        for (let i = 0; i < 100; i++) {
+          const r = await stack.api('GET', `/refunds/${id}`, undefined, M.api_key);
+          if (r.body.status !== 'pending') return r.body;
+          await new Promise((x) => setTimeout(x, 200));
+        }
+        throw new Error('refund still pending');
+      })();
     expect(await refundDone(r1.body.refund_id)).toMatchObject({ status: 'succeeded', amount: 2_000 });
     const r2 = await stack.api('POST', '/refunds', { payment_id: p.payment_id, amount: 9_900 }, M.api_key);
     expect(await refundDone(r2.body.refund_id)).toMatchObject({ status: 'succeeded', amount: 9_900 });
@@ -154,7 +193,7 @@ describe('mondu through the stack', () => {
     ]);
   });
 
-  it('a refund Mondu refuses (+refund_fail): failed with Mondu\'s field and details', async () => {
+  it("a refund Mondu refuses (+refund_fail): failed with Mondu's field and details", async () => {
     const p = await authorized('jane+refund_fail@acme.example');
     await capture(p.payment_id, {});
     await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
@@ -162,7 +201,11 @@ describe('mondu through the stack', () => {
     for (let i = 0; i < 100; i++) {
       const g = await stack.api('GET', `/refunds/${r.body.refund_id}`, undefined, M.api_key);
       if (g.body.status === 'failed') {
-        expect(g.body).toMatchObject({ error_code: 'invoice', error_message: 'invoice is in collection: credit notes are not accepted', unified_code: 'UE_6000' });
+        expect(g.body).toMatchObject({
+          error_code: 'invoice',
+          error_message: 'invoice is in collection: credit notes are not accepted',
+          unified_code: 'UE_6000',
+        });
         return;
       }
       await new Promise((x) => setTimeout(x, 200));
@@ -178,13 +221,15 @@ describe('mondu through the stack', () => {
     expect(f).toMatchObject({ error_code: 'buyer_not_creditworthy', unified_code: 'UE_1000', connector: 'mondu' });
   });
 
-  it('review (+review): confirm -> pending (processing), decided by Mondu\'s signed order/confirmed webhook', async () => {
+  it("review (+review): confirm -> pending (processing), decided by Mondu's signed order/confirmed webhook", async () => {
     const p = await pay('jane+review@acme.example');
     await checkout(p);
     const pending = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'processing');
     const done = await stack.poll(pending.payment_id, M.api_key, (x) => x.status === 'requires_capture', 15_000);
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
-    const confirmed = inbox.filter((d: any) => JSON.parse(d.body).order_uuid === done.connector_transaction_id && JSON.parse(d.body).topic === 'order/confirmed');
+    const confirmed = inbox.filter(
+      (d: any) => JSON.parse(d.body).order_uuid === done.connector_transaction_id && JSON.parse(d.body).topic === 'order/confirmed',
+    );
     // An approval raises money: the webhook asks for a read at Mondu at once, which applies it (issue 19).
     expect(confirmed.map((d: any) => d.result)).toEqual(['synced']);
     const sent = await sandbox('notifications', { object_id: done.connector_transaction_id });
@@ -202,7 +247,7 @@ describe('mondu through the stack', () => {
     expect(calls.filter((c) => c.idempotency_key === orders[0].idempotency_key).map((c) => c.status)).toEqual([500, 500, 201]);
   });
 
-  it('wrong credentials: failed with Mondu\'s code', async () => {
+  it("wrong credentials: failed with Mondu's code", async () => {
     const p = await pay('jane@acme.example', {}, bad.api_key);
     const f = p.status === 'failed' ? p : await stack.poll(p.payment_id, bad.api_key, (x) => x.status === 'failed');
     expect(f).toMatchObject({ error_code: 'api_token', error_message: 'api_token is invalid', unified_code: 'UE_4000' });

@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bnplPayment, customerStep, imitationView, merchantCalls, merchantWithAccount, type ConnectorMerchant } from '../support/connectors.ts';
 import { Stack } from '../support/stack.ts';
 
-const SANDBOX = { auth_type: 'SignatureKey', api_key: 'openbank_sandbox_merchant_api_key', key1: 'openbank_sandbox_client_id', api_secret: 'openbank_sandbox_client_secret' };
+const SANDBOX = {
+  auth_type: 'SignatureKey',
+  api_key: 'openbank_sandbox_merchant_api_key',
+  key1: 'openbank_sandbox_client_id',
+  api_secret: 'openbank_sandbox_client_secret',
+};
 let stack: Stack;
 let M: ConnectorMerchant;
 let calls: ReturnType<typeof merchantCalls>;
@@ -41,17 +46,27 @@ const inboxResults = async (orderId: string) => {
 };
 
 describe('openbank through the stack', () => {
-  it('customer step: the Link-Up, back to the shop, decided by Zinia\'s notification (a hint: the worker re-reads the order)', async () => {
+  it("customer step: the Link-Up, back to the shop, decided by Zinia's notification (a hint: the worker re-reads the order)", async () => {
     const p = await pay('erika@example.com');
     await waitQuickSyncs();
     const { payment, location } = await linkUp(p);
-    expect(location).toBe(`https://shop.example/return?zinia_order_id=${payment.connector_transaction_id}&merchant_order_id=${(await order(payment.connector_transaction_id)).merchant_order_id}`);
+    expect(location).toBe(
+      `https://shop.example/return?zinia_order_id=${payment.connector_transaction_id}&merchant_order_id=${(await order(payment.connector_transaction_id)).merchant_order_id}`,
+    );
     const done = await calls.until(payment, 'requires_capture', 15_000);
     const o = await order(done.connector_transaction_id);
     expect(o).toMatchObject({ status: 'APPROVED', product: 'PAY_IN_30', amount: 11_900, merchant_reference: p.merchant_order_reference_id });
     expect(o.request).toMatchObject({
-      amount: 119, currency: 'EUR',
-      customer: { first_name: 'Erika', last_name: 'Mustermann', email: 'erika@example.com', mobile_phone: '+4915112345678', birth_date: '1980-02-03', language: 'de' },
+      amount: 119,
+      currency: 'EUR',
+      customer: {
+        first_name: 'Erika',
+        last_name: 'Mustermann',
+        email: 'erika@example.com',
+        mobile_phone: '+4915112345678',
+        birth_date: '1980-02-03',
+        language: 'de',
+      },
       billing_address: { address_line_1: 'Hauptstr. 12a', postal_code: '10115', city: 'Berlin', country_code: 'DE' },
       items: [
         { sku: 'sku-lamp', name: 'Lamp', type: 'PRODUCT', quantity: 2, unit_price: 47.6, total_amount: 95.2, tax_rate: 19, tax_amount: 15.2 },
@@ -66,16 +81,21 @@ describe('openbank through the stack', () => {
     expect(login.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('the customer cancels at the Link-Up -> failed with Zinia\'s code', async () => {
+  it("the customer cancels at the Link-Up -> failed with Zinia's code", async () => {
     const { payment } = await linkUp(await pay('erika@example.com'), 'deny');
     const f = await calls.until(payment, 'failed', 15_000);
     expect(f).toMatchObject({ error_code: 'CUSTOMER_CANCELLED', error_message: 'The customer cancelled the application', unified_code: 'UE_1000' });
   });
 
-  it('decline (+decline): Zinia\'s credit check rejects at the Link-Up -> failed with its reason', async () => {
+  it("decline (+decline): Zinia's credit check rejects at the Link-Up -> failed with its reason", async () => {
     const { payment } = await linkUp(await pay('erika+decline@example.com'));
     const f = await calls.until(payment, 'failed', 15_000);
-    expect(f).toMatchObject({ error_code: 'CREDIT_CHECK_REJECTED', error_message: 'Zinia could not approve the financing', unified_code: 'UE_1000', connector: 'openbank' });
+    expect(f).toMatchObject({
+      error_code: 'CREDIT_CHECK_REJECTED',
+      error_message: 'Zinia could not approve the financing',
+      unified_code: 'UE_1000',
+      connector: 'openbank',
+    });
   });
 
   it('review (+review): PENDING after the Link-Up -> processing, APPROVED later, told by a notification', async () => {
@@ -89,7 +109,7 @@ describe('openbank through the stack', () => {
     expect(await inboxResults(done.connector_transaction_id)).toEqual(['synced', 'synced']);
   });
 
-  it('manual capture of the whole amount: one shipment confirmation with the merchant\'s invoice number', async () => {
+  it("manual capture of the whole amount: one shipment confirmation with the merchant's invoice number", async () => {
     const p = await authorized();
     const c = await calls.capture(p.payment_id, { amount_to_capture: 11_900, capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1001' } } });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
@@ -144,7 +164,7 @@ describe('openbank through the stack', () => {
     expect(o).toMatchObject({ refunded: 11_900, status: 'REFUNDED' });
   });
 
-  it('a pending refund (+refund_pending): pending, then succeeded on Zinia\'s notification (the worker re-reads the refund)', async () => {
+  it("a pending refund (+refund_pending): pending, then succeeded on Zinia's notification (the worker re-reads the refund)", async () => {
     const p = await authorized('erika+refund_pending@example.com');
     await calls.capture(p.payment_id, {});
     await calls.until(p, 'succeeded');
@@ -156,13 +176,16 @@ describe('openbank through the stack', () => {
     expect(sent).toMatchObject([{ type: 'REFUND_STATUS_CHANGED', delivered: true, body: { status: 'COMPLETED' } }]);
   });
 
-  it('a refund Zinia rejects (+refund_fail): failed with Zinia\'s code', async () => {
+  it("a refund Zinia rejects (+refund_fail): failed with Zinia's code", async () => {
     const p = await authorized('erika+refund_fail@example.com');
     await calls.capture(p.payment_id, {});
     await calls.until(p, 'succeeded');
     const r = await calls.refund(p.payment_id, 1_000);
     expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({
-      status: 'failed', error_code: 'REFUND_REJECTED', error_message: 'The refund was rejected: the financing is in collection', unified_code: 'UE_6000',
+      status: 'failed',
+      error_code: 'REFUND_REJECTED',
+      error_message: 'The refund was rejected: the financing is in collection',
+      unified_code: 'UE_6000',
     });
   });
 
@@ -175,14 +198,14 @@ describe('openbank through the stack', () => {
     expect(created.filter((c) => c.idempotency_key === orders[0].merchant_order_id).map((c) => c.status)).toEqual([500, 500, 201]);
   });
 
-  it('Zinia\'s own validation: no date of birth -> failed naming customer.birth_date', async () => {
+  it("Zinia's own validation: no date of birth -> failed naming customer.birth_date", async () => {
     const body = bnplPayment('openbank', 'erika@example.com');
     const p = await calls.pay({ ...body, metadata: { ...body.metadata, birth_date: undefined } });
     const f = await calls.until(p, 'failed');
     expect(f).toMatchObject({ error_code: 'VALIDATION_ERROR', error_message: 'customer.birth_date is required', unified_code: 'UE_2000' });
   });
 
-  it('wrong credentials: failed with Zinia\'s code (client secret) or the API gateway\'s (Merchant API Key)', async () => {
+  it("wrong credentials: failed with Zinia's code (client secret) or the API gateway's (Merchant API Key)", async () => {
     const badSecret = await merchantWithAccount(stack, 'openbank', { ...SANDBOX, api_secret: 'not_the_secret' });
     const p = await merchantCalls(stack, badSecret.api_key).pay(bnplPayment('openbank', 'erika@example.com'));
     const f = p.status === 'failed' ? p : await stack.poll(p.payment_id, badSecret.api_key, (x) => x.status === 'failed');
@@ -204,9 +227,19 @@ describe('openbank through the stack', () => {
     expect(await refused(bnplPayment('openbank', 'erika@example.com', { buyer: 'business' }))).toMatchObject({ code: 'IR_05', param: 'metadata.buyer_type' });
     expect(await refused(bnplPayment('openbank', 'erika@example.com', {}, { currency: 'GBP' }))).toMatchObject({ code: 'IR_05', param: 'currency' });
     const at = bnplPayment('openbank', 'erika@example.com');
-    expect(await refused({ ...at, billing: { ...at.billing, address: { ...at.billing.address, country: 'AT' } } })).toMatchObject({ code: 'IR_05', param: 'billing.address.country' });
-    expect(await refused(bnplPayment('openbank', 'erika@example.com', {}, { return_url: undefined }))).toMatchObject({ code: 'IR_04', param: 'return_url', message: expect.stringContaining('openbank needs return_url') });
-    expect(await refused(bnplPayment('openbank', 'erika@example.com', {}, { capture_method: 'scheduled' }))).toMatchObject({ code: 'IR_05', param: 'capture_method' });
+    expect(await refused({ ...at, billing: { ...at.billing, address: { ...at.billing.address, country: 'AT' } } })).toMatchObject({
+      code: 'IR_05',
+      param: 'billing.address.country',
+    });
+    expect(await refused(bnplPayment('openbank', 'erika@example.com', {}, { return_url: undefined }))).toMatchObject({
+      code: 'IR_04',
+      param: 'return_url',
+      message: expect.stringContaining('openbank needs return_url'),
+    });
+    expect(await refused(bnplPayment('openbank', 'erika@example.com', {}, { capture_method: 'scheduled' }))).toMatchObject({
+      code: 'IR_05',
+      param: 'capture_method',
+    });
     expect(await count()).toBe(before);
   });
 });

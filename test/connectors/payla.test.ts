@@ -20,13 +20,16 @@ beforeAll(async () => {
   calls = merchantCalls(stack, M.api_key);
   // The portal's TransactionStatus URL, as the merchant sets it in PAYONE's merchant interface.
   const set = await stack.sandbox(`/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });
   expect(set.status).toBe(200);
 }, 60_000);
 afterAll(async () => stack?.stop());
 
-const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}, extra: Record<string, unknown> = {}) => bnplPayment('payla', email, opts, extra);
+const profile = (email: string, opts: { buyer?: 'consumer' | 'business' } = {}, extra: Record<string, unknown> = {}) =>
+  bnplPayment('payla', email, opts, extra);
 const pay = (email: string, extra: Record<string, unknown> = {}, opts: { buyer?: 'consumer' | 'business' } = {}) => calls.pay(profile(email, opts, extra));
 const settled = (p: any) => stack.poll(p.payment_id, M.api_key, (x) => x.status !== 'processing');
 const tx = async (txid: string) => (await imitationView(stack, 'payla', 'transactions', { txid }))[0];
@@ -36,7 +39,15 @@ describe('payla: authorize and capture', () => {
     const p = await settled(await pay('erika@example.com', { capture_method: 'automatic' }));
     expect(p).toMatchObject({ status: 'succeeded', amount_received: 11_900, connector: 'payla', merchant_connector_id: M.mca });
     const t = await tx(p.connector_transaction_id);
-    expect(t).toMatchObject({ request: 'authorization', amount: 11_900, captured: 11_900, sequence: 0, device_token: 'pl-device-1', businessrelation: 'b2c', currency: 'EUR' });
+    expect(t).toMatchObject({
+      request: 'authorization',
+      amount: 11_900,
+      captured: 11_900,
+      sequence: 0,
+      device_token: 'pl-device-1',
+      businessrelation: 'b2c',
+      currency: 'EUR',
+    });
     expect(t.basket).toEqual([
       { it: 'goods', id: 'sku-lamp', pr: '4760', no: '2', de: 'Lamp', va: '19' },
       { it: 'shipment', id: 'shipping', pr: '2380', no: '1', de: 'Shipping', va: '19' },
@@ -95,7 +106,7 @@ describe('payla: refunds', () => {
     expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 11_900, refunded: 11_900, sequence: 3 });
   });
 
-  it('a refund of an automatic capture is sequencenumber 1; +refund_fail: failed with PAYONE\'s 991', async () => {
+  it("a refund of an automatic capture is sequencenumber 1; +refund_fail: failed with PAYONE's 991", async () => {
     const ok = await settled(await pay('erika@example.com', { capture_method: 'automatic' }));
     const r = await calls.refund(ok.payment_id);
     expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({ status: 'succeeded', amount: 11_900 });
@@ -107,19 +118,26 @@ describe('payla: refunds', () => {
 });
 
 describe('payla: declines, failures and what PAYONE does not have', () => {
-  it('decline (+decline): failed with PAYONE\'s errorcode 307 and its messages', async () => {
+  it("decline (+decline): failed with PAYONE's errorcode 307 and its messages", async () => {
     const p = await settled(await pay('erika+decline@example.com'));
     expect(p).toMatchObject({
-      status: 'failed', error_code: '307', unified_code: 'UE_1000',
+      status: 'failed',
+      error_code: '307',
+      unified_code: 'UE_1000',
       error_message: 'Declined by risk check (customer: Leider ist die Zahlung per Rechnungskauf nicht möglich. Bitte wählen Sie eine andere Zahlungsart.)',
     });
   });
 
-  it('wrong credentials: failed with PAYONE\'s errorcode 2 ({key}), UE_4000', async () => {
+  it("wrong credentials: failed with PAYONE's errorcode 2 ({key}), UE_4000", async () => {
     const bad = await merchantWithAccount(stack, 'payla', { ...PAYLA_SANDBOX_DETAILS(), api_secret: 'not-the-portal-key' });
     const created = await merchantCalls(stack, bad.api_key).pay(profile('erika@example.com'));
     const p = await stack.poll(created.payment_id, bad.api_key, (x) => x.status !== 'processing');
-    expect(p).toMatchObject({ status: 'failed', error_code: '2', error_message: expect.stringContaining('Parameter {key} faulty or missing'), unified_code: 'UE_4000' });
+    expect(p).toMatchObject({
+      status: 'failed',
+      error_code: '2',
+      error_message: expect.stringContaining('Parameter {key} faulty or missing'),
+      unified_code: 'UE_4000',
+    });
   });
 
   it('PAYONE answers 500 twice (+flaky), then authorizes: one transaction for the reference', async () => {
@@ -130,7 +148,7 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     expect(statuses.filter((s) => s === 500).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('review (+review) and customer step (+redirect): PAYONE\'s secured invoice decides at once, with no redirect', async () => {
+  it("review (+review) and customer step (+redirect): PAYONE's secured invoice decides at once, with no redirect", async () => {
     for (const tag of ['review', 'redirect']) {
       const p = await settled(await pay(`erika+${tag}@example.com`));
       expect(p.status, tag).toBe('requires_capture');
@@ -148,8 +166,9 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     expect(sent.map((d) => [d.txaction, d.delivered, d.last_status])).toEqual([['appointed', true, 200]]);
     let inbox: any[] = [];
     for (let i = 0; i < 100 && !inbox.some((d) => d.result); i += 1) {
-      inbox = (await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray())
-        .filter((d: any) => new URLSearchParams(d.body).get('txid') === p.connector_transaction_id);
+      inbox = (await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray()).filter(
+        (d: any) => new URLSearchParams(d.body).get('txid') === p.connector_transaction_id,
+      );
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(inbox.map((d) => d.result)).toEqual(['unchanged']);
@@ -160,7 +179,11 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     const before = (await stack.sandboxCalls({ provider: 'payla' })).filter((c) => c.method !== 'GET').length;
     const cases: [Record<string, unknown>, string, string][] = [
       [{ currency: 'USD' }, 'IR_05', 'currency'],
-      [{ billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Bahnhofstr. 1', city: 'Zürich', zip: '8001', country: 'CH' } } }, 'IR_05', 'billing.address.country'],
+      [
+        { billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Bahnhofstr. 1', city: 'Zürich', zip: '8001', country: 'CH' } } },
+        'IR_05',
+        'billing.address.country',
+      ],
       [{ browser_info: { user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: 'rp-1' } } }, 'IR_04', 'browser_info.device_fingerprint.payla'],
     ];
     for (const [extra, code, param] of cases) {

@@ -14,9 +14,15 @@ let merchantId: string;
 let mca: string;
 beforeAll(async () => {
   ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '4000' }));
-  const a = await stack.api('POST', `/account/${merchantId}/connectors`, {
-    connector_name: 'ratepay', connector_account_details: manifest.sandbox_account_details,
-  }, stack.adminKey);
+  const a = await stack.api(
+    'POST',
+    `/account/${merchantId}/connectors`,
+    {
+      connector_name: 'ratepay',
+      connector_account_details: manifest.sandbox_account_details,
+    },
+    stack.adminKey,
+  );
   expect(a.status, JSON.stringify(a.body)).toBe(200);
   mca = a.body.merchant_connector_id;
 }, 120_000);
@@ -31,11 +37,17 @@ let n = 0;
 function payment(email: string, extra: Record<string, unknown> = {}) {
   n += 1;
   return {
-    amount: 10_000, currency: 'EUR', confirm: true, connector: ['ratepay'], payment_method: 'pay_later', payment_method_type: 'invoice',
+    amount: 10_000,
+    currency: 'EUR',
+    confirm: true,
+    connector: ['ratepay'],
+    payment_method: 'pay_later',
+    payment_method_type: 'invoice',
     merchant_order_reference_id: `order-${Date.now()}-${n}`,
     customer: { id: `cus_rp_${n}`, email, name: 'Hanna Schmidt', phone: '177 4445555', phone_country_code: '+49' },
     billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Hanna', last_name: 'Schmidt' }, email },
-    order_details: LINES, order_tax_amount: 1_597,
+    order_details: LINES,
+    order_tax_amount: 1_597,
     metadata: { birth_date: '1985-02-11', buyer_type: 'private', customer_locale: 'de-DE', gender: 'female' },
     browser_info: { ip_address: '203.0.113.7', user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: `rp-dfp-${n}-0b7c2a` } },
     ...extra,
@@ -68,7 +80,14 @@ describe('ratepay: authorize and capture', () => {
     const done = await settle(p.payment_id);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 10_000, connector: 'ratepay' });
     const t = await transaction(done.connector_transaction_id);
-    expect(t).toMatchObject({ status: 'CAPTURED', authorized: 10_000, captured: 10_000, currency: 'EUR', partner_shop_id: 'INTEGRATION_TE_DACH', partner_transaction_id: p.merchant_order_reference_id });
+    expect(t).toMatchObject({
+      status: 'CAPTURED',
+      authorized: 10_000,
+      captured: 10_000,
+      currency: 'EUR',
+      partner_shop_id: 'INTEGRATION_TE_DACH',
+      partner_transaction_id: p.merchant_order_reference_id,
+    });
     expect(t.captures).toHaveLength(1);
     // One token for every call of the account (cached in Redis).
     const calls = await stack.sandboxCalls({ provider: 'ratepay' });
@@ -124,10 +143,14 @@ describe('ratepay: authorize and capture', () => {
   });
 
   it('B2B: a company buyer (metadata.buyer_type business) is authorized', async () => {
-    const p = await settle((await pay('buyer@acme.example', {
-      capture_method: 'manual',
-      metadata: { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', legal_form: 'gmbh', birth_date: '1980-01-01' },
-    })).payment_id);
+    const p = await settle(
+      (
+        await pay('buyer@acme.example', {
+          capture_method: 'manual',
+          metadata: { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', legal_form: 'gmbh', birth_date: '1980-01-01' },
+        })
+      ).payment_id,
+    );
     expect(p.status).toBe('requires_capture');
   });
 });
@@ -151,13 +174,16 @@ describe('ratepay: refunds', () => {
     const p = await settle((await pay('nina+refund_fail@example.com')).payment_id);
     const r = await refund({ payment_id: p.payment_id, amount: 1_000 });
     expect(await refundDone(r.body.refund_id)).toMatchObject({
-      status: 'failed', error_code: 'UNPROCESSABLE_OPERATION', error_message: expect.stringContaining('REFUND_AMOUNT_TOO_HIGH'), unified_code: 'UE_6000',
+      status: 'failed',
+      error_code: 'UNPROCESSABLE_OPERATION',
+      error_message: expect.stringContaining('REFUND_AMOUNT_TOO_HIGH'),
+      unified_code: 'UE_6000',
     });
   });
 });
 
 describe('ratepay: declines, errors, retries', () => {
-  it('+decline: 422 RISK_DECISION -> failed with Ratepay\'s category, UE_1000', async () => {
+  it("+decline: 422 RISK_DECISION -> failed with Ratepay's category, UE_1000", async () => {
     const p = await settle((await pay('olga+decline@example.com')).payment_id);
     expect(p).toMatchObject({ status: 'failed', error_code: 'RISK_DECISION', unified_code: 'UE_1000' });
     // Ratepay's read of a declined transaction carries its decline: a status sync says the same.
@@ -170,7 +196,12 @@ describe('ratepay: declines, errors, retries', () => {
     const p = await stack.api('POST', '/payments', { ...body, metadata: { buyer_type: 'private' } }, key);
     // Either refused before the provider (the manifest's required_fields) or by Ratepay with its own category.
     if (p.status === 200) {
-      expect(await settle(p.body.payment_id)).toMatchObject({ status: 'failed', error_code: 'SYNTAX', error_message: expect.stringContaining('date_of_birth'), unified_code: 'UE_2000' });
+      expect(await settle(p.body.payment_id)).toMatchObject({
+        status: 'failed',
+        error_code: 'SYNTAX',
+        error_message: expect.stringContaining('date_of_birth'),
+        unified_code: 'UE_2000',
+      });
     } else {
       expect(p.status).toBe(400);
     }
@@ -179,18 +210,26 @@ describe('ratepay: declines, errors, retries', () => {
   it('+flaky: Ratepay answers 500 twice, the worker retries with the same Idempotency-Key: one transaction', async () => {
     const p = await settle((await pay('quinn+flaky@example.com', { capture_method: 'manual' })).payment_id);
     expect(p.status).toBe('requires_capture');
-    const posts = (await stack.sandboxCalls({ provider: 'ratepay' })).filter((c) => c.method === 'POST' && c.path === '/ratepay/transaction/management/v2/transactions');
+    const posts = (await stack.sandboxCalls({ provider: 'ratepay' })).filter(
+      (c) => c.method === 'POST' && c.path === '/ratepay/transaction/management/v2/transactions',
+    );
     const mine = posts.filter((c) => c.idempotency_key && posts.filter((x) => x.idempotency_key === c.idempotency_key).length === 3);
     expect(mine.map((c) => c.status)).toEqual([500, 500, 201]);
     const all = (await (await stack.sandbox(`/__sandbox/ratepay/transactions?idempotency_key=${mine[0]!.idempotency_key}`)).json()) as any[];
     expect(all).toHaveLength(1);
   });
 
-  it('wrong credentials: the token is refused -> failed with Ratepay\'s OAuth code, UE_4000', async () => {
+  it("wrong credentials: the token is refused -> failed with Ratepay's OAuth code, UE_4000", async () => {
     const other = await stack.merchant();
-    const a = await stack.api('POST', `/account/${other.merchant_id}/connectors`, {
-      connector_name: 'ratepay', connector_account_details: { ...manifest.sandbox_account_details, key1: 'not-the-secret' },
-    }, stack.adminKey);
+    const a = await stack.api(
+      'POST',
+      `/account/${other.merchant_id}/connectors`,
+      {
+        connector_name: 'ratepay',
+        connector_account_details: { ...manifest.sandbox_account_details, key1: 'not-the-secret' },
+      },
+      stack.adminKey,
+    );
     expect(a.status).toBe(200);
     const r = await stack.api('POST', '/payments', payment('rob@example.com'), other.api_key);
     const p = await stack.poll(r.body.payment_id, other.api_key, (x) => x.status !== 'processing');

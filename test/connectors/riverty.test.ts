@@ -25,8 +25,15 @@ let n = 0;
 function body(email: string, extra: Record<string, unknown> = {}) {
   n += 1;
   return {
-    amount: 11_900, currency: 'EUR', confirm: true, capture_method: 'manual', payment_method: 'pay_later', payment_method_type: 'invoice',
-    connector: ['riverty'], merchant_order_reference_id: `order-${n}-${Date.now().toString(36)}`, return_url: 'https://shop.example/return',
+    amount: 11_900,
+    currency: 'EUR',
+    confirm: true,
+    capture_method: 'manual',
+    payment_method: 'pay_later',
+    payment_method_type: 'invoice',
+    connector: ['riverty'],
+    merchant_order_reference_id: `order-${n}-${Date.now().toString(36)}`,
+    return_url: 'https://shop.example/return',
     customer: { name: 'Astrid Schmidt', email },
     billing: { address: { line1: 'Hauptstr. 12a', city: 'Berlin', zip: '10115', country: 'DE', first_name: 'Astrid', last_name: 'Schmidt' }, email },
     order_details: [
@@ -35,7 +42,12 @@ function body(email: string, extra: Record<string, unknown> = {}) {
     ],
     order_tax_amount: 1_900,
     metadata: { birth_date: '1990-01-02', buyer_type: 'consumer', customer_locale: 'de-DE', device_token: 'rv-device-1' },
-    browser_info: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'de-DE', device_fingerprint: { ratepay: 'rp-1', payla: 'pl-1', unzer: 'uz-1' } },
+    browser_info: {
+      user_agent: 'Mozilla/5.0',
+      ip_address: '203.0.113.7',
+      language: 'de-DE',
+      device_fingerprint: { ratepay: 'rp-1', payla: 'pl-1', unzer: 'uz-1' },
+    },
     ...extra,
   };
 }
@@ -56,7 +68,8 @@ const authorized = async (email = 'astrid@example.com', extra: Record<string, un
   const p = await pay(email, extra);
   return p.status === 'requires_capture' ? p : stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture');
 };
-const sandbox = async (view: string, q: Record<string, string>) => (await stack.sandbox(`/__sandbox/riverty/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
+const sandbox = async (view: string, q: Record<string, string>) =>
+  (await stack.sandbox(`/__sandbox/riverty/${view}?${new URLSearchParams(q)}`)).json() as Promise<any[]>;
 const order = async (number: string) => (await sandbox('orders', { number }))[0];
 const capture = (id: string, b: Record<string, unknown>) => stack.api('POST', `/payments/${id}/capture`, b, M.api_key);
 async function refundDone(id: string, key = M.api_key) {
@@ -78,18 +91,37 @@ describe('riverty through the stack', () => {
     expect(o.request).toMatchObject({
       payment: { type: 'Invoice' },
       customer: {
-        customerCategory: 'Person', firstName: 'Astrid', lastName: 'Schmidt', email: 'astrid@example.com', birthDate: '1990-01-02', conversationLanguage: 'DE',
+        customerCategory: 'Person',
+        firstName: 'Astrid',
+        lastName: 'Schmidt',
+        email: 'astrid@example.com',
+        birthDate: '1990-01-02',
+        conversationLanguage: 'DE',
         address: { street: 'Hauptstr.', streetNumber: '12a', postalCode: '10115', postalPlace: 'Berlin', countryCode: 'DE' },
         riskData: { ipAddress: '203.0.113.7', profileTrackingId: 'rv-device-1' },
       },
       order: {
-        number: p.connector_transaction_id, totalGrossAmount: 119, totalNetAmount: 100, currency: 'EUR',
+        number: p.connector_transaction_id,
+        totalGrossAmount: 119,
+        totalNetAmount: 100,
+        currency: 'EUR',
         items: [
-          { productId: 'sku-hat', description: 'Hat', type: 'PhysicalArticle', quantity: 2, grossUnitPrice: 47.6, netUnitPrice: 40, vatAmount: 7.6, vatPercent: 19 },
+          {
+            productId: 'sku-hat',
+            description: 'Hat',
+            type: 'PhysicalArticle',
+            quantity: 2,
+            grossUnitPrice: 47.6,
+            netUnitPrice: 40,
+            vatAmount: 7.6,
+            vatPercent: 19,
+          },
           { description: 'Shipping', type: 'ShippingFee', quantity: 1, grossUnitPrice: 23.8, netUnitPrice: 20, vatAmount: 3.8, vatPercent: 19 },
         ],
       },
-      merchantUrl: 'https://shop.example/return', yourReference: p.merchant_order_reference_id, ourReference: p.payment_id,
+      merchantUrl: 'https://shop.example/return',
+      yourReference: p.merchant_order_reference_id,
+      ourReference: p.payment_id,
       webhookUrl: expect.stringMatching(new RegExp(`^http://(127\\.0\\.0\\.1|localhost):\\d+/webhooks/${M.merchant_id}/${M.mca}$`)),
     });
     const calls = await stack.sandboxCalls({ provider: 'riverty', path: '/riverty/api/v3/checkout/authorize' });
@@ -97,13 +129,15 @@ describe('riverty through the stack', () => {
   });
 
   it('a business buyer: customerCategory Company with the company name, no birth date needed', async () => {
-    const p = await authorized('buyer@acme.example', { metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789' } });
+    const p = await authorized('buyer@acme.example', {
+      metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789' },
+    });
     const o = await order(p.connector_transaction_id);
     expect(o.request.customer).toMatchObject({ customerCategory: 'Company', companyName: 'ACME GmbH', identificationNumber: 'DE123456789' });
     expect(o.request.customer.birthDate).toBeUndefined();
   });
 
-  it('strong customer authentication (+redirect): the customer confirms at Riverty, back to the shop, decided on Riverty\'s webhook by a read', async () => {
+  it("strong customer authentication (+redirect): the customer confirms at Riverty, back to the shop, decided on Riverty's webhook by a read", async () => {
     const p = await pay('astrid+redirect@example.com');
     // After the two quick status syncs (the next is 30 s away): only the notification can decide it in time.
     await new Promise((x) => setTimeout(x, 1_200));
@@ -111,7 +145,13 @@ describe('riverty through the stack', () => {
     expect(location).toBe('https://shop.example/return');
     const done = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'requires_capture', 15_000);
     const sent = await sandbox('notifications', { object_id: done.connector_transaction_id });
-    expect(sent).toMatchObject([{ type: 'CustomerAuthenticationCompleted', delivered: true, body: { Header: { MessageName: 'CustomerAuthenticationCompleted' }, Body: { OrderNumber: done.connector_transaction_id, Status: 'Accepted' } } }]);
+    expect(sent).toMatchObject([
+      {
+        type: 'CustomerAuthenticationCompleted',
+        delivered: true,
+        body: { Header: { MessageName: 'CustomerAuthenticationCompleted' }, Body: { OrderNumber: done.connector_transaction_id, Status: 'Accepted' } },
+      },
+    ]);
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
     expect(inbox.filter((d: any) => JSON.parse(d.body).Body?.OrderNumber === done.connector_transaction_id).map((d: any) => d.result)).toEqual(['synced']); // raises money: confirmed by a read (issue 19)
   });
@@ -126,7 +166,7 @@ describe('riverty through the stack', () => {
     expect(sent).toMatchObject([{ type: 'CustomerAuthenticationCompleted', delivered: true, body: { Body: { Status: 'Cancelled' } } }]);
   });
 
-  it('manual capture of the whole amount: one invoice with the merchant\'s invoice number and the order\'s items', async () => {
+  it("manual capture of the whole amount: one invoice with the merchant's invoice number and the order's items", async () => {
     const p = await authorized();
     const c = await capture(p.payment_id, { amount_to_capture: 11_900, capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1001' } } });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
@@ -174,18 +214,28 @@ describe('riverty through the stack', () => {
     expect(o.refunded).toBe(11_900);
   });
 
-  it('a refund Riverty declines (+refund_fail): failed with Riverty\'s code', async () => {
+  it("a refund Riverty declines (+refund_fail): failed with Riverty's code", async () => {
     const p = await authorized('astrid+refund_fail@example.com');
     await capture(p.payment_id, {});
     await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'succeeded');
     const r = await stack.api('POST', '/refunds', { payment_id: p.payment_id, amount: 1_000 }, M.api_key);
-    expect(await refundDone(r.body.refund_id)).toMatchObject({ status: 'failed', error_code: '400.302', error_message: 'The refund was declined', unified_code: 'UE_6000' });
+    expect(await refundDone(r.body.refund_id)).toMatchObject({
+      status: 'failed',
+      error_code: '400.302',
+      error_message: 'The refund was declined',
+      unified_code: 'UE_6000',
+    });
   });
 
   it('decline (+decline): outcome Rejected -> failed with the risk check message', async () => {
     const p = await pay('astrid+decline@example.com');
     const f = p.status === 'failed' ? p : await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'failed');
-    expect(f).toMatchObject({ error_code: '300.101', error_message: 'The customer did not pass the risk check', unified_code: 'UE_1000', connector: 'riverty' });
+    expect(f).toMatchObject({
+      error_code: '300.101',
+      error_message: 'The customer did not pass the risk check',
+      unified_code: 'UE_1000',
+      connector: 'riverty',
+    });
   });
 
   it('Riverty answers 500 twice (+flaky), then decides: one order at Riverty', async () => {
@@ -197,13 +247,13 @@ describe('riverty through the stack', () => {
     expect(calls.filter((c) => c.idempotency_key === done.connector_transaction_id).map((c) => c.status)).toEqual([500, 500, 200]);
   });
 
-  it('Riverty\'s own validation: a German consumer without a birth date -> failed naming customer.birthDate', async () => {
+  it("Riverty's own validation: a German consumer without a birth date -> failed naming customer.birthDate", async () => {
     const p = await pay('astrid@example.com', { metadata: { buyer_type: 'consumer' } });
     const f = p.status === 'failed' ? p : await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'failed');
     expect(f).toMatchObject({ error_code: '200.101', error_message: 'customer.birthDate is required', unified_code: 'UE_2000' });
   });
 
-  it('wrong credentials: failed with Riverty\'s code', async () => {
+  it("wrong credentials: failed with Riverty's code", async () => {
     const p = await pay('astrid@example.com', {}, bad.api_key);
     const f = p.status === 'failed' ? p : await stack.poll(p.payment_id, bad.api_key, (x) => x.status === 'failed');
     expect(f).toMatchObject({ error_code: '100.001', error_message: 'Authorization has been denied for this request.', unified_code: 'UE_4000' });

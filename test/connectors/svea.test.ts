@@ -23,8 +23,12 @@ afterAll(async () => stack?.stop());
 const payment = (email: string, extra: Record<string, unknown> = {}, buyer: 'consumer' | 'business' = 'consumer') => {
   const p = bnplPayment('svea', email, { buyer });
   return {
-    ...p, currency: 'SEK',
-    billing: { ...p.billing, address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Drottninggatan 1', city: 'Stockholm', zip: '11151', country: 'SE' } },
+    ...p,
+    currency: 'SEK',
+    billing: {
+      ...p.billing,
+      address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Drottninggatan 1', city: 'Stockholm', zip: '11151', country: 'SE' },
+    },
     metadata: { ...p.metadata, customer_locale: 'sv-SE' },
     browser_info: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'sv-SE' },
     ...extra,
@@ -57,13 +61,25 @@ describe('svea: the checkout', () => {
     const o = await order(p.connector_transaction_id);
     expect(o).toMatchObject({ Status: 'Final', PaymentType: 'INVOICE', ClientOrderNumber: expect.stringMatching(/^op_/) });
     expect(o.request).toMatchObject({
-      countryCode: 'SE', currency: 'SEK', locale: 'sv-SE',
-      cart: { items: [
-        { articleNumber: 'sku-lamp', name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 1_900 },
-        { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 1_900 },
-      ] },
-      merchantSettings: { confirmationUri: 'https://shop.example/return', pushUri: expect.stringMatching(new RegExp(`^http://(127\\.0\\.0\\.1|localhost):\\d+/webhooks/${M.merchant_id}/${M.mca}\\?svea_order=\\{checkout\\.order\\.uri\\}$`)) },
-      presetValues: expect.arrayContaining([{ typeName: 'EmailAddress', value: 'erika@example.com', isReadOnly: false }, { typeName: 'IsCompany', value: 'false', isReadOnly: true }]),
+      countryCode: 'SE',
+      currency: 'SEK',
+      locale: 'sv-SE',
+      cart: {
+        items: [
+          { articleNumber: 'sku-lamp', name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 1_900 },
+          { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 1_900 },
+        ],
+      },
+      merchantSettings: {
+        confirmationUri: 'https://shop.example/return',
+        pushUri: expect.stringMatching(
+          new RegExp(`^http://(127\\.0\\.0\\.1|localhost):\\d+/webhooks/${M.merchant_id}/${M.mca}\\?svea_order=\\{checkout\\.order\\.uri\\}$`),
+        ),
+      },
+      presetValues: expect.arrayContaining([
+        { typeName: 'EmailAddress', value: 'erika@example.com', isReadOnly: false },
+        { typeName: 'IsCompany', value: 'false', isReadOnly: true },
+      ]),
       merchantData: p.payment_id,
     });
     // The push (no body) and the Created event, both delivered (the payment may be decided by a status sync first).
@@ -72,7 +88,10 @@ describe('svea: the checkout', () => {
       pushes = await imitationView(stack, 'svea', 'notifications', { object_id: p.connector_transaction_id });
       await new Promise((ok) => setTimeout(ok, 100));
     }
-    expect(pushes).toMatchObject([{ event: 'push', body: null, delivered: true }, { event: 'CheckoutOrder.Created', delivered: true }]);
+    expect(pushes).toMatchObject([
+      { event: 'push', body: null, delivered: true },
+      { event: 'CheckoutOrder.Created', delivered: true },
+    ]);
     // The push has no body: the gateway kept the URL's query, which names the order; the worker acted on it for this
     // payment (synced, or unchanged when a status sync had decided it first), never 'ignored'.
     const inbox = await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray();
@@ -88,26 +107,30 @@ describe('svea: the checkout', () => {
     expect(o.PaymentType).toBe('ACCOUNTCREDIT');
   });
 
-  it('the customer cancels the checkout -> failed, in Svea\'s words', async () => {
+  it("the customer cancels the checkout -> failed, in Svea's words", async () => {
     const p = await calls.pay(payment('erika@example.com'));
     await checkout(p, 'deny');
     const f = await calls.until(p, 'failed', 15_000);
     expect(f).toMatchObject({ error_code: 'Cancelled', unified_code: 'UE_1000' });
   });
 
-  it('+decline: Svea\'s credit check refuses, the order is cancelled -> failed', async () => {
+  it("+decline: Svea's credit check refuses, the order is cancelled -> failed", async () => {
     const p = await calls.pay(payment('erika+decline@example.com'));
     await checkout(p);
     expect(await calls.until(p, 'failed', 15_000)).toMatchObject({ error_code: 'Cancelled', unified_code: 'UE_1000' });
     expect((await order(p.connector_transaction_id)).Status).toBe('Cancelled');
   });
 
-  it('+review: Final but not deliverable yet -> processing; Svea\'s second push decides it', async () => {
+  it("+review: Final but not deliverable yet -> processing; Svea's second push decides it", async () => {
     const p = await calls.pay(payment('erika+review@example.com'));
     await checkout(p);
     await calls.until(p, 'processing', 15_000);
     const done = await calls.until(p, 'requires_capture', 15_000);
-    expect((await imitationView(stack, 'svea', 'notifications', { object_id: done.connector_transaction_id })).filter((d: any) => d.body).map((d: any) => d.body.IsPending)).toEqual([true, false]);
+    expect(
+      (await imitationView(stack, 'svea', 'notifications', { object_id: done.connector_transaction_id }))
+        .filter((d: any) => d.body)
+        .map((d: any) => d.body.IsPending),
+    ).toEqual([true, false]);
   });
 
   it('+flaky: Svea answers 500 twice, the retry finds one order by its clientOrderNumber', async () => {
@@ -120,7 +143,7 @@ describe('svea: the checkout', () => {
     expect(await imitationView(stack, 'svea', 'orders', { clientOrderNumber: o.ClientOrderNumber })).toHaveLength(1);
   });
 
-  it('wrong credentials: Svea refuses the signature -> failed with Svea\'s 401 code', async () => {
+  it("wrong credentials: Svea refuses the signature -> failed with Svea's 401 code", async () => {
     const bad = await merchantWithAccount(stack, 'svea', { auth_type: 'BodyKey', api_key: 'not_the_secret', key1: '124842' });
     const r = await stack.api('POST', '/payments', payment('erika@example.com'), bad.api_key);
     const f = r.body.status === 'failed' ? r.body : await stack.poll(r.body.payment_id, bad.api_key, (x) => x.status === 'failed');
@@ -197,11 +220,13 @@ describe('svea: deliveries and credits', () => {
     expect(d).toMatchObject({ CreditedAmount: 11_900, Credits: [{ Amount: -2_380 }, { Amount: -9_520 }] });
   });
 
-  it('+refund_pending: the credit task outlasts the syncs; Svea\'s CreditSucceeded push decides it', async () => {
+  it("+refund_pending: the credit task outlasts the syncs; Svea's CreditSucceeded push decides it", async () => {
     const p = await authorized('erika+refund_pending@example.com', { capture_method: 'automatic' });
     const r = await calls.refund(p.payment_id, 1_000);
     expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({ status: 'succeeded' });
-    expect(await imitationView(stack, 'svea', 'notifications', { object_id: p.connector_transaction_id, event: 'CheckoutOrder.CreditSucceeded' })).toHaveLength(1);
+    expect(await imitationView(stack, 'svea', 'notifications', { object_id: p.connector_transaction_id, event: 'CheckoutOrder.CreditSucceeded' })).toHaveLength(
+      1,
+    );
   });
 
   it('+refund_fail: Svea refuses the credit, in its own words', async () => {

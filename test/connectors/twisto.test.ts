@@ -20,7 +20,8 @@ beforeAll(async () => {
   M = await merchantWithAccount(stack, 'twisto');
   // Onboarding at Twisto: the merchant's webhook URL, ours for this account.
   const hook = await stack.sandbox(`/sandbox/twisto/webhooks`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ secret_key: 'twisto_sandbox_secret_key', url: `${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}` }),
   });
   expect(hook.status).toBe(201);
@@ -30,13 +31,23 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 /** The shared BNPL customer profile, in Prague and in CZK (Twisto lends in CZ and PL). */
-const body = (email: string, extra: Record<string, unknown> = {}) => bnplPayment('twisto', email, {}, {
-  currency: 'CZK',
-  billing: { address: { first_name: 'Jana', last_name: 'Nováková', line1: 'Národní 12', city: 'Praha', zip: '11000', country: 'CZ' }, email, phone: { number: '601123456', country_code: '+420' } },
-  // (The profile's device fingerprints name providers our schema does not know yet; Twisto reads none.)
-  browser_info: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'cs-CZ', accept_header: 'text/html' },
-  ...extra,
-});
+const body = (email: string, extra: Record<string, unknown> = {}) =>
+  bnplPayment(
+    'twisto',
+    email,
+    {},
+    {
+      currency: 'CZK',
+      billing: {
+        address: { first_name: 'Jana', last_name: 'Nováková', line1: 'Národní 12', city: 'Praha', zip: '11000', country: 'CZ' },
+        email,
+        phone: { number: '601123456', country_code: '+420' },
+      },
+      // (The profile's device fingerprints name providers our schema does not know yet; Twisto reads none.)
+      browser_info: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'cs-CZ', accept_header: 'text/html' },
+      ...extra,
+    },
+  );
 const pay = (email: string, extra: Record<string, unknown> = {}) => calls.pay(body(email, extra));
 const view = (v: string, q: Record<string, string>) => imitationView(stack, 'twisto', v, q);
 // What would change something at Twisto (its reads come from the status syncs of earlier payments, at any time).
@@ -60,7 +71,7 @@ const captured = async (email?: string) => {
 };
 
 describe('twisto through the stack', () => {
-  it('customer step: Twisto\'s checkout page, back to the shop, the checkout approved -> requires_capture', async () => {
+  it("customer step: Twisto's checkout page, back to the shop, the checkout approved -> requires_capture", async () => {
     const p = await pay('jana@example.cz');
     expect(p.status).toBe('requires_customer_action');
     const location = await checkout(p);
@@ -68,19 +79,31 @@ describe('twisto through the stack', () => {
     const done = await calls.until(p, 'requires_capture');
     const [c] = await view('checkouts', { id: done.connector_transaction_id });
     expect(c).toMatchObject({
-      state: 'approved', type: 'standard', merchant_reference: p.merchant_order_reference_id, config: { redirect_uri: 'https://shop.example/return' },
-      order: { reference: p.merchant_order_reference_id, amount: 11_900, currency: 'CZK', items: [
-        { name: 'Lamp', amount: '95.20', quantity: 2, type: 'sku', reference: 'sku-lamp' },
-        { name: 'Shipping', amount: '23.80', quantity: 1, type: 'shipping' },
-      ] },
+      state: 'approved',
+      type: 'standard',
+      merchant_reference: p.merchant_order_reference_id,
+      config: { redirect_uri: 'https://shop.example/return' },
+      order: {
+        reference: p.merchant_order_reference_id,
+        amount: 11_900,
+        currency: 'CZK',
+        items: [
+          { name: 'Lamp', amount: '95.20', quantity: 2, type: 'sku', reference: 'sku-lamp' },
+          { name: 'Shipping', amount: '23.80', quantity: 1, type: 'shipping' },
+        ],
+      },
       shopper: {
-        email: 'jana@example.cz', first_name: 'Jana', last_name: 'Nováková', phone: '+4915112345678', birth_date: '1980-02-03',
+        email: 'jana@example.cz',
+        first_name: 'Jana',
+        last_name: 'Nováková',
+        phone: '+4915112345678',
+        birth_date: '1980-02-03',
         billing_address: { line1: 'Národní 12', city: 'Praha', postal_code: '11000', country: 'CZ' },
       },
     });
   });
 
-  it('the shopper cancels at the checkout -> failed with Twisto\'s state', async () => {
+  it("the shopper cancels at the checkout -> failed with Twisto's state", async () => {
     const p = await pay('jana@example.cz');
     expect(await checkout(p, 'deny')).toContain('state=cancelled');
     expect(await calls.until(p, 'failed')).toMatchObject({ error_code: 'cancelled', unified_code: 'UE_1000' });
@@ -113,7 +136,10 @@ describe('twisto through the stack', () => {
     expect(multiple.status).toBe(400);
     expect(multiple.body.error).toMatchObject({ code: 'IR_05', param: 'capture_method' });
     expect(await twistoCalls()).toBe(before);
-    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, M.api_key)).body).toMatchObject({ status: 'requires_capture', amount_capturable: 11_900 });
+    expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, M.api_key)).body).toMatchObject({
+      status: 'requires_capture',
+      amount_capturable: 11_900,
+    });
     expect(await view('charges', { checkout_id: p.connector_transaction_id })).toEqual([]);
   });
 
@@ -152,11 +178,14 @@ describe('twisto through the stack', () => {
     ]);
   });
 
-  it('a refund Twisto refuses (+refund_fail): failed with Twisto\'s code', async () => {
+  it("a refund Twisto refuses (+refund_fail): failed with Twisto's code", async () => {
     const s = await captured('jana+refund_fail@example.cz');
     const r = await calls.refund(s.payment_id, 1_000);
     expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({
-      status: 'failed', error_code: 'refund_rejected', error_message: 'The refund was rejected by Twisto.', unified_code: 'UE_6000',
+      status: 'failed',
+      error_code: 'refund_rejected',
+      error_message: 'The refund was rejected by Twisto.',
+      unified_code: 'UE_6000',
     });
   });
 
@@ -171,7 +200,7 @@ describe('twisto through the stack', () => {
     expect(posts.filter((c) => c.idempotency_key === key).map((c) => c.status)).toEqual([500, 500, 201]);
   });
 
-  it('decline (+decline): Twisto\'s scoring cancels the checkout -> failed', async () => {
+  it("decline (+decline): Twisto's scoring cancels the checkout -> failed", async () => {
     const p = await pay('jana+decline@example.cz');
     expect(await checkout(p)).toContain('state=cancelled');
     expect(await calls.until(p, 'failed')).toMatchObject({ error_code: 'cancelled', unified_code: 'UE_1000', connector: 'twisto' });
@@ -204,7 +233,7 @@ describe('twisto through the stack', () => {
     expect(creates.filter((c) => c.idempotency_key === checkouts[0].idempotency_key).map((c) => c.status)).toEqual([500, 500, 201]);
   });
 
-  it('wrong credentials: failed with Twisto\'s code', async () => {
+  it("wrong credentials: failed with Twisto's code", async () => {
     const r = await stack.api('POST', '/payments', body('jana@example.cz'), bad.api_key);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const f = r.body.status === 'failed' ? r.body : await stack.poll(r.body.payment_id, bad.api_key, (x) => x.status === 'failed');

@@ -19,7 +19,8 @@ beforeAll(async () => {
   ({ api_key: key, merchant_id: merchantId, mca } = await merchantWithAccount(stack, 'unzer'));
   // The merchant registers its webhook at Unzer with its private key, for every event.
   const hook = await fetch(`${stack.sandboxUrl}/unzer/v1/webhooks`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${manifest.sandbox_account_details!.api_key}:`).toString('base64')}` },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${manifest.sandbox_account_details!.api_key}:`).toString('base64')}` },
     body: JSON.stringify({ url: `${stack.gatewayUrl}/webhooks/${merchantId}/${mca}`, event: 'all' }),
   });
   expect(hook.status).toBe(201);
@@ -33,7 +34,12 @@ let n = 0;
 function payment(email: string, extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) {
   n += 1;
   return {
-    amount: 11_900, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', connector: ['unzer'],
+    amount: 11_900,
+    currency: 'EUR',
+    confirm: true,
+    payment_method: 'pay_later',
+    payment_method_type: 'invoice',
+    connector: ['unzer'],
     customer: { id: `cus_unzer_${n}`, email, name: 'Erika Mustermann' },
     billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' }, email },
     order_details: [
@@ -65,15 +71,25 @@ async function pollRefund(id: string, until: (r: any) => boolean, ms = 20_000) {
 describe('unzer: captures', () => {
   it('automatic capture: authorized and charged at Unzer in one go', async () => {
     const r = await pay('erika@example.com');
-    expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded', connector: 'unzer', amount_received: 11_900, connector_transaction_id: expect.stringMatching(/^s-pay-/) });
+    expect(r.body, JSON.stringify(r.body)).toMatchObject({
+      status: 'succeeded',
+      connector: 'unzer',
+      amount_received: 11_900,
+      connector_transaction_id: expect.stringMatching(/^s-pay-/),
+    });
     expect(await at(r.body.connector_transaction_id)).toMatchObject({ state: { name: 'completed' }, amount: { total: '119.0000', charged: '119.0000' } });
     // The chain as Unzer sees it: the type, the customer, the basket, the authorization, the charge.
     const paths = (await stack.sandboxCalls({ provider: 'unzer' })).map((c) => `${c.method} ${c.path}`);
     // (The sandbox records the path under its mount point /unzer.)
-    expect(paths).toEqual(expect.arrayContaining([
-      'POST /unzer/v1/types/paylater-invoice', 'POST /unzer/v1/customers', 'POST /unzer/v2/baskets', 'POST /unzer/v1/payments/authorize',
-      `POST /unzer/v1/payments/${r.body.connector_transaction_id}/charges`,
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'POST /unzer/v1/types/paylater-invoice',
+        'POST /unzer/v1/customers',
+        'POST /unzer/v2/baskets',
+        'POST /unzer/v1/payments/authorize',
+        `POST /unzer/v1/payments/${r.body.connector_transaction_id}/charges`,
+      ]),
+    );
   });
 
   it('manual capture, then the full amount', async () => {
@@ -94,7 +110,12 @@ describe('unzer: captures', () => {
 
   it('multiple captures (manual_multiple), each an invoice of its own', async () => {
     const r = await pay('erika@example.com', { capture_method: 'manual_multiple' });
-    const one = await stack.api('POST', `/payments/${r.body.payment_id}/capture`, { amount_to_capture: 4_000, capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-A' } } }, key);
+    const one = await stack.api(
+      'POST',
+      `/payments/${r.body.payment_id}/capture`,
+      { amount_to_capture: 4_000, capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-A' } } },
+      key,
+    );
     expect(one.body).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 4_000, amount_capturable: 7_900 });
     const two = await capture(r.body.payment_id, 7_900);
     expect(two.body).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
@@ -121,7 +142,7 @@ describe('unzer: refunds', () => {
     expect(cancels.map((t: any) => t.amount)).toEqual(['40.0000', '79.0000']);
   });
 
-  it('+refund_fail: Unzer refuses the cancel; +refund_pending: decided later, learned by the hint of Unzer\'s webhook', async () => {
+  it("+refund_fail: Unzer refuses the cancel; +refund_pending: decided later, learned by the hint of Unzer's webhook", async () => {
     const f = (await pay('erika+refund_fail@example.com')).body;
     const failed = await refund(f.payment_id, 1_000);
     expect(failed.body).toMatchObject({ status: 'failed', error_code: 'COR.400.200.101', unified_code: 'UE_6000' });
@@ -134,10 +155,13 @@ describe('unzer: refunds', () => {
 });
 
 describe('unzer: decisions', () => {
-  it('decline: failed with Unzer\'s code and message', async () => {
+  it("decline: failed with Unzer's code and message", async () => {
     const r = await pay('erika+decline@example.com');
     expect(r.body).toMatchObject({
-      status: 'failed', error_code: 'COR.400.100.101', error_message: 'The customer was declined by the risk check of Unzer Invoice', unified_code: 'UE_1000',
+      status: 'failed',
+      error_code: 'COR.400.100.101',
+      error_message: 'The customer was declined by the risk check of Unzer Invoice',
+      unified_code: 'UE_1000',
     });
   });
 
@@ -147,7 +171,7 @@ describe('unzer: decisions', () => {
     const done = await stack.poll(r.body.payment_id, key, (p) => p.status !== 'processing', 20_000);
     expect(done).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
     expect(await at(r.body.connector_transaction_id)).toMatchObject({ state: { name: 'completed' } });
-    const delivered = await (await stack.sandbox(`/__sandbox/unzer/notifications?paymentId=${r.body.connector_transaction_id}`)).json() as any[];
+    const delivered = (await (await stack.sandbox(`/__sandbox/unzer/notifications?paymentId=${r.body.connector_transaction_id}`)).json()) as any[];
     expect(delivered).toMatchObject([{ event: 'authorize.succeeded', delivered: true, last_status: 200 }]);
     expect(await hintsFor(r.body.connector_transaction_id)).toMatchObject([{ result: 'synced' }]);
   });
@@ -156,7 +180,13 @@ describe('unzer: decisions', () => {
     const r = await pay('erika@example.com', { capture_method: 'manual' });
     expect(r.body.status).toBe('requires_capture');
     const forge = (event: string, paymentId: string) =>
-      stack.api('POST', `/webhooks/${merchantId}/${mca}`, JSON.stringify({ event, publicKey: 's-pub-x', retrieveUrl: 'https://evil.example/v1/payments/x', paymentId }), undefined, { 'content-type': 'text/plain' });
+      stack.api(
+        'POST',
+        `/webhooks/${merchantId}/${mca}`,
+        JSON.stringify({ event, publicKey: 's-pub-x', retrieveUrl: 'https://evil.example/v1/payments/x', paymentId }),
+        undefined,
+        { 'content-type': 'text/plain' },
+      );
     // "Cancelled" and "charged" for an authorized payment, and a payment nobody has: 200 (recorded), nothing moves.
     for (const event of ['authorize.canceled', 'charge.succeeded']) expect((await forge(event, r.body.connector_transaction_id)).status).toBe(200);
     expect((await forge('authorize.succeeded', 's-pay-doesnotexist')).status).toBe(200);
@@ -171,9 +201,12 @@ describe('unzer: decisions', () => {
     expect((await stack.sandboxCalls({ provider: 'unzer' })).some((c) => c.path.includes('evil'))).toBe(false);
   });
 
-  it('the customer step: Unzer\'s page, the customer confirms, the payment is charged', async () => {
+  it("the customer step: Unzer's page, the customer confirms, the payment is charged", async () => {
     const r = await pay('erika+redirect@example.com');
-    expect(r.body).toMatchObject({ status: 'requires_customer_action', next_action: { type: 'redirect_to_url', redirect_to_url: expect.stringContaining('/unzer/redirect/s-pay-') } });
+    expect(r.body).toMatchObject({
+      status: 'requires_customer_action',
+      next_action: { type: 'redirect_to_url', redirect_to_url: expect.stringContaining('/unzer/redirect/s-pay-') },
+    });
     const page = await (await fetch(r.body.next_action.redirect_to_url)).text();
     const approve = /action="([^"]*approve[^"]*)"/.exec(page)?.[1];
     expect(approve).toBeTruthy();
@@ -189,7 +222,7 @@ describe('unzer: decisions', () => {
     expect(done).toMatchObject({ status: 'succeeded' });
     const authorizations = (await stack.sandboxCalls({ provider: 'unzer', path: '/unzer/v1/payments/authorize' })).map((c) => c.status);
     expect(authorizations.filter((s) => s === 500)).toHaveLength(2);
-    expect(((await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as unknown[])).toHaveLength(1);
+    expect((await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as unknown[]).toHaveLength(1);
   });
 
   it('a business buyer: the customer carries the company', async () => {
@@ -199,16 +232,23 @@ describe('unzer: decisions', () => {
     expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'GmbH' } });
   });
 
-  it('a private buyer without birth date: failed with Unzer\'s validation code', async () => {
+  it("a private buyer without birth date: failed with Unzer's validation code", async () => {
     const r = await pay('erika@example.com', {}, { birth_date: undefined });
     expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.330.100.200', unified_code: 'UE_2000' });
   });
 
-  it('wrong credentials: failed with Unzer\'s 401 code', async () => {
+  it("wrong credentials: failed with Unzer's 401 code", async () => {
     const other = await stack.merchant();
-    const a = await stack.api('POST', `/account/${other.merchant_id}/connectors`, {
-      connector_name: 'unzer', connector_account_details: { auth_type: 'HeaderKey', api_key: 's-priv-wrong' }, connector_webhook_details: { merchant_secret: 'x' },
-    }, stack.adminKey);
+    const a = await stack.api(
+      'POST',
+      `/account/${other.merchant_id}/connectors`,
+      {
+        connector_name: 'unzer',
+        connector_account_details: { auth_type: 'HeaderKey', api_key: 's-priv-wrong' },
+        connector_webhook_details: { merchant_secret: 'x' },
+      },
+      stack.adminKey,
+    );
     expect(a.status).toBe(200);
     const r = await pay('erika@example.com', {}, {}, other.api_key);
     expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.320.000.004', unified_code: 'UE_4000' });

@@ -16,7 +16,6 @@ let M: ConnectorMerchant;
 let bad: ConnectorMerchant;
 let calls: ReturnType<typeof merchantCalls>;
 
-
 beforeAll(async () => {
   stack = await Stack.start({ SYNC_DELAYS_MS: '250,250,250,250,30000', SANDBOX_REVIEW_MS: '4000' });
   M = await merchantWithAccount(stack, 'zaver', undefined, TOKEN);
@@ -56,34 +55,56 @@ describe('zaver through the stack', () => {
     const done = await calls.until(p, 'requires_capture');
     const z = await zaverPayment(done.connector_transaction_id);
     expect(z).toMatchObject({
-      status: 'PENDING_MERCHANT_CAPTURE', amount: 11_900, currency: 'EUR', market: 'DE', language: 'de', merchantPaymentReference: done.merchant_order_reference_id,
+      status: 'PENDING_MERCHANT_CAPTURE',
+      amount: 11_900,
+      currency: 'EUR',
+      market: 'DE',
+      language: 'de',
+      merchantPaymentReference: done.merchant_order_reference_id,
       // Zaver sets each line's id; ours is the merchantReference. We asked for a deferred capture.
       lineItems: [
-        { id: expect.any(String), merchantReference: 'sku-lamp', name: 'Lamp', quantity: 2, unitPrice: 47.6, totalAmount: 95.2, taxRatePercent: 19, taxAmount: 15.2, itemType: 'PHYSICAL' },
+        {
+          id: expect.any(String),
+          merchantReference: 'sku-lamp',
+          name: 'Lamp',
+          quantity: 2,
+          unitPrice: 47.6,
+          totalAmount: 95.2,
+          taxRatePercent: 19,
+          taxAmount: 15.2,
+          itemType: 'PHYSICAL',
+        },
         { id: expect.any(String), name: 'Shipping', quantity: 1, unitPrice: 23.8, totalAmount: 23.8, taxRatePercent: 19, taxAmount: 3.8, itemType: 'SHIPPING' },
       ],
-      captureMethod: 'deferred', paymentMetadata: { paymentId: done.payment_id },
+      captureMethod: 'deferred',
+      paymentMetadata: { paymentId: done.payment_id },
       payerData: { email: 'erika@example.com', givenName: 'Erika', familyName: 'Mustermann', dateOfBirth: '1980-02-03', phoneNumber: '+4915112345678' },
       merchantUrls: { callbackUrl: expect.stringMatching(new RegExp(`/webhooks/${M.merchant_id}/${M.mca}$`)), successUrl: 'https://shop.example/return' },
     });
     // The callback came with the callback token and was taken.
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: z.paymentId });
     expect(sent).toMatchObject([{ type: 'payment', status: 'PENDING_MERCHANT_CAPTURE', delivered: true, last_status: 200 }]);
-    await expect.poll(async () => (await inbox((b) => b.paymentId === z.paymentId)).map((d: any) => d.result)).toEqual([expect.stringMatching(/^(synced|unchanged)$/)]);
+    await expect
+      .poll(async () => (await inbox((b) => b.paymentId === z.paymentId)).map((d: any) => d.result))
+      .toEqual([expect.stringMatching(/^(synced|unchanged)$/)]);
   });
 
-  it('a callback without the merchant\'s callback token is refused (401) and changes nothing', async () => {
+  it("a callback without the merchant's callback token is refused (401) and changes nothing", async () => {
     const p = await pay('erika@example.com');
     const ready = await stack.poll(p.payment_id, M.api_key, (x) => !!x.connector_transaction_id);
     const body = JSON.stringify({ paymentId: ready.connector_transaction_id, amount: 119, currency: 'EUR', paymentStatus: 'PENDING_MERCHANT_CAPTURE' });
     for (const authorization of ['Bearer not_the_token', '']) {
-      const r = await fetch(`${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body });
+      const r = await fetch(`${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body,
+      });
       expect(r.status).toBe(401);
     }
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, M.api_key)).body.status).toBe('requires_customer_action');
   });
 
-  it('the payer cancels on the payment link -> failed with Zaver\'s status', async () => {
+  it("the payer cancels on the payment link -> failed with Zaver's status", async () => {
     const p = await pay('erika@example.com');
     expect(await payer(p, 'deny')).toBe('https://shop.example/return');
     const f = await calls.until(p, 'failed');
@@ -94,7 +115,12 @@ describe('zaver through the stack', () => {
     const p = await pay('erika+decline@example.com');
     await payer(p);
     const f = await calls.until(p, 'failed');
-    expect(f).toMatchObject({ error_code: 'CANCELLED', error_message: 'The payment was cancelled at Zaver (declined, or abandoned by the payer)', unified_code: 'UE_1000', connector: 'zaver' });
+    expect(f).toMatchObject({
+      error_code: 'CANCELLED',
+      error_message: 'The payment was cancelled at Zaver (declined, or abandoned by the payer)',
+      unified_code: 'UE_1000',
+      connector: 'zaver',
+    });
   });
 
   it('manual capture of the whole amount: one capture, the payment SETTLED at Zaver', async () => {
@@ -147,12 +173,20 @@ describe('zaver through the stack', () => {
     expect(await calls.refundSettled(r1.body.refund_id, 25_000)).toMatchObject({ status: 'succeeded', amount: 2_000 });
     expect(await calls.refundSettled(r2.body.refund_id, 25_000)).toMatchObject({ status: 'succeeded', amount: 9_900 });
     expect(await zaverRefunds(s.connector_transaction_id)).toMatchObject([
-      { merchantReference: r1.body.refund_id, invoiceReference: s.merchant_order_reference_id, amount: 2_000, tax: 319, taxRatePercent: 19, description: 'damaged', status: 'EXECUTED' },
+      {
+        merchantReference: r1.body.refund_id,
+        invoiceReference: s.merchant_order_reference_id,
+        amount: 2_000,
+        tax: 319,
+        taxRatePercent: 19,
+        description: 'damaged',
+        status: 'EXECUTED',
+      },
       { merchantReference: r2.body.refund_id, amount: 9_900, status: 'EXECUTED' },
     ]);
   });
 
-  it('a refund waiting for the merchant\'s approval: pending, then succeeded by Zaver\'s callback', async () => {
+  it("a refund waiting for the merchant's approval: pending, then succeeded by Zaver's callback", async () => {
     const s = await captured();
     const r = await calls.refund(s.payment_id, 3_000);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -164,28 +198,37 @@ describe('zaver through the stack', () => {
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: z.refundId });
     expect(sent.map((d) => d.status)).toEqual(['PENDING_EXECUTION', 'EXECUTED']);
     // The inbox record is marked once the worker has reported the outcome.
-    await expect.poll(async () => (await inbox((b) => b.refundId === z.refundId)).map((d: any) => [JSON.parse(d.body).status, d.result]))
+    await expect
+      .poll(async () => (await inbox((b) => b.refundId === z.refundId)).map((d: any) => [JSON.parse(d.body).status, d.result]))
       .toContainEqual(['EXECUTED', 'applied']);
   });
 
-  it('a refund the merchant\'s representative cancels at Zaver before approving it: failed, told by callback', async () => {
+  it("a refund the merchant's representative cancels at Zaver before approving it: failed, told by callback", async () => {
     const s = await captured();
     const r = await calls.refund(s.payment_id, 1_000);
     let z: any;
     while (!(z = (await zaverRefunds(s.connector_transaction_id))[0])) await sleep(100);
     expect(z.status).toBe('PENDING_MERCHANT_APPROVAL');
-    const cancel = await fetch(`${stack.sandboxUrl}/zaver/refund/v1/${z.refundId}/cancel`, { method: 'POST', headers: { authorization: 'Bearer zaver_sandbox_api_key' } });
+    const cancel = await fetch(`${stack.sandboxUrl}/zaver/refund/v1/${z.refundId}/cancel`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer zaver_sandbox_api_key' },
+    });
     expect(cancel.status).toBe(200);
     expect(await calls.refundSettled(r.body.refund_id, 25_000)).toMatchObject({ status: 'failed', error_code: 'CANCELLED', unified_code: 'UE_6000' });
   });
 
-  it('a refund Zaver refuses (+refund_fail): failed with Zaver\'s code', async () => {
+  it("a refund Zaver refuses (+refund_fail): failed with Zaver's code", async () => {
     const s = await captured('erika+refund_fail@example.com');
     const r = await calls.refund(s.payment_id, 1_000);
-    expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({ status: 'failed', error_code: 'REFUND_NOT_POSSIBLE', error_message: 'The payment cannot be refunded', unified_code: 'UE_6000' });
+    expect(await calls.refundSettled(r.body.refund_id)).toMatchObject({
+      status: 'failed',
+      error_code: 'REFUND_NOT_POSSIBLE',
+      error_message: 'The payment cannot be refunded',
+      unified_code: 'UE_6000',
+    });
   });
 
-  it('review (+review): PENDING_CONFIRMATION -> processing, decided by Zaver\'s callback', async () => {
+  it("review (+review): PENDING_CONFIRMATION -> processing, decided by Zaver's callback", async () => {
     const p = await pay('erika+review@example.com');
     await payer(p);
     await calls.until(p, 'processing');
@@ -193,7 +236,8 @@ describe('zaver through the stack', () => {
     const sent = await imitationView(stack, 'zaver', 'notifications', { object_id: done.connector_transaction_id });
     expect(sent.map((d) => d.status)).toEqual(['PENDING_CONFIRMATION', 'PENDING_MERCHANT_CAPTURE']);
     expect(sent.every((d) => d.delivered)).toBe(true);
-    await expect.poll(async () => (await inbox((b) => b.paymentId === done.connector_transaction_id)).map((d: any) => [JSON.parse(d.body).paymentStatus, d.result]))
+    await expect
+      .poll(async () => (await inbox((b) => b.paymentId === done.connector_transaction_id)).map((d: any) => [JSON.parse(d.body).paymentStatus, d.result]))
       .toContainEqual(['PENDING_MERCHANT_CAPTURE', 'synced']); // an authorization raises money: confirmed by a read (issue 19)
   });
 
@@ -207,7 +251,7 @@ describe('zaver through the stack', () => {
     expect(made.filter((c) => c.idempotency_key === payments[0].idempotencyKey).map((c) => c.status)).toEqual([500, 500, 200]);
   });
 
-  it('wrong credentials: failed with Zaver\'s code', async () => {
+  it("wrong credentials: failed with Zaver's code", async () => {
     const r = await stack.api('POST', '/payments', bnplPayment('zaver', 'erika@example.com'), bad.api_key);
     expect(r.status).toBe(200);
     const f = r.body.status === 'failed' ? r.body : await stack.poll(r.body.payment_id, bad.api_key, (x) => x.status === 'failed');

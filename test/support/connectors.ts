@@ -6,20 +6,33 @@ import type { ConnectorName } from '../../lib/schemas/common.ts';
 import { MANIFESTS } from '../../workers/connectors/manifests.ts';
 import { sleep, type Stack } from './stack.ts';
 
-export interface ConnectorMerchant { merchant_id: string; api_key: string; mca: string }
+export interface ConnectorMerchant {
+  merchant_id: string;
+  api_key: string;
+  mca: string;
+}
 
 /**
  * A new merchant with one account of `connector`: by default the credentials its imitation accepts (the manifest's
  * sandbox_account_details) and, where the provider notifies, the webhook secret the imitation signs with.
  */
 export async function merchantWithAccount(
-  stack: Stack, connector: ConnectorName, details: Record<string, unknown> | undefined = MANIFESTS[connector]?.sandbox_account_details, webhookSecret?: string,
+  stack: Stack,
+  connector: ConnectorName,
+  details: Record<string, unknown> | undefined = MANIFESTS[connector]?.sandbox_account_details,
+  webhookSecret?: string,
 ): Promise<ConnectorMerchant> {
   const m = await stack.merchant();
-  const a = await stack.api('POST', `/account/${m.merchant_id}/connectors`, {
-    connector_name: connector, connector_account_details: details,
-    ...(webhookSecret ? { connector_webhook_details: { merchant_secret: webhookSecret } } : {}),
-  }, stack.adminKey);
+  const a = await stack.api(
+    'POST',
+    `/account/${m.merchant_id}/connectors`,
+    {
+      connector_name: connector,
+      connector_account_details: details,
+      ...(webhookSecret ? { connector_webhook_details: { merchant_secret: webhookSecret } } : {}),
+    },
+    stack.adminKey,
+  );
   expect(a.status, JSON.stringify(a.body)).toBe(200);
   return { ...m, mca: a.body.merchant_connector_id as string };
 }
@@ -33,23 +46,49 @@ export function bnplPayment(connector: ConnectorName, email: string, opts: { buy
   n += 1;
   const business = opts.buyer === 'business';
   return {
-    amount: 11_900, currency: 'EUR', confirm: true, capture_method: 'manual', payment_method: 'pay_later', payment_method_type: 'invoice',
+    amount: 11_900,
+    currency: 'EUR',
+    confirm: true,
+    capture_method: 'manual',
+    payment_method: 'pay_later',
+    payment_method_type: 'invoice',
     // Date.now() in base 36: "<n>-<13 digits>" can pass the Luhn check and be refused as a card number (IR_05).
-    connector: [connector], merchant_order_reference_id: `${connector}-order-${n}-${Date.now().toString(36)}`, return_url: 'https://shop.example/return',
+    connector: [connector],
+    merchant_order_reference_id: `${connector}-order-${n}-${Date.now().toString(36)}`,
+    return_url: 'https://shop.example/return',
     customer: { id: `cus_${connector}_${n}`, name: 'Erika Mustermann', email, phone: '+4915112345678' },
-    billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 12a', city: 'Berlin', zip: '10115', country: 'DE' }, email, phone: { number: '15112345678', country_code: '+49' } },
+    billing: {
+      address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 12a', city: 'Berlin', zip: '10115', country: 'DE' },
+      email,
+      phone: { number: '15112345678', country_code: '+49' },
+    },
     order_details: [
       { product_name: 'Lamp', quantity: 2, amount: 9_520, total_tax_amount: 1_520, tax_percentage: 19, product_id: 'sku-lamp', product_type: 'physical' },
       { product_name: 'Shipping', quantity: 1, amount: 2_380, total_tax_amount: 380, tax_percentage: 19, category: 'shipping_costs' },
     ],
     order_tax_amount: 1_900,
     metadata: {
-      buyer_type: business ? 'business' : 'consumer', birth_date: '1980-02-03', gender: 'female', customer_locale: 'de-DE', net_term: 30,
+      buyer_type: business ? 'business' : 'consumer',
+      birth_date: '1980-02-03',
+      gender: 'female',
+      customer_locale: 'de-DE',
+      net_term: 30,
       invoice_url: 'https://shop.example/invoices/default.pdf',
-      ...(business ? { company_name: 'ACME GmbH', legal_form: 'GmbH', legal_form_category: 'kapital_und_personen_gesellschaft', company_vat_id: 'DE123456789', company_registration_number: 'HRB 12345' } : {}),
+      ...(business
+        ? {
+            company_name: 'ACME GmbH',
+            legal_form: 'GmbH',
+            legal_form_category: 'kapital_und_personen_gesellschaft',
+            company_vat_id: 'DE123456789',
+            company_registration_number: 'HRB 12345',
+          }
+        : {}),
     },
     browser_info: {
-      user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7', language: 'de-DE', accept_header: 'text/html',
+      user_agent: 'Mozilla/5.0',
+      ip_address: '203.0.113.7',
+      language: 'de-DE',
+      accept_header: 'text/html',
       device_fingerprint: { ratepay: 'rp-device-1', payla: 'pl-device-1', unzer: 'uz-device-1' },
     },
     ...extra,
@@ -68,7 +107,7 @@ export function merchantCalls(stack: Stack, apiKey: string) {
     },
     /** The payment once it has `status` (at once if it has already). */
     until: (p: { payment_id: string; status: string }, status: string, timeoutMs?: number) =>
-      (p.status === status ? Promise.resolve(p as any) : stack.poll(p.payment_id, apiKey, (x) => x.status === status, timeoutMs)),
+      p.status === status ? Promise.resolve(p as any) : stack.poll(p.payment_id, apiKey, (x) => x.status === status, timeoutMs),
     capture: (paymentId: string, body: Record<string, unknown> = {}) => api('POST', `/payments/${paymentId}/capture`, body),
     cancel: (paymentId: string, body: Record<string, unknown> = {}) => api('POST', `/payments/${paymentId}/cancel`, body),
     refund: (paymentId: string, amount?: number, extra: Record<string, unknown> = {}) =>
@@ -102,9 +141,13 @@ export async function submitForm(pageUrl: string, pick: (action: string) => bool
   const forms = [...page.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((f) => ({ action: f[1]!.replace(/&amp;/g, '&'), inner: f[2]! }));
   const form = forms.find((f) => pick(f.action));
   expect(form, page).toBeTruthy();
-  const fields = [...form!.inner.matchAll(/<input[^>]*type="hidden"[^>]*>/g)].map((i) => [/name="([^"]*)"/.exec(i[0])?.[1] ?? '', (/value="([^"]*)"/.exec(i[0])?.[1] ?? '').replace(/&amp;/g, '&').replace(/&quot;/g, '"')]);
+  const fields = [...form!.inner.matchAll(/<input[^>]*type="hidden"[^>]*>/g)].map((i) => [
+    /name="([^"]*)"/.exec(i[0])?.[1] ?? '',
+    (/value="([^"]*)"/.exec(i[0])?.[1] ?? '').replace(/&amp;/g, '&').replace(/&quot;/g, '"'),
+  ]);
   return fetch(new URL(form!.action, pageUrl), {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     ...(fields.length ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() } : {}),
   });
 }

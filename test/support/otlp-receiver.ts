@@ -1,7 +1,14 @@
 // A minimal OTLP/HTTP (JSON) trace receiver: what an operator's collector would get from our processes.
 import { createServer, type Server } from 'node:http';
 
-export interface ReceivedSpan { service: string; name: string; traceId: string; spanId: string; parentSpanId: string; kind: number }
+export interface ReceivedSpan {
+  service: string;
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  kind: number;
+}
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
@@ -23,7 +30,9 @@ export class OtlpReceiver {
               }
             }
           }
-        } catch { /* ignore what is not JSON */ }
+        } catch {
+          /* ignore what is not JSON */
+        }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });

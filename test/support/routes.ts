@@ -4,7 +4,10 @@ import { MongoClient } from 'mongodb';
 import { buildApp } from '../../gateway/app.ts';
 import type { Deps } from '../../gateway/operations.ts';
 
-interface Layer { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } }
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
 
 /** A dependency that may be referenced while the routes are declared, and is never called. */
 const inert: unknown = new Proxy(() => inert, { get: () => inert });

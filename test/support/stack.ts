@@ -23,7 +23,11 @@ const FILES: Record<string, string[]> = {
   ...Object.fromEntries(OTHER_WORKERS.map((w) => [w, ['workers/main.ts', '--connector', w.slice('worker-'.length)]])),
   gateway: ['gateway/main.ts'],
 };
-const READY: Record<string, string> = { 'payment-state': 'payment-state listening', 'provider-sandbox': 'provider sandbox listening', gateway: 'gateway listening' };
+const READY: Record<string, string> = {
+  'payment-state': 'payment-state listening',
+  'provider-sandbox': 'provider sandbox listening',
+  gateway: 'gateway listening',
+};
 const isWorker = (name: PartName) => name === 'worker' || name.startsWith('worker-');
 
 export async function freePort(): Promise<number> {
@@ -37,7 +41,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface ApiResponse<T = any> { status: number; body: T; headers: Headers }
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
 
 export class Stack {
   readonly env: Record<string, string>;
@@ -125,7 +133,7 @@ export class Stack {
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
     this.procs.set(name, child);
-    const ready = isWorker(name) ? 'worker ready' : READY[name] ?? `${name} listening`;
+    const ready = isWorker(name) ? 'worker ready' : (READY[name] ?? `${name} listening`);
     const deadline = Date.now() + 30_000;
     while (!lines.some((l) => l.includes(ready))) {
       if (child.exitCode !== null) throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
@@ -153,7 +161,10 @@ export class Stack {
   async waitHealthy(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const last = await fetch(`${this.gatewayUrl}/health`).then(async (r) => ({ ok: r.ok, body: await r.text() }), (err) => ({ ok: false, body: String(err) }));
+      const last = await fetch(`${this.gatewayUrl}/health`).then(
+        async (r) => ({ ok: r.ok, body: await r.text() }),
+        (err) => ({ ok: false, body: String(err) }),
+      );
       if (last.ok) return;
       if (Date.now() > deadline) throw new Error(`stack did not become healthy: ${last.body}`);
       await sleep(100);
@@ -176,7 +187,11 @@ export class Stack {
     });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
@@ -194,12 +209,16 @@ export class Stack {
     return sandboxOperatorFetch(this.sandboxUrl, this.env.SANDBOX_OPERATOR_KEY, path, init);
   }
 
-  async sandboxCalls(query: Record<string, string> = {}): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; answered: boolean; trace_id: string | null }[]> {
+  async sandboxCalls(
+    query: Record<string, string> = {},
+  ): Promise<{ method: string; path: string; idempotency_key: string | null; status: number; answered: boolean; trace_id: string | null }[]> {
     return (await this.sandbox(`/__sandbox/calls?${new URLSearchParams(query)}`)).json() as Promise<any>;
   }
 
   async sandboxPayments(idempotencyKey?: string): Promise<{ id: string; status: string; captured: number }[]> {
-    return (await this.sandbox(`/__sandbox/service_test/payments?${new URLSearchParams(idempotencyKey ? { idempotency_key: idempotencyKey } : {})}`)).json() as Promise<any>;
+    return (
+      await this.sandbox(`/__sandbox/service_test/payments?${new URLSearchParams(idempotencyKey ? { idempotency_key: idempotencyKey } : {})}`)
+    ).json() as Promise<any>;
   }
 
   /** Polls GET /payments/{id} until `until` holds. */
@@ -215,7 +234,9 @@ export class Stack {
 
   /** Stops every process and removes what the stack stored: its database and its Redis keys. */
   async stop(): Promise<void> {
-    await Promise.all((['gateway', 'worker', 'worker-webhooks', ...OTHER_WORKERS, 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')));
+    await Promise.all(
+      (['gateway', 'worker', 'worker-webhooks', ...OTHER_WORKERS, 'provider-sandbox', 'payment-state'] as PartName[]).map((n) => this.kill(n, 'SIGTERM')),
+    );
     const db = await this.db().catch(() => undefined);
     await db?.dropDatabase().catch(() => undefined);
     await this.mongo?.close();
@@ -228,7 +249,9 @@ export class Stack {
         if (keys.length) await redis.del(...keys);
         cursor = next;
       } while (cursor !== '0');
-    } catch { /* Redis gone: nothing to clean */ } finally {
+    } catch {
+      /* Redis gone: nothing to clean */
+    } finally {
       redis.disconnect();
     }
   }

@@ -32,13 +32,16 @@ export interface QueuePolicy {
  */
 export type WebhookSignature =
   | {
-    scheme: 'hmac'; signature_header: string; algorithm: 'sha512' | 'sha256'; encoding: 'hex' | 'base64';
-    /**
-     * We make the secret (at the account's creation, rotatable) and give it to the provider with each payment
-     * (service_test); otherwise the provider issues it and the merchant stores it on the account.
-     */
-    generated_secret?: boolean;
-  }
+      scheme: 'hmac';
+      signature_header: string;
+      algorithm: 'sha512' | 'sha256';
+      encoding: 'hex' | 'base64';
+      /**
+       * We make the secret (at the account's creation, rotatable) and give it to the provider with each payment
+       * (service_test); otherwise the provider issues it and the merchant stores it on the account.
+       */
+      generated_secret?: boolean;
+    }
   | { scheme: 'shared_secret'; header: string }
   | { scheme: 'unsigned' };
 

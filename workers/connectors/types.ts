@@ -108,13 +108,19 @@ export interface Connector<Credentials = never> {
  * with the same idempotency key (the provider answers with the first result). */
 export function flowFor(job: ConnectorJob): Exclude<FlowName, 'notification'> {
   switch (job.kind) {
-    case 'authorize': return job.mode === 'sync' && job.connector_transaction_id ? 'sync' : 'authorize';
-    case 'capture': return 'capture';
-    case 'void': return 'void';
-    case 'incremental_authorization': return 'incrementalAuthorization';
+    case 'authorize':
+      return job.mode === 'sync' && job.connector_transaction_id ? 'sync' : 'authorize';
+    case 'capture':
+      return 'capture';
+    case 'void':
+      return 'void';
+    case 'incremental_authorization':
+      return 'incrementalAuthorization';
     // A refund the provider has not named yet is asked again with the same idempotency key.
-    case 'refund': return job.mode === 'sync' && job.connector_refund_id ? 'refundSync' : 'refund';
-    case 'authenticate': throw new Error('authentications go to the 3DS server (workers/authentication), not to the provider');
+    case 'refund':
+      return job.mode === 'sync' && job.connector_refund_id ? 'refundSync' : 'refund';
+    case 'authenticate':
+      throw new Error('authentications go to the 3DS server (workers/authentication), not to the provider');
   }
 }
 

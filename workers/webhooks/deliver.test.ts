@@ -53,7 +53,11 @@ describe('sendWebhook', () => {
     expect(last.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(last.headers['x-webhook-signature-512']).toMatch(/^[0-9a-f]{128}$/);
     const wh = new Webhook(standardWebhookSecret(hashKey));
-    const h = { 'webhook-id': String(last.headers['webhook-id']), 'webhook-timestamp': String(last.headers['webhook-timestamp']), 'webhook-signature': String(last.headers['webhook-signature']) };
+    const h = {
+      'webhook-id': String(last.headers['webhook-id']),
+      'webhook-timestamp': String(last.headers['webhook-timestamp']),
+      'webhook-signature': String(last.headers['webhook-signature']),
+    };
     expect(wh.verify(last.body, h)).toEqual(JSON.parse(body));
     expect(() => new Webhook(standardWebhookSecret('another key of the merchant')).verify(last.body, h)).toThrow(/signature/);
   });

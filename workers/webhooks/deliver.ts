@@ -15,7 +15,12 @@ const MAX_READ = 64 * 1024;
 /** What one attempt did, as its attempt record keeps it (adapters/event-store.ts AttemptDoc). */
 export type SendResult = Omit<AttemptDoc, 'attempt_id' | 'event_id' | 'merchant_id' | 'trigger' | 'url'>;
 
-export async function sendWebhook(url: string, body: string, hashKey: string, opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string }): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  body: string,
+  hashKey: string,
+  opts: { timeoutMs: number; allowPrivate: boolean; eventId: string; eventType: string },
+): Promise<SendResult> {
   const started = Date.now();
   const timestamp = Math.floor(started / 1000);
   const headers: Record<string, string> = {
@@ -31,8 +36,11 @@ export async function sendWebhook(url: string, body: string, hashKey: string, op
     'x-webhook-event-type': opts.eventType,
   };
   const done = (r: Pick<SendResult, 'response' | 'error'>): SendResult => ({
-    request: { headers, body }, ...r, delivered: !!r.response && r.response.status_code >= 200 && r.response.status_code < 300,
-    started_at: new Date(started).toISOString(), duration_ms: Date.now() - started,
+    request: { headers, body },
+    ...r,
+    delivered: !!r.response && r.response.status_code >= 200 && r.response.status_code < 300,
+    started_at: new Date(started).toISOString(),
+    duration_ms: Date.now() - started,
   });
   const problem = webhookUrlProblem(url, opts.allowPrivate);
   if (problem) return done({ response: null, error: `webhook URL not allowed: ${problem}` });
@@ -53,25 +61,38 @@ export async function sendWebhook(url: string, body: string, hashKey: string, op
       clearTimeout(timer);
       resolve(done(r));
     };
-    const req = lib.request(target, {
-      method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: pinnedLookup(vetted) as never, agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < MAX_READ) chunks.push(c);
-        size += c.length;
-      });
-      res.on('end', () => finish({
-        response: {
-          status_code: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT),
-          headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k === 'content-type' || k === 'content-length').map(([k, v]) => [k, String(v)])),
-        },
-        error: null,
-      }));
-      res.on('error', (err) => finish({ response: null, error: `response broke off: ${err.message}` }));
-    });
+    const req = lib.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(vetted) as never,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < MAX_READ) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () =>
+          finish({
+            response: {
+              status_code: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT),
+              headers: Object.fromEntries(
+                Object.entries(res.headers)
+                  .filter(([k]) => k === 'content-type' || k === 'content-length')
+                  .map(([k, v]) => [k, String(v)]),
+              ),
+            },
+            error: null,
+          }),
+        );
+        res.on('error', (err) => finish({ response: null, error: `response broke off: ${err.message}` }));
+      },
+    );
     const timer = setTimeout(() => {
       finish({ response: null, error: `no answer within ${opts.timeoutMs} ms` });
       req.destroy();

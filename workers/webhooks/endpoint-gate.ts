@@ -137,8 +137,18 @@ export class EndpointGate {
    * (0: not paused by this attempt) and the waiting jobs to wake (as many as there are free slots, none while paused).
    */
   async release(endpoint: string, member: string, delivered: boolean, now = Date.now()): Promise<{ pausedForMs: number; wake: string[] }> {
-    const r = await this.redis.eval(RELEASE, 3, ...this.keys(endpoint), now, member, delivered ? 1 : 0, this.o.failures, this.o.cooldownMs,
-      Math.max(MAX_COOLDOWN_MS, this.o.cooldownMs), this.o.cap);
+    const r = await this.redis.eval(
+      RELEASE,
+      3,
+      ...this.keys(endpoint),
+      now,
+      member,
+      delivered ? 1 : 0,
+      this.o.failures,
+      this.o.cooldownMs,
+      Math.max(MAX_COOLDOWN_MS, this.o.cooldownMs),
+      this.o.cap,
+    );
     const [paused, ...wake] = Array.isArray(r) ? r : [0];
     return { pausedForMs: Number(paused), wake: wake.map(String) };
   }

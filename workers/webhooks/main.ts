@@ -41,8 +41,12 @@ const payments = new PaymentStore(db);
 const queue = new WebhookQueue(connection);
 const relay = new Relay(payments, store, queue, setup);
 const gate = new EndpointGate(connection, {
-  prefix: config.redisPrefix, cap: config.webhookEndpointConcurrency, failures: config.webhookBreakerFailures,
-  cooldownMs: config.webhookBreakerCooldownMs, leaseMs: config.webhookTimeoutMs + 10_000, waitMs: Math.min(config.webhookTimeoutMs, 5_000),
+  prefix: config.redisPrefix,
+  cap: config.webhookEndpointConcurrency,
+  failures: config.webhookBreakerFailures,
+  cooldownMs: config.webhookBreakerCooldownMs,
+  leaseMs: config.webhookTimeoutMs + 10_000,
+  waitMs: Math.min(config.webhookTimeoutMs, 5_000),
 });
 /** A little spread so jobs told to wait until the same moment do not all come back at once. */
 const jitter = () => Math.floor(Math.random() * 250);
@@ -61,7 +65,7 @@ async function releaseNext(e: EventDoc): Promise<void> {
   const next = await store.nextPending(e);
   if (!next) return;
   const job = await queue.queue.getJob(next.event_id);
-  if (job && await job.isDelayed()) await job.promote().catch(() => undefined);
+  if (job && (await job.isDelayed())) await job.promote().catch(() => undefined);
 }
 
 /** The attempt to `endpoint` is over: record its outcome for the breaker, free its slot, wake the jobs waiting for one. */
@@ -70,7 +74,7 @@ async function settleEndpoint(endpoint: string, member: string, delivered: boole
   if (pausedForMs) log.warn('webhook endpoint paused after failed attempts in a row', { endpoint, paused_ms: pausedForMs });
   for (const id of wake) {
     const waiting = await queue.queue.getJob(id);
-    if (waiting && await waiting.isDelayed()) await waiting.promote().catch(() => undefined);
+    if (waiting && (await waiting.isDelayed())) await waiting.promote().catch(() => undefined);
   }
 }
 
@@ -90,7 +94,19 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   if (!url || !hashKey) {
     if (manualId) {
       const now = new Date().toISOString();
-      await store.recordAttempt({ attempt_id: manualId, event_id: e.event_id, merchant_id: e.merchant_id, trigger: 'manual', url: null, request: { headers: {}, body: '' }, response: null, error: 'the business profile has no webhook URL', delivered: false, started_at: now, duration_ms: 0 });
+      await store.recordAttempt({
+        attempt_id: manualId,
+        event_id: e.event_id,
+        merchant_id: e.merchant_id,
+        trigger: 'manual',
+        url: null,
+        request: { headers: {}, body: '' },
+        response: null,
+        error: 'the business profile has no webhook URL',
+        delivered: false,
+        started_at: now,
+        duration_ms: 0,
+      });
     } else {
       await store.settle(e.event_id, 'not_configured');
       await releaseNext(e);
@@ -110,15 +126,31 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   const body = JSON.stringify(webhookPayload(e));
   let r: Awaited<ReturnType<typeof sendWebhook>> | undefined;
   try {
-    r = await sendWebhook(url, body, hashKey, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls, eventId: e.event_id, eventType: e.event_type });
+    r = await sendWebhook(url, body, hashKey, {
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.webhookAllowPrivateUrls,
+      eventId: e.event_id,
+      eventType: e.event_type,
+    });
   } finally {
     await settleEndpoint(endpoint, member, r?.delivered ?? false);
   }
   await store.recordAttempt({
-    attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`, event_id: e.event_id, merchant_id: e.merchant_id,
-    trigger: manualId ? 'manual' : 'automatic', url, ...r,
+    attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`,
+    event_id: e.event_id,
+    merchant_id: e.merchant_id,
+    trigger: manualId ? 'manual' : 'automatic',
+    url,
+    ...r,
   });
-  log.info('webhook attempt', { event_id: e.event_id, event_type: e.event_type, delivered: r.delivered, status_code: r.response?.status_code ?? null, error: r.error, duration_ms: r.duration_ms });
+  log.info('webhook attempt', {
+    event_id: e.event_id,
+    event_type: e.event_type,
+    delivered: r.delivered,
+    status_code: r.response?.status_code ?? null,
+    error: r.error,
+    duration_ms: r.duration_ms,
+  });
   if (r.delivered) {
     await store.settle(e.event_id, 'delivered');
     await releaseNext(e);
@@ -148,7 +180,6 @@ worker.on('failed', (job, err) => log.warn('webhook attempt failed', { event_id:
 worker.on('error', (err) => log.error('webhook worker error', { err }));
 await worker.waitUntilReady();
 
-
 const runRelay = () => relay.trigger().catch((err) => log.error('relay failed', { err }));
 // Woken by every applied transition (payment-state's announcement); the interval catches what a lost message missed.
 const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
@@ -168,7 +199,14 @@ onShutdown({
   note: 'finishing deliveries in flight',
   forceExitMs: Math.max(30_000, config.webhookTimeoutMs + 15_000),
   steps: [
-    ['relay', () => { clearInterval(relayTimer); clearInterval(requeueTimer); subscriber.disconnect(); }],
+    [
+      'relay',
+      () => {
+        clearInterval(relayTimer);
+        clearInterval(requeueTimer);
+        subscriber.disconnect();
+      },
+    ],
     ['worker', () => worker.close()],
     ['queue', () => queue.close()],
     ['redis', () => connection.disconnect()],

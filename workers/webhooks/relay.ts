@@ -37,7 +37,7 @@ export class Relay {
       let total = 0;
       try {
         const limit = 200;
-        for (let full = true; full || this.again;) {
+        for (let full = true; full || this.again; ) {
           this.again = false;
           const n = await this.runOnce(limit);
           total += n;
@@ -84,13 +84,29 @@ export class Relay {
     const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
     let profileId = t.snapshot.profile_id ?? null;
     if (!profileId && derived.length) {
-      if (!defaults.has(t.merchant_id)) defaults.set(t.merchant_id, this.setup.merchant(t.merchant_id).then((m) => m?.default_profile ?? null));
+      if (!defaults.has(t.merchant_id))
+        defaults.set(
+          t.merchant_id,
+          this.setup.merchant(t.merchant_id).then((m) => m?.default_profile ?? null),
+        );
       profileId = await defaults.get(t.merchant_id)!;
     }
     const docs: EventDoc[] = derived.map((d) => ({
-      event_id: d.event_id, merchant_id: t.merchant_id, profile_id: profileId, event_type: d.event_type, object_type: d.object_type,
-      object_id: d.object_id, payment_id: t.payment_id, sequence: t.seq, order: d.order, created_at: t.at, object: d.object,
-      delivery_status: 'pending', delivery_attempts: 0, last_attempt_at: null, delivered_at: null,
+      event_id: d.event_id,
+      merchant_id: t.merchant_id,
+      profile_id: profileId,
+      event_type: d.event_type,
+      object_type: d.object_type,
+      object_id: d.object_id,
+      payment_id: t.payment_id,
+      sequence: t.seq,
+      order: d.order,
+      created_at: t.at,
+      object: d.object,
+      delivery_status: 'pending',
+      delivery_attempts: 0,
+      last_attempt_at: null,
+      delivered_at: null,
     }));
     for (const d of docs) await this.events.insert(d);
     for (const d of docs) await this.queue.enqueue(d);

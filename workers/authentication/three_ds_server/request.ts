@@ -20,7 +20,10 @@ export function toRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
   const b = a.browser_info;
   const s = a.sdk_information;
   return {
-    method: 'POST', path: '/three_ds_server/v1/authentications', idempotencyKey: job.operation_id, headers,
+    method: 'POST',
+    path: '/three_ds_server/v1/authentications',
+    idempotencyKey: job.operation_id,
+    headers,
     body: {
       messageCategory: '01',
       deviceChannel: DEVICE_CHANNEL[a.device_channel],
@@ -32,20 +35,34 @@ export function toRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
       cardholder: { email: job.customer_email },
       threeDSRequestorURL: config.threeDsRequestorUrl,
       notificationURL: job.return_url,
-      ...(b ? {
-        browserInformation: {
-          browserUserAgent: b.user_agent ?? undefined, browserAcceptHeader: b.accept_header ?? undefined, browserLanguage: b.language ?? undefined,
-          browserColorDepth: b.color_depth ?? undefined, browserScreenHeight: b.screen_height ?? undefined, browserScreenWidth: b.screen_width ?? undefined,
-          browserTZ: b.time_zone ?? undefined, browserJavaEnabled: b.java_enabled ?? undefined, browserJavascriptEnabled: b.java_script_enabled ?? undefined,
-          browserIP: b.ip_address ?? undefined,
-        },
-      } : {}),
-      ...(s ? {
-        sdkInformation: {
-          sdkAppID: s.sdk_app_id, sdkEncData: s.sdk_enc_data, sdkEphemPubKey: s.sdk_ephem_pub_key, sdkTransID: s.sdk_trans_id,
-          sdkReferenceNumber: s.sdk_reference_number, sdkMaxTimeout: String(s.sdk_max_timeout).padStart(2, '0'),
-        },
-      } : {}),
+      ...(b
+        ? {
+            browserInformation: {
+              browserUserAgent: b.user_agent ?? undefined,
+              browserAcceptHeader: b.accept_header ?? undefined,
+              browserLanguage: b.language ?? undefined,
+              browserColorDepth: b.color_depth ?? undefined,
+              browserScreenHeight: b.screen_height ?? undefined,
+              browserScreenWidth: b.screen_width ?? undefined,
+              browserTZ: b.time_zone ?? undefined,
+              browserJavaEnabled: b.java_enabled ?? undefined,
+              browserJavascriptEnabled: b.java_script_enabled ?? undefined,
+              browserIP: b.ip_address ?? undefined,
+            },
+          }
+        : {}),
+      ...(s
+        ? {
+            sdkInformation: {
+              sdkAppID: s.sdk_app_id,
+              sdkEncData: s.sdk_enc_data,
+              sdkEphemPubKey: s.sdk_ephem_pub_key,
+              sdkTransID: s.sdk_trans_id,
+              sdkReferenceNumber: s.sdk_reference_number,
+              sdkMaxTimeout: String(s.sdk_max_timeout).padStart(2, '0'),
+            },
+          }
+        : {}),
     },
   };
 }

@@ -46,7 +46,9 @@ export function toOutcome(_job: ConnectorJob, res: ProviderResponse): Outcome {
   if (kind !== 'DECLINED') return { kind, connector_transaction_id: a.threeDSServerTransID, authentication };
   const reason = a.transStatusReason ? ` (reason ${a.transStatusReason})` : '';
   return {
-    kind, connector_transaction_id: a.threeDSServerTransID, authentication,
+    kind,
+    connector_transaction_id: a.threeDSServerTransID,
+    authentication,
     error_code: 'authentication_failed',
     error_message: `${FAILED_STATUS[a.transStatus] ?? `Unknown trans_status ${a.transStatus}`}: trans_status ${a.transStatus}${reason}`,
     ...UNIFIED.authentication_failed,

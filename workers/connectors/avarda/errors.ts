@@ -11,7 +11,11 @@ import type { Outcome } from '../kit/outcome.ts';
 import { camelKeys, ErrorAnswer } from './schemas.ts';
 
 type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
-interface Entry { code: string | null; property: string | null; message: string }
+interface Entry {
+  code: string | null;
+  property: string | null;
+  message: string;
+}
 
 /** Avarda's published codes that refuse the operation in the purchase's state (checkout-3/error-codes): 100–102, the
  * recurring payment's 110–122, and 123 "Multiple parallel operation on one purchase detected". */
@@ -35,8 +39,11 @@ function unifiedFor(status: number, what: 'payment' | 'refund', first: Entry | u
 function entriesOf(res: ProviderResponse): Entry[] {
   const e = maybeAnswer(ErrorAnswer, { ...res, body: camelKeys(res.body) });
   if (!e) return [];
-  const of = (x: { property?: string; errorCode?: number | string; errorMessage: string }): Entry =>
-    ({ code: x.errorCode === undefined ? null : String(x.errorCode), property: x.property || null, message: x.errorMessage });
+  const of = (x: { property?: string; errorCode?: number | string; errorMessage: string }): Entry => ({
+    code: x.errorCode === undefined ? null : String(x.errorCode),
+    property: x.property || null,
+    message: x.errorMessage,
+  });
   if (Array.isArray(e)) return e.map(of);
   if ('errors' in e) return e.errors.map(of);
   if ('error_description' in e) return [{ code: e.error ?? null, property: null, message: e.error_description }];
@@ -49,7 +56,7 @@ export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 
   if (!entries.length) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...unified };
   const first = entries[0]!;
   // ErrorCode 0 is Avarda's "Non specific error": the property says more.
-  const code = first.code && first.code !== '0' ? first.code : first.property ?? first.code ?? `http_${res.status}`;
+  const code = first.code && first.code !== '0' ? first.code : (first.property ?? first.code ?? `http_${res.status}`);
   return { error_code: code, error_message: entries.map((x) => (x.property ? `${x.property}: ${x.message}` : x.message)).join('; '), ...unified };
 }
 

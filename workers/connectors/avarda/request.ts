@@ -8,12 +8,24 @@ import { environment, notificationUrl, type Session } from '../kit/session.ts';
 import { major, taxRatePercent } from '../kit/money.ts';
 import { defined, linesOf, obj, type OrderLine, str, taxShare } from '../kit/order.ts';
 import type { avardaCredentials } from './manifest.ts';
-import { ADDRESS_MAX, type CancelRequest, type InitializeRequest, type Item, ITEM_TEXT_MAX, ORDER_REFERENCE_MAX, type OrderRequest, TRAN_ID_MAX } from './schemas.ts';
+import {
+  ADDRESS_MAX,
+  type CancelRequest,
+  type InitializeRequest,
+  type Item,
+  ITEM_TEXT_MAX,
+  ORDER_REFERENCE_MAX,
+  type OrderRequest,
+  TRAN_ID_MAX,
+} from './schemas.ts';
 
 type Credentials = z.infer<typeof avardaCredentials>;
 
-export const tokenRequest = (c: Credentials): ProviderRequest =>
-  ({ method: 'POST', path: '/api/partner/tokens', body: { clientId: c.api_key, clientSecret: c.key1 } });
+export const tokenRequest = (c: Credentials): ProviderRequest => ({
+  method: 'POST',
+  path: '/api/partner/tokens',
+  body: { clientId: c.api_key, clientSecret: c.key1 },
+});
 
 const auth = (token: string | undefined) => ({ authorization: `Bearer ${token ?? ''}` });
 const purchase = (job: ConnectorJob) => `/api/partner/payments/${encodeURIComponent(job.connector_transaction_id ?? '')}`;
@@ -52,7 +64,10 @@ export function itemsOf(lines: Line[], currency: string): AvardaItem[] {
     const name = l.product_name ?? `Item ${i + 1}`;
     const item: AvardaItem = {
       description: cut(even || m.q === 1 ? name : `${m.q} x ${name}`),
-      amount: dec(m.gross / q, currency), taxCode: rateCode(m.rate), taxAmount: dec(m.tax / q, currency), quantity: q,
+      amount: dec(m.gross / q, currency),
+      taxCode: rateCode(m.rate),
+      taxAmount: dec(m.tax / q, currency),
+      quantity: q,
     };
     return l.product_id ? { ...item, notes: cut(l.product_id) } : item;
   });
@@ -73,7 +88,13 @@ function taxOf(amount: number, job: ConnectorJob): number {
 /** One item for an amount without lines of its own. */
 function amountItem(description: string, amount: number, job: ConnectorJob): AvardaItem {
   const tax = taxOf(amount, job);
-  return { description: cut(description), amount: dec(amount, job.currency), taxCode: String(taxRatePercent(amount, tax, 1)), taxAmount: dec(tax, job.currency), quantity: 1 };
+  return {
+    description: cut(description),
+    amount: dec(amount, job.currency),
+    taxCode: String(taxRatePercent(amount, tax, 1)),
+    taxAmount: dec(tax, job.currency),
+    quantity: 1,
+  };
 }
 
 /**
@@ -121,7 +142,14 @@ export function orderReference(job: Pick<ConnectorJob, 'merchant_order_reference
  */
 export const tranId = (job: Pick<ConnectorJob, 'operation_id'>) => job.operation_id.slice(-TRAN_ID_MAX);
 
-const LANGUAGE: Record<string, NonNullable<InitializeRequest['checkoutSetup']['language']>> = { sv: 'Swedish', nb: 'Norwegian', no: 'Norwegian', nn: 'Norwegian', da: 'Danish', fi: 'Finnish' };
+const LANGUAGE: Record<string, NonNullable<InitializeRequest['checkoutSetup']['language']>> = {
+  sv: 'Swedish',
+  nb: 'Norwegian',
+  no: 'Norwegian',
+  nn: 'Norwegian',
+  da: 'Danish',
+  fi: 'Finnish',
+};
 export const isBusiness = (o: ProviderOrder | undefined) => o?.metadata?.buyer_type === 'business';
 
 /** A prefilled value within Avarda's limit (error codes 126–131), else none: the form asks the customer for it. */
@@ -131,8 +159,14 @@ function addressOf(a: unknown, names: { firstName?: string; lastName?: string; n
   const x = obj(obj(a).address);
   if (!str(x.line1) && !str(x.zip)) return undefined;
   return defined({
-    name: within(names.name, ADDRESS_MAX.name), firstName: within(names.firstName, ADDRESS_MAX.firstName), lastName: within(names.lastName, ADDRESS_MAX.lastName),
-    address1: within(str(x.line1), ADDRESS_MAX.address1), address2: str(x.line2), zip: str(x.zip), city: within(str(x.city), ADDRESS_MAX.city), country: str(x.country),
+    name: within(names.name, ADDRESS_MAX.name),
+    firstName: within(names.firstName, ADDRESS_MAX.firstName),
+    lastName: within(names.lastName, ADDRESS_MAX.lastName),
+    address1: within(str(x.line1), ADDRESS_MAX.address1),
+    address2: str(x.line2),
+    zip: str(x.zip),
+    city: within(str(x.city), ADDRESS_MAX.city),
+    country: str(x.country),
   });
 }
 
@@ -149,10 +183,12 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
   const names = business
     ? { name: str(md.company_name) }
     : { firstName: str(bAddr.first_name) ?? (first || undefined), lastName: str(bAddr.last_name) ?? (rest.join(' ') || undefined) };
-  const sNames = business ? names : (() => {
-    const s = obj(obj(o?.shipping).address);
-    return { firstName: str(s.first_name) ?? names.firstName, lastName: str(s.last_name) ?? names.lastName };
-  })();
+  const sNames = business
+    ? names
+    : (() => {
+        const s = obj(obj(o?.shipping).address);
+        return { firstName: str(s.first_name) ?? names.firstName, lastName: str(s.last_name) ?? names.lastName };
+      })();
   const phone = o?.customer?.phone ?? str(obj(billing.phone).number);
   const email = o?.customer?.email ?? job.customer_email ?? str(billing.email);
   const customer = defined({
@@ -179,12 +215,19 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
 }
 
 /** The status sync: read the purchase (its step says whether the customer completed the checkout). */
-export const readRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest =>
-  ({ method: 'GET', path: purchase(job), headers: auth(token) });
+export const readRequest = (job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest => ({
+  method: 'GET',
+  path: purchase(job),
+  headers: auth(token),
+});
 
 /** A capture activates (delivers) the items captured: those given, the whole order, or one item for the amount. */
 export function activateRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
-  const body: OrderRequest = { orderReference: orderReference(job), tranId: tranId(job), items: itemsFor(job, job.amount, linesOf(job.capture_details?.order_details), 'Delivery') };
+  const body: OrderRequest = {
+    orderReference: orderReference(job),
+    tranId: tranId(job),
+    items: itemsFor(job, job.amount, linesOf(job.capture_details?.order_details), 'Delivery'),
+  };
   return { method: 'POST', path: `${purchase(job)}/order`, headers: auth(token), body };
 }
 

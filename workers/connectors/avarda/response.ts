@@ -45,10 +45,9 @@ export function purchaseOutcome(res: ProviderResponse): Outcome {
 
 /** The activation answers no id: the TranId we sent names it (the capture's connector id, kept for its refunds). */
 export const activateOutcome = (res: ProviderResponse, job: ConnectorJob): Outcome =>
-  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'CAPTURED', connector_transaction_id: tranId(job) });
+  res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'CAPTURED', connector_transaction_id: tranId(job) };
 
-export const cancelOutcome = (res: ProviderResponse): Outcome =>
-  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'VOIDED' });
+export const cancelOutcome = (res: ProviderResponse): Outcome => (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res) } : { kind: 'VOIDED' });
 
 export const refundOutcome = (res: ProviderResponse, job: ConnectorJob): Outcome =>
-  (res.status >= 400 ? { kind: 'FAILED', ...errorFields(res, 'refund') } : { kind: 'REFUNDED', connector_transaction_id: tranId(job) });
+  res.status >= 400 ? { kind: 'FAILED', ...errorFields(res, 'refund') } : { kind: 'REFUNDED', connector_transaction_id: tranId(job) };

@@ -107,18 +107,50 @@ export const InitializeAnswer = z.object({ purchaseId: z.string().min(1), jwt: z
  * (`isWaiting`) pending, with HandledByMerchant (the merchant's own step of the form) and Unknown; the form's steps
  * (its `isInCheckout`) still the customer's turn.
  */
-export const PURCHASE = states([
-  'Initialized', 'EmailZipEntry', 'SsnEntry', 'PhoneNumberEntry', 'PhoneNumberEntryForKnownCustomer', 'PersonalInfo',
-  'PersonalInfoWithoutSsn', 'WaitingForSwish', 'RedirectedToDirectPaymentBank', 'RedirectedToNets', 'WaitingForBankId',
-  'RedirectedToTupas', 'Completed', 'TimedOut', 'Outdated', 'Canceled', 'HandledByMerchant', 'AwaitingCreditApproval', 'Unknown',
-], {
-  Completed: 'AUTHORIZED',
-  TimedOut: 'DECLINED', Outdated: 'DECLINED', Canceled: 'DECLINED',
-  WaitingForBankId: 'PENDING', WaitingForSwish: 'PENDING', AwaitingCreditApproval: 'PENDING', RedirectedToDirectPaymentBank: 'PENDING',
-  RedirectedToNets: 'PENDING', RedirectedToTupas: 'PENDING', HandledByMerchant: 'PENDING', Unknown: 'PENDING',
-  Initialized: 'CUSTOMER_ACTION', EmailZipEntry: 'CUSTOMER_ACTION', SsnEntry: 'CUSTOMER_ACTION', PhoneNumberEntry: 'CUSTOMER_ACTION',
-  PhoneNumberEntryForKnownCustomer: 'CUSTOMER_ACTION', PersonalInfo: 'CUSTOMER_ACTION', PersonalInfoWithoutSsn: 'CUSTOMER_ACTION',
-});
+export const PURCHASE = states(
+  [
+    'Initialized',
+    'EmailZipEntry',
+    'SsnEntry',
+    'PhoneNumberEntry',
+    'PhoneNumberEntryForKnownCustomer',
+    'PersonalInfo',
+    'PersonalInfoWithoutSsn',
+    'WaitingForSwish',
+    'RedirectedToDirectPaymentBank',
+    'RedirectedToNets',
+    'WaitingForBankId',
+    'RedirectedToTupas',
+    'Completed',
+    'TimedOut',
+    'Outdated',
+    'Canceled',
+    'HandledByMerchant',
+    'AwaitingCreditApproval',
+    'Unknown',
+  ],
+  {
+    Completed: 'AUTHORIZED',
+    TimedOut: 'DECLINED',
+    Outdated: 'DECLINED',
+    Canceled: 'DECLINED',
+    WaitingForBankId: 'PENDING',
+    WaitingForSwish: 'PENDING',
+    AwaitingCreditApproval: 'PENDING',
+    RedirectedToDirectPaymentBank: 'PENDING',
+    RedirectedToNets: 'PENDING',
+    RedirectedToTupas: 'PENDING',
+    HandledByMerchant: 'PENDING',
+    Unknown: 'PENDING',
+    Initialized: 'CUSTOMER_ACTION',
+    EmailZipEntry: 'CUSTOMER_ACTION',
+    SsnEntry: 'CUSTOMER_ACTION',
+    PhoneNumberEntry: 'CUSTOMER_ACTION',
+    PhoneNumberEntryForKnownCustomer: 'CUSTOMER_ACTION',
+    PersonalInfo: 'CUSTOMER_ACTION',
+    PersonalInfoWithoutSsn: 'CUSTOMER_ACTION',
+  },
+);
 export const PurchaseState = PURCHASE.schema;
 export type PurchaseState = z.infer<typeof PurchaseState>;
 

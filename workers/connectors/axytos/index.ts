@@ -6,7 +6,14 @@ import { maybeAnswer } from '../kit/answer.ts';
 import { defineConnector } from '../kit/define.ts';
 import { manifest } from './manifest.ts';
 import {
-  cancelRequest, confirmRequest, createInvoiceRequest, isAutomatic, paymentStateRequest, precheckRequest, refundRequest, reportShippingRequest,
+  cancelRequest,
+  confirmRequest,
+  createInvoiceRequest,
+  isAutomatic,
+  paymentStateRequest,
+  precheckRequest,
+  refundRequest,
+  reportShippingRequest,
 } from './request.ts';
 import { authorizeOutcome, captureOutcome, refundOutcome, syncOutcome, voidOutcome } from './response.ts';
 import { PrecheckResponse } from './schemas.ts';
@@ -21,9 +28,12 @@ export const connector = defineConnector({
           const pre = maybeAnswer(PrecheckResponse, answers[0]!);
           return pre?.decision === 'U' ? confirmRequest(job, c.api_key, pre) : null;
         }
-        case 2: return isAutomatic(job) ? reportShippingRequest(job, c.api_key) : null;
-        case 3: return createInvoiceRequest(job, c.api_key);
-        default: return null;
+        case 2:
+          return isAutomatic(job) ? reportShippingRequest(job, c.api_key) : null;
+        case 3:
+          return createInvoiceRequest(job, c.api_key);
+        default:
+          return null;
       }
     },
     response: authorizeOutcome,
@@ -31,7 +41,14 @@ export const connector = defineConnector({
   sync: {
     request: (job, c) => paymentStateRequest(job, c.api_key),
     // An automatic capture whose invoice was not answered: shipped and invoiced now (the invoice number repeats).
-    next: (job, c, answers) => (!isAutomatic(job) ? null : answers.length === 1 ? reportShippingRequest(job, c.api_key) : answers.length === 2 ? createInvoiceRequest(job, c.api_key) : null),
+    next: (job, c, answers) =>
+      !isAutomatic(job)
+        ? null
+        : answers.length === 1
+          ? reportShippingRequest(job, c.api_key)
+          : answers.length === 2
+            ? createInvoiceRequest(job, c.api_key)
+            : null,
     response: syncOutcome,
   },
   capture: {

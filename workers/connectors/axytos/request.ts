@@ -9,7 +9,13 @@ import { major } from '../kit/money.ts';
 import type { ProviderRequest } from '../kit/http.ts';
 import { obj, text as str, type Obj } from '../kit/order.ts';
 import {
-  type ConfirmRequest, Country, type InvoiceRequest, type PrecheckRequest, type PrecheckResponse, type RefundRequest, type ReportShippingRequest,
+  type ConfirmRequest,
+  Country,
+  type InvoiceRequest,
+  type PrecheckRequest,
+  type PrecheckResponse,
+  type RefundRequest,
+  type ReportShippingRequest,
 } from './schemas.ts';
 
 /** Minor units -> the decimal number axytos takes (double, major units [OAS]). */
@@ -24,7 +30,17 @@ export const isBusiness = (job: ConnectorJob) => job.order?.metadata?.buyer_type
 export const isAutomatic = (job: ConnectorJob) => !['manual', 'manual_multiple'].includes(job.capture_method);
 
 /** A basket position in minor units, before it is written in axytos's numbers. */
-export interface Position { productId: string; productName: string; productCategory?: string; quantity: number; taxPercent: number; grossUnit: number; netUnit: number; gross: number; net: number }
+export interface Position {
+  productId: string;
+  productName: string;
+  productCategory?: string;
+  quantity: number;
+  taxPercent: number;
+  grossUnit: number;
+  netUnit: number;
+  gross: number;
+  net: number;
+}
 
 const net = (gross: number, rate: number) => Math.round((gross * 100) / (100 + rate));
 
@@ -49,8 +65,12 @@ export function positionsOf(lines: readonly Obj[]): Position[] {
   return lines.map((l, i) => {
     const q = num(l.quantity);
     return position(
-      str(l.product_id) ?? `item-${i + 1}`, str(l.product_name) ?? `Item ${i + 1}`, q !== undefined && Number.isInteger(q) && q > 0 ? q : 1,
-      Number(l.amount), rateOf(l), str(l.category) === 'shipping_costs' ? 'shipping' : str(l.category),
+      str(l.product_id) ?? `item-${i + 1}`,
+      str(l.product_name) ?? `Item ${i + 1}`,
+      q !== undefined && Number.isInteger(q) && q > 0 ? q : 1,
+      Number(l.amount),
+      rateOf(l),
+      str(l.category) === 'shipping_costs' ? 'shipping' : str(l.category),
     );
   });
 }
@@ -79,10 +99,19 @@ export function capturePositions(job: ConnectorJob): Position[] {
 function basket(job: ConnectorJob, positions: Position[]): PrecheckRequest['basket'] {
   const m = (n: number) => money(n, job.currency);
   return {
-    netTotal: m(positions.reduce((t, p) => t + p.net, 0)), grossTotal: m(positions.reduce((t, p) => t + p.gross, 0)), currency: job.currency,
+    netTotal: m(positions.reduce((t, p) => t + p.net, 0)),
+    grossTotal: m(positions.reduce((t, p) => t + p.gross, 0)),
+    currency: job.currency,
     positions: positions.map((p) => ({
-      productId: p.productId, productName: p.productName, ...(p.productCategory ? { productCategory: p.productCategory } : {}), quantity: p.quantity,
-      taxPercent: p.taxPercent, netPricePerUnit: m(p.netUnit), grossPricePerUnit: m(p.grossUnit), netPositionTotal: m(p.net), grossPositionTotal: m(p.gross),
+      productId: p.productId,
+      productName: p.productName,
+      ...(p.productCategory ? { productCategory: p.productCategory } : {}),
+      quantity: p.quantity,
+      taxPercent: p.taxPercent,
+      netPricePerUnit: m(p.netUnit),
+      grossPricePerUnit: m(p.grossUnit),
+      netPositionTotal: m(p.net),
+      grossPositionTotal: m(p.gross),
     })),
   };
 }
@@ -106,9 +135,15 @@ function address(job: ConnectorJob, a: Obj): PrecheckRequest['invoiceAddress'] {
   if (!country.success) throw new Error(`axytos: country ${String(ad.country)} is not one axytos serves (${Country.options.join(', ')})`);
   return {
     company: isBusiness(job) ? str(md.company_name) : undefined,
-    firstname: str(ad.first_name), lastname: str(ad.last_name),
-    addressLine1: str(ad.line1) ?? '', addressLine2: str(ad.line2), addressLine3: str(ad.line3),
-    zipCode: str(ad.zip) ?? '', city: str(ad.city) ?? '', region: str(ad.state), country: country.data,
+    firstname: str(ad.first_name),
+    lastname: str(ad.last_name),
+    addressLine1: str(ad.line1) ?? '',
+    addressLine2: str(ad.line2),
+    addressLine3: str(ad.line3),
+    zipCode: str(ad.zip) ?? '',
+    city: str(ad.city) ?? '',
+    region: str(ad.state),
+    country: country.data,
     vatId: isBusiness(job) ? str(md.company_vat_id) : undefined,
   };
 }
@@ -127,7 +162,9 @@ function orderData(job: ConnectorJob): Pick<PrecheckRequest, 'personalData' | 'i
     personalData: {
       // Required [OAS CustomerDataRequestModel]; a guest has no customer id: its email (as the WooCommerce plugin does), else the payment.
       externalCustomerId: o?.customer?.id ?? email ?? job.payment_id,
-      language: str(md.customer_locale ?? o?.locale)?.slice(0, 2).toLowerCase(),
+      language: str(md.customer_locale ?? o?.locale)
+        ?.slice(0, 2)
+        .toLowerCase(),
       // date-time [OAS]; axytos's SDK writes Y-m-d\TH:i:s\Z (DateTimeSerializer).
       dateOfBirth: birth ? `${birth.slice(0, 10)}T00:00:00Z` : undefined,
       gender: GENDER[(str(md.gender) ?? o?.gender ?? '').toLowerCase()],
@@ -145,15 +182,25 @@ function orderData(job: ConnectorJob): Pick<PrecheckRequest, 'personalData' | 'i
 export function precheckRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
   const body: PrecheckRequest = {
     // [SDK InvoiceClient::precheck]: SingleStep, AAE, INVOICE, U (unsecured: invoice).
-    requestMode: 'SingleStep', paymentTypeSecurity: 'U', selectedPaymentType: 'INVOICE', proofOfInterest: 'AAE',
-    customReference: job.payment_id, ...orderData(job),
+    requestMode: 'SingleStep',
+    paymentTypeSecurity: 'U',
+    selectedPaymentType: 'INVOICE',
+    proofOfInterest: 'AAE',
+    customReference: job.payment_id,
+    ...orderData(job),
   };
   return { method: 'POST', path: '/Payments/invoice/order/precheck', headers: headers(apiKey), body };
 }
 
 /** The confirm echoes the precheck's answer as received (its signed transactionMetadata; unknown fields kept). */
 export function confirmRequest(job: ConnectorJob, apiKey: string, precheck: PrecheckResponse): ProviderRequest {
-  const body: ConfirmRequest = { customReference: job.payment_id, externalOrderId: externalOrderId(job), date: new Date().toISOString(), ...orderData(job), orderPrecheckResponse: precheck };
+  const body: ConfirmRequest = {
+    customReference: job.payment_id,
+    externalOrderId: externalOrderId(job),
+    date: new Date().toISOString(),
+    ...orderData(job),
+    orderPrecheckResponse: precheck,
+  };
   return { method: 'POST', path: '/Payments/invoice/order/confirm', headers: headers(apiKey), body };
 }
 
@@ -171,8 +218,10 @@ const positionsFor = (job: ConnectorJob) => (job.kind === 'authorize' ? orderPos
 
 export function reportShippingRequest(job: ConnectorJob, apiKey: string): ProviderRequest {
   const body: ReportShippingRequest = {
-    externalOrderId: orderId(job), externalSubOrderId: subOrder(job),
-    basketPositions: positionsFor(job).map((p) => ({ productId: p.productId, quantity: p.quantity })), shippingDate: new Date().toISOString(),
+    externalOrderId: orderId(job),
+    externalSubOrderId: subOrder(job),
+    basketPositions: positionsFor(job).map((p) => ({ productId: p.productId, quantity: p.quantity })),
+    shippingDate: new Date().toISOString(),
   };
   return { method: 'POST', path: '/Payments/invoice/order/reportshipping', headers: headers(apiKey), body };
 }
@@ -182,18 +231,32 @@ export function createInvoiceRequest(job: ConnectorJob, apiKey: string): Provide
   const b = basket(job, positions);
   const term = Number(job.order?.metadata?.net_term);
   const body: InvoiceRequest = {
-    externalOrderId: orderId(job), externalInvoiceNumber: invoiceNumber(job), externalInvoiceDisplayName: invoiceNumber(job),
-    externalSubOrderId: subOrder(job), dueDateOffsetDays: Number.isInteger(term) && term > 0 ? term : 14,
-    basket: { grossTotal: b.grossTotal, netTotal: b.netTotal, positions: b.positions.map(({ productName: _n, productCategory: _c, ...p }) => p), taxGroups: taxGroups(job, positions) },
+    externalOrderId: orderId(job),
+    externalInvoiceNumber: invoiceNumber(job),
+    externalInvoiceDisplayName: invoiceNumber(job),
+    externalSubOrderId: subOrder(job),
+    dueDateOffsetDays: Number.isInteger(term) && term > 0 ? term : 14,
+    basket: {
+      grossTotal: b.grossTotal,
+      netTotal: b.netTotal,
+      positions: b.positions.map(({ productName: _n, productCategory: _c, ...p }) => p),
+      taxGroups: taxGroups(job, positions),
+    },
   };
   return { method: 'POST', path: '/Payments/invoice/order/createInvoice', headers: headers(apiKey), body };
 }
 
-export const paymentStateRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `/Payments/invoice/order/paymentstate/${encodeURIComponent(orderId(job))}`, headers: headers(apiKey) });
+export const paymentStateRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `/Payments/invoice/order/paymentstate/${encodeURIComponent(orderId(job))}`,
+  headers: headers(apiKey),
+});
 
-export const cancelRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'POST', path: `/Payments/invoice/order/cancel/${encodeURIComponent(orderId(job))}`, headers: headers(apiKey) });
+export const cancelRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'POST',
+  path: `/Payments/invoice/order/cancel/${encodeURIComponent(orderId(job))}`,
+  headers: headers(apiKey),
+});
 
 /**
  * A refund credits the invoice it names: originalInvoiceNumber is the shop's invoice number given at the invoice
@@ -204,9 +267,13 @@ export function refundRequest(job: ConnectorJob, apiKey: string): ProviderReques
   if (!job.connector_capture_id) throw new Error(`axytos: refund ${job.refund_id ?? job.operation_id} names no invoice (no charged capture)`);
   const p = position('refund', 'Refund', 1, job.amount, commonRate(job));
   const body: RefundRequest = {
-    externalOrderId: orderId(job), externalSubOrderId: '', refundDate: new Date().toISOString(), originalInvoiceNumber: job.connector_capture_id,
+    externalOrderId: orderId(job),
+    externalSubOrderId: '',
+    refundDate: new Date().toISOString(),
+    originalInvoiceNumber: job.connector_capture_id,
     basket: {
-      grossTotal: money(p.gross, job.currency), netTotal: money(p.net, job.currency),
+      grossTotal: money(p.gross, job.currency),
+      netTotal: money(p.net, job.currency),
       positions: [{ productId: p.productId, netRefundTotal: money(p.net, job.currency), grossRefundTotal: money(p.gross, job.currency) }],
       taxGroups: taxGroups(job, [p]),
     },

@@ -25,8 +25,12 @@ export function errorOf(res: ProviderResponse): { code: string; message: string 
   return { code: `HTTP_${res.status}`, message: m ? m.message : `axytos answered HTTP ${res.status}` };
 }
 
-const failure = (kind: OutcomeKind, e: { code: string; message: string }, refund = false): Outcome =>
-  ({ kind, error_code: e.code, error_message: e.message, ...unifiedFor(e.code, refund) });
+const failure = (kind: OutcomeKind, e: { code: string; message: string }, refund = false): Outcome => ({
+  kind,
+  error_code: e.code,
+  error_message: e.message,
+  ...unifiedFor(e.code, refund),
+});
 
 /** authorize: precheck, confirm, and for automatic capture reportshipping and createInvoice. */
 export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
@@ -38,7 +42,10 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answe
   const pre = readAnswer(PrecheckResponse, answers[0]!, 'axytos precheck');
   if (pre.decision !== 'U') {
     const code = `DECISION_${pre.decision}`;
-    return { ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }), connector_reference_id: pre.processId };
+    return {
+      ...failure('DECLINED', { code, message: DECISION_MESSAGE[pre.decision] ?? `axytos did not approve the invoice (decision ${pre.decision})` }),
+      connector_reference_id: pre.processId,
+    };
   }
   if (answers.length === 1) throw new UnexpectedAnswer('axytos: the precheck approved, yet no confirm was sent');
   const ids = { connector_transaction_id: externalOrderId(job) };
@@ -67,7 +74,11 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
  */
 export function captureOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return failure('FAILED', errorOf(res));
-  return { kind: 'CAPTURED', connector_transaction_id: invoiceNumber(job), connector_reference_id: readAnswer(InvoiceResponse, res, 'axytos invoice').invoiceNumber };
+  return {
+    kind: 'CAPTURED',
+    connector_transaction_id: invoiceNumber(job),
+    connector_reference_id: readAnswer(InvoiceResponse, res, 'axytos invoice').invoiceNumber,
+  };
 }
 
 export function voidOutcome(res: ProviderResponse): Outcome {

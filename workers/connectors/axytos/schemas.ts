@@ -16,16 +16,38 @@ export const Decision = z.enum(['U', 'S', 'R']);
 
 // ---- requests
 /** AxytosCommonPublicAPIModelsCommonCompanyRequestModel. */
-const Company = z.object({ name: z.string().optional(), number: z.string().optional(), legalForm: z.string().optional(), uid: z.string().optional(), foundationDate: z.string().optional() });
+const Company = z.object({
+  name: z.string().optional(),
+  number: z.string().optional(),
+  legalForm: z.string().optional(),
+  uid: z.string().optional(),
+  foundationDate: z.string().optional(),
+});
 /** AxytosCommonPublicAPIModelsCommonCustomerDataRequestModel: externalCustomerId is required. */
 const PersonalData = z.object({
-  externalCustomerId: z.string(), language: z.string().optional(), dateOfBirth: z.iso.datetime().optional(), gender: Gender.optional(),
-  email: z.string().optional(), fixNetPhoneNumber: z.string().optional(), mobilePhoneNumber: z.string().optional(), company: Company.optional(),
+  externalCustomerId: z.string(),
+  language: z.string().optional(),
+  dateOfBirth: z.iso.datetime().optional(),
+  gender: Gender.optional(),
+  email: z.string().optional(),
+  fixNetPhoneNumber: z.string().optional(),
+  mobilePhoneNumber: z.string().optional(),
+  company: Company.optional(),
 });
 const addressFields = {
-  company: z.string().optional(), salutation: z.string().optional(), firstname: z.string().optional(), lastname: z.string().optional(),
-  zipCode: z.string(), city: z.string(), region: z.string().optional(), country: Country, vatId: z.string().optional(),
-  addressLine1: z.string().optional(), addressLine2: z.string().optional(), addressLine3: z.string().optional(), addressLine4: z.string().optional(),
+  company: z.string().optional(),
+  salutation: z.string().optional(),
+  firstname: z.string().optional(),
+  lastname: z.string().optional(),
+  zipCode: z.string(),
+  city: z.string(),
+  region: z.string().optional(),
+  country: Country,
+  vatId: z.string().optional(),
+  addressLine1: z.string().optional(),
+  addressLine2: z.string().optional(),
+  addressLine3: z.string().optional(),
+  addressLine4: z.string().optional(),
 };
 /** AxytosCommonPublicAPIModelsCommonInvoiceAddress: zipCode, city, country and addressLine1 required. */
 const InvoiceAddress = z.object({ ...addressFields, addressLine1: z.string() });
@@ -33,8 +55,15 @@ const InvoiceAddress = z.object({ ...addressFields, addressLine1: z.string() });
 const DeliveryAddress = z.object(addressFields);
 /** AxytosCommonPublicAPIModelsOrderBasketPosition: all but productCategory required. */
 const OrderPosition = z.object({
-  productId: z.string(), productName: z.string(), productCategory: z.string().optional(), quantity: z.number().int(), taxPercent: z.number(),
-  netPricePerUnit: z.number(), grossPricePerUnit: z.number(), netPositionTotal: z.number(), grossPositionTotal: z.number(),
+  productId: z.string(),
+  productName: z.string(),
+  productCategory: z.string().optional(),
+  quantity: z.number().int(),
+  taxPercent: z.number(),
+  netPricePerUnit: z.number(),
+  grossPricePerUnit: z.number(),
+  netPositionTotal: z.number(),
+  grossPositionTotal: z.number(),
 });
 /** AxytosCommonPublicAPIModelsOrderBasket: netTotal >= 0.001, grossTotal >= 0.01. */
 const OrderBasket = z.object({ netTotal: z.number().min(0.001), grossTotal: z.number().min(0.01), currency: z.string(), positions: z.array(OrderPosition) });
@@ -48,7 +77,10 @@ export const PrecheckResponse = z.looseObject({
   processId: z.string(),
   decision: Decision,
   transactionMetadata: z.looseObject({
-    transactionId: z.string(), transactionInfoSignature: z.string(), transactionTimestamp: z.string(), transactionExpirationTimestamp: z.string(),
+    transactionId: z.string(),
+    transactionInfoSignature: z.string(),
+    transactionTimestamp: z.string(),
+    transactionExpirationTimestamp: z.string(),
   }),
   step: z.string().nullish(),
   riskTaker: RiskTaker.nullish(),
@@ -57,46 +89,77 @@ export type PrecheckResponse = z.infer<typeof PrecheckResponse>;
 
 /** AxytosCommonPublicAPIModelsOrderOrderPreCheckRequest: POST /Payments/invoice/order/precheck. */
 export const PrecheckRequest = z.object({
-  requestMode: RequestMode, customReference: z.string().optional(), personalData: PersonalData, proofOfInterest: z.string().optional(),
-  selectedPaymentType: z.string().optional(), paymentTypeSecurity: PaymentTypeSecurity.optional(), invoiceAddress: InvoiceAddress,
-  deliveryAddress: DeliveryAddress.optional(), basket: OrderBasket,
+  requestMode: RequestMode,
+  customReference: z.string().optional(),
+  personalData: PersonalData,
+  proofOfInterest: z.string().optional(),
+  selectedPaymentType: z.string().optional(),
+  paymentTypeSecurity: PaymentTypeSecurity.optional(),
+  invoiceAddress: InvoiceAddress,
+  deliveryAddress: DeliveryAddress.optional(),
+  basket: OrderBasket,
 });
 export type PrecheckRequest = z.infer<typeof PrecheckRequest>;
 
 /** AxytosCommonPublicAPIModelsOrderOrderCreateRequest: POST /Payments/invoice/order/confirm, the precheck's answer echoed. */
 export const ConfirmRequest = z.object({
-  customReference: z.string().optional(), externalOrderId: z.string(), date: z.iso.datetime().optional(), personalData: PersonalData,
-  invoiceAddress: InvoiceAddress, deliveryAddress: DeliveryAddress.optional(), basket: OrderBasket, orderPrecheckResponse: PrecheckResponse,
+  customReference: z.string().optional(),
+  externalOrderId: z.string(),
+  date: z.iso.datetime().optional(),
+  personalData: PersonalData,
+  invoiceAddress: InvoiceAddress,
+  deliveryAddress: DeliveryAddress.optional(),
+  basket: OrderBasket,
+  orderPrecheckResponse: PrecheckResponse,
 });
 export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
 
 /** AxytosApiModelsReportShippingModel: POST /Payments/invoice/order/reportshipping. */
 export const ReportShippingRequest = z.object({
-  externalOrderId: z.string(), externalSubOrderId: z.string().optional(),
-  basketPositions: z.array(z.object({ productId: z.string(), quantity: z.number().int() })), shippingDate: z.iso.datetime().optional(),
+  externalOrderId: z.string(),
+  externalSubOrderId: z.string().optional(),
+  basketPositions: z.array(z.object({ productId: z.string(), quantity: z.number().int() })),
+  shippingDate: z.iso.datetime().optional(),
 });
 export type ReportShippingRequest = z.infer<typeof ReportShippingRequest>;
 
 const TaxGroup = z.object({ taxPercent: z.number().min(0), valueToTax: z.number().min(0), total: z.number().min(0) });
 /** AxytosApiModelsInvoiceCreationModel: POST /Payments/invoice/order/createInvoice. externalInvoiceNumber is the shop's. */
 export const InvoiceRequest = z.object({
-  externalOrderId: z.string(), externalInvoiceNumber: z.string().optional(), externalInvoiceDisplayName: z.string().optional(),
-  externalSubOrderId: z.string().optional(), dueDateOffsetDays: z.number().int().optional(),
+  externalOrderId: z.string(),
+  externalInvoiceNumber: z.string().optional(),
+  externalInvoiceDisplayName: z.string().optional(),
+  externalSubOrderId: z.string().optional(),
+  dueDateOffsetDays: z.number().int().optional(),
   basket: z.object({
-    grossTotal: z.number(), netTotal: z.number(), taxGroups: z.array(TaxGroup),
-    positions: z.array(z.object({
-      productId: z.string(), quantity: z.number().int(), taxPercent: z.number(), netPricePerUnit: z.number(), grossPricePerUnit: z.number(),
-      netPositionTotal: z.number(), grossPositionTotal: z.number(),
-    })),
+    grossTotal: z.number(),
+    netTotal: z.number(),
+    taxGroups: z.array(TaxGroup),
+    positions: z.array(
+      z.object({
+        productId: z.string(),
+        quantity: z.number().int(),
+        taxPercent: z.number(),
+        netPricePerUnit: z.number(),
+        grossPricePerUnit: z.number(),
+        netPositionTotal: z.number(),
+        grossPositionTotal: z.number(),
+      }),
+    ),
   }),
 });
 export type InvoiceRequest = z.infer<typeof InvoiceRequest>;
 
 /** AxytosApiModelsRefundRequestModel: POST /Payments/invoice/order/refund. originalInvoiceNumber is the shop's invoice number. */
 export const RefundRequest = z.object({
-  externalOrderId: z.string(), refundDate: z.iso.datetime().optional(), originalInvoiceNumber: z.string(), externalSubOrderId: z.string().optional(),
+  externalOrderId: z.string(),
+  refundDate: z.iso.datetime().optional(),
+  originalInvoiceNumber: z.string(),
+  externalSubOrderId: z.string().optional(),
   basket: z.object({
-    grossTotal: z.number().min(0.01), netTotal: z.number().min(0.001), taxGroups: z.array(TaxGroup),
+    grossTotal: z.number().min(0.01),
+    netTotal: z.number().min(0.001),
+    taxGroups: z.array(TaxGroup),
     positions: z.array(z.object({ productId: z.string(), netRefundTotal: z.number().min(0), grossRefundTotal: z.number().min(0) })),
   }),
 });
@@ -109,12 +172,20 @@ export const InvoiceResponse = z.object({ invoiceNumber: z.string().min(1) });
 export const PaymentStateResponse = z.object({ paymentState: PaymentState });
 /** AxytosApiModelsPaymentResponseModel: GET /Payment/{id}, what axytos's payment push names. */
 export const PaymentResponse = z.object({
-  id: z.string(), date: z.string().nullish(), invoiceNumber: z.string().nullish(), externalOrderId: z.string().nullish(),
-  amount: z.number().nullish(), currency: z.string().nullish(),
+  id: z.string(),
+  date: z.string().nullish(),
+  invoiceNumber: z.string().nullish(),
+  externalOrderId: z.string().nullish(),
+  amount: z.number().nullish(),
+  currency: z.string().nullish(),
 });
 /** MicrosoftAspNetCoreMvcProblemDetails (400, 401, 403), with ASP.NET's validation `errors` where a field was refused. */
 export const ProblemDetails = z.object({
-  type: z.string().nullish(), title: z.string().nullish(), status: z.number().int().nullish(), detail: z.string().nullish(), instance: z.string().nullish(),
+  type: z.string().nullish(),
+  title: z.string().nullish(),
+  status: z.number().int().nullish(),
+  detail: z.string().nullish(),
+  instance: z.string().nullish(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
 /** The other error body the WooCommerce plugin reads. */

@@ -13,7 +13,9 @@ type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code'
 /** decline_reason values (Billie's order-states page). */
 export const DECLINE_REASONS = ['debtor_address', 'debtor_not_identified', 'risk_policy', 'risk_scoring_failed', 'debtor_limit_exceeded'] as const;
 export const declined = (reason: string | null | undefined): ErrorFields => ({
-  error_code: reason ?? 'declined', error_message: `Billie declined the order${reason ? ` (${reason})` : ''}`, ...UNIFIED.customer_declined,
+  error_code: reason ?? 'declined',
+  error_message: `Billie declined the order${reason ? ` (${reason})` : ''}`,
+  ...UNIFIED.customer_declined,
 });
 
 export function errorFields(res: ProviderResponse, what: 'order' | 'refund' = 'order'): ErrorFields {
@@ -22,10 +24,16 @@ export function errorFields(res: ProviderResponse, what: 'order' | 'refund' = 'o
   const parsed = maybeAnswer(BillieError, res);
   if (!parsed) return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...UNIFIED.provider_error };
   const first = parsed.errors[0]!;
-  const unified = res.status === 401 ? UNIFIED.credentials_refused
-    : res.status === 403 ? (what === 'refund' ? UNIFIED.refund_declined : UNIFIED.invalid_state)
-    : res.status === 400 || res.status === 404 || res.status === 422 ? UNIFIED.invalid_request
-    : UNIFIED.provider_error;
+  const unified =
+    res.status === 401
+      ? UNIFIED.credentials_refused
+      : res.status === 403
+        ? what === 'refund'
+          ? UNIFIED.refund_declined
+          : UNIFIED.invalid_state
+        : res.status === 400 || res.status === 404 || res.status === 422
+          ? UNIFIED.invalid_request
+          : UNIFIED.provider_error;
   return {
     error_code: first.code ?? `http_${res.status}`,
     error_message: parsed.errors.map((e) => (e.source ? `${e.source}: ${e.title}` : e.title)).join('; '),

@@ -23,8 +23,13 @@ export const manifest = defineManifest({
   currencies: ['EUR'],
   customers: ['B2B'],
   required_fields: [
-    'customer.email', 'metadata.company_name', 'metadata.legal_form', 'billing.address.line1', 'billing.address.city',
-    'billing.address.zip', 'billing.address.country',
+    'customer.email',
+    'metadata.company_name',
+    'metadata.legal_form',
+    'billing.address.line1',
+    'billing.address.city',
+    'billing.address.zip',
+    'billing.address.country',
   ],
   // An invoice names the merchant's invoice document: POST /invoices {..., invoice_url} (reference billie.md "Capture =
   // create invoice"; its imitation refuses a blank one, whether Billie does is UNVERIFIED). The invoice number has a

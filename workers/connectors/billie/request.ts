@@ -10,11 +10,14 @@ import { manifest } from './manifest.ts';
 
 export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' : '/billie/api/v2');
 
-
 /** Minor units -> Billie's decimal euros (exact: the digits are moved, 11900 -> 119, 9520 -> 95.2). */
 export { major };
 /** Billie's amount object: gross and tax given in minor units, net = gross − tax. */
-export const amountOf = (gross: number, tax: number, currency: string) => ({ net: major(gross - tax, currency), gross: major(gross, currency), tax: major(tax, currency) });
+export const amountOf = (gross: number, tax: number, currency: string) => ({
+  net: major(gross - tax, currency),
+  gross: major(gross, currency),
+  tax: major(tax, currency),
+});
 
 /** "Hauptstr. 1a" -> street "Hauptstr.", house_number "1a" (Billie takes them apart). */
 export function streetAndNumber(line1: string | undefined, line2: string | undefined) {
@@ -31,7 +34,9 @@ const bearer = (token: string | undefined) => ({ authorization: `Bearer ${token 
 
 /** POST /oauth/token: client credentials (JSON, as Billie's SDK sends them). */
 export const tokenRequest = (c: { api_key: string; key1: string }): ProviderRequest => ({
-  method: 'POST', path: `${apiRoot()}/oauth/token`, body: { grant_type: 'client_credentials', client_id: c.api_key, client_secret: c.key1 },
+  method: 'POST',
+  path: `${apiRoot()}/oauth/token`,
+  body: { grant_type: 'client_credentials', client_id: c.api_key, client_secret: c.key1 },
 });
 
 /** POST /orders: a direct (server-side) order; Billie decides at once (created, declined) or reviews it (waiting). */
@@ -45,7 +50,10 @@ export function createOrderRequest(job: ConnectorJob, token: string | undefined)
   const tax = o?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
   const shipping = o?.shipping && obj(o.shipping).address ? o.shipping : null;
   return {
-    method: 'POST', path: `${apiRoot()}/orders`, idempotencyKey: job.operation_id, headers: bearer(token),
+    method: 'POST',
+    path: `${apiRoot()}/orders`,
+    idempotencyKey: job.operation_id,
+    headers: bearer(token),
     body: {
       amount: amountOf(job.amount, tax, job.currency),
       duration: int(md.net_term) ?? 30,
@@ -65,7 +73,11 @@ export function createOrderRequest(job: ConnectorJob, token: string | undefined)
       },
       ...(shipping ? { delivery_address: address(shipping) } : {}),
       line_items: lines.map((l, i) => ({
-        external_id: l.product_id ?? `line-${i + 1}`, title: l.product_name, quantity: l.quantity ?? 1, category: l.category ?? undefined, brand: l.brand ?? undefined,
+        external_id: l.product_id ?? `line-${i + 1}`,
+        title: l.product_name,
+        quantity: l.quantity ?? 1,
+        category: l.category ?? undefined,
+        brand: l.brand ?? undefined,
         amount: amountOf(l.amount ?? 0, lineTax(l), job.currency),
       })),
     },
@@ -73,14 +85,20 @@ export function createOrderRequest(job: ConnectorJob, token: string | undefined)
 }
 
 /** The status sync of an order under review: read it. */
-export const orderRequest = (job: ConnectorJob, token: string | undefined): ProviderRequest =>
-  ({ method: 'GET', path: `${apiRoot()}/orders/${job.connector_transaction_id}`, headers: bearer(token) });
+export const orderRequest = (job: ConnectorJob, token: string | undefined): ProviderRequest => ({
+  method: 'GET',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}`,
+  headers: bearer(token),
+});
 
 /** A capture is an invoice for the order: the merchant's invoice number and URL, the amount, the lines shipped. */
 export function invoiceRequest(job: ConnectorJob, token: string | undefined): ProviderRequest {
   const { number, url, lines, tax } = captureInvoice(job);
   return {
-    method: 'POST', path: `${apiRoot()}/invoices`, idempotencyKey: job.operation_id, headers: bearer(token),
+    method: 'POST',
+    path: `${apiRoot()}/invoices`,
+    idempotencyKey: job.operation_id,
+    headers: bearer(token),
     body: {
       orders: [job.connector_transaction_id],
       external_code: number ?? job.operation_id,
@@ -92,14 +110,21 @@ export function invoiceRequest(job: ConnectorJob, token: string | undefined): Pr
 }
 
 export const cancelRequest = (job: ConnectorJob, token: string | undefined): ProviderRequest => ({
-  method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/cancel`, idempotencyKey: job.operation_id, headers: bearer(token), body: {},
+  method: 'POST',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}/cancel`,
+  idempotencyKey: job.operation_id,
+  headers: bearer(token),
+  body: {},
 });
 
 /** A refund is a credit note on the invoice (the capture) it is refunded within; our refund id is its number. */
 export function creditNoteRequest(job: ConnectorJob, token: string | undefined): ProviderRequest {
   if (!job.connector_capture_id) throw new Error(`billie: refund ${job.refund_id} names no invoice (no charged capture)`);
   return {
-    method: 'POST', path: `${apiRoot()}/invoices/${job.connector_capture_id}/credit-notes`, idempotencyKey: job.operation_id, headers: bearer(token),
+    method: 'POST',
+    path: `${apiRoot()}/invoices/${job.connector_capture_id}/credit-notes`,
+    idempotencyKey: job.operation_id,
+    headers: bearer(token),
     body: {
       external_code: job.refund_id ?? job.operation_id,
       amount: amountOf(job.amount, taxShare(job.amount, job.order), job.currency),

@@ -1,15 +1,23 @@
 // Billie's answers -> outcomes, parsed with Billie's own shapes (Order, Invoice, credit note {uuid}).
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields } from './errors.ts';
-import { BillieCreditNote, BillieInvoice, BillieOrder, BillieToken, } from './schemas.ts';
+import { BillieCreditNote, BillieInvoice, BillieOrder, BillieToken } from './schemas.ts';
 
 const ORDER_OUTCOME: Record<z.infer<typeof BillieOrder>['state'], OutcomeKind> = {
-  created: 'AUTHORIZED', pre_approved: 'AUTHORIZED', partially_shipped: 'AUTHORIZED', shipped: 'AUTHORIZED', paid_out: 'AUTHORIZED', late: 'AUTHORIZED', complete: 'AUTHORIZED',
+  created: 'AUTHORIZED',
+  pre_approved: 'AUTHORIZED',
+  partially_shipped: 'AUTHORIZED',
+  shipped: 'AUTHORIZED',
+  paid_out: 'AUTHORIZED',
+  late: 'AUTHORIZED',
+  complete: 'AUTHORIZED',
   // Billie's manual review; a widget order awaiting the merchant's confirmation.
-  waiting: 'PENDING', pre_waiting: 'PENDING', authorized: 'PENDING',
+  waiting: 'PENDING',
+  pre_waiting: 'PENDING',
+  authorized: 'PENDING',
   declined: 'DECLINED',
   canceled: 'DECLINED',
 };
@@ -19,7 +27,9 @@ export function orderOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const o = readAnswer(BillieOrder, res, 'billie');
   return {
-    kind: ORDER_OUTCOME[o.state], connector_transaction_id: o.uuid, connector_reference_id: o.external_code ?? undefined,
+    kind: ORDER_OUTCOME[o.state],
+    connector_transaction_id: o.uuid,
+    connector_reference_id: o.external_code ?? undefined,
     ...(o.state === 'declined' ? declined(o.decline_reason) : {}),
     ...(o.state === 'canceled' ? { ...declined('canceled'), error_message: 'The order was cancelled at Billie' } : {}),
   };
@@ -35,7 +45,9 @@ export function invoiceOutcome(res: ProviderResponse): Outcome {
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (res.body === null) return { kind: 'VOIDED' };
-  return readAnswer(BillieOrder, res, 'billie').state === 'canceled' ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: 'state', error_message: 'The order was not cancelled' };
+  return readAnswer(BillieOrder, res, 'billie').state === 'canceled'
+    ? { kind: 'VOIDED' }
+    : { kind: 'FAILED', error_code: 'state', error_message: 'The order was not cancelled' };
 }
 
 export function creditNoteOutcome(res: ProviderResponse): Outcome {

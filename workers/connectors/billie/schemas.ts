@@ -5,7 +5,18 @@ import { z } from 'zod';
 export const Amount = z.object({ net: z.number(), gross: z.number(), tax: z.number() });
 
 export const ORDER_STATES = [
-  'created', 'declined', 'waiting', 'pre_waiting', 'authorized', 'pre_approved', 'partially_shipped', 'shipped', 'paid_out', 'late', 'complete', 'canceled',
+  'created',
+  'declined',
+  'waiting',
+  'pre_waiting',
+  'authorized',
+  'pre_approved',
+  'partially_shipped',
+  'shipped',
+  'paid_out',
+  'late',
+  'complete',
+  'canceled',
 ] as const;
 
 export const BillieOrder = z.object({
@@ -26,11 +37,13 @@ export const BillieError = z.object({ errors: z.array(z.object({ title: z.string
 
 export const OAuthError = z.object({ error: z.string(), error_description: z.string().nullish() });
 
-export const Webhook = z.object({
-  event: z.string().min(1),
-  created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/),
-  order_id: z.string().nullish(),
-  order_uuid: z.string().min(1),
-  /** UNVERIFIED: the declined event's payload is not documented; Billie's order carries decline_reason. */
-  decline_reason: z.string().nullish(),
-}).passthrough();
+export const Webhook = z
+  .object({
+    event: z.string().min(1),
+    created_at: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/),
+    order_id: z.string().nullish(),
+    order_uuid: z.string().min(1),
+    /** UNVERIFIED: the declined event's payload is not documented; Billie's order carries decline_reason. */
+    decline_reason: z.string().nullish(),
+  })
+  .passthrough();

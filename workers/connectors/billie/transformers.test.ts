@@ -21,15 +21,44 @@ const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({
   shipping: null,
   order_details: [{ product_name: 'Desk', quantity: 2, amount: 11900, total_tax_amount: 1900, product_id: 'sku-desk' }],
   order_tax_amount: 1900,
-  metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', company_vat_id: 'DE123456789', net_term: 60, invoice_url: 'https://shop.example/inv.pdf' },
-  browser_info: null, description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null, ...over,
+  metadata: {
+    buyer_type: 'business',
+    company_name: 'ACME GmbH',
+    legal_form: 'GmbH',
+    company_vat_id: 'DE123456789',
+    net_term: 60,
+    invoice_url: 'https://shop.example/inv.pdf',
+  },
+  browser_info: null,
+  description: null,
+  payment_method_type: 'invoice',
+  birth_date: null,
+  gender: null,
+  locale: null,
+  ...over,
 });
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'billie',
-  amount: 11900, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@acme.example',
-  return_url: null, merchant_order_reference_id: '1001', mode: 'execute', sync_round: 0, order: order(), ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'billie',
+  amount: 11900,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'jane@acme.example',
+  return_url: null,
+  merchant_order_reference_id: '1001',
+  mode: 'execute',
+  sync_round: 0,
+  order: order(),
+  ...over,
 });
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
 const { authorize, sync, capture, void: voidFlow, refund, token } = billie;
 
 describe('billie manifest and token', () => {
@@ -40,10 +69,19 @@ describe('billie manifest and token', () => {
     expect(billie.manifest.credentials.safeParse(billie.manifest.sandbox_account_details).success).toBe(true);
     expect(billie.manifest.credentials.safeParse({ auth_type: 'BodyKey', api_key: 'x' }).success).toBe(false);
   });
-  it('POST /oauth/token with the client credentials; the answer is the token and its lifetime, a refusal the job\'s outcome', () => {
-    expect(flow(token).request(creds)).toEqual({ method: 'POST', path: '/billie/api/v2/oauth/token', body: { grant_type: 'client_credentials', client_id: 'client_1', client_secret: 'secret_1' } });
+  it("POST /oauth/token with the client credentials; the answer is the token and its lifetime, a refusal the job's outcome", () => {
+    expect(flow(token).request(creds)).toEqual({
+      method: 'POST',
+      path: '/billie/api/v2/oauth/token',
+      body: { grant_type: 'client_credentials', client_id: 'client_1', client_secret: 'secret_1' },
+    });
     expect(flow(token).response(a('token'))).toEqual({ access_token: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.sandbox.sig', expires_in_s: 28800 });
-    expect(flow(token).response(a('token_refused'))).toMatchObject({ kind: 'FAILED', error_code: 'invalid_client', error_message: 'Client authentication failed', unified_code: 'UE_4000' });
+    expect(flow(token).response(a('token_refused'))).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'invalid_client',
+      error_message: 'Client authentication failed',
+      unified_code: 'UE_4000',
+    });
     expect(() => flow(token).response({ status: 200, body: { access_token: 'x' } })).toThrow(UnexpectedAnswer);
   });
 });
@@ -58,10 +96,20 @@ describe('billie requests', () => {
   });
   it('authorize: POST /orders with the bearer token, the debtor company and person, duration = net_term', () => {
     expect(flow(authorize).request(job(), creds, session)).toEqual({
-      method: 'POST', path: '/billie/api/v2/orders', idempotencyKey: 'op_1', headers: H,
+      method: 'POST',
+      path: '/billie/api/v2/orders',
+      idempotencyKey: 'op_1',
+      headers: H,
       body: {
-        amount: { net: 100, gross: 119, tax: 19 }, duration: 60, external_code: '1001',
-        debtor: { name: 'ACME GmbH', legal_form: 'GmbH', tax_id: 'DE123456789', company_address: { street: 'Hauptstr.', house_number: '1a', city: 'Berlin', postal_code: '10115', country: 'DE' } },
+        amount: { net: 100, gross: 119, tax: 19 },
+        duration: 60,
+        external_code: '1001',
+        debtor: {
+          name: 'ACME GmbH',
+          legal_form: 'GmbH',
+          tax_id: 'DE123456789',
+          company_address: { street: 'Hauptstr.', house_number: '1a', city: 'Berlin', postal_code: '10115', country: 'DE' },
+        },
         debtor_person: { email: 'jane@acme.example', first_name: 'Jane', last_name: 'Roe' },
         line_items: [{ external_id: 'sku-desk', title: 'Desk', quantity: 2, amount: { net: 100, gross: 119, tax: 19 } }],
       },
@@ -71,17 +119,41 @@ describe('billie requests', () => {
     const s = job({ mode: 'sync', connector_transaction_id: ORDER });
     expect(flowFor(s)).toBe('sync');
     expect(flow(sync).request(s, creds, session)).toEqual({ method: 'GET', path: `/billie/api/v2/orders/${ORDER}`, headers: H });
-    const cap = job({ kind: 'capture', operation_id: 'op_2', amount: 5950, connector_transaction_id: ORDER, capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1' } }, metadata: null, order_details: null } });
+    const cap = job({
+      kind: 'capture',
+      operation_id: 'op_2',
+      amount: 5950,
+      connector_transaction_id: ORDER,
+      capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1' } }, metadata: null, order_details: null },
+    });
     expect(flow(capture).request(cap, creds, session)).toEqual({
-      method: 'POST', path: '/billie/api/v2/invoices', idempotencyKey: 'op_2', headers: H,
+      method: 'POST',
+      path: '/billie/api/v2/invoices',
+      idempotencyKey: 'op_2',
+      headers: H,
       body: { orders: [ORDER], external_code: 'INV-1', invoice_url: 'https://shop.example/inv.pdf', amount: { net: 50, gross: 59.5, tax: 9.5 } },
     });
     expect(flow(voidFlow).request(job({ kind: 'void', operation_id: 'op_3', connector_transaction_id: ORDER }), creds, session)).toEqual({
-      method: 'POST', path: `/billie/api/v2/orders/${ORDER}/cancel`, idempotencyKey: 'op_3', headers: H, body: {},
+      method: 'POST',
+      path: `/billie/api/v2/orders/${ORDER}/cancel`,
+      idempotencyKey: 'op_3',
+      headers: H,
+      body: {},
     });
-    const r = job({ kind: 'refund', operation_id: 'op_4', amount: 2000, connector_transaction_id: ORDER, refund_id: 'ref_1', reason: 'damaged', connector_capture_id: INVOICE });
+    const r = job({
+      kind: 'refund',
+      operation_id: 'op_4',
+      amount: 2000,
+      connector_transaction_id: ORDER,
+      refund_id: 'ref_1',
+      reason: 'damaged',
+      connector_capture_id: INVOICE,
+    });
     expect(flow(refund).request(r, creds, session)).toEqual({
-      method: 'POST', path: `/billie/api/v2/invoices/${INVOICE}/credit-notes`, idempotencyKey: 'op_4', headers: H,
+      method: 'POST',
+      path: `/billie/api/v2/invoices/${INVOICE}/credit-notes`,
+      idempotencyKey: 'op_4',
+      headers: H,
       body: { external_code: 'ref_1', amount: { net: 16.81, gross: 20, tax: 3.19 }, comment: 'damaged' },
     });
   });
@@ -89,21 +161,41 @@ describe('billie requests', () => {
 
 describe('billie answers -> outcomes', () => {
   it('created -> authorized; declined (HTTP 200) with its decline_reason; waiting (review) -> pending', () => {
-    expect(flow(authorize).response(a('order_created'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' });
+    expect(flow(authorize).response(a('order_created'), job())).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: ORDER,
+      connector_reference_id: '1001',
+    });
     expect(flow(authorize).response(a('order_declined'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' });
     expect(flow(sync).response(a('order_waiting'), job())).toMatchObject({ kind: 'PENDING', connector_transaction_id: ORDER });
   });
-  it('errors: Billie\'s code and title (with its source)', () => {
-    expect(flow(authorize).response(a('validation_error'), job())).toMatchObject({ kind: 'FAILED', error_code: 'request_validation_error', error_message: 'debtor.name: This value should not be blank.', unified_code: 'UE_2000' });
+  it("errors: Billie's code and title (with its source)", () => {
+    expect(flow(authorize).response(a('validation_error'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'request_validation_error',
+      error_message: 'debtor.name: This value should not be blank.',
+      unified_code: 'UE_2000',
+    });
     expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', error_code: 'unauthorized', unified_code: 'UE_4000' });
-    expect(flow(voidFlow).response(a('cancel_refused'), job())).toMatchObject({ kind: 'FAILED', error_code: 'order_cancel_not_allowed', unified_code: 'UE_3000' });
+    expect(flow(voidFlow).response(a('cancel_refused'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'order_cancel_not_allowed',
+      unified_code: 'UE_3000',
+    });
     expect(flow(capture).response(a('invoice_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'request_validation_error' });
-    expect(flow(refund).response(a('credit_note_refused'), job())).toMatchObject({ kind: 'FAILED', error_code: 'invoice_not_creditable', unified_code: 'UE_6000' });
+    expect(flow(refund).response(a('credit_note_refused'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'invoice_not_creditable',
+      unified_code: 'UE_6000',
+    });
   });
   it('invoice -> captured; cancel 204 -> voided; credit note -> refunded', () => {
     expect(flow(capture).response(a('invoice_created'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: INVOICE });
     expect(flow(voidFlow).response({ status: 204, body: null }, job())).toEqual({ kind: 'VOIDED' });
-    expect(flow(refund).response(a('credit_note_created'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' });
+    expect(flow(refund).response(a('credit_note_created'), job())).toEqual({
+      kind: 'REFUNDED',
+      connector_transaction_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+    });
     expect(() => flow(authorize).response({ status: 200, body: { uuid: ORDER, state: 'approved' } }, job())).toThrow(UnexpectedAnswer);
   });
 });
@@ -114,12 +206,17 @@ describe('billie webhooks -> notifications', () => {
     JSON.stringify({ event, created_at: '2026-11-23 10:15:00', order_id: '1001', order_uuid: ORDER, amount: { net: 100, gross: 119, tax: 19 }, ...extra });
   it('order_approved decides the review: authorized, ordered by created_at', () => {
     expect(billie.notification!.parse(hook('order_approved'))).toEqual({
-      object: 'payment', connector_transaction_id: ORDER, object_id: ORDER, provider_updated_at: '2026-11-23T10:15:00Z',
+      object: 'payment',
+      connector_transaction_id: ORDER,
+      object_id: ORDER,
+      provider_updated_at: '2026-11-23T10:15:00Z',
       outcome: { kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' },
     });
   });
   it('order_declined -> declined with the reason when given', () => {
-    expect(billie.notification!.parse(hook('order_declined', { decline_reason: 'risk_policy' }))).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' } });
+    expect(billie.notification!.parse(hook('order_declined', { decline_reason: 'risk_policy' }))).toMatchObject({
+      outcome: { kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' },
+    });
   });
   it('other events, other shapes and non-JSON are left (unknown)', () => {
     expect(billie.notification!.parse(hook('invoice_paid_out'))).toMatchObject({ object: 'unknown' });

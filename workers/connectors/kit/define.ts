@@ -24,7 +24,6 @@ export type Flows<C> = Omit<Connector<C>, 'manifest'>;
 /** The credentials of a manifest's schema. */
 export type CredentialsOf<M> = M extends Manifest<infer C> ? C : never;
 
-
 /** Why a definition does not hold together, or null. Exported for the kit's own tests. */
 export function definitionProblem(def: Connector<any>): string | null {
   const m = def.manifest;

@@ -2,8 +2,8 @@
 export const UNIFIED = {
   customer_declined: { unified_code: 'UE_1000', unified_message: 'The customer was declined by the provider' },
   invalid_request: { unified_code: 'UE_2000', unified_message: 'The provider rejected the request data' },
-  invalid_state: { unified_code: 'UE_3000', unified_message: 'The provider does not allow this operation in the payment\'s state' },
-  credentials_refused: { unified_code: 'UE_4000', unified_message: 'The provider refused the connector account\'s credentials' },
+  invalid_state: { unified_code: 'UE_3000', unified_message: "The provider does not allow this operation in the payment's state" },
+  credentials_refused: { unified_code: 'UE_4000', unified_message: "The provider refused the connector account's credentials" },
   authentication_failed: { unified_code: 'UE_5000', unified_message: 'The customer did not pass the 3DS authentication' },
   refund_declined: { unified_code: 'UE_6000', unified_message: 'The provider declined the refund' },
   provider_error: { unified_code: 'UE_9000', unified_message: 'The provider could not process the request' },

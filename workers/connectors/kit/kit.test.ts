@@ -38,12 +38,14 @@ describe('readAnswer', () => {
 });
 
 describe('defineConnector', () => {
-  it('takes a definition whose flows are the manifest\'s', () => {
+  it("takes a definition whose flows are the manifest's", () => {
     expect(definitionProblem(serviceTest)).toBeNull();
   });
   it('refuses a flow the manifest does not list, a listed flow that is absent, and a notification without a scheme', () => {
     const { refundSync: _, ...withoutRefundSync } = serviceTest;
-    expect(() => defineConnector(withoutRefundSync)).toThrow('the manifest lists the flows authorize, sync, capture, void, incrementalAuthorization, refund, refundSync, notification, the definition has authorize, sync, capture, void, incrementalAuthorization, refund, notification');
+    expect(() => defineConnector(withoutRefundSync)).toThrow(
+      'the manifest lists the flows authorize, sync, capture, void, incrementalAuthorization, refund, refundSync, notification, the definition has authorize, sync, capture, void, incrementalAuthorization, refund, notification',
+    );
     const manifest = { ...serviceTest.manifest, flows: serviceTest.manifest.flows.filter((f) => f !== 'void') };
     expect(() => defineConnector({ ...serviceTest, manifest })).toThrow('the definition has authorize, sync, capture, void');
     expect(() => defineConnector({ ...serviceTest, manifest: { ...serviceTest.manifest, webhook: null } })).toThrow('notification scheme');
@@ -58,7 +60,7 @@ describe('outcome tables', () => {
     // A state the provider's material does not name does not parse: an unknown outcome, not a guess.
     expect(ORDER.schema.safeParse('accepted').success).toBe(false);
   });
-  it('unified codes: the code\'s reason, else provider_error', () => {
+  it("unified codes: the code's reason, else provider_error", () => {
     const unified = unifiedTable({ credit_declined: 'customer_declined' });
     expect(unified('credit_declined').unified_code).toBe('UE_1000');
     expect(unified('something').unified_code).toBe('UE_9000');
@@ -66,7 +68,7 @@ describe('outcome tables', () => {
 });
 
 describe('money units', () => {
-  it('moves digits, by the currency\'s exponent', () => {
+  it("moves digits, by the currency's exponent", () => {
     expect(major(12345, 'EUR')).toBe(123.45);
     expect(majorString(5, 'EUR')).toBe('0.05');
     expect(major(500, 'JPY')).toBe(500);

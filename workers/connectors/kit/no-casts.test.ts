@@ -69,9 +69,20 @@ describe('connectors parse provider data, never cast it', () => {
       'const g = JSON.parse(raw);',
     ].join('\n');
     expect([...new Set(castsIn('x/response.ts', bad, types).map((p) => p.split(': ')[0]))]).toEqual([
-      'x/response.ts:1', 'x/response.ts:2', 'x/response.ts:3', 'x/response.ts:4', 'x/response.ts:5', 'x/response.ts:6', 'x/response.ts:7',
+      'x/response.ts:1',
+      'x/response.ts:2',
+      'x/response.ts:3',
+      'x/response.ts:4',
+      'x/response.ts:5',
+      'x/response.ts:6',
+      'x/response.ts:7',
     ]);
-    const fine = ["const s = ['a', 'b'] as const;", '// the body as Riverty sends it', ' * read as any other', 'const o = readAnswer(RivertyOrder, res, "riverty order");'].join('\n');
+    const fine = [
+      "const s = ['a', 'b'] as const;",
+      '// the body as Riverty sends it',
+      ' * read as any other',
+      'const o = readAnswer(RivertyOrder, res, "riverty order");',
+    ].join('\n');
     expect(castsIn('x/response.ts', fine, types)).toEqual([]);
   });
 

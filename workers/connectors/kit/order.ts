@@ -15,7 +15,7 @@ export const trimmed = (v: unknown): string | undefined => str(v)?.trim();
 export const text = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 /** An integer, or a string of digits as one. */
 export const int = (v: unknown): number | undefined =>
-  (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+  typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
 
 /** The object without its undefined fields (a provider that refuses `null` or an absent value sent as a key). */
 export function defined<T extends Obj>(o: T): T {
@@ -26,8 +26,16 @@ export function defined<T extends Obj>(o: T): T {
 
 /** An order line as spec 2.4 has it (amounts in minor units; `amount` is the line's gross total). */
 export interface OrderLine {
-  product_name?: string; quantity?: number; amount?: number; tax_amount?: number | null; total_tax_amount?: number | null;
-  tax_percentage?: number | null; product_id?: string | null; category?: string | null; brand?: string | null; product_type?: string | null;
+  product_name?: string;
+  quantity?: number;
+  amount?: number;
+  tax_amount?: number | null;
+  total_tax_amount?: number | null;
+  tax_percentage?: number | null;
+  product_id?: string | null;
+  category?: string | null;
+  brand?: string | null;
+  product_type?: string | null;
 }
 export const linesOf = (v: unknown): OrderLine[] => (Array.isArray(v) ? (v as OrderLine[]) : []);
 export const lineTax = (l: OrderLine) => l.total_tax_amount ?? l.tax_amount ?? 0;

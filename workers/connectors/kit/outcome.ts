@@ -22,7 +22,10 @@ export function states<const S extends readonly [string, ...string[]]>(names: S,
 }
 
 /** The same for a table over states parsed elsewhere (a z.enum already in the connector's schemas). */
-export const outcomeTable = <S extends string>(table: { readonly [K in S]: OutcomeKind }) => (state: S): OutcomeKind => table[state];
+export const outcomeTable =
+  <S extends string>(table: { readonly [K in S]: OutcomeKind }) =>
+  (state: S): OutcomeKind =>
+    table[state];
 
 export type UnifiedReason = keyof typeof UNIFIED;
 

@@ -11,7 +11,9 @@ export const TEST_GATEWAY_URL = 'https://gateway.example';
 /** The session of a call for `job`: base_url the sandbox (or `over.base_url`), notification_url the job's account's. */
 export function testSession(job: Pick<ConnectorJob, 'merchant_id' | 'merchant_connector_id'>, over: Session = {}): Session {
   return {
-    base_url: TEST_SANDBOX_URL, sandbox_url: TEST_SANDBOX_URL, settings: {},
+    base_url: TEST_SANDBOX_URL,
+    sandbox_url: TEST_SANDBOX_URL,
+    settings: {},
     notification_url: `${TEST_GATEWAY_URL}/webhooks/${job.merchant_id}/${job.merchant_connector_id ?? 'mca_sandboxdefault000000'}`,
     ...over,
   };

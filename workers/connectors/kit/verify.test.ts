@@ -42,7 +42,7 @@ describe('webhook signature (service_test: HMAC-SHA512, hex, x-webhook-signature
     expect(verifyNotification(shared, null, body, '')).toBe(false);
     expect(verifyNotification(shared, '', body, '')).toBe(false);
   });
-  it('hmac through verifyNotification needs the account\'s secret; unsigned lets any body through (it is only a hint)', () => {
+  it("hmac through verifyNotification needs the account's secret; unsigned lets any body through (it is only a hint)", () => {
     expect(verifyNotification(spec, secret, body, good)).toBe(true);
     expect(verifyNotification(spec, null, body, good)).toBe(false);
     expect(verifyNotification({ scheme: 'unsigned' }, null, body, undefined)).toBe(true);

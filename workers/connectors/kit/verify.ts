@@ -30,9 +30,12 @@ export const proofHeader = (spec: WebhookSignature): string | null =>
  */
 export function verifyNotification(spec: WebhookSignature, secret: string | null, body: Buffer | string, header: string | undefined): boolean {
   switch (spec.scheme) {
-    case 'unsigned': return true;
-    case 'hmac': return !!secret && verifySignature(spec, secret, body, header);
+    case 'unsigned':
+      return true;
+    case 'hmac':
+      return !!secret && verifySignature(spec, secret, body, header);
     // `Basic <secret>`, `Bearer <secret>` or the bare secret, as the merchant agreed it with the provider.
-    case 'shared_secret': return !!secret && !!header && sameBytes(Buffer.from(header.trim().replace(/^(Basic|Bearer)\s+/i, '')), Buffer.from(secret));
+    case 'shared_secret':
+      return !!secret && !!header && sameBytes(Buffer.from(header.trim().replace(/^(Basic|Bearer)\s+/i, '')), Buffer.from(secret));
   }
 }

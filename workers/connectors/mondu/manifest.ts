@@ -23,8 +23,16 @@ export const manifest = defineManifest({
   customers: ['B2B'],
   customer_step: 'always',
   required_fields: [
-    'customer.email', 'metadata.company_name', 'billing.address.first_name', 'billing.address.last_name',
-    'billing.address.line1', 'billing.address.city', 'billing.address.zip', 'billing.address.country', 'order_details', 'return_url',
+    'customer.email',
+    'metadata.company_name',
+    'billing.address.first_name',
+    'billing.address.last_name',
+    'billing.address.line1',
+    'billing.address.city',
+    'billing.address.zip',
+    'billing.address.country',
+    'order_details',
+    'return_url',
   ],
   // An invoice names the merchant's invoice PDF: `invoice_url` "required in practice" (reference mondu.md "Invoice
   // (capture) request"; its imitation refuses a missing one). The invoice number has a fallback (the operation id).

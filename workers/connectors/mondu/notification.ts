@@ -5,11 +5,11 @@
 //   order/confirmed, order/pending, order/declined, order/canceled   the authorization's outcome
 //   order/authorized  the buyer finished the checkout: our status sync confirms the order (nothing to apply)
 //   invoice/*, payout/*, buyer/*, …  nothing for us: captures and refunds are answered at once
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readBody, readPart, unreadable } from '../kit/notification.ts';
 import type { ProviderNotification } from '../types.ts';
 import { orderOutcome } from './response.ts';
-import { MonduOrder, OrderWebhook, Webhook } from './schemas.ts';
+import { type MonduOrder, OrderWebhook, Webhook } from './schemas.ts';
 
 const ORDER_TOPICS = new Set(['order/confirmed', 'order/pending', 'order/declined', 'order/canceled']);
 const unknown = unreadable;
@@ -23,9 +23,17 @@ export function parseNotification(rawBody: string): ProviderNotification {
   const o = readPart(w.data, OrderWebhook, `a Mondu ${topic} webhook`);
   if (!('data' in o)) return o;
   const n = o.data;
-  const order: z.infer<typeof MonduOrder> = { uuid: n.order_uuid, state: n.order_state, external_reference_id: n.external_reference_id, decline_reason: n.decline_reason };
+  const order: z.infer<typeof MonduOrder> = {
+    uuid: n.order_uuid,
+    state: n.order_state,
+    external_reference_id: n.external_reference_id,
+    decline_reason: n.decline_reason,
+  };
   return {
-    object: 'payment', connector_transaction_id: n.order_uuid, object_id: n.order_uuid, provider_updated_at: n.updated_at ?? n.created_at ?? '',
+    object: 'payment',
+    connector_transaction_id: n.order_uuid,
+    object_id: n.order_uuid,
+    provider_updated_at: n.updated_at ?? n.created_at ?? '',
     outcome: orderOutcome(order),
   };
 }

@@ -11,19 +11,24 @@ export const apiRoot = () => (process.env[manifest.settings.base_url.env] ? '' :
 
 const headers = (apiToken: string) => ({ 'api-token': apiToken });
 
-
 /** Our payment_method_type -> Mondu's payment_method. */
 const PAYMENT_METHOD: Record<string, string> = {
-  invoice: 'invoice', direct_debit: 'direct_debit', installment_invoice: 'installment_by_invoice', installment_direct_debit: 'installment',
+  invoice: 'invoice',
+  direct_debit: 'direct_debit',
+  installment_invoice: 'installment_by_invoice',
+  installment_direct_debit: 'installment',
 };
 const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
-
 
 /** Mondu's address from ours (spec 2.3). */
 function address(a: unknown) {
   const x = obj(obj(a).address);
   return {
-    address_line1: str(x.line1), address_line2: str(x.line2), city: str(x.city), state: str(x.state), zip_code: str(x.zip),
+    address_line1: str(x.line1),
+    address_line2: str(x.line2),
+    city: str(x.city),
+    state: str(x.state),
+    zip_code: str(x.zip),
     country_code: str(x.country),
   };
 }
@@ -47,9 +52,14 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
     else {
       const quantity = l.quantity ?? 1;
       items.push({
-        title: l.product_name, quantity, external_reference_id: l.product_id ?? `line-${i + 1}`, product_id: l.product_id ?? undefined,
+        title: l.product_name,
+        quantity,
+        external_reference_id: l.product_id ?? `line-${i + 1}`,
+        product_id: l.product_id ?? undefined,
         item_type: l.product_type === 'digital' ? 'VIRTUAL' : 'PHYSICAL',
-        net_price_per_item_cents: Math.round(net / quantity), net_price_cents: net, tax_cents: lineTax(l),
+        net_price_per_item_cents: Math.round(net / quantity),
+        net_price_cents: net,
+        tax_cents: lineTax(l),
       });
     }
   });
@@ -57,7 +67,10 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
   const language = locale?.slice(0, 2).toLowerCase();
   const returnUrl = job.return_url ?? undefined;
   return {
-    method: 'POST', path: `${apiRoot()}/orders`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    method: 'POST',
+    path: `${apiRoot()}/orders`,
+    idempotencyKey: job.operation_id,
+    headers: headers(apiToken),
     body: {
       payment_method: PAYMENT_METHOD[o?.payment_method_type ?? ''] ?? 'invoice',
       currency: job.currency,
@@ -80,7 +93,9 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
       billing_address: address(o?.billing),
       shipping_address: address(o?.shipping ?? o?.billing),
       lines: [{ shipping_price_cents: shipping, discount_cents: discount, line_items: items }],
-      success_url: returnUrl, cancel_url: returnUrl, declined_url: returnUrl,
+      success_url: returnUrl,
+      cancel_url: returnUrl,
+      declined_url: returnUrl,
       state_flow: 'authorization_flow',
       source: 'hosted',
       ...(language && LANGUAGES.includes(language) ? { language } : {}),
@@ -94,7 +109,9 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
  * decided answers it as it is, one whose checkout is not finished is refused (422 on `state`).
  */
 export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
-  method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/confirm`, headers: headers(apiToken),
+  method: 'POST',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}/confirm`,
+  headers: headers(apiToken),
   body: { external_reference_id: job.merchant_order_reference_id ?? job.payment_id },
 });
 
@@ -102,7 +119,10 @@ export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderReq
 export function invoiceRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
   const { number, url, lines, tax } = captureInvoice(job);
   return {
-    method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/invoices`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    method: 'POST',
+    path: `${apiRoot()}/orders/${job.connector_transaction_id}/invoices`,
+    idempotencyKey: job.operation_id,
+    headers: headers(apiToken),
     body: {
       external_reference_id: number ?? job.operation_id,
       invoice_url: url,
@@ -110,21 +130,34 @@ export function invoiceRequest(job: ConnectorJob, apiToken: string): ProviderReq
       tax_cents: tax,
       discount_cents: 0,
       shipping_price_cents: 0,
-      ...(lines.length ? { line_items: lines.filter((l) => l.category !== 'shipping_costs' && l.category !== 'voucher').map((l, i) => ({ external_reference_id: l.product_id ?? `line-${i + 1}`, quantity: l.quantity ?? 1 })) } : {}),
+      ...(lines.length
+        ? {
+            line_items: lines
+              .filter((l) => l.category !== 'shipping_costs' && l.category !== 'voucher')
+              .map((l, i) => ({ external_reference_id: l.product_id ?? `line-${i + 1}`, quantity: l.quantity ?? 1 })),
+          }
+        : {}),
     },
   };
 }
 
 /** A void cancels the whole order (Mondu's partial void is an adjust, which we do not use). */
 export const cancelRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
-  method: 'POST', path: `${apiRoot()}/orders/${job.connector_transaction_id}/cancel`, idempotencyKey: job.operation_id, headers: headers(apiToken), body: {},
+  method: 'POST',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}/cancel`,
+  idempotencyKey: job.operation_id,
+  headers: headers(apiToken),
+  body: {},
 });
 
 /** A refund is a credit note on the invoice (the capture) it is refunded within; our refund id is its number. */
 export function creditNoteRequest(job: ConnectorJob, apiToken: string): ProviderRequest {
   if (!job.connector_capture_id) throw new Error(`mondu: refund ${job.refund_id} names no invoice (no charged capture)`);
   return {
-    method: 'POST', path: `${apiRoot()}/invoices/${job.connector_capture_id}/credit_notes`, idempotencyKey: job.operation_id, headers: headers(apiToken),
+    method: 'POST',
+    path: `${apiRoot()}/invoices/${job.connector_capture_id}/credit_notes`,
+    idempotencyKey: job.operation_id,
+    headers: headers(apiToken),
     body: {
       external_reference_id: job.refund_id ?? job.operation_id,
       gross_amount_cents: job.amount,

@@ -1,21 +1,27 @@
 // Mondu's answers -> outcomes, parsed with Mondu's own shapes ({order: …}, {invoice: …}, {credit_note: …}).
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { declined, errorFields, isStateError } from './errors.ts';
 import { UNIFIED } from '../kit/errors.ts';
-import { CreditNoteAnswer, InvoiceAnswer, MonduOrder, OrderAnswer } from './schemas.ts';
+import { CreditNoteAnswer, InvoiceAnswer, type MonduOrder, OrderAnswer } from './schemas.ts';
 
 /** The order's state as the outcome of its authorization. */
 const ORDER_OUTCOME: Record<z.infer<typeof MonduOrder>['state'], OutcomeKind> = {
   // Before and during the buyer's hosted checkout.
-  draft: 'CUSTOMER_ACTION', created: 'CUSTOMER_ACTION', data_required: 'CUSTOMER_ACTION',
+  draft: 'CUSTOMER_ACTION',
+  created: 'CUSTOMER_ACTION',
+  data_required: 'CUSTOMER_ACTION',
   // The buyer finished the checkout; Mondu decides on our confirm.
   authorized: 'PENDING',
   // Mondu's manual review (up to 24 h), then confirmed or declined.
   pending: 'PENDING',
-  confirmed: 'AUTHORIZED', shipped: 'AUTHORIZED', partially_shipped: 'AUTHORIZED', complete: 'AUTHORIZED', partially_complete: 'AUTHORIZED',
+  confirmed: 'AUTHORIZED',
+  shipped: 'AUTHORIZED',
+  partially_shipped: 'AUTHORIZED',
+  complete: 'AUTHORIZED',
+  partially_complete: 'AUTHORIZED',
   declined: 'DECLINED',
   // The buyer cancelled the hosted checkout (our own void answers its call, which closes the authorization first).
   canceled: 'DECLINED',
@@ -24,7 +30,9 @@ const ORDER_OUTCOME: Record<z.infer<typeof MonduOrder>['state'], OutcomeKind> = 
 export function orderOutcome(o: z.infer<typeof MonduOrder>): Outcome {
   const kind = ORDER_OUTCOME[o.state];
   return {
-    kind, connector_transaction_id: o.uuid, connector_reference_id: o.external_reference_id ?? undefined,
+    kind,
+    connector_transaction_id: o.uuid,
+    connector_reference_id: o.external_reference_id ?? undefined,
     ...(kind === 'CUSTOMER_ACTION' && o.hosted_checkout_url ? { redirect_url: o.hosted_checkout_url } : {}),
     ...(o.state === 'declined' ? declined(o.decline_reason) : {}),
     ...(o.state === 'canceled' ? declined('canceled', 'The order was cancelled at Mondu (the buyer left the checkout)') : {}),
@@ -42,7 +50,11 @@ export function orderAnswerOutcome(res: ProviderResponse): Outcome {
 export function invoiceOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const i = readAnswer(InvoiceAnswer, res, 'mondu').invoice;
-  return { kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED', connector_transaction_id: i.uuid, connector_reference_id: i.external_reference_id ?? undefined };
+  return {
+    kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED',
+    connector_transaction_id: i.uuid,
+    connector_reference_id: i.external_reference_id ?? undefined,
+  };
 }
 
 export function cancelOutcome(res: ProviderResponse): Outcome {

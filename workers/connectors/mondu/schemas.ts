@@ -3,8 +3,18 @@
 import { z } from 'zod';
 
 export const ORDER_STATES = [
-  'draft', 'created', 'data_required', 'authorized', 'pending', 'confirmed', 'declined', 'canceled',
-  'shipped', 'partially_shipped', 'complete', 'partially_complete',
+  'draft',
+  'created',
+  'data_required',
+  'authorized',
+  'pending',
+  'confirmed',
+  'declined',
+  'canceled',
+  'shipped',
+  'partially_shipped',
+  'complete',
+  'partially_complete',
 ] as const;
 
 export const MonduOrder = z.object({

@@ -24,15 +24,44 @@ const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({
     { product_name: 'Shipping', quantity: 1, amount: 2380, total_tax_amount: 380, category: 'shipping_costs' },
   ],
   order_tax_amount: 1900,
-  metadata: { buyer_type: 'business', company_name: 'ACME GmbH', legal_form: 'GmbH', net_term: 30, customer_locale: 'de-DE', invoice_url: 'https://shop.example/inv.pdf' },
-  browser_info: null, description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null, ...over,
+  metadata: {
+    buyer_type: 'business',
+    company_name: 'ACME GmbH',
+    legal_form: 'GmbH',
+    net_term: 30,
+    customer_locale: 'de-DE',
+    invoice_url: 'https://shop.example/inv.pdf',
+  },
+  browser_info: null,
+  description: null,
+  payment_method_type: 'invoice',
+  birth_date: null,
+  gender: null,
+  locale: null,
+  ...over,
 });
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'mondu',
-  amount: 11900, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@acme.example',
-  return_url: 'https://shop.example/return', merchant_order_reference_id: '1001', mode: 'execute', sync_round: 0, order: order(), ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'mondu',
+  amount: 11900,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'jane@acme.example',
+  return_url: 'https://shop.example/return',
+  merchant_order_reference_id: '1001',
+  mode: 'execute',
+  sync_round: 0,
+  order: order(),
+  ...over,
 });
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
 const { authorize, sync, capture, void: voidFlow, refund } = mondu;
 
 describe('mondu manifest', () => {
@@ -60,26 +89,62 @@ describe('mondu requests', () => {
   it('authorize: POST /orders in cents, gross = amount, tax = order_tax_amount, lines from order_details, the authorization flow', () => {
     const req = flow(authorize).request(job(), creds);
     expect(req).toEqual({
-      method: 'POST', path: '/mondu/api/v1/orders', idempotencyKey: 'op_1', headers: H,
+      method: 'POST',
+      path: '/mondu/api/v1/orders',
+      idempotencyKey: 'op_1',
+      headers: H,
       body: {
-        payment_method: 'invoice', currency: 'EUR', external_reference_id: '1001', gross_amount_cents: 11900, net_price_cents: 10000, tax_cents: 1900, net_term: 30,
+        payment_method: 'invoice',
+        currency: 'EUR',
+        external_reference_id: '1001',
+        gross_amount_cents: 11900,
+        net_price_cents: 10000,
+        tax_cents: 1900,
+        net_term: 30,
         buyer: {
-          email: 'jane@acme.example', first_name: 'Jane', last_name: 'Roe', company_name: 'ACME GmbH', legal_form: 'GmbH', phone: '+49301234567',
-          external_reference_id: 'cus_1', is_registered: true,
+          email: 'jane@acme.example',
+          first_name: 'Jane',
+          last_name: 'Roe',
+          company_name: 'ACME GmbH',
+          legal_form: 'GmbH',
+          phone: '+49301234567',
+          external_reference_id: 'cus_1',
+          is_registered: true,
         },
         billing_address: { address_line1: 'Str 1', city: 'Berlin', zip_code: '10115', country_code: 'DE' },
         shipping_address: { address_line1: 'Str 1', city: 'Berlin', zip_code: '10115', country_code: 'DE' },
-        lines: [{
-          shipping_price_cents: 2000, discount_cents: 0,
-          line_items: [{ title: 'Desk', quantity: 2, external_reference_id: 'sku-desk', product_id: 'sku-desk', item_type: 'PHYSICAL', net_price_per_item_cents: 4000, net_price_cents: 8000, tax_cents: 1520 }],
-        }],
-        success_url: 'https://shop.example/return', cancel_url: 'https://shop.example/return', declined_url: 'https://shop.example/return',
-        state_flow: 'authorization_flow', source: 'hosted', language: 'de',
+        lines: [
+          {
+            shipping_price_cents: 2000,
+            discount_cents: 0,
+            line_items: [
+              {
+                title: 'Desk',
+                quantity: 2,
+                external_reference_id: 'sku-desk',
+                product_id: 'sku-desk',
+                item_type: 'PHYSICAL',
+                net_price_per_item_cents: 4000,
+                net_price_cents: 8000,
+                tax_cents: 1520,
+              },
+            ],
+          },
+        ],
+        success_url: 'https://shop.example/return',
+        cancel_url: 'https://shop.example/return',
+        declined_url: 'https://shop.example/return',
+        state_flow: 'authorization_flow',
+        source: 'hosted',
+        language: 'de',
       },
     });
   });
-  it('the payment method type picks Mondu\'s payment_method; the payment id is the reference without merchant_order_reference_id', () => {
-    const body = flow(authorize).request(job({ merchant_order_reference_id: null, order: order({ payment_method_type: 'installment_direct_debit', order_tax_amount: null }) }), creds).body as any;
+  it("the payment method type picks Mondu's payment_method; the payment id is the reference without merchant_order_reference_id", () => {
+    const body = flow(authorize).request(
+      job({ merchant_order_reference_id: null, order: order({ payment_method_type: 'installment_direct_debit', order_tax_amount: null }) }),
+      creds,
+    ).body as any;
     expect(body.payment_method).toBe('installment');
     expect(body.external_reference_id).toBe('pay_000000000000000000000000001');
     expect(body.tax_cents).toBe(1900);
@@ -87,38 +152,90 @@ describe('mondu requests', () => {
   it('a status sync confirms the order; a sync before the order exists repeats the create with the same key', () => {
     const synced = job({ mode: 'sync', connector_transaction_id: ORDER });
     expect(flowFor(synced)).toBe('sync');
-    expect(flow(sync).request(synced, creds)).toEqual({ method: 'POST', path: `/mondu/api/v1/orders/${ORDER}/confirm`, headers: H, body: { external_reference_id: '1001' } });
+    expect(flow(sync).request(synced, creds)).toEqual({
+      method: 'POST',
+      path: `/mondu/api/v1/orders/${ORDER}/confirm`,
+      headers: H,
+      body: { external_reference_id: '1001' },
+    });
     expect(flowFor(job({ mode: 'sync' }))).toBe('authorize');
   });
-  it('capture: an invoice with the merchant\'s invoice number and URL, gross and tax in cents', () => {
+  it("capture: an invoice with the merchant's invoice number and URL, gross and tax in cents", () => {
     const cap = job({
-      kind: 'capture', operation_id: 'op_2', amount: 5950, connector_transaction_id: ORDER,
-      capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1001-1' } }, metadata: { invoice_url: 'https://shop.example/INV-1001-1.pdf' }, order_details: null },
+      kind: 'capture',
+      operation_id: 'op_2',
+      amount: 5950,
+      connector_transaction_id: ORDER,
+      capture_details: {
+        capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1001-1' } },
+        metadata: { invoice_url: 'https://shop.example/INV-1001-1.pdf' },
+        order_details: null,
+      },
     });
     expect(flow(capture).request(cap, creds)).toEqual({
-      method: 'POST', path: `/mondu/api/v1/orders/${ORDER}/invoices`, idempotencyKey: 'op_2', headers: H,
-      body: { external_reference_id: 'INV-1001-1', invoice_url: 'https://shop.example/INV-1001-1.pdf', gross_amount_cents: 5950, tax_cents: 950, discount_cents: 0, shipping_price_cents: 0 },
+      method: 'POST',
+      path: `/mondu/api/v1/orders/${ORDER}/invoices`,
+      idempotencyKey: 'op_2',
+      headers: H,
+      body: {
+        external_reference_id: 'INV-1001-1',
+        invoice_url: 'https://shop.example/INV-1001-1.pdf',
+        gross_amount_cents: 5950,
+        tax_cents: 950,
+        discount_cents: 0,
+        shipping_price_cents: 0,
+      },
     });
     // Without invoice data: the operation id as the number, the payment's metadata.invoice_url; the lines captured.
-    const lines = job({ kind: 'capture', operation_id: 'op_3', amount: 4760, connector_transaction_id: ORDER, capture_details: { capture_metadata: null, metadata: null, order_details: [{ product_name: 'Desk', quantity: 1, amount: 4760, total_tax_amount: 760, product_id: 'sku-desk' }] } });
+    const lines = job({
+      kind: 'capture',
+      operation_id: 'op_3',
+      amount: 4760,
+      connector_transaction_id: ORDER,
+      capture_details: {
+        capture_metadata: null,
+        metadata: null,
+        order_details: [{ product_name: 'Desk', quantity: 1, amount: 4760, total_tax_amount: 760, product_id: 'sku-desk' }],
+      },
+    });
     expect(flow(capture).request(lines, creds).body).toEqual({
-      external_reference_id: 'op_3', invoice_url: 'https://shop.example/inv.pdf', gross_amount_cents: 4760, tax_cents: 760, discount_cents: 0, shipping_price_cents: 0,
+      external_reference_id: 'op_3',
+      invoice_url: 'https://shop.example/inv.pdf',
+      gross_amount_cents: 4760,
+      tax_cents: 760,
+      discount_cents: 0,
+      shipping_price_cents: 0,
       line_items: [{ external_reference_id: 'sku-desk', quantity: 1 }],
     });
   });
-  it('tax of a part of the order: the order\'s tax in proportion, exact for the whole', () => {
+  it("tax of a part of the order: the order's tax in proportion, exact for the whole", () => {
     expect(taxShare(11900, order())).toBe(1900);
     expect(taxShare(5950, order())).toBe(950);
     expect(taxShare(100, order({ order_details: null }))).toBe(0);
   });
   it('void: POST /orders/{uuid}/cancel; refund: a credit note on the invoice, our refund id as its number', () => {
     expect(flow(voidFlow).request(job({ kind: 'void', operation_id: 'op_4', connector_transaction_id: ORDER }), creds)).toEqual({
-      method: 'POST', path: `/mondu/api/v1/orders/${ORDER}/cancel`, idempotencyKey: 'op_4', headers: H, body: {},
+      method: 'POST',
+      path: `/mondu/api/v1/orders/${ORDER}/cancel`,
+      idempotencyKey: 'op_4',
+      headers: H,
+      body: {},
     });
-    const r = job({ kind: 'refund', operation_id: 'op_5', amount: 2000, connector_transaction_id: ORDER, refund_id: 'ref_1', reason: 'damaged', connector_capture_id: INVOICE });
+    const r = job({
+      kind: 'refund',
+      operation_id: 'op_5',
+      amount: 2000,
+      connector_transaction_id: ORDER,
+      refund_id: 'ref_1',
+      reason: 'damaged',
+      connector_capture_id: INVOICE,
+    });
     expect(flowFor(r)).toBe('refund');
     expect(flow(refund).request(r, creds)).toEqual({
-      method: 'POST', path: `/mondu/api/v1/invoices/${INVOICE}/credit_notes`, idempotencyKey: 'op_5', headers: H,
+      method: 'POST',
+      path: `/mondu/api/v1/invoices/${INVOICE}/credit_notes`,
+      idempotencyKey: 'op_5',
+      headers: H,
       body: { external_reference_id: 'ref_1', gross_amount_cents: 2000, tax_cents: 319, notes: 'damaged' },
     });
     expect(() => flow(refund).request({ ...r, connector_capture_id: undefined }, creds)).toThrow(/no invoice/);
@@ -128,7 +245,10 @@ describe('mondu requests', () => {
 describe('mondu answers -> outcomes', () => {
   it('a created order waits for the buyer at the hosted checkout', () => {
     expect(flow(authorize).response(a('order_created'), job())).toEqual({
-      kind: 'CUSTOMER_ACTION', connector_transaction_id: ORDER, connector_reference_id: '1001', redirect_url: `https://checkout.demo.mondu.ai/${ORDER}`,
+      kind: 'CUSTOMER_ACTION',
+      connector_transaction_id: ORDER,
+      connector_reference_id: '1001',
+      redirect_url: `https://checkout.demo.mondu.ai/${ORDER}`,
     });
   });
   it('confirm: confirmed -> authorized, pending (review) -> pending, declined with its reason, cancelled by the buyer -> declined', () => {
@@ -137,20 +257,32 @@ describe('mondu answers -> outcomes', () => {
     expect(flow(sync).response(a('order_declined'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'buyer_not_creditworthy', unified_code: 'UE_1000' });
     expect(flow(sync).response(a('order_canceled'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'canceled' });
   });
-  it('confirm before the checkout is finished: still the buyer\'s turn', () => {
+  it("confirm before the checkout is finished: still the buyer's turn", () => {
     expect(flow(sync).response(a('confirm_not_authorized'), job())).toEqual({ kind: 'CUSTOMER_ACTION' });
   });
-  it('errors: Mondu\'s field and details as error code and message', () => {
+  it("errors: Mondu's field and details as error code and message", () => {
     expect(flow(authorize).response(a('validation_error'), job())).toEqual({
-      kind: 'FAILED', error_code: 'buyer.email', error_message: 'buyer.email is missing; lines.0.lineItems.1.quantity must be an integer',
-      unified_code: 'UE_2000', unified_message: expect.any(String),
+      kind: 'FAILED',
+      error_code: 'buyer.email',
+      error_message: 'buyer.email is missing; lines.0.lineItems.1.quantity must be an integer',
+      unified_code: 'UE_2000',
+      unified_message: expect.any(String),
     });
-    expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', error_code: 'api_token', error_message: 'api_token is invalid', unified_code: 'UE_4000' });
+    expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'api_token',
+      error_message: 'api_token is invalid',
+      unified_code: 'UE_4000',
+    });
     expect(flow(sync).response(a('not_found'), job())).toMatchObject({ kind: 'FAILED', error_code: 'order', unified_code: 'UE_2000' });
     expect(flow(authorize).response({ status: 400, body: 'oops' }, job())).toMatchObject({ kind: 'FAILED', error_code: 'http_400', unified_code: 'UE_9000' });
   });
-  it('capture: the invoice is the capture; more than is left fails with Mondu\'s error', () => {
-    expect(flow(capture).response(a('invoice_created'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: INVOICE, connector_reference_id: 'INV-1001-1' });
+  it("capture: the invoice is the capture; more than is left fails with Mondu's error", () => {
+    expect(flow(capture).response(a('invoice_created'), job())).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: INVOICE,
+      connector_reference_id: 'INV-1001-1',
+    });
     expect(flow(capture).response(a('invoice_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'gross_amount_cents', unified_code: 'UE_2000' });
   });
   it('void: cancelled -> voided; an invoiced order cannot be cancelled', () => {
@@ -159,7 +291,10 @@ describe('mondu answers -> outcomes', () => {
     expect(flow(voidFlow).response(a('order_confirmed'), job())).toMatchObject({ kind: 'FAILED', error_code: 'state' });
   });
   it('refund: the credit note is in effect at once; a refused one fails', () => {
-    expect(flow(refund).response(a('credit_note_created'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: '9a8b7c6d-5e4f-4321-9876-0fedcba98765' });
+    expect(flow(refund).response(a('credit_note_created'), job())).toEqual({
+      kind: 'REFUNDED',
+      connector_transaction_id: '9a8b7c6d-5e4f-4321-9876-0fedcba98765',
+    });
     expect(flow(refund).response(a('credit_note_refused'), job())).toMatchObject({ kind: 'FAILED', error_code: 'invoice', unified_code: 'UE_6000' });
   });
   it('an answer in another shape is unexpected (retried like an unavailable provider)', () => {
@@ -171,9 +306,12 @@ describe('mondu answers -> outcomes', () => {
 describe('mondu webhooks -> what they say', () => {
   const bodies: Record<string, unknown> = JSON.parse(readFileSync(new URL('./fixtures/notifications.json', import.meta.url), 'utf8'));
   const parse = (name: string) => flow(mondu.notification).parse(JSON.stringify(bodies[name]));
-  it('order/confirmed, order/pending, order/declined: the authorization\'s outcome, by the order uuid', () => {
+  it("order/confirmed, order/pending, order/declined: the authorization's outcome, by the order uuid", () => {
     expect(parse('order_confirmed')).toEqual({
-      object: 'payment', connector_transaction_id: ORDER, object_id: ORDER, provider_updated_at: '2026-11-23T10:05:00.000Z',
+      object: 'payment',
+      connector_transaction_id: ORDER,
+      object_id: ORDER,
+      provider_updated_at: '2026-11-23T10:05:00.000Z',
       outcome: { kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' },
     });
     expect(parse('order_pending')).toMatchObject({ outcome: { kind: 'PENDING' } });

@@ -35,7 +35,11 @@ export function unifiedFor(code: string, status?: number) {
 
 export type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code' | 'unified_message'>;
 
-export const fieldsOf = (code: string, message: string, status?: number): ErrorFields => ({ error_code: code, error_message: message, ...unifiedFor(code, status) });
+export const fieldsOf = (code: string, message: string, status?: number): ErrorFields => ({
+  error_code: code,
+  error_message: message,
+  ...unifiedFor(code, status),
+});
 
 /** An error answer's fields: Zinia's {code, message}, the API gateway's {statusCode, message}, else the HTTP status. */
 export function errorFields(res: ProviderResponse): ErrorFields {

@@ -37,7 +37,12 @@ export const manifest = defineManifest({
   required_fields: ['customer.email', 'return_url', 'billing.address.line1', 'billing.address.zip', 'billing.address.city', 'billing.address.country'],
   auth_type: 'SignatureKey',
   credentials: openbankCredentials,
-  sandbox_account_details: { auth_type: 'SignatureKey', api_key: OPENBANK_SANDBOX.api_key, key1: OPENBANK_SANDBOX.client_id, api_secret: OPENBANK_SANDBOX.client_secret },
+  sandbox_account_details: {
+    auth_type: 'SignatureKey',
+    api_key: OPENBANK_SANDBOX.api_key,
+    key1: OPENBANK_SANDBOX.client_id,
+    api_secret: OPENBANK_SANDBOX.client_secret,
+  },
   settings: {
     // Unset: the provider sandbox's imitation (/openbank). Set: Zinia's API root for the merchant (UNVERIFIED hosts).
     base_url: { env: 'OPENBANK_BASE_URL', default: 'sandbox/openbank' },

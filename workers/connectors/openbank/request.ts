@@ -9,8 +9,11 @@ import { notificationUrl, type Session } from '../kit/session.ts';
 
 export const SUBSCRIPTION_HEADER = 'ocp-apim-subscription-key';
 
-export interface Credentials { api_key: string; key1: string; api_secret: string }
-
+export interface Credentials {
+  api_key: string;
+  key1: string;
+  api_secret: string;
+}
 
 /** Cents -> Zinia's decimal euros (exact: 11900 -> 119, 4760 -> 47.6). */
 export const euros = (minor: number, currency = 'EUR') => major(minor, currency);
@@ -19,7 +22,10 @@ const headers = (c: Credentials, s?: Session) => ({ [SUBSCRIPTION_HEADER]: c.api
 
 /** POST /auth/login (the guide's "Merchant_login"; path and body UNVERIFIED): client id and secret -> an access token. */
 export const loginRequest = (c: Credentials): ProviderRequest => ({
-  method: 'POST', path: '/auth/login', headers: headers(c), body: { client_id: c.key1, client_secret: c.api_secret },
+  method: 'POST',
+  path: '/auth/login',
+  headers: headers(c),
+  body: { client_id: c.key1, client_secret: c.api_secret },
 });
 
 export interface ZiniaItem {
@@ -48,8 +54,14 @@ export function itemOf(l: Obj, i: number, currency: string): ZiniaItem {
   const net = gross - tax;
   const rate = typeof l.tax_percentage === 'number' ? l.tax_percentage : net > 0 ? Math.round((tax / net) * 10_000) / 100 : 0;
   return {
-    sku: str(l.product_id) ?? `line-${i + 1}`, name, type: itemType(l), quantity,
-    unit_price: euros(unitGross, currency), total_amount: euros(gross, currency), tax_rate: rate, tax_amount: euros(tax, currency),
+    sku: str(l.product_id) ?? `line-${i + 1}`,
+    name,
+    type: itemType(l),
+    quantity,
+    unit_price: euros(unitGross, currency),
+    total_amount: euros(gross, currency),
+    tax_rate: rate,
+    tax_amount: euros(tax, currency),
   };
 }
 
@@ -62,8 +74,11 @@ export function itemsOf(amount: number, currency: string, lines: Obj[] | null | 
 
 function addressOf(a: Obj) {
   return {
-    address_line_1: str(a.line1), ...(str(a.line2) ? { address_line_2: str(a.line2) } : {}),
-    postal_code: str(a.zip), city: str(a.city), country_code: str(a.country),
+    address_line_1: str(a.line1),
+    ...(str(a.line2) ? { address_line_2: str(a.line2) } : {}),
+    postal_code: str(a.zip),
+    city: str(a.city),
+    country_code: str(a.country),
   };
 }
 
@@ -103,7 +118,10 @@ export function createOrderRequest(job: ConnectorJob, c: Credentials, s?: Sessio
   const birthDate = str(md.birth_date) ?? str(o?.birth_date);
   const back = job.return_url ?? undefined;
   return {
-    method: 'POST', path: '/checkout/orders', idempotencyKey: job.operation_id, headers: headers(c, s),
+    method: 'POST',
+    path: '/checkout/orders',
+    idempotencyKey: job.operation_id,
+    headers: headers(c, s),
     body: {
       merchant_order_id: job.operation_id,
       merchant_reference: job.merchant_order_reference_id ?? job.payment_id,
@@ -127,8 +145,11 @@ export function createOrderRequest(job: ConnectorJob, c: Credentials, s?: Sessio
 }
 
 /** GET /checkout/orders/{order_id}: the order as Zinia holds it (the status sync). */
-export const orderRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest =>
-  ({ method: 'GET', path: `/checkout/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}`, headers: headers(c, s) });
+export const orderRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
+  method: 'GET',
+  path: `/checkout/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}`,
+  headers: headers(c, s),
+});
 
 /**
  * POST /orders/{order_id}/confirm-shipment: the capture. shipment_id is our operation id (a retry names the same
@@ -140,7 +161,10 @@ export function shipmentRequest(job: ConnectorJob, c: Credentials, s?: Session):
   const invoice = str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(obj(d?.metadata).invoice_number);
   const lines = d?.order_details?.map(obj);
   return {
-    method: 'POST', path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/confirm-shipment`, idempotencyKey: job.operation_id, headers: headers(c, s),
+    method: 'POST',
+    path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/confirm-shipment`,
+    idempotencyKey: job.operation_id,
+    headers: headers(c, s),
     body: {
       shipment_id: job.operation_id,
       amount: euros(job.amount, job.currency),
@@ -152,17 +176,25 @@ export function shipmentRequest(job: ConnectorJob, c: Credentials, s?: Session):
 
 /** POST /orders/{order_id}/cancel: releases what is not shipped. */
 export const cancelRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'POST', path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/cancel`, idempotencyKey: job.operation_id, headers: headers(c, s),
+  method: 'POST',
+  path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/cancel`,
+  idempotencyKey: job.operation_id,
+  headers: headers(c, s),
   body: { ...(job.reason ? { reason: job.reason } : {}) },
 });
 
 /** POST /orders/{order_id}/refunds: a refund of the order (within what was shipped); our refund id names it. */
 export const refundRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'POST', path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/refunds`, idempotencyKey: job.operation_id, headers: headers(c, s),
+  method: 'POST',
+  path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/refunds`,
+  idempotencyKey: job.operation_id,
+  headers: headers(c, s),
   body: { merchant_refund_id: job.refund_id ?? job.operation_id, amount: euros(job.amount, job.currency), ...(job.reason ? { reason: job.reason } : {}) },
 });
 
 /** GET /orders/{order_id}/refunds/{refund_id}: a refund Zinia has not finished (the refund sync). */
 export const refundReadRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'GET', path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: headers(c, s),
+  method: 'GET',
+  path: `/orders/${encodeURIComponent(job.connector_transaction_id ?? '')}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`,
+  headers: headers(c, s),
 });

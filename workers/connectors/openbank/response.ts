@@ -1,12 +1,12 @@
 // Zinia's answers -> outcomes, parsed with the shapes the sandbox's Zinia answers (designed, UNVERIFIED: README.md).
 // The order's status carries the decision: CREATED (the customer is at the Link-Up), PENDING (a manual review),
 // APPROVED and what follows it (shipped, refunded), REJECTED, CANCELLED, EXPIRED.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readAnswer } from '../kit/answer.ts';
 import { errorFields, fieldsOf } from './errors.ts';
-import { Reason, ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from './schemas.ts';
+import { type Reason, ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from './schemas.ts';
 
 const failed = (res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome => ({ kind, ...errorFields(res) });
 
@@ -27,10 +27,18 @@ const NOT_COMPLETED: Record<'REJECTED' | 'CANCELLED' | 'EXPIRED', z.infer<typeof
 export function orderStatusOutcome(o: z.infer<typeof ZiniaOrder>): Outcome {
   const id = { connector_transaction_id: o.order_id };
   switch (o.status) {
-    case 'CREATED': return o.redirect_url ? { kind: 'CUSTOMER_ACTION', ...id, redirect_url: o.redirect_url } : { kind: 'PENDING', ...id };
-    case 'PENDING': return { kind: 'PENDING', ...id };
-    case 'APPROVED': case 'PARTIALLY_SHIPPED': case 'SHIPPED': case 'REFUNDED': return { kind: 'AUTHORIZED', ...id };
-    case 'REJECTED': case 'CANCELLED': case 'EXPIRED': {
+    case 'CREATED':
+      return o.redirect_url ? { kind: 'CUSTOMER_ACTION', ...id, redirect_url: o.redirect_url } : { kind: 'PENDING', ...id };
+    case 'PENDING':
+      return { kind: 'PENDING', ...id };
+    case 'APPROVED':
+    case 'PARTIALLY_SHIPPED':
+    case 'SHIPPED':
+    case 'REFUNDED':
+      return { kind: 'AUTHORIZED', ...id };
+    case 'REJECTED':
+    case 'CANCELLED':
+    case 'EXPIRED': {
       const r = o.rejection_reason ?? NOT_COMPLETED[o.status];
       return { kind: 'DECLINED', ...id, ...fieldsOf(r.code, r.message) };
     }
@@ -54,7 +62,9 @@ export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return failed(res, 'FAILED');
   const o = readAnswer(ZiniaOrder, res, 'openbank');
   const open = o.amount - (o.shipped_amount ?? 0) - (o.cancelled_amount ?? 0);
-  return o.status === 'CANCELLED' || open <= 0 ? { kind: 'VOIDED' } : { kind: 'FAILED', error_code: o.status, error_message: `The order is ${o.status} at Zinia, not cancelled` };
+  return o.status === 'CANCELLED' || open <= 0
+    ? { kind: 'VOIDED' }
+    : { kind: 'FAILED', error_code: o.status, error_message: `The order is ${o.status} at Zinia, not cancelled` };
 }
 
 /** A refund: COMPLETED at once, PENDING (decided later: notification hint or refund sync), or REJECTED. */
@@ -63,8 +73,10 @@ export function refundOutcome(res: ProviderResponse): Outcome {
   const r = readAnswer(ZiniaRefund, res, 'openbank');
   const id = { connector_transaction_id: r.refund_id };
   switch (r.status) {
-    case 'COMPLETED': return { kind: 'REFUNDED', ...id };
-    case 'PENDING': return { kind: 'PENDING', ...id };
+    case 'COMPLETED':
+      return { kind: 'REFUNDED', ...id };
+    case 'PENDING':
+      return { kind: 'PENDING', ...id };
     case 'REJECTED': {
       const why = r.rejection_reason ?? { code: 'REFUND_REJECTED', message: 'Zinia rejected the refund' };
       return { kind: 'FAILED', ...id, ...fieldsOf(why.code, why.message) };

@@ -24,13 +24,23 @@ export const ZiniaOrder = z.object({
 });
 
 export const ZiniaShipment = z.object({
-  shipment_id: z.string().min(1), order_id: z.string(), amount: Amount, status: z.literal('CONFIRMED'), order_status: z.enum(ORDER_STATUSES),
-  shipped_amount: Amount, remaining_amount: Amount,
+  shipment_id: z.string().min(1),
+  order_id: z.string(),
+  amount: Amount,
+  status: z.literal('CONFIRMED'),
+  order_status: z.enum(ORDER_STATUSES),
+  shipped_amount: Amount,
+  remaining_amount: Amount,
 });
 
 export const ZiniaRefund = z.object({
-  refund_id: z.string().min(1), merchant_refund_id: z.string(), order_id: z.string(), amount: Amount, currency: z.string(),
-  status: z.enum(['PENDING', 'COMPLETED', 'REJECTED']), rejection_reason: Reason.nullish(),
+  refund_id: z.string().min(1),
+  merchant_refund_id: z.string(),
+  order_id: z.string(),
+  amount: Amount,
+  currency: z.string(),
+  status: z.enum(['PENDING', 'COMPLETED', 'REJECTED']),
+  rejection_reason: Reason.nullish(),
 });
 
 export const ZiniaError = z.object({ code: z.string().min(1), message: z.string(), field: z.string().nullish() });

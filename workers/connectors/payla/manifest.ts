@@ -35,13 +35,24 @@ export const manifest = defineManifest({
   // B2C also needs metadata.birth_date (PAYONE birthday), B2B metadata.company_name: required_fields cannot say "for
   // B2C only", so PAYONE's own parameter error answers a missing one.
   required_fields: [
-    'billing.address.first_name', 'billing.address.last_name', 'billing.address.line1', 'billing.address.zip',
-    'billing.address.city', 'billing.address.country', 'customer.email', 'customer.phone', 'browser_info.device_fingerprint.payla',
+    'billing.address.first_name',
+    'billing.address.last_name',
+    'billing.address.line1',
+    'billing.address.zip',
+    'billing.address.city',
+    'billing.address.country',
+    'customer.email',
+    'customer.phone',
+    'browser_info.device_fingerprint.payla',
   ],
   auth_type: 'MultiAuthKey',
   credentials: paylaCredentials,
   sandbox_account_details: {
-    auth_type: 'MultiAuthKey', api_key: PAYLA_SANDBOX.portalid, key1: PAYLA_SANDBOX.mid, key2: PAYLA_SANDBOX.aid, api_secret: PAYLA_SANDBOX.portal_key,
+    auth_type: 'MultiAuthKey',
+    api_key: PAYLA_SANDBOX.portalid,
+    key1: PAYLA_SANDBOX.mid,
+    key2: PAYLA_SANDBOX.aid,
+    api_secret: PAYLA_SANDBOX.portal_key,
   },
   settings: {
     // The real one: https://api.pay1.de (test and live alike: `mode` tells them apart); the path is /post-gateway/.

@@ -21,14 +21,22 @@ export const hashedKey = (portalKey: string) => createHash('md5').update(portalK
 
 function call(c: Credentials, params: Form): ProviderRequest {
   return {
-    method: 'POST', path: PATH, answer: 'text', headers: { accept: 'text/plain' },
+    method: 'POST',
+    path: PATH,
+    answer: 'text',
+    headers: { accept: 'text/plain' },
     form: {
-      mid: c.key1, aid: c.key2, portalid: c.api_key, key: hashedKey(c.api_secret), api_version: API_VERSION, mode: mode(), encoding: 'UTF-8',
+      mid: c.key1,
+      aid: c.key2,
+      portalid: c.api_key,
+      key: hashedKey(c.api_secret),
+      api_version: API_VERSION,
+      mode: mode(),
+      encoding: 'UTF-8',
       ...params,
     },
   };
 }
-
 
 /**
  * PAYONE's `reference` (unique per portal, at most 20 of [A-Za-z0-9_./-], UNVERIFIED length): the last 20 such
@@ -40,7 +48,6 @@ export const referenceOf = (paymentId: string) => paymentId.replace(/[^A-Za-z0-9
 export const sequenceNumber = (job: ConnectorJob) => String((job.follow_ups_before ?? 0) + 1);
 
 // ---- basket ----------------------------------------------------------------------------------------------------
-
 
 /** PAYONE's va[n]: a VAT rate in percent when whole (19), else in basis points (7.7% -> 770). */
 export const vatParam = (rate: number) => (Number.isInteger(rate) ? String(rate) : String(Math.round(rate * 100)));
@@ -81,7 +88,15 @@ const orderLines = (job: ConnectorJob) => linesOf(job.order?.order_details);
 export function authorizeBasket(job: ConnectorJob): Form {
   const lines = orderLines(job);
   if (lines?.length) return basketOf(lines);
-  return basketOf([{ product_name: job.order?.description ?? 'Order', quantity: 1, amount: job.amount, product_id: 'order', total_tax_amount: job.order?.order_tax_amount ?? 0 }]);
+  return basketOf([
+    {
+      product_name: job.order?.description ?? 'Order',
+      quantity: 1,
+      amount: job.amount,
+      product_id: 'order',
+      total_tax_amount: job.order?.order_tax_amount ?? 0,
+    },
+  ]);
 }
 
 // ---- the buyer ---------------------------------------------------------------------------------------------------
@@ -89,7 +104,15 @@ export function authorizeBasket(job: ConnectorJob): Form {
 /** Our billing or shipping `.address` (the merchant's, checked by the gateway): its fields that hold text. */
 function addressOf(a: Record<string, unknown> | null | undefined) {
   const o = obj(a?.address);
-  return { line1: str(o.line1), line2: str(o.line2), zip: str(o.zip), city: str(o.city), country: str(o.country), first_name: str(o.first_name), last_name: str(o.last_name) };
+  return {
+    line1: str(o.line1),
+    line2: str(o.line2),
+    zip: str(o.zip),
+    city: str(o.city),
+    country: str(o.country),
+    first_name: str(o.first_name),
+    last_name: str(o.last_name),
+  };
 }
 
 /** 1980-02-03 -> 19800203 (PAYONE's birthday); anything else is passed on for PAYONE to refuse. */
@@ -100,7 +123,11 @@ export function phoneOf(job: ConnectorJob): string | undefined {
   const c = job.order?.customer;
   const billing = obj(job.order?.billing?.phone);
   const number = str(billing.number);
-  const raw = c?.phone ? `${c.phone.startsWith('+') ? '' : (c.phone_country_code ?? '')}${c.phone}` : number ? `${str(billing.country_code) ?? ''}${number}` : undefined;
+  const raw = c?.phone
+    ? `${c.phone.startsWith('+') ? '' : (c.phone_country_code ?? '')}${c.phone}`
+    : number
+      ? `${str(billing.country_code) ?? ''}${number}`
+      : undefined;
   return raw?.replace(/\D/g, '') || undefined;
 }
 
@@ -113,8 +140,12 @@ export function buyerOf(job: ConnectorJob): Form {
   const [first, ...rest] = (o?.customer?.name ?? '').trim().split(/\s+/);
   const business = isBusiness(job);
   const f: Form = {
-    firstname: b.first_name ?? first ?? '', lastname: b.last_name ?? rest.join(' '),
-    street: [b.line1, b.line2].filter(Boolean).join(' '), zip: b.zip ?? '', city: b.city ?? '', country: b.country ?? '',
+    firstname: b.first_name ?? first ?? '',
+    lastname: b.last_name ?? rest.join(' '),
+    street: [b.line1, b.line2].filter(Boolean).join(' '),
+    zip: b.zip ?? '',
+    city: b.city ?? '',
+    country: b.country ?? '',
     email: job.customer_email ?? o?.customer?.email ?? '',
     businessrelation: business ? 'b2b' : 'b2c',
   };
@@ -132,8 +163,12 @@ export function buyerOf(job: ConnectorJob): Form {
   const s = addressOf(o?.shipping);
   if (s?.line1) {
     Object.assign(f, {
-      shipping_firstname: s.first_name ?? f.firstname, shipping_lastname: s.last_name ?? f.lastname,
-      shipping_street: [s.line1, s.line2].filter(Boolean).join(' '), shipping_zip: s.zip ?? '', shipping_city: s.city ?? '', shipping_country: s.country ?? '',
+      shipping_firstname: s.first_name ?? f.firstname,
+      shipping_lastname: s.last_name ?? f.lastname,
+      shipping_street: [s.line1, s.line2].filter(Boolean).join(' '),
+      shipping_zip: s.zip ?? '',
+      shipping_city: s.city ?? '',
+      shipping_country: s.country ?? '',
       ...(business && f.company ? { shipping_company: f.company } : {}),
     });
   }
@@ -148,15 +183,19 @@ export function deviceToken(job: ConnectorJob): string {
 }
 
 /** preauthorization (manual capture) or authorization (automatic: reserved and captured at once), secured invoice. */
-export const authorizeRequest = (job: ConnectorJob, c: Credentials): ProviderRequest => call(c, {
-  request: isManual(job) ? 'preauthorization' : 'authorization',
-  clearingtype: 'fnc', financingtype: 'PIV',
-  amount: String(job.amount), currency: job.currency, reference: referenceOf(job.payment_id),
-  ...buyerOf(job),
-  ...authorizeBasket(job),
-  'add_paydata[device_token]': deviceToken(job),
-  ...(job.merchant_order_reference_id ? { param: job.merchant_order_reference_id.slice(0, 255) } : {}),
-});
+export const authorizeRequest = (job: ConnectorJob, c: Credentials): ProviderRequest =>
+  call(c, {
+    request: isManual(job) ? 'preauthorization' : 'authorization',
+    clearingtype: 'fnc',
+    financingtype: 'PIV',
+    amount: String(job.amount),
+    currency: job.currency,
+    reference: referenceOf(job.payment_id),
+    ...buyerOf(job),
+    ...authorizeBasket(job),
+    'add_paydata[device_token]': deviceToken(job),
+    ...(job.merchant_order_reference_id ? { param: job.merchant_order_reference_id.slice(0, 255) } : {}),
+  });
 
 /**
  * A capture of part or all of what is authorized, with the captured lines when the capture names them. capturemode:
@@ -165,8 +204,11 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials): ProviderReq
 export function captureRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
   const lines = linesOf(job.capture_details?.order_details);
   return call(c, {
-    request: 'capture', txid: job.connector_transaction_id ?? '', sequencenumber: sequenceNumber(job),
-    amount: String(job.amount), currency: job.currency,
+    request: 'capture',
+    txid: job.connector_transaction_id ?? '',
+    sequencenumber: sequenceNumber(job),
+    amount: String(job.amount),
+    currency: job.currency,
     capturemode: job.capture_method === 'manual_multiple' ? 'notcompleted' : 'completed',
     settleaccount: 'auto',
     ...(lines?.length ? basketOf(lines) : {}),
@@ -174,13 +216,24 @@ export function captureRequest(job: ConnectorJob, c: Credentials): ProviderReque
 }
 
 /** A void: PAYONE's convention, a completed capture of 0 that releases what is left of the reservation. */
-export const voidRequest = (job: ConnectorJob, c: Credentials): ProviderRequest => call(c, {
-  request: 'capture', txid: job.connector_transaction_id ?? '', sequencenumber: sequenceNumber(job),
-  amount: '0', currency: job.currency, capturemode: 'completed', settleaccount: 'auto',
-});
+export const voidRequest = (job: ConnectorJob, c: Credentials): ProviderRequest =>
+  call(c, {
+    request: 'capture',
+    txid: job.connector_transaction_id ?? '',
+    sequencenumber: sequenceNumber(job),
+    amount: '0',
+    currency: job.currency,
+    capturemode: 'completed',
+    settleaccount: 'auto',
+  });
 
 /** A refund: request=debit with the negative amount. */
-export const refundRequest = (job: ConnectorJob, c: Credentials): ProviderRequest => call(c, {
-  request: 'debit', txid: job.connector_transaction_id ?? '', sequencenumber: sequenceNumber(job),
-  amount: String(-job.amount), currency: job.currency, ...(job.reason ? { narrative_text: job.reason.slice(0, 81) } : {}),
-});
+export const refundRequest = (job: ConnectorJob, c: Credentials): ProviderRequest =>
+  call(c, {
+    request: 'debit',
+    txid: job.connector_transaction_id ?? '',
+    sequencenumber: sequenceNumber(job),
+    amount: String(-job.amount),
+    currency: job.currency,
+    ...(job.reason ? { narrative_text: job.reason.slice(0, 81) } : {}),
+  });

@@ -1,13 +1,13 @@
 // PAYONE's answers -> outcomes. The Server API answers HTTP 200 with plain-text lines `key=value` (status=APPROVED |
 // PENDING | ERROR); they are split into a record and parsed with zod schemas of PAYONE's own fields.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { readValue, UnexpectedAnswer } from '../kit/answer.ts';
 import { unifiedFor } from './errors.ts';
 import { isManual } from './request.ts';
-import { PayoneAnswer, PayoneApproved, PayoneError, } from './schemas.ts';
+import { PayoneAnswer, type PayoneApproved, type PayoneError } from './schemas.ts';
 
 /** "status=APPROVED\ntxid=1" -> {status: 'APPROVED', txid: '1'}; the value is everything after the first '='. */
 export function splitLines(text: string): Record<string, string> {
@@ -26,11 +26,18 @@ export function parseAnswer(res: ProviderResponse): PayoneAnswer {
 
 /** status=ERROR as an outcome of `kind`: PAYONE's code, its technical message (and the buyer's message beside it). */
 export function errorOutcome(e: z.infer<typeof PayoneError>, kind: 'DECLINED' | 'FAILED'): Outcome {
-  const text = [e.errormessage, e.customermessage && e.customermessage !== e.errormessage ? `(customer: ${e.customermessage})` : '']
-    .filter(Boolean).join(' ') || `PAYONE error ${e.errorcode}`;
+  const text =
+    [e.errormessage, e.customermessage && e.customermessage !== e.errormessage ? `(customer: ${e.customermessage})` : ''].filter(Boolean).join(' ') ||
+    `PAYONE error ${e.errorcode}`;
   const unified = unifiedFor(e.errorcode);
   // A refusal of the account's credentials fails the payment; the buyer was not declined.
-  return { kind: unified.unified_code === 'UE_4000' ? 'FAILED' : kind, error_code: e.errorcode, error_message: text, ...unified, ...(e.txid ? { connector_transaction_id: e.txid } : {}) };
+  return {
+    kind: unified.unified_code === 'UE_4000' ? 'FAILED' : kind,
+    error_code: e.errorcode,
+    error_message: text,
+    ...unified,
+    ...(e.txid ? { connector_transaction_id: e.txid } : {}),
+  };
 }
 
 /**

@@ -31,13 +31,20 @@ export const manifest = defineManifest({
   customers: ['B2C', 'B2B'],
   // B2B payments (metadata.buyer_type 'business') also need metadata.company_name (Ratepay's buyer.company.name).
   required_fields: [
-    'billing.address.line1', 'billing.address.zip', 'billing.address.city', 'billing.address.country',
-    'metadata.birth_date', 'browser_info.device_fingerprint.ratepay',
+    'billing.address.line1',
+    'billing.address.zip',
+    'billing.address.city',
+    'billing.address.country',
+    'metadata.birth_date',
+    'browser_info.device_fingerprint.ratepay',
   ],
   auth_type: 'BodyKey',
   credentials: ratepayCredentials,
   sandbox_account_details: {
-    auth_type: 'BodyKey', api_key: RATEPAY_SANDBOX.client_id, key1: RATEPAY_SANDBOX.client_secret, key2: RATEPAY_SANDBOX.partner_shop_id,
+    auth_type: 'BodyKey',
+    api_key: RATEPAY_SANDBOX.client_id,
+    key1: RATEPAY_SANDBOX.client_secret,
+    key2: RATEPAY_SANDBOX.partner_shop_id,
   },
   settings: {
     // The API host (https://api-integration.ratepay.com, https://api.ratepay.com); the token comes from oauth.ratepay.com.

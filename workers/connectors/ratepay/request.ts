@@ -92,7 +92,8 @@ export function itemsOf(lines: OrderLine[], currency: string): Required<Pick<Bas
     vats.set(m.rate, { net: v.net + m.net, tax: v.tax + m.tax });
   });
   return {
-    items, ...(special.length ? { special_items: special } : {}),
+    items,
+    ...(special.length ? { special_items: special } : {}),
     vats: [...vats].map(([tax_rate, v]) => ({ tax_rate, net_amount: dec(v.net, currency), tax_amount: dec(v.tax, currency) })),
   };
 }
@@ -112,11 +113,23 @@ export const shopTransactionId = (job: ConnectorJob) =>
 /** The authorization's basket: the order lines, or one line for the whole amount (tax from order_tax_amount). */
 export function authorizeBasket(job: ConnectorJob, c: Credentials): Basket {
   const lines = orderLines(job.order);
-  const given: OrderLine[] = lines.length ? lines : [{
-    product_name: job.order?.description ?? 'Order', quantity: 1, amount: job.amount, product_id: 'order',
-    total_tax_amount: job.order?.order_tax_amount ?? 0,
-  }];
-  return { partner_shop_id: partnerShopId(job, c), shop_transaction_id: shopTransactionId(job), gross_amount: dec(job.amount, job.currency), ...itemsOf(given, job.currency) };
+  const given: OrderLine[] = lines.length
+    ? lines
+    : [
+        {
+          product_name: job.order?.description ?? 'Order',
+          quantity: 1,
+          amount: job.amount,
+          product_id: 'order',
+          total_tax_amount: job.order?.order_tax_amount ?? 0,
+        },
+      ];
+  return {
+    partner_shop_id: partnerShopId(job, c),
+    shop_transaction_id: shopTransactionId(job),
+    gross_amount: dec(job.amount, job.currency),
+    ...itemsOf(given, job.currency),
+  };
 }
 
 type FollowUp = z.infer<typeof RatepayFollowUpRequest>;
@@ -129,7 +142,9 @@ export function followUp(job: ConnectorJob, c: Credentials, lines: OrderLine[], 
   const order = orderLines(job.order);
   const chosen = lines.length ? lines : order.length && sum(order) === job.amount ? order : null;
   return {
-    partner_shop_id: partnerShopId(job, c), shop_transaction_id: shopTransactionId(job), gross_amount: dec(job.amount, job.currency),
+    partner_shop_id: partnerShopId(job, c),
+    shop_transaction_id: shopTransactionId(job),
+    gross_amount: dec(job.amount, job.currency),
     partner_operation_id: partnerOperationId,
     ...(chosen ? itemsOf(chosen, job.currency) : {}),
   };
@@ -147,8 +162,13 @@ export function splitStreet(line1: string): { street: string; street_number?: st
 function addressOf(a: Record<string, unknown> | null | undefined) {
   const x = obj(a?.address);
   return {
-    line1: str(x.line1), line2: str(x.line2), zip: str(x.zip), city: str(x.city), country: str(x.country),
-    first_name: str(x.first_name), last_name: str(x.last_name),
+    line1: str(x.line1),
+    line2: str(x.line2),
+    zip: str(x.zip),
+    city: str(x.city),
+    country: str(x.country),
+    first_name: str(x.first_name),
+    last_name: str(x.last_name),
   };
 }
 
@@ -156,7 +176,9 @@ function ratepayAddress(a: ReturnType<typeof addressOf>): z.infer<typeof Ratepay
   return {
     ...splitStreet(a.line1 ?? ''),
     ...(a.line2 ? { street_addition: a.line2 } : {}),
-    zip_code: a.zip ?? '', city: a.city ?? '', country_code: a.country ?? '',
+    zip_code: a.zip ?? '',
+    city: a.city ?? '',
+    country_code: a.country ?? '',
   };
 }
 
@@ -221,16 +243,26 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials, s?: Session)
     partner_transaction_id: shopTransactionId(job),
     partner_operation_id: job.operation_id,
     payment_method: { payment_option: 'OPEN_INVOICE', transfer_type: 'BANK_TRANSFER' },
-    ...(shipping.line1 ? {
-      // The recipient: the shipping address's names, else the buyer's.
-      delivery: {
-        first_name: shipping.first_name ?? namesOf(job).firstName, last_name: shipping.last_name ?? namesOf(job).lastName,
-        ...(company ? { company } : {}), address: ratepayAddress(shipping),
-      },
-    } : {}),
+    ...(shipping.line1
+      ? {
+          // The recipient: the shipping address's names, else the buyer's.
+          delivery: {
+            first_name: shipping.first_name ?? namesOf(job).firstName,
+            last_name: shipping.last_name ?? namesOf(job).lastName,
+            ...(company ? { company } : {}),
+            address: ratepayAddress(shipping),
+          },
+        }
+      : {}),
     shop_baskets: [authorizeBasket(job, c)],
   };
-  return { method: 'POST', path: `${endpoints(s).api}/v2/transactions`, idempotencyKey: job.operation_id, headers: { ...auth(s), prefer: 'return=representation' }, body };
+  return {
+    method: 'POST',
+    path: `${endpoints(s).api}/v2/transactions`,
+    idempotencyKey: job.operation_id,
+    headers: { ...auth(s), prefer: 'return=representation' },
+    body,
+  };
 };
 
 /** The status sync reads the transaction (GET /v2/transactions/{id}). */
@@ -250,7 +282,10 @@ export function syncNext(job: ConnectorJob, c: Credentials, answers: readonly { 
 
 /** The capture of an automatic-capture payment: the whole order, keyed apart from the authorization. */
 export const autoCaptureRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'POST', path: `${tx(job, s)}/captures`, idempotencyKey: `${job.operation_id}-capture`, headers: auth(s),
+  method: 'POST',
+  path: `${tx(job, s)}/captures`,
+  idempotencyKey: `${job.operation_id}-capture`,
+  headers: auth(s),
   body: followUp(job, c, [], `${job.operation_id}-capture`),
 });
 
@@ -262,19 +297,33 @@ export function invoiceIdOf(job: ConnectorJob): string | undefined {
 
 export const captureRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => {
   const invoice = invoiceIdOf(job);
-  const body: FollowUp = { ...followUp(job, c, linesOf(job.capture_details?.order_details), job.operation_id), ...(invoice ? { partner_invoice_id: invoice } : {}) };
+  const body: FollowUp = {
+    ...followUp(job, c, linesOf(job.capture_details?.order_details), job.operation_id),
+    ...(invoice ? { partner_invoice_id: invoice } : {}),
+  };
   return { method: 'POST', path: `${tx(job, s)}/captures`, idempotencyKey: job.operation_id, headers: auth(s), body };
 };
 
 /** A cancellation of what is left of the authorization (the job's amount: the capturable amount). */
 export const voidRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'POST', path: `${tx(job, s)}/cancellations`, idempotencyKey: job.operation_id, headers: auth(s), body: followUp(job, c, [], job.operation_id),
+  method: 'POST',
+  path: `${tx(job, s)}/cancellations`,
+  idempotencyKey: job.operation_id,
+  headers: auth(s),
+  body: followUp(job, c, [], job.operation_id),
 });
 
 /** A refund names our refund id as its partner_operation_id. */
 export const refundRequest = (job: ConnectorJob, c: Credentials, s?: Session): ProviderRequest => ({
-  method: 'POST', path: `${tx(job, s)}/refunds`, idempotencyKey: job.operation_id, headers: auth(s), body: followUp(job, c, [], job.refund_id ?? job.operation_id),
+  method: 'POST',
+  path: `${tx(job, s)}/refunds`,
+  idempotencyKey: job.operation_id,
+  headers: auth(s),
+  body: followUp(job, c, [], job.refund_id ?? job.operation_id),
 });
 
-export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, s?: Session): ProviderRequest =>
-  ({ method: 'GET', path: `${tx(job, s)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(s) });
+export const refundSyncRequest = (job: ConnectorJob, _c: Credentials, s?: Session): ProviderRequest => ({
+  method: 'GET',
+  path: `${tx(job, s)}/refunds/${encodeURIComponent(job.connector_refund_id ?? '')}`,
+  headers: auth(s),
+});

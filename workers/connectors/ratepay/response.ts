@@ -6,16 +6,20 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { unifiedFor } from './errors.ts';
 import { captured, declineOutcome, transactionState } from './state.ts';
 import { isManual } from './request.ts';
-import {
-  OAuthError, RatepayCancellation, RatepayCapture, RatepayDecline, RatepayRefund, RatepayToken, RatepayTransaction,
-} from './schemas.ts';
+import { OAuthError, RatepayCancellation, RatepayCapture, RatepayDecline, RatepayRefund, RatepayToken, RatepayTransaction } from './schemas.ts';
 
 /** An error answer as an outcome of `kind`: Ratepay's decline, else the OAuth refusal of the token, else the bare status. */
 export function errorOutcome(res: ProviderResponse, kind: 'DECLINED' | 'FAILED'): Outcome {
   const d = maybeAnswer(RatepayDecline, res);
   if (d) return declineOutcome(d, kind);
   const o = maybeAnswer(OAuthError, res);
-  if (o) return { kind: res.status === 401 ? 'FAILED' : kind, error_code: o.error, error_message: o.error_description ?? o.error, ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : o.error) };
+  if (o)
+    return {
+      kind: res.status === 401 ? 'FAILED' : kind,
+      error_code: o.error,
+      error_message: o.error_description ?? o.error,
+      ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : o.error),
+    };
   return { kind, error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...unifiedFor(res.status === 401 ? 'UNAUTHORIZED' : '') };
 }
 
@@ -50,7 +54,7 @@ export function syncOutcome(res: ProviderResponse, job: ConnectorJob, answers: r
   if (captured(read)) return { kind: 'CAPTURED', connector_transaction_id: read.ratepay_transaction_id };
   // Authorized and not captured, yet no capture was sent (syncNext sends it after such a read): never report it as
   // merely authorized.
-  throw new UnexpectedAnswer('ratepay: the authorized transaction\'s capture was not sent');
+  throw new UnexpectedAnswer("ratepay: the authorized transaction's capture was not sent");
 }
 
 export function captureOutcome(res: ProviderResponse): Outcome {

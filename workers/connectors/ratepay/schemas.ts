@@ -63,9 +63,14 @@ export const RatepayBuyer = z.object({
 export const RatepayAuthorizationRequest = z.object({
   buyer: RatepayBuyer,
   currency: z.string().regex(/^[A-Z]{3}$/),
-  delivery: z.object({
-    first_name: z.string(), last_name: z.string(), company: z.string().optional(), address: RatepayAddress,
-  }).optional(),
+  delivery: z
+    .object({
+      first_name: z.string(),
+      last_name: z.string(),
+      company: z.string().optional(),
+      address: RatepayAddress,
+    })
+    .optional(),
   device: z.object({ token: z.string(), source_ip_address: z.string().optional() }),
   partner_transaction_id: z.string().min(1).max(50),
   partner_operation_id: z.string().max(255),
@@ -86,7 +91,10 @@ export const RatepayFollowUpRequest = z.object({
 
 /** POST https://oauth.ratepay.com/oauth/token (Authentication API createOAuthToken; Postman "Request OAuth token"). */
 export const RatepayTokenRequest = z.object({
-  client_id: z.string(), client_secret: z.string(), audience: z.string(), grant_type: z.literal('client_credentials'),
+  client_id: z.string(),
+  client_secret: z.string(),
+  audience: z.string(),
+  grant_type: z.literal('client_credentials'),
 });
 
 // ---- answers ----------------------------------------------------------------------------------------------------

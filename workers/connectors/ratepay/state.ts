@@ -10,7 +10,10 @@ export function declineOutcome(d: z.infer<typeof RatepayDecline>, kind: 'DECLINE
   const { category, reasons } = d.decline;
   const text = [reasons.join(', '), d.message].filter(Boolean).join(': ') || category;
   return {
-    kind, error_code: category, error_message: text, ...unifiedFor(category, reasons),
+    kind,
+    error_code: category,
+    error_message: text,
+    ...unifiedFor(category, reasons),
     ...(d.ratepay_transaction_id ? { connector_transaction_id: d.ratepay_transaction_id } : {}),
   };
 }

@@ -9,11 +9,18 @@ import { UNIFIED } from '../kit/errors.ts';
 import type { UnifiedReason } from '../kit/outcome.ts';
 
 const BY_CODE: Readonly<Record<string, UnifiedReason>> = {
-  '200.001': 'customer_declined', '200.002': 'customer_declined', '200.003': 'customer_declined',
-  '200.900': 'customer_declined', '200.901': 'customer_declined', '200.902': 'customer_declined', '200.903': 'customer_declined',
+  '200.001': 'customer_declined',
+  '200.002': 'customer_declined',
+  '200.003': 'customer_declined',
+  '200.900': 'customer_declined',
+  '200.901': 'customer_declined',
+  '200.902': 'customer_declined',
+  '200.903': 'customer_declined',
   '400.103': 'invalid_request',
   // The order's own end (orderDetails.status, docs.riverty.com get_order): no authorization for this customer.
-  Rejected: 'customer_declined', Cancelled: 'customer_declined', Expired: 'customer_declined',
+  Rejected: 'customer_declined',
+  Cancelled: 'customer_declined',
+  Expired: 'customer_declined',
   // The sandbox's (UNVERIFIED): 100 credentials, 200.1xx request data, 300 risk, 400 order management.
   '100.001': 'credentials_refused',
   '200.101': 'invalid_request',

@@ -27,7 +27,7 @@ function itemType(l: Line): Item['type'] {
 
 /** VAT percent with up to two decimals: the line's own, else what its tax is of its net. */
 const vatPercentOf = (gross: number, tax: number, given: unknown): number =>
-  (typeof given === 'number' && Number.isFinite(given) ? given : taxRatePercent(gross, tax));
+  typeof given === 'number' && Number.isFinite(given) ? given : taxRatePercent(gross, tax);
 
 /**
  * One of our order lines (amount = the line's gross total, total_tax_amount its tax, in minor units) as a Riverty
@@ -70,7 +70,9 @@ export function orderDetails(amount: number, currency: string, lines: Line[] | n
 /** "Hauptstr. 12a" -> street "Hauptstr.", streetNumber "12a"; a line without a trailing number is all street. */
 export function splitStreet(line1: string | undefined, line2: string | undefined) {
   const m = /^(.*?)[\s,]+(\d+\s?[A-Za-z]?(?:[-/]\d+[A-Za-z]?)?)$/.exec((line1 ?? '').trim());
-  return m ? { street: m[1]!, streetNumber: m[2]!.replace(/\s/g, ''), ...(line2 ? { streetNumberAdditional: line2 } : {}) } : { street: (line1 ?? '').trim(), ...(line2 ? { streetNumber: line2 } : {}) };
+  return m
+    ? { street: m[1]!, streetNumber: m[2]!.replace(/\s/g, ''), ...(line2 ? { streetNumberAdditional: line2 } : {}) }
+    : { street: (line1 ?? '').trim(), ...(line2 ? { streetNumber: line2 } : {}) };
 }
 
 function addressOf(a: Record<string, unknown>) {
@@ -99,7 +101,16 @@ function namesOf(o: ProviderOrder | undefined, address: Record<string, unknown>)
  * not speak is left out (Riverty then writes in the country's language).
  */
 const LANGUAGE: Record<string, (typeof CONVERSATION_LANGUAGES)[number]> = {
-  no: 'NO', nb: 'NO', nn: 'NO', sv: 'SV', fi: 'FI', da: 'DA', en: 'EN', de: 'DE', nl: 'NL', fr: 'FR',
+  no: 'NO',
+  nb: 'NO',
+  nn: 'NO',
+  sv: 'SV',
+  fi: 'FI',
+  da: 'DA',
+  en: 'EN',
+  de: 'DE',
+  nl: 'NL',
+  fr: 'FR',
 };
 export const languageOf = (o: ProviderOrder | undefined) => {
   const l = str(o?.metadata?.customer_locale) ?? str(o?.locale) ?? str(o?.browser_info?.language);
@@ -107,8 +118,12 @@ export const languageOf = (o: ProviderOrder | undefined) => {
 };
 
 const PAYMENT_TYPE: Record<string, AuthorizeRequest['payment']['type']> = {
-  invoice: 'Invoice', installment_invoice: 'Installment', installment_direct_debit: 'Installment',
-  direct_debit: 'Invoice', subscription_invoice: 'Invoice', subscription_direct_debit: 'Invoice',
+  invoice: 'Invoice',
+  installment_invoice: 'Installment',
+  installment_direct_debit: 'Installment',
+  direct_debit: 'Invoice',
+  subscription_invoice: 'Invoice',
+  subscription_direct_debit: 'Invoice',
 };
 
 function customerOf(job: ConnectorJob): AuthorizeRequest['customer'] {
@@ -121,7 +136,7 @@ function customerOf(job: ConnectorJob): AuthorizeRequest['customer'] {
   const ip = str(o?.browser_info?.ip_address);
   const tracking = str(o?.metadata?.device_token);
   return {
-    customerCategory: business ? 'Company' as const : 'Person' as const,
+    customerCategory: business ? ('Company' as const) : ('Person' as const),
     ...namesOf(o, address),
     ...(business && str(o?.metadata?.company_name) ? { companyName: str(o?.metadata?.company_name) } : {}),
     ...(business && str(o?.metadata?.company_vat_id) ? { identificationNumber: str(o?.metadata?.company_vat_id) } : {}),
@@ -138,7 +153,7 @@ function deliveryCustomerOf(job: ConnectorJob): AuthorizeRequest['deliveryCustom
   const shipping = obj(job.order?.shipping);
   const address = obj(shipping.address);
   if (!str(address.line1)) return undefined;
-  return { customerCategory: isBusiness(job.order) ? 'Company' as const : 'Person' as const, ...namesOf(job.order, address), address: addressOf(address) };
+  return { customerCategory: isBusiness(job.order) ? ('Company' as const) : ('Person' as const), ...namesOf(job.order, address), address: addressOf(address) };
 }
 
 /** The order number of the job's payment at Riverty: known after the authorization, the authorization's operation id before. */
@@ -163,8 +178,11 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Se
 };
 
 /** The order as Riverty holds it (docs.riverty.com get_order): the status sync of an authorization. */
-export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}`, headers: auth(apiKey) });
+export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `${API}/orders/${encodeURIComponent(orderNumber(job))}`,
+  headers: auth(apiKey),
+});
 
 /**
  * A capture is Riverty's invoice: the merchant's invoice number (capture_metadata.invoice_data.merchant_invoice_ref,
@@ -181,7 +199,10 @@ export const captureRequest = (job: ConnectorJob, apiKey: string): ProviderReque
   const captureLines = given.length ? given : orderLines.length && orderGross === job.amount ? orderLines : null;
   const share = captureLines ? null : taxShare(job.amount, job.order);
   return {
-    method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/captures`, idempotencyKey: job.operation_id, headers: auth(apiKey),
+    method: 'POST',
+    path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/captures`,
+    idempotencyKey: job.operation_id,
+    headers: auth(apiKey),
     body: {
       ...(invoiceNumber ? { invoiceNumber } : {}),
       orderDetails: orderDetails(job.amount, job.currency, captureLines, share, 'Partial delivery'),
@@ -192,7 +213,11 @@ export const captureRequest = (job: ConnectorJob, apiKey: string): ProviderReque
 
 /** Releases what is left of the reservation (an empty body voids the whole remaining amount). */
 export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/voids`, idempotencyKey: job.operation_id, headers: auth(apiKey), body: {},
+  method: 'POST',
+  path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/voids`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
+  body: {},
 });
 
 /**
@@ -204,7 +229,15 @@ export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderReques
   if (!job.connector_capture_id) throw new Error(`riverty: refund ${job.refund_id} names no capture (no charged capture)`);
   const details = orderDetails(job.amount, job.currency, null, taxShare(job.amount, job.order), job.reason ?? 'Refund');
   return {
-    method: 'POST', path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/refunds`, idempotencyKey: job.operation_id, headers: auth(apiKey),
-    body: { captureNumber: job.connector_capture_id, refundType: 'Refund', items: details.items, transactionReference: job.refund_id ?? job.operation_id } satisfies RefundRequest,
+    method: 'POST',
+    path: `${API}/orders/${encodeURIComponent(orderNumber(job))}/refunds`,
+    idempotencyKey: job.operation_id,
+    headers: auth(apiKey),
+    body: {
+      captureNumber: job.connector_capture_id,
+      refundType: 'Refund',
+      items: details.items,
+      transactionReference: job.refund_id ?? job.operation_id,
+    } satisfies RefundRequest,
   };
 };

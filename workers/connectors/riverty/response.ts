@@ -25,10 +25,13 @@ export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob): Outc
   const a = readAnswer(AuthorizeAnswer, res, 'riverty authorization');
   const ids = { connector_transaction_id: job.operation_id, connector_reference_id: a.reservationId ?? undefined };
   switch (a.outcome) {
-    case 'Accepted': return { kind: 'AUTHORIZED', ...ids };
+    case 'Accepted':
+      return { kind: 'AUTHORIZED', ...ids };
     // Pending: the customer authenticates at Riverty (strong customer authentication), then comes back to merchantUrl.
-    case 'Pending': return a.secureLoginUrl ? { kind: 'CUSTOMER_ACTION', ...ids, redirect_url: a.secureLoginUrl } : { kind: 'PENDING', ...ids };
-    case 'Rejected': return { kind: 'DECLINED', ...ids, ...errorFields(a.riskCheckMessages?.[0] ?? REJECTED) };
+    case 'Pending':
+      return a.secureLoginUrl ? { kind: 'CUSTOMER_ACTION', ...ids, redirect_url: a.secureLoginUrl } : { kind: 'PENDING', ...ids };
+    case 'Rejected':
+      return { kind: 'DECLINED', ...ids, ...errorFields(a.riskCheckMessages?.[0] ?? REJECTED) };
   }
 }
 

@@ -46,7 +46,10 @@ export const Customer = z.object({
   identificationNumber: z.string().max(20).optional(),
   email: z.string().optional(),
   mobilePhone: z.string().optional(),
-  birthDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  birthDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   conversationLanguage: z.enum(CONVERSATION_LANGUAGES).optional(),
   address: Address,
   riskData: z.object({ ipAddress: z.string().optional(), profileTrackingId: z.string().optional() }).optional(),
@@ -119,7 +122,11 @@ export type AuthorizeAnswer = z.infer<typeof AuthorizeAnswer>;
  * keeps waiting for the customer. Rejected, Cancelled (the customer turned back) and Expired end it.
  */
 export const ORDER_STATUS = states(['Accepted', 'Cancelled', 'Expired', 'Pending', 'Rejected'], {
-  Accepted: 'AUTHORIZED', Pending: 'CUSTOMER_ACTION', Rejected: 'DECLINED', Cancelled: 'DECLINED', Expired: 'DECLINED',
+  Accepted: 'AUTHORIZED',
+  Pending: 'CUSTOMER_ACTION',
+  Rejected: 'DECLINED',
+  Cancelled: 'DECLINED',
+  Expired: 'DECLINED',
 });
 
 /** GET /orders/{orderNumber} (fixtures/published/order-read.json): the order, its captures and refunds. */

@@ -35,8 +35,12 @@ const REFUND_STATUS: Record<z.infer<typeof NotifiedRefund>['status'], OutcomeKin
 
 function refundOutcomeOf(r: z.infer<typeof NotifiedRefund>): Outcome {
   const kind = REFUND_STATUS[r.status];
-  const failure = kind === 'FAILED' ? r.failure ?? { code: 'refund_failed', message: 'The provider failed the refund' } : null;
-  return { kind, connector_transaction_id: r.id, ...(failure ? { error_code: failure.code, error_message: failure.message, ...unifiedFor(failure.code) } : {}) };
+  const failure = kind === 'FAILED' ? (r.failure ?? { code: 'refund_failed', message: 'The provider failed the refund' }) : null;
+  return {
+    kind,
+    connector_transaction_id: r.id,
+    ...(failure ? { error_code: failure.code, error_message: failure.message, ...unifiedFor(failure.code) } : {}),
+  };
 }
 
 const unknown = unreadable;
@@ -67,8 +71,13 @@ export function parseNotification(rawBody: string): ProviderNotification {
       if (!('data' in read)) return read;
       const r = read.data;
       return {
-        object: 'refund', connector_transaction_id: r.payment_id, object_id: r.id, provider_updated_at: updatedAt(r, e),
-        refund_reference: r.reference ?? null, connector_refund_id: r.id, outcome: refundOutcomeOf(r),
+        object: 'refund',
+        connector_transaction_id: r.payment_id,
+        object_id: r.id,
+        provider_updated_at: updatedAt(r, e),
+        refund_reference: r.reference ?? null,
+        connector_refund_id: r.id,
+        outcome: refundOutcomeOf(r),
       };
     }
     case 'dispute.created':
@@ -77,11 +86,22 @@ export function parseNotification(rawBody: string): ProviderNotification {
       if (!('data' in read)) return read;
       const d = read.data;
       return {
-        object: 'dispute', connector_transaction_id: d.payment_id, object_id: d.id, provider_updated_at: updatedAt(d, e),
+        object: 'dispute',
+        connector_transaction_id: d.payment_id,
+        object_id: d.id,
+        provider_updated_at: updatedAt(d, e),
         dispute: {
-          connector_dispute_id: d.id, amount: d.amount, currency: d.currency, dispute_stage: d.stage, dispute_status: `dispute_${d.status}`,
-          connector_status: d.status, connector_reason: d.reason ?? '', connector_reason_code: d.reason_code ?? '',
-          challenge_required_by: d.challenge_required_by ?? '', connector_created_at: d.created_at ?? '', connector_updated_at: d.updated_at ?? '',
+          connector_dispute_id: d.id,
+          amount: d.amount,
+          currency: d.currency,
+          dispute_stage: d.stage,
+          dispute_status: `dispute_${d.status}`,
+          connector_status: d.status,
+          connector_reason: d.reason ?? '',
+          connector_reason_code: d.reason_code ?? '',
+          challenge_required_by: d.challenge_required_by ?? '',
+          connector_created_at: d.created_at ?? '',
+          connector_updated_at: d.updated_at ?? '',
         },
       };
     }

@@ -6,7 +6,10 @@ import { notificationUrl, type Session } from '../kit/session.ts';
 const auth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
 export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Session): ProviderRequest => ({
-  method: 'POST', path: '/service_test/v1/payments', idempotencyKey: job.operation_id, headers: auth(apiKey),
+  method: 'POST',
+  path: '/service_test/v1/payments',
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
   body: {
     amount: job.amount,
     currency: job.currency,
@@ -21,30 +24,48 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Se
   },
 });
 
-export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `/service_test/v1/payments/${job.connector_transaction_id}`, headers: auth(apiKey) });
+export const syncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `/service_test/v1/payments/${job.connector_transaction_id}`,
+  headers: auth(apiKey),
+});
 
 // Captures and voids are idempotent at the provider: asking again with the same key returns the result.
 export const captureRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/captures`, idempotencyKey: job.operation_id,
-  headers: auth(apiKey), body: { amount: job.amount },
+  method: 'POST',
+  path: `/service_test/v1/payments/${job.connector_transaction_id}/captures`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
+  body: { amount: job.amount },
 });
 
 export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/void`, idempotencyKey: job.operation_id,
-  headers: auth(apiKey), body: {},
+  method: 'POST',
+  path: `/service_test/v1/payments/${job.connector_transaction_id}/void`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
+  body: {},
 });
 
 export const incrementRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/increments`, idempotencyKey: job.operation_id,
-  headers: auth(apiKey), body: { amount: job.amount },
+  method: 'POST',
+  path: `/service_test/v1/payments/${job.connector_transaction_id}/increments`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
+  body: { amount: job.amount },
 });
 
 // A refund names our refund id as its reference; a repeat with the same key returns the first refund.
 export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `/service_test/v1/payments/${job.connector_transaction_id}/refunds`, idempotencyKey: job.operation_id,
-  headers: auth(apiKey), body: { amount: job.amount, reference: job.refund_id ?? null, reason: job.reason ?? null },
+  method: 'POST',
+  path: `/service_test/v1/payments/${job.connector_transaction_id}/refunds`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
+  body: { amount: job.amount, reference: job.refund_id ?? null, reason: job.reason ?? null },
 });
 
-export const refundSyncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `/service_test/v1/refunds/${job.connector_refund_id}`, headers: auth(apiKey) });
+export const refundSyncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `/service_test/v1/refunds/${job.connector_refund_id}`,
+  headers: auth(apiKey),
+});

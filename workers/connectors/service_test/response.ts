@@ -4,8 +4,15 @@ import { maybeAnswer, readAnswer } from '../kit/answer.ts';
 import type { Outcome } from '../kit/outcome.ts';
 import { unifiedFor } from './errors.ts';
 import {
-  CAPTURE_STATUS, PAYMENT_STATUS, REFUND_STATUS, ServiceTestCapture, ServiceTestError, ServiceTestIncrement, ServiceTestPayment,
-  ServiceTestRefund, ServiceTestVoid,
+  CAPTURE_STATUS,
+  PAYMENT_STATUS,
+  REFUND_STATUS,
+  ServiceTestCapture,
+  ServiceTestError,
+  ServiceTestIncrement,
+  ServiceTestPayment,
+  ServiceTestRefund,
+  ServiceTestVoid,
 } from './schemas.ts';
 
 /** An error answer: a decline for what asks for credit (authorize, increment), a failure otherwise. */
@@ -48,7 +55,8 @@ export function refundOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return errorOutcome(res, 'FAILED');
   const r = readAnswer(ServiceTestRefund, res, 'service_test refund');
   return {
-    kind: REFUND_STATUS.kind(r.status), connector_transaction_id: r.id,
+    kind: REFUND_STATUS.kind(r.status),
+    connector_transaction_id: r.id,
     ...(r.failure ? { error_code: r.failure.code, error_message: r.failure.message, ...unifiedFor(r.failure.code) } : {}),
   };
 }

@@ -7,7 +7,12 @@ import { states } from '../kit/outcome.ts';
 
 /** A payment's status -> our outcome. */
 export const PAYMENT_STATUS = states(['authorized', 'captured', 'declined', 'requires_action', 'pending', 'voided'], {
-  authorized: 'AUTHORIZED', captured: 'CAPTURED', declined: 'DECLINED', requires_action: 'CUSTOMER_ACTION', pending: 'PENDING', voided: 'VOIDED',
+  authorized: 'AUTHORIZED',
+  captured: 'CAPTURED',
+  declined: 'DECLINED',
+  requires_action: 'CUSTOMER_ACTION',
+  pending: 'PENDING',
+  voided: 'VOIDED',
 });
 export const CAPTURE_STATUS = states(['succeeded', 'pending', 'failed'], { succeeded: 'CAPTURED', pending: 'PENDING', failed: 'FAILED' });
 /** A refund's status as an answer to our refund: a failed refund was declined. */

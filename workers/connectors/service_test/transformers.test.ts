@@ -12,19 +12,40 @@ const creds = { api_key: 'sk_test' };
 /** What the runtime hands every call (workers/runtime.ts callFor): here, our notification address for the job's account. */
 const session = { notification_url: 'https://gateway.example/webhooks/mer_1/mca_0123456789abcdefghij' };
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'service_test',
-  amount: 10000, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'jane@example.com',
-  return_url: 'https://shop.example/return', merchant_order_reference_id: 'order-1', mode: 'execute', sync_round: 0, ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'service_test',
+  amount: 10000,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'jane@example.com',
+  return_url: 'https://shop.example/return',
+  merchant_order_reference_id: 'order-1',
+  mode: 'execute',
+  sync_round: 0,
+  ...over,
 });
 const { authorize, sync, capture, void: voidFlow, incrementalAuthorization, refund, refundSync } = serviceTest;
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
 
 describe('service_test manifest', () => {
   it('lists exactly the flows the connector implements', () => {
     const present = FLOWS.filter((f) => serviceTest[f] !== undefined);
     expect(present).toEqual([...serviceTest.manifest.flows]);
     expect(serviceTest.notification).toBeDefined();
-    expect(serviceTest.manifest.webhook).toEqual({ scheme: 'hmac', signature_header: 'x-webhook-signature-512', algorithm: 'sha512', encoding: 'hex', generated_secret: true });
+    expect(serviceTest.manifest.webhook).toEqual({
+      scheme: 'hmac',
+      signature_header: 'x-webhook-signature-512',
+      algorithm: 'sha512',
+      encoding: 'hex',
+      generated_secret: true,
+    });
   });
   it('takes the HeaderKey credentials of a connector account', () => {
     expect(serviceTest.manifest.credentials.safeParse({ auth_type: 'HeaderKey', api_key: 'k' }).success).toBe(true);
@@ -35,9 +56,17 @@ describe('service_test manifest', () => {
 describe('service_test requests', () => {
   it('authorize: POST /v1/payments with the operation id as idempotency key, manual capture for manual and manual_multiple', () => {
     expect(flow(authorize).request(job(), creds, session)).toEqual({
-      method: 'POST', path: '/service_test/v1/payments', idempotencyKey: 'op_1', headers: { authorization: 'Bearer sk_test' },
+      method: 'POST',
+      path: '/service_test/v1/payments',
+      idempotencyKey: 'op_1',
+      headers: { authorization: 'Bearer sk_test' },
       body: {
-        amount: 10000, currency: 'EUR', reference: 'order-1', capture: 'manual', customer: { email: 'jane@example.com' }, return_url: 'https://shop.example/return',
+        amount: 10000,
+        currency: 'EUR',
+        reference: 'order-1',
+        capture: 'manual',
+        customer: { email: 'jane@example.com' },
+        return_url: 'https://shop.example/return',
         // Where the provider sends its notifications about the payment: the address the runtime gives.
         webhook_url: 'https://gateway.example/webhooks/mer_1/mca_0123456789abcdefghij',
       },
@@ -45,10 +74,14 @@ describe('service_test requests', () => {
     // Without the runtime's session there is no notification address: refused, not guessed.
     expect(() => flow(authorize).request(job(), creds)).toThrow('notification_url');
     // The account's notification secret, when the worker has it, goes to the provider with the payment.
-    expect((flow(authorize).request(job(), creds, { ...session, webhook_secret: 'whsec_x' }).body as { webhook_secret: string }).webhook_secret).toBe('whsec_x');
+    expect((flow(authorize).request(job(), creds, { ...session, webhook_secret: 'whsec_x' }).body as { webhook_secret: string }).webhook_secret).toBe(
+      'whsec_x',
+    );
     expect((flow(authorize).request(job({ capture_method: 'manual_multiple' }), creds, session).body as { capture: string }).capture).toBe('manual');
-    expect((flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds, session).body as object))
-      .toMatchObject({ capture: 'automatic', reference: 'pay_000000000000000000000000001' });
+    expect(flow(authorize).request(job({ capture_method: 'automatic', merchant_order_reference_id: null }), creds, session).body as object).toMatchObject({
+      capture: 'automatic',
+      reference: 'pay_000000000000000000000000001',
+    });
   });
   it('a status sync of an authorization reads the payment; of anything else repeats it with the same key', () => {
     const synced = job({ mode: 'sync', connector_transaction_id: 'stp_1' });
@@ -59,10 +92,24 @@ describe('service_test requests', () => {
   });
   it('capture, void and increment go to the payment', () => {
     const j = job({ connector_transaction_id: 'stp_1', amount: 4000, operation_id: 'op_2' });
-    expect(flow(capture).request({ ...j, kind: 'capture' }, creds)).toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/captures', idempotencyKey: 'op_2', body: { amount: 4000 } });
-    expect(flow(voidFlow).request({ ...j, kind: 'void' }, creds)).toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/void', idempotencyKey: 'op_2', body: {} });
-    expect(flow(incrementalAuthorization).request({ ...j, kind: 'incremental_authorization' }, creds))
-      .toMatchObject({ method: 'POST', path: '/service_test/v1/payments/stp_1/increments', idempotencyKey: 'op_2', body: { amount: 4000 } });
+    expect(flow(capture).request({ ...j, kind: 'capture' }, creds)).toMatchObject({
+      method: 'POST',
+      path: '/service_test/v1/payments/stp_1/captures',
+      idempotencyKey: 'op_2',
+      body: { amount: 4000 },
+    });
+    expect(flow(voidFlow).request({ ...j, kind: 'void' }, creds)).toMatchObject({
+      method: 'POST',
+      path: '/service_test/v1/payments/stp_1/void',
+      idempotencyKey: 'op_2',
+      body: {},
+    });
+    expect(flow(incrementalAuthorization).request({ ...j, kind: 'incremental_authorization' }, creds)).toMatchObject({
+      method: 'POST',
+      path: '/service_test/v1/payments/stp_1/increments',
+      idempotencyKey: 'op_2',
+      body: { amount: 4000 },
+    });
   });
 });
 
@@ -70,17 +117,44 @@ describe('service_test answers -> outcomes', () => {
   const a = (name: string) => answers[name]!;
   it('authorize and sync: each payment status', () => {
     const read = (name: string) => flow(authorize).response(a(name), job());
-    expect(read('authorized')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7', connector_reference_id: 'order-1', redirect_url: undefined });
+    expect(read('authorized')).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7',
+      connector_reference_id: 'order-1',
+      redirect_url: undefined,
+    });
     expect(read('captured')).toMatchObject({ kind: 'CAPTURED', connector_reference_id: undefined });
-    expect(read('declined')).toMatchObject({ kind: 'DECLINED', error_code: 'credit_declined', error_message: 'The customer did not pass the credit check', unified_code: 'UE_1000' });
-    expect(read('requires_action')).toMatchObject({ kind: 'CUSTOMER_ACTION', redirect_url: 'http://127.0.0.1:8090/service_test/checkout/stp_1a2b3c4d5e6f7a8b9c0d1e2f' });
+    expect(read('declined')).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'credit_declined',
+      error_message: 'The customer did not pass the credit check',
+      unified_code: 'UE_1000',
+    });
+    expect(read('requires_action')).toMatchObject({
+      kind: 'CUSTOMER_ACTION',
+      redirect_url: 'http://127.0.0.1:8090/service_test/checkout/stp_1a2b3c4d5e6f7a8b9c0d1e2f',
+    });
     expect(flow(sync).response(a('pending'), job())).toMatchObject({ kind: 'PENDING', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a' });
   });
   it('errors: a decline for authorize and increments, a failure for capture and void, with unified codes', () => {
-    expect(flow(authorize).response(a('invalid_currency'), job())).toEqual({ kind: 'DECLINED', error_code: 'invalid_request', error_message: 'currency is invalid', unified_code: 'UE_2000', unified_message: 'The provider rejected the request data' });
+    expect(flow(authorize).response(a('invalid_currency'), job())).toEqual({
+      kind: 'DECLINED',
+      error_code: 'invalid_request',
+      error_message: 'currency is invalid',
+      unified_code: 'UE_2000',
+      unified_message: 'The provider rejected the request data',
+    });
     expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_4000' });
-    expect(flow(incrementalAuthorization).response(a('increment_over_limit'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'credit_limit_exceeded', unified_code: 'UE_1000' });
-    expect(flow(capture).response(a('capture_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'amount_exceeds_authorization', unified_code: 'UE_2000' });
+    expect(flow(incrementalAuthorization).response(a('increment_over_limit'), job())).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'credit_limit_exceeded',
+      unified_code: 'UE_1000',
+    });
+    expect(flow(capture).response(a('capture_too_much'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'amount_exceeds_authorization',
+      unified_code: 'UE_2000',
+    });
     expect(flow(voidFlow).response(a('void_not_capturable'), job())).toMatchObject({ kind: 'FAILED', error_code: 'not_capturable', unified_code: 'UE_3000' });
     expect(flow(sync).response(a('not_found'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'not_found' });
     // An error body that is not the provider's shape still names the HTTP status.
@@ -90,9 +164,12 @@ describe('service_test answers -> outcomes', () => {
     expect(flow(capture).response(a('capture_succeeded'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'stc_3c4d5e6f7a8b9c0d1e2f3a4b' });
     expect(flow(voidFlow).response(a('voided'), job())).toEqual({ kind: 'VOIDED' });
     expect(flow(voidFlow).response({ status: 200, body: { ...(a('voided').body as object), status: 'authorized' } }, job())).toEqual({ kind: 'FAILED' });
-    expect(flow(incrementalAuthorization).response(a('incremented'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7' });
+    expect(flow(incrementalAuthorization).response(a('incremented'), job())).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: 'stp_5f1c2a9be07d43a1c8e2f0a7',
+    });
   });
-  it('an answer that is not the provider\'s shape is refused, never cast', () => {
+  it("an answer that is not the provider's shape is refused, never cast", () => {
     expect(() => flow(authorize).response({ status: 201, body: { id: 'stp_1', status: 'approved' } }, job())).toThrow(UnexpectedAnswer);
     expect(() => flow(capture).response({ status: 201, body: null }, job())).toThrow(UnexpectedAnswer);
   });
@@ -104,7 +181,10 @@ describe('service_test refunds', () => {
   it('refund: POST /payments/{id}/refunds with the operation id as idempotency key and our refund id as reference', () => {
     expect(flowFor(refundJob)).toBe('refund');
     expect(flow(refund).request(refundJob, creds)).toEqual({
-      method: 'POST', path: '/service_test/v1/payments/stp_1/refunds', idempotencyKey: 'op_9', headers: { authorization: 'Bearer sk_test' },
+      method: 'POST',
+      path: '/service_test/v1/payments/stp_1/refunds',
+      idempotencyKey: 'op_9',
+      headers: { authorization: 'Bearer sk_test' },
       body: { amount: 4000, reference: 'ref_1', reason: 'damaged' },
     });
   });
@@ -112,13 +192,21 @@ describe('service_test refunds', () => {
     expect(flowFor({ ...refundJob, mode: 'sync' })).toBe('refund');
     const named = { ...refundJob, mode: 'sync' as const, connector_refund_id: 'str_1' };
     expect(flowFor(named)).toBe('refundSync');
-    expect(flow(refundSync).request(named, creds)).toEqual({ method: 'GET', path: '/service_test/v1/refunds/str_1', headers: { authorization: 'Bearer sk_test' } });
+    expect(flow(refundSync).request(named, creds)).toEqual({
+      method: 'GET',
+      path: '/service_test/v1/refunds/str_1',
+      headers: { authorization: 'Bearer sk_test' },
+    });
   });
   it('answers: succeeded, pending, failed with its code, refused', () => {
     expect(flow(refund).response(a('refund_succeeded'), refundJob)).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'str_1a2b3c4d5e6f7a8b9c0d1e2f' });
     expect(flow(refundSync).response(a('refund_pending'), refundJob)).toEqual({ kind: 'PENDING', connector_transaction_id: 'str_2b3c4d5e6f7a8b9c0d1e2f3a' });
     expect(flow(refund).response(a('refund_failed'), refundJob)).toMatchObject({ kind: 'DECLINED', error_code: 'refund_declined', unified_code: 'UE_6000' });
-    expect(flow(refund).response(a('refund_too_much'), refundJob)).toMatchObject({ kind: 'FAILED', error_code: 'amount_exceeds_captured', unified_code: 'UE_2000' });
+    expect(flow(refund).response(a('refund_too_much'), refundJob)).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'amount_exceeds_captured',
+      unified_code: 'UE_2000',
+    });
     expect(() => flow(refund).response({ status: 201, body: { id: 'str_1', status: 'done' } }, refundJob)).toThrow(UnexpectedAnswer);
   });
 });
@@ -126,32 +214,53 @@ describe('service_test refunds', () => {
 describe('service_test notifications -> what they say', () => {
   const bodies: Record<string, unknown> = JSON.parse(readFileSync(new URL('./fixtures/notifications.json', import.meta.url), 'utf8'));
   const parse = (name: string) => flow(serviceTest.notification).parse(JSON.stringify(bodies[name]));
-  it('payment.updated: the payment\'s status as an outcome, with the provider\'s updated_at', () => {
+  it("payment.updated: the payment's status as an outcome, with the provider's updated_at", () => {
     expect(parse('payment_captured')).toEqual({
-      object: 'payment', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', provider_updated_at: '2026-11-23T10:01:00.000Z',
+      object: 'payment',
+      connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a',
+      object_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a',
+      provider_updated_at: '2026-11-23T10:01:00.000Z',
       outcome: { kind: 'CAPTURED', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', connector_reference_id: 'order-4', redirect_url: undefined },
     });
     expect(parse('payment_authorized')).toMatchObject({ object: 'payment', outcome: { kind: 'AUTHORIZED' } });
     expect(parse('payment_declined')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'credit_declined', unified_code: 'UE_1000' } });
   });
-  it('refund.updated: ours by reference, the provider\'s id, succeeded / failed with its failure', () => {
+  it("refund.updated: ours by reference, the provider's id, succeeded / failed with its failure", () => {
     expect(parse('refund_succeeded')).toEqual({
-      object: 'refund', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c', provider_updated_at: '2026-11-23T11:00:05.000Z',
-      refund_reference: 'ref_0123456789ABCDEFGHIJKLMNOP', connector_refund_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c',
+      object: 'refund',
+      connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a',
+      object_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c',
+      provider_updated_at: '2026-11-23T11:00:05.000Z',
+      refund_reference: 'ref_0123456789ABCDEFGHIJKLMNOP',
+      connector_refund_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c',
       outcome: { kind: 'REFUNDED', connector_transaction_id: 'str_4d5e6f7a8b9c0d1e2f3a4b5c' },
     });
     expect(parse('refund_failed')).toMatchObject({ outcome: { kind: 'FAILED', error_code: 'refund_declined', error_message: 'The refund was declined' } });
   });
-  it('dispute.created / dispute.updated: the DisputeReport fields, statuses in the spec\'s names', () => {
+  it("dispute.created / dispute.updated: the DisputeReport fields, statuses in the spec's names", () => {
     expect(parse('dispute_created')).toEqual({
-      object: 'dispute', connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a', object_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d', provider_updated_at: '2026-11-24T09:00:00.000Z',
+      object: 'dispute',
+      connector_transaction_id: 'stp_2b3c4d5e6f7a8b9c0d1e2f3a',
+      object_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d',
+      provider_updated_at: '2026-11-24T09:00:00.000Z',
       dispute: {
-        connector_dispute_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d', amount: 10000, currency: 'EUR', dispute_stage: 'dispute', dispute_status: 'dispute_opened',
-        connector_status: 'opened', connector_reason: 'Goods not received', connector_reason_code: '13.1', challenge_required_by: '2026-12-08T09:00:00.000Z',
-        connector_created_at: '2026-11-24T09:00:00.000Z', connector_updated_at: '2026-11-24T09:00:00.000Z',
+        connector_dispute_id: 'dp_5e6f7a8b9c0d1e2f3a4b5c6d',
+        amount: 10000,
+        currency: 'EUR',
+        dispute_stage: 'dispute',
+        dispute_status: 'dispute_opened',
+        connector_status: 'opened',
+        connector_reason: 'Goods not received',
+        connector_reason_code: '13.1',
+        challenge_required_by: '2026-12-08T09:00:00.000Z',
+        connector_created_at: '2026-11-24T09:00:00.000Z',
+        connector_updated_at: '2026-11-24T09:00:00.000Z',
       },
     });
-    expect(parse('dispute_won')).toMatchObject({ dispute: { dispute_status: 'dispute_won', challenge_required_by: '' }, provider_updated_at: '2026-11-30T09:00:00.000Z' });
+    expect(parse('dispute_won')).toMatchObject({
+      dispute: { dispute_status: 'dispute_won', challenge_required_by: '' },
+      provider_updated_at: '2026-11-30T09:00:00.000Z',
+    });
   });
   it('what it cannot read is unknown, never thrown: other event types, other shapes, not JSON', () => {
     expect(parse('unknown_type')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('payout.paid') });

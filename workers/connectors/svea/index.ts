@@ -6,7 +6,14 @@ import { defineConnector } from '../kit/define.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { manifest, type sveaCredentials } from './manifest.ts';
 import {
-  adminOrderRequest, authorizeRequest, checkoutOrderRequest, deliverRequests, refundRequest, refundSyncRequest, taskRequest, voidRequest,
+  adminOrderRequest,
+  authorizeRequest,
+  checkoutOrderRequest,
+  deliverRequests,
+  refundRequest,
+  refundSyncRequest,
+  taskRequest,
+  voidRequest,
 } from './request.ts';
 import { authorizeOutcome, captureOutcome, refundOutcome, refundSyncOutcome, syncOutcome, taskStep, voidOutcome } from './response.ts';
 import { AdminOrder, CheckoutOrder } from './schemas.ts';
@@ -35,7 +42,8 @@ export const connector = defineConnector({
   },
   capture: {
     // A capture's status sync polls its task (the pending capture's id is the task's Location).
-    request: (job, c, session) => (job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c, session)),
+    request: (job, c, session) =>
+      job.mode === 'sync' && isUrl(job.connector_transaction_id) ? taskRequest(c, job.connector_transaction_id) : adminOrderRequest(job, c, session),
     next: (job, c, answers, session) => {
       if (job.mode === 'sync') return answers.length === 1 && isUrl(job.connector_transaction_id) ? resourceOf(c, answers[0]) : null;
       if (answers.length === 1) {
@@ -60,6 +68,10 @@ export const connector = defineConnector({
     },
     response: refundOutcome,
   },
-  refundSync: { request: refundSyncRequest, next: (_job, c, answers) => (answers.length === 1 ? resourceOf(c, answers[0]) : null), response: refundSyncOutcome },
+  refundSync: {
+    request: refundSyncRequest,
+    next: (_job, c, answers) => (answers.length === 1 ? resourceOf(c, answers[0]) : null),
+    response: refundSyncOutcome,
+  },
   notification: { parse: parseNotification },
 });

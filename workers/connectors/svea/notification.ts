@@ -14,7 +14,13 @@ import { CallbackEvent } from './schemas.ts';
 export const PUSH_PARAM = 'svea_order';
 
 /** Svea's documented callback events: every one is a reason to read the order again. */
-const EVENTS = new Set(['CheckoutOrder.Created', 'CheckoutOrder.Delivered', 'CheckoutOrder.CreditSucceeded', 'CheckoutOrder.CreditFailed', 'CheckoutOrder.Closed']);
+const EVENTS = new Set([
+  'CheckoutOrder.Created',
+  'CheckoutOrder.Delivered',
+  'CheckoutOrder.CreditSucceeded',
+  'CheckoutOrder.CreditFailed',
+  'CheckoutOrder.Closed',
+]);
 
 export function parseNotification(rawBody: string, request: { query?: Record<string, string> } = {}): ProviderNotification {
   const pushed = request.query?.[PUSH_PARAM];

@@ -18,7 +18,7 @@ type Credentials = z.infer<typeof sveaCredentials>;
  * API; the admin API is its paymentadminapi twin (the sandbox serves both under one base).
  */
 export const adminBase = (checkoutBase: string): string | undefined =>
-  (checkoutBase.includes('checkoutapi') ? checkoutBase.replace('checkoutapi', 'paymentadminapi') : undefined);
+  checkoutBase.includes('checkoutapi') ? checkoutBase.replace('checkoutapi', 'paymentadminapi') : undefined;
 
 /** A signed request: the signature covers the exact body, so it is made here, beside the body. */
 function signed(c: Credentials, method: ProviderRequest['method'], path: string, body?: unknown, baseUrl?: string): ProviderRequest {
@@ -127,7 +127,12 @@ export const adminOrderRequest = (job: ConnectorJob, c: Credentials, session?: S
 export const deliverRequests = {
   /** The rows to deliver for the job's amount: all that is left, rows (and units of rows) adding up to it, or (one
    * partial capture) DeliverAndLowerAmount; null: no rows add up to it. */
-  delivery(job: ConnectorJob, c: Credentials, session: Session | undefined, rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[]): ProviderRequest | null {
+  delivery(
+    job: ConnectorJob,
+    c: Credentials,
+    session: Session | undefined,
+    rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[],
+  ): ProviderRequest | null {
     const total = rows.reduce((s, r) => s + (r.UnitPrice * r.Quantity) / 100, 0);
     const path = `/api/v1/orders/${orderId(job)}/deliveries`;
     if (job.amount === total) return admin(c, session, 'POST', path, { orderRowIds: rows.map((r) => r.OrderRowId) });
@@ -135,18 +140,23 @@ export const deliverRequests = {
     if (pick) {
       return admin(c, session, 'POST', path, {
         orderRowIds: pick.map((p) => p.OrderRowId),
-        rowDeliveryOptions: pick.filter((p) => p.units * 100 !== rows.find((r) => r.OrderRowId === p.OrderRowId)!.Quantity)
+        rowDeliveryOptions: pick
+          .filter((p) => p.units * 100 !== rows.find((r) => r.OrderRowId === p.OrderRowId)!.Quantity)
           .map((p) => ({ orderRowId: p.OrderRowId, quantity: p.units * 100 })),
       });
     }
     // One capture of part of the order: deliver it all at a lower amount (Svea cancels the rest).
-    if (job.capture_method !== 'manual_multiple' && job.amount < total) return admin(c, session, 'POST', `${path}/DeliverAndLowerAmount`, { deliveredAmount: job.amount });
+    if (job.capture_method !== 'manual_multiple' && job.amount < total)
+      return admin(c, session, 'POST', `${path}/DeliverAndLowerAmount`, { deliveredAmount: job.amount });
     return null;
   },
 };
 
 /** Whole units of the rows that add up to `amount` exactly (the first found, fewest rows first by order), or null. */
-export function unitsFor(rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[], amount: number): { OrderRowId: number; units: number }[] | null {
+export function unitsFor(
+  rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice' | 'Quantity'>[],
+  amount: number,
+): { OrderRowId: number; units: number }[] | null {
   const go = (i: number, left: number): { OrderRowId: number; units: number }[] | null => {
     if (left === 0) return [];
     if (i >= rows.length || left < 0) return null;
@@ -163,7 +173,8 @@ export function unitsFor(rows: readonly Pick<AdminRow, 'OrderRowId' | 'UnitPrice
 }
 
 /** Cancels the order (what is not delivered). */
-export const voidRequest = (job: ConnectorJob, c: Credentials, session?: Session) => admin(c, session, 'PATCH', `/api/v1/orders/${orderId(job)}`, { isCancelled: true });
+export const voidRequest = (job: ConnectorJob, c: Credentials, session?: Session) =>
+  admin(c, session, 'PATCH', `/api/v1/orders/${orderId(job)}`, { isCancelled: true });
 
 /** The order's VAT percent ×100, for a credit row. */
 function orderVat(job: ConnectorJob): number {
@@ -179,7 +190,13 @@ function orderVat(job: ConnectorJob): number {
 export function refundRequest(job: ConnectorJob, c: Credentials, session?: Session): ProviderRequest {
   if (!job.connector_capture_id) throw new Error(`svea: refund ${job.refund_id} names no delivery (no charged capture)`);
   return admin(c, session, 'POST', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id)}/credits`, {
-    newCreditOrderRow: { name: (job.reason || 'Refund').slice(0, 40), quantity: 100, unitPrice: job.amount, vatPercent: orderVat(job), ...(job.refund_id ? { articleNumber: job.refund_id } : {}) },
+    newCreditOrderRow: {
+      name: (job.reason || 'Refund').slice(0, 40),
+      quantity: 100,
+      unitPrice: job.amount,
+      vatPercent: orderVat(job),
+      ...(job.refund_id ? { articleNumber: job.refund_id } : {}),
+    },
   });
 }
 
@@ -187,5 +204,10 @@ export function refundRequest(job: ConnectorJob, c: Credentials, session?: Sessi
 export function refundSyncRequest(job: ConnectorJob, c: Credentials, session?: Session): ProviderRequest {
   const id = job.connector_refund_id ?? '';
   if (/^https?:\/\//.test(id)) return taskRequest(c, id);
-  return admin(c, session, 'GET', `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id ?? '')}/credits/${encodeURIComponent(id)}`);
+  return admin(
+    c,
+    session,
+    'GET',
+    `/api/v1/orders/${orderId(job)}/deliveries/${encodeURIComponent(job.connector_capture_id ?? '')}/credits/${encodeURIComponent(id)}`,
+  );
 }

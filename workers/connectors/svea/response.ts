@@ -22,7 +22,13 @@ export function errorFields(res: ProviderResponse) {
   return { error_code: code, error_message: message, ...unifiedFor(code, res.status) };
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * The checkout's address in Svea's snippet: the iframe has no `src`; Svea's merchant script loads the address in its
@@ -38,7 +44,11 @@ export function checkoutUrlOf(snippet: string | null | undefined): string | unde
   return /^https?:\/\//.test(url) ? url : undefined;
 }
 
-const CANCELLED = { error_code: 'Cancelled', error_message: 'The checkout order was cancelled: the customer did not complete Svea Checkout', ...unifiedFor('Cancelled') };
+const CANCELLED = {
+  error_code: 'Cancelled',
+  error_message: 'The checkout order was cancelled: the customer did not complete Svea Checkout',
+  ...unifiedFor('Cancelled'),
+};
 
 const idsOf = (o: CheckoutOrder) => ({ connector_transaction_id: o.OrderId, ...(o.ClientOrderNumber ? { connector_reference_id: o.ClientOrderNumber } : {}) });
 
@@ -72,11 +82,15 @@ export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: 
   if (res.status >= 400) return { kind: 'PENDING', ...ids };
   const o = readAnswer(AdminOrder, res, 'svea admin order');
   switch (o.OrderStatus) {
-    case 'Open': return DELIVERABLE.some((a) => o.Actions.includes(a)) ? { kind: 'AUTHORIZED', ...ids } : { kind: 'PENDING', ...ids };
-    case 'Processing': return { kind: 'PENDING', ...ids };
-    case 'Delivered': return { kind: 'AUTHORIZED', ...ids };
+    case 'Open':
+      return DELIVERABLE.some((a) => o.Actions.includes(a)) ? { kind: 'AUTHORIZED', ...ids } : { kind: 'PENDING', ...ids };
+    case 'Processing':
+      return { kind: 'PENDING', ...ids };
+    case 'Delivered':
+      return { kind: 'AUTHORIZED', ...ids };
     case 'Cancelled':
-    case 'Failed': return { kind: 'DECLINED', ...ids, error_code: o.OrderStatus, error_message: `Svea's order is ${o.OrderStatus}`, ...unifiedFor('Cancelled') };
+    case 'Failed':
+      return { kind: 'DECLINED', ...ids, error_code: o.OrderStatus, error_message: `Svea's order is ${o.OrderStatus}`, ...unifiedFor('Cancelled') };
   }
 }
 
@@ -101,7 +115,8 @@ export function taskStep(res: ProviderResponse): TaskStep {
 function taskOutcome(res: ProviderResponse, location: string, finished: (res: ProviderResponse) => Outcome): Outcome {
   const s = taskStep(res);
   if (s.step === 'running') return { kind: 'PENDING', connector_transaction_id: location };
-  if (s.step === 'failed') return { kind: 'FAILED', error_code: 'TaskFailed', error_message: `Svea's task ${s.task.Id} ended ${s.task.Status}`, ...unifiedFor('TaskFailed') };
+  if (s.step === 'failed')
+    return { kind: 'FAILED', error_code: 'TaskFailed', error_message: `Svea's task ${s.task.Id} ended ${s.task.Status}`, ...unifiedFor('TaskFailed') };
   if (s.step === 'fetch') throw new UnexpectedAnswer(`svea: task answered its resource ${s.uri} without it being fetched`);
   return finished(res);
 }
@@ -137,7 +152,9 @@ export function captureOutcome(res: ProviderResponse, job: ConnectorJob, answers
   if (answers.length === 1) {
     const o = readAnswer(AdminOrder, res, 'svea admin order');
     return {
-      kind: 'FAILED', error_code: 'no_matching_rows', ...unifiedFor('40001'),
+      kind: 'FAILED',
+      error_code: 'no_matching_rows',
+      ...unifiedFor('40001'),
       error_message: `No rows of Svea order ${o.Id} left to deliver add up to ${job.amount} (Svea delivers whole rows and units)`,
     };
   }
@@ -151,7 +168,9 @@ function captureSyncOutcome(res: ProviderResponse, job: ConnectorJob): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const location = job.connector_transaction_id ?? '';
   if (/^https?:\/\//.test(location)) return taskOutcome(res, location, delivered(job));
-  const d = readAnswer(AdminOrder, res, 'svea admin order').Deliveries.filter((x) => x.DeliveryAmount === job.amount).sort((a, b) => Number(b.Id) - Number(a.Id))[0];
+  const d = readAnswer(AdminOrder, res, 'svea admin order')
+    .Deliveries.filter((x) => x.DeliveryAmount === job.amount)
+    .sort((a, b) => Number(b.Id) - Number(a.Id))[0];
   return d ? { kind: 'CAPTURED', connector_transaction_id: d.Id } : { kind: 'PENDING' };
 }
 

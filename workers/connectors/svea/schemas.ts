@@ -6,7 +6,10 @@ import { z } from 'zod';
 
 /** Svea's ids: integers in every example (OrderId, Id, DeliveryId), but the credit's CreditId is a string ("1783"). */
 const Id = z.union([z.number().int(), z.string().min(1)]).transform(String);
-const Actions = z.array(z.string()).nullish().transform((a) => a ?? []);
+const Actions = z
+  .array(z.string())
+  .nullish()
+  .transform((a) => a ?? []);
 
 // ---- requests (php-checkout README §3, §11.1-11.4, §13.3, §13.5, §13.9, §13.15.5) ----
 
@@ -89,7 +92,10 @@ export const AdminRow = z.object({
   Quantity: z.number().int(),
   UnitPrice: z.number().int(),
   VatPercent: z.number().int().nullish(),
-  IsCancelled: z.boolean().nullish().transform((b) => b ?? false),
+  IsCancelled: z
+    .boolean()
+    .nullish()
+    .transform((b) => b ?? false),
   Actions,
 });
 export type AdminRow = z.infer<typeof AdminRow>;
@@ -100,9 +106,19 @@ export const AdminDelivery = z.object({
   Id,
   InvoiceId: z.number().int().nullish(),
   DeliveryAmount: z.number().int(),
-  CreditedAmount: z.number().int().nullish().transform((n) => n ?? 0),
-  Credits: z.array(AdminCredit).nullish().transform((c) => c ?? []),
-  OrderRows: z.array(AdminRow).nullish().transform((r) => r ?? []),
+  CreditedAmount: z
+    .number()
+    .int()
+    .nullish()
+    .transform((n) => n ?? 0),
+  Credits: z
+    .array(AdminCredit)
+    .nullish()
+    .transform((c) => c ?? []),
+  OrderRows: z
+    .array(AdminRow)
+    .nullish()
+    .transform((r) => r ?? []),
   Actions,
   Status: z.string().nullish(),
 });
@@ -121,9 +137,19 @@ export const AdminOrder = z.object({
   OrderStatus: AdminOrderStatus,
   PaymentType: z.string().nullish(),
   OrderAmount: z.number().int(),
-  CancelledAmount: z.number().int().nullish().transform((n) => n ?? 0),
-  OrderRows: z.array(AdminRow).nullish().transform((r) => r ?? []),
-  Deliveries: z.array(AdminDelivery).nullish().transform((d) => d ?? []),
+  CancelledAmount: z
+    .number()
+    .int()
+    .nullish()
+    .transform((n) => n ?? 0),
+  OrderRows: z
+    .array(AdminRow)
+    .nullish()
+    .transform((r) => r ?? []),
+  Deliveries: z
+    .array(AdminDelivery)
+    .nullish()
+    .transform((d) => d ?? []),
   Actions,
 });
 export type AdminOrder = z.infer<typeof AdminOrder>;

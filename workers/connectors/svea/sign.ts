@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 export const sveaTimestamp = (now = new Date()) => now.toISOString().slice(0, 19).replace('T', ' ');
 
 export function sveaToken(merchantId: string, secret: string, body: string, timestamp: string): string {
-  const digest = createHash('sha512').update(body + secret + timestamp, 'utf8').digest('hex');
+  const digest = createHash('sha512')
+    .update(body + secret + timestamp, 'utf8')
+    .digest('hex');
   return Buffer.from(`${merchantId}:${digest}`, 'utf8').toString('base64');
 }
 

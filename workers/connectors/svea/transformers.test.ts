@@ -28,18 +28,45 @@ const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({
     { product_name: 'Lamp', quantity: 2, amount: 9_520, total_tax_amount: 1_904, tax_percentage: 25, product_id: 'sku-lamp' },
     { product_name: 'Shipping', quantity: 1, amount: 2_380, total_tax_amount: 476 },
   ],
-  order_tax_amount: 2_380, metadata: { customer_locale: 'sv-SE' }, browser_info: null, description: null, payment_method_type: 'invoice',
-  birth_date: null, gender: null, locale: null, ...over,
+  order_tax_amount: 2_380,
+  metadata: { customer_locale: 'sv-SE' },
+  browser_info: null,
+  description: null,
+  payment_method_type: 'invoice',
+  birth_date: null,
+  gender: null,
+  locale: null,
+  ...over,
 });
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_1', operation_id: 'op_01234567890123456789012345', kind: 'authorize', connector: 'svea', merchant_connector_id: 'mca_1',
-  amount: 11_900, currency: 'SEK', capture_method: 'manual', connector_transaction_id: null, customer_email: 'erika@example.com',
-  return_url: 'https://shop.example/return', merchant_order_reference_id: 'order-1', mode: 'execute', sync_round: 0, order: order(), ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_1',
+  operation_id: 'op_01234567890123456789012345',
+  kind: 'authorize',
+  connector: 'svea',
+  merchant_connector_id: 'mca_1',
+  amount: 11_900,
+  currency: 'SEK',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'erika@example.com',
+  return_url: 'https://shop.example/return',
+  merchant_order_reference_id: 'order-1',
+  mode: 'execute',
+  sync_round: 0,
+  order: order(),
+  ...over,
 });
 /** The session the runtime gives every call (kit/testing.ts): the sandbox as base URL, our notification address. */
 const S = testSession({ merchant_id: 'mer_1', merchant_connector_id: 'mca_1' });
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
-const lowerKeys = (o: object) => Object.keys(o).map((k) => k.toLowerCase()).sort();
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
+const lowerKeys = (o: object) =>
+  Object.keys(o)
+    .map((k) => k.toLowerCase())
+    .sort();
 
 describe('svea manifest and signature', () => {
   it('lists exactly the flows it implements; follow-up capture; BodyKey (secret + merchant id); unsigned pushes', () => {
@@ -67,12 +94,25 @@ describe('svea manifest and signature', () => {
 
 describe('svea requests', () => {
   it('rows: minor units per unit, quantity and vatPercent ×100; a total not divisible by its quantity is one row', () => {
-    expect(rowOf({ product_name: 'Lamp', quantity: 2, amount: 9_520, total_tax_amount: 1_904, tax_percentage: 25, product_id: 'sku' }, 0))
-      .toEqual({ articleNumber: 'sku', name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 2_500 });
-    expect(rowOf({ product_name: 'Pen', quantity: 3, amount: 1_000, total_tax_amount: 200 }, 0)).toEqual({ name: '3 × Pen', quantity: 100, unitPrice: 1_000, vatPercent: 2_500 });
-    expect(rowOf({ product_name: 'x'.repeat(60), quantity: 1, amount: 100, product_id: 'a'.repeat(300) }, 0)).toMatchObject({ name: 'x'.repeat(40), articleNumber: 'a'.repeat(256) });
+    expect(rowOf({ product_name: 'Lamp', quantity: 2, amount: 9_520, total_tax_amount: 1_904, tax_percentage: 25, product_id: 'sku' }, 0)).toEqual({
+      articleNumber: 'sku',
+      name: 'Lamp',
+      quantity: 200,
+      unitPrice: 4_760,
+      vatPercent: 2_500,
+    });
+    expect(rowOf({ product_name: 'Pen', quantity: 3, amount: 1_000, total_tax_amount: 200 }, 0)).toEqual({
+      name: '3 × Pen',
+      quantity: 100,
+      unitPrice: 1_000,
+      vatPercent: 2_500,
+    });
+    expect(rowOf({ product_name: 'x'.repeat(60), quantity: 1, amount: 100, product_id: 'a'.repeat(300) }, 0)).toMatchObject({
+      name: 'x'.repeat(40),
+      articleNumber: 'a'.repeat(256),
+    });
   });
-  it('authorize: POST /api/orders in the published example\'s fields and rules, signed over the exact body; our push URI names the order', () => {
+  it("authorize: POST /api/orders in the published example's fields and rules, signed over the exact body; our push URI names the order", () => {
     const r = flow(svea.authorize).request(job(), creds, S);
     expect(r).toMatchObject({ method: 'POST', path: '/api/orders' });
     const body = CreateOrderRequest.parse(r.body);
@@ -83,67 +123,137 @@ describe('svea requests', () => {
     expect(lowerKeys(published.cart.items[0])).toEqual(expect.arrayContaining(lowerKeys(body.cart.items[0]!)));
     expect(lowerKeys(published.merchantSettings)).toEqual(lowerKeys(body.merchantSettings));
     expect(body).toMatchObject({
-      countryCode: 'SE', currency: 'SEK', locale: 'sv-SE', clientOrderNumber: 'op_01234567890123456789012345',
-      cart: { items: [{ name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 2_500 }, { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 2_500 }] },
-      merchantSettings: { confirmationUri: 'https://shop.example/return', pushUri: 'https://gateway.example/webhooks/mer_1/mca_1?svea_order={checkout.order.uri}' },
+      countryCode: 'SE',
+      currency: 'SEK',
+      locale: 'sv-SE',
+      clientOrderNumber: 'op_01234567890123456789012345',
+      cart: {
+        items: [
+          { name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 2_500 },
+          { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 2_500 },
+        ],
+      },
+      merchantSettings: {
+        confirmationUri: 'https://shop.example/return',
+        pushUri: 'https://gateway.example/webhooks/mer_1/mca_1?svea_order={checkout.order.uri}',
+      },
       presetValues: [
-        { typeName: 'EmailAddress', value: 'erika@example.com', isReadOnly: false }, { typeName: 'PhoneNumber', value: '+46701234567', isReadOnly: false },
-        { typeName: 'PostalCode', value: '11151', isReadOnly: false }, { typeName: 'IsCompany', value: 'false', isReadOnly: true },
+        { typeName: 'EmailAddress', value: 'erika@example.com', isReadOnly: false },
+        { typeName: 'PhoneNumber', value: '+46701234567', isReadOnly: false },
+        { typeName: 'PostalCode', value: '11151', isReadOnly: false },
+        { typeName: 'IsCompany', value: 'false', isReadOnly: true },
       ],
     });
     const [id, digest] = Buffer.from(r.headers!.authorization!.slice(5), 'base64').toString().split(':');
     expect(id).toBe('124842');
-    expect(digest).toBe(createHash('sha512').update(`${JSON.stringify(r.body)}secret${r.headers!.timestamp}`).digest('hex'));
+    expect(digest).toBe(
+      createHash('sha512')
+        .update(`${JSON.stringify(r.body)}secret${r.headers!.timestamp}`)
+        .digest('hex'),
+    );
   });
   it('presets by §11.4: an email over 50 characters or a phone Svea does not take is left out (the customer types it)', () => {
-    const r = flow(svea.authorize).request(job({ customer_email: `${'e'.repeat(45)}@example.com`, order: order({ customer: { id: null, name: null, email: null, phone: '+46 (70) 123', phone_country_code: null } }) }), creds, S);
+    const r = flow(svea.authorize).request(
+      job({
+        customer_email: `${'e'.repeat(45)}@example.com`,
+        order: order({ customer: { id: null, name: null, email: null, phone: '+46 (70) 123', phone_country_code: null } }),
+      }),
+      creds,
+      S,
+    );
     const types = CreateOrderRequest.parse(r.body).presetValues!.map((p) => p.typeName);
     expect(types).toEqual(['PostalCode', 'IsCompany']);
   });
-  it('capture: rows (or units of rows) adding up to the amount, read from Svea\'s admin order; one partial capture lowers the amount', () => {
-    const rows = [{ OrderRowId: 1, UnitPrice: 4_760, Quantity: 200 }, { OrderRowId: 2, UnitPrice: 2_380, Quantity: 100 }];
-    expect(unitsFor(rows, 7_140)).toEqual([{ OrderRowId: 1, units: 1 }, { OrderRowId: 2, units: 1 }]);
+  it("capture: rows (or units of rows) adding up to the amount, read from Svea's admin order; one partial capture lowers the amount", () => {
+    const rows = [
+      { OrderRowId: 1, UnitPrice: 4_760, Quantity: 200 },
+      { OrderRowId: 2, UnitPrice: 2_380, Quantity: 100 },
+    ];
+    expect(unitsFor(rows, 7_140)).toEqual([
+      { OrderRowId: 1, units: 1 },
+      { OrderRowId: 2, units: 1 },
+    ]);
     expect(unitsFor(rows, 5_000)).toBeNull();
     // DataSample AdminGetOrder: rows 1 (2 × 899.00) and 2 (3 × 1190.00), 5368.00 in all.
     const known = job({ kind: 'capture', connector_transaction_id: '2291662', amount: 536_800 });
     const c = flow(svea.capture);
     expect(c.request(known, creds, S)).toMatchObject({ method: 'GET', path: '/api/v1/orders/2291662' });
-    expect(c.next!(known, creds, [answer('admin_order_open')], S)).toMatchObject({ method: 'POST', path: '/api/v1/orders/2291662/deliveries', body: { orderRowIds: [1, 2] } });
-    expect(c.next!({ ...known, amount: 89_900, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')], S))
-      .toMatchObject({ body: { orderRowIds: [1], rowDeliveryOptions: [{ orderRowId: 1, quantity: 100 }] } });
-    expect(c.next!({ ...known, amount: 5_000 }, creds, [answer('admin_order_open')], S)).toMatchObject({ path: '/api/v1/orders/2291662/deliveries/DeliverAndLowerAmount', body: { deliveredAmount: 5_000 } });
+    expect(c.next!(known, creds, [answer('admin_order_open')], S)).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/orders/2291662/deliveries',
+      body: { orderRowIds: [1, 2] },
+    });
+    expect(c.next!({ ...known, amount: 89_900, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')], S)).toMatchObject({
+      body: { orderRowIds: [1], rowDeliveryOptions: [{ orderRowId: 1, quantity: 100 }] },
+    });
+    expect(c.next!({ ...known, amount: 5_000 }, creds, [answer('admin_order_open')], S)).toMatchObject({
+      path: '/api/v1/orders/2291662/deliveries/DeliverAndLowerAmount',
+      body: { deliveredAmount: 5_000 },
+    });
     expect(c.next!({ ...known, amount: 5_000, capture_method: 'manual_multiple' }, creds, [answer('admin_order_open')], S)).toBeNull();
-    expect(c.next!(known, creds, [answer('admin_order_open'), accepted], S)).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
+    expect(c.next!(known, creds, [answer('admin_order_open'), accepted], S)).toMatchObject({
+      method: 'GET',
+      baseUrl: 'https://paymentadminapistage.svea.com',
+      path: '/api/v1/queue/9',
+    });
     // A finished task that names its resource (DataSample TaskResponse) -> the resource is read next.
-    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_completed')], S)).toMatchObject({ method: 'GET', baseUrl: 'https://paymentadminapi.svea.com', path: '/api/v1/orders/1' });
+    expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_completed')], S)).toMatchObject({
+      method: 'GET',
+      baseUrl: 'https://paymentadminapi.svea.com',
+      path: '/api/v1/orders/1',
+    });
     expect(c.next!(known, creds, [answer('admin_order_open'), accepted, answer('task_in_progress')], S)).toBeNull();
     expect(c.request({ ...known, mode: 'sync', connector_transaction_id: TASK }, creds, S)).toMatchObject({ path: '/api/v1/queue/9' });
   });
   it('void cancels the order; refund credits the delivery with a new row of the amount', () => {
-    expect(flow(svea.void).request(job({ kind: 'void', connector_transaction_id: '2291662' }), creds, S)).toMatchObject({ method: 'PATCH', path: '/api/v1/orders/2291662', body: { isCancelled: true } });
-    const r = flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662', connector_capture_id: '5588817', amount: 2_380, refund_id: 'ref_1' }), creds, S);
-    expect(r).toMatchObject({ method: 'POST', path: '/api/v1/orders/2291662/deliveries/5588817/credits', body: { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2_380, vatPercent: 2_500, articleNumber: 'ref_1' } } });
+    expect(flow(svea.void).request(job({ kind: 'void', connector_transaction_id: '2291662' }), creds, S)).toMatchObject({
+      method: 'PATCH',
+      path: '/api/v1/orders/2291662',
+      body: { isCancelled: true },
+    });
+    const r = flow(svea.refund).request(
+      job({ kind: 'refund', connector_transaction_id: '2291662', connector_capture_id: '5588817', amount: 2_380, refund_id: 'ref_1' }),
+      creds,
+      S,
+    );
+    expect(r).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/orders/2291662/deliveries/5588817/credits',
+      body: { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2_380, vatPercent: 2_500, articleNumber: 'ref_1' } },
+    });
     expect(() => flow(svea.refund).request(job({ kind: 'refund', connector_transaction_id: '2291662' }), creds, S)).toThrow(/names no delivery/);
   });
 });
 
-describe('svea answers (Svea\'s published examples) -> outcomes', () => {
-  it('the snippet: the checkout\'s address is the iframe\'s data-sco-sveacheckout-iframeSrc (Svea\'s snippet has no src)', () => {
+describe("svea answers (Svea's published examples) -> outcomes", () => {
+  it("the snippet: the checkout's address is the iframe's data-sco-sveacheckout-iframeSrc (Svea's snippet has no src)", () => {
     const snippet: string = fixture('checkout_order_created').Gui.Snippet;
     expect(snippet).not.toMatch(/<iframe[^>]*\ssrc=/i);
-    expect(checkoutUrlOf(snippet)).toBe('https://checkoutapistage.svea.com/b/index.html?orderId=2461925&authToken=SveaCheckout+aLs4Zd%2bOBynWBr%2bNGpSVsNE7Sts%3d&token=9D5B49C2B8553149868937DB288B3C7C&locale=sv-SE');
+    expect(checkoutUrlOf(snippet)).toBe(
+      'https://checkoutapistage.svea.com/b/index.html?orderId=2461925&authToken=SveaCheckout+aLs4Zd%2bOBynWBr%2bNGpSVsNE7Sts%3d&token=9D5B49C2B8553149868937DB288B3C7C&locale=sv-SE',
+    );
     expect(checkoutUrlOf('<iframe data-sco-sveacheckout-iframeSrc="https://x.example/b?a=1&amp;b=2"></iframe>')).toBe('https://x.example/b?a=1&b=2');
     expect(checkoutUrlOf('<div></div>')).toBeUndefined();
   });
-  it('authorize: the created order sends the customer to Svea\'s checkout; errors in Svea\'s body, naming the field', () => {
+  it("authorize: the created order sends the customer to Svea's checkout; errors in Svea's body, naming the field", () => {
     expect(flow(svea.authorize).response(answer('checkout_order_created', 201), job())).toEqual({
-      kind: 'CUSTOMER_ACTION', connector_transaction_id: '2461925', connector_reference_id: '637285981136373230', redirect_url: expect.stringMatching(/^https:\/\/checkoutapistage\.svea\.com\/b\/index\.html\?orderId=2461925&/),
+      kind: 'CUSTOMER_ACTION',
+      connector_transaction_id: '2461925',
+      connector_reference_id: '637285981136373230',
+      redirect_url: expect.stringMatching(/^https:\/\/checkoutapistage\.svea\.com\/b\/index\.html\?orderId=2461925&/),
     });
     expect(flow(svea.authorize).response(answer('error_validation', 400), job())).toMatchObject({
-      kind: 'DECLINED', error_code: '40001', error_message: 'MerchantSettings.PushUri: The PushUri field is required.', unified_code: 'UE_2000',
+      kind: 'DECLINED',
+      error_code: '40001',
+      error_message: 'MerchantSettings.PushUri: The PushUri field is required.',
+      unified_code: 'UE_2000',
     });
     expect(flow(svea.authorize).response({ status: 401, body: null }, job())).toMatchObject({ error_code: 'http_401', unified_code: 'UE_4000' });
-    expect(flow(svea.authorize).response({ status: 403, body: null, headers: { errormessage: 'Forbidden' } }, job())).toMatchObject({ error_code: 'http_403', error_message: 'Forbidden', unified_code: 'UE_4000' });
+    expect(flow(svea.authorize).response({ status: 403, body: null, headers: { errormessage: 'Forbidden' } }, job())).toMatchObject({
+      error_code: 'http_403',
+      error_message: 'Forbidden',
+      unified_code: 'UE_4000',
+    });
   });
   it('sync: Created waits for the customer, Cancelled is declined, Final reads the admin order (CanDeliverPartially, Processing)', () => {
     const s = flow(svea.sync);
@@ -156,11 +266,15 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     expect(s.next!(known, creds, [final], S)).toMatchObject({ method: 'GET', path: '/api/v1/orders/8932787' });
     expect(s.next!(known, creds, [created], S)).toBeNull();
   });
-  it('sync of a Final order: the admin order in Svea\'s spellings (CanDeliverPartially, Processing, Failed)', () => {
+  it("sync of a Final order: the admin order in Svea's spellings (CanDeliverPartially, Processing, Failed)", () => {
     const s = flow(svea.sync);
     const known = job({ mode: 'sync', connector_transaction_id: '8932787' });
     const final = answer('checkout_order_final');
-    expect(s.response(answer('admin_order_open'), known, [final, answer('admin_order_open')])).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: '8932787', connector_reference_id: '638297691863676770' });
+    expect(s.response(answer('admin_order_open'), known, [final, answer('admin_order_open')])).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: '8932787',
+      connector_reference_id: '638297691863676770',
+    });
     // Deliverable by Svea's own spelling of the partial action only (DataSample: CanDeliverPartially).
     const partialOnly = answer('admin_order_open', 200, { Actions: ['CanDeliverPartially'] });
     expect(s.response(partialOnly, known, [final, partialOnly])).toMatchObject({ kind: 'AUTHORIZED' });
@@ -177,23 +291,46 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     const chain = (last: ProviderResponse) => [answer('admin_order_open'), accepted, last];
     expect(c.response(answer('task_in_progress'), known, chain(answer('task_in_progress')))).toEqual({ kind: 'PENDING', connector_transaction_id: TASK });
     // The 303 followed: the order (DataSample AdminDeliveredOrder, delivery 5588817).
-    expect(c.response(answer('admin_order_delivered'), known, chain(answer('admin_order_delivered')))).toEqual({ kind: 'CAPTURED', connector_transaction_id: '5588817' });
+    expect(c.response(answer('admin_order_delivered'), known, chain(answer('admin_order_delivered')))).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: '5588817',
+    });
     // The task's body naming its resource, then the resource.
-    expect(c.response(answer('admin_order_delivered'), known, [...chain(answer('task_completed')), answer('admin_order_delivered')])).toEqual({ kind: 'CAPTURED', connector_transaction_id: '5588817' });
+    expect(c.response(answer('admin_order_delivered'), known, [...chain(answer('task_completed')), answer('admin_order_delivered')])).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: '5588817',
+    });
     // A partial delivery: the delivery of the amount (DataSample AdminPartiallyDeliveredOrder: 179800).
-    expect(c.response(answer('admin_order_partially_delivered'), { ...known, amount: 179_800 }, chain(answer('admin_order_partially_delivered')))).toEqual({ kind: 'CAPTURED', connector_transaction_id: '5588814' });
-    expect(c.response(answer('task_in_progress', 200, { Status: 'Failed' }), known, chain(answer('task_in_progress', 200, { Status: 'Failed' })))).toMatchObject({ kind: 'FAILED', error_code: 'TaskFailed' });
-    expect(c.response(answer('error_validation', 400), known, [answer('admin_order_open'), answer('error_validation', 400)])).toMatchObject({ kind: 'FAILED', error_code: '40001' });
-    expect(c.response(answer('admin_order_open'), { ...known, amount: 5_000, capture_method: 'manual_multiple' }, [answer('admin_order_open')])).toMatchObject({ kind: 'FAILED', error_code: 'no_matching_rows' });
+    expect(c.response(answer('admin_order_partially_delivered'), { ...known, amount: 179_800 }, chain(answer('admin_order_partially_delivered')))).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: '5588814',
+    });
+    expect(
+      c.response(answer('task_in_progress', 200, { Status: 'Failed' }), known, chain(answer('task_in_progress', 200, { Status: 'Failed' }))),
+    ).toMatchObject({ kind: 'FAILED', error_code: 'TaskFailed' });
+    expect(c.response(answer('error_validation', 400), known, [answer('admin_order_open'), answer('error_validation', 400)])).toMatchObject({
+      kind: 'FAILED',
+      error_code: '40001',
+    });
+    expect(c.response(answer('admin_order_open'), { ...known, amount: 5_000, capture_method: 'manual_multiple' }, [answer('admin_order_open')])).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'no_matching_rows',
+    });
     const sync = { ...known, mode: 'sync' as const, connector_transaction_id: TASK };
-    expect(c.response(answer('admin_order_delivered'), sync, [answer('admin_order_delivered')])).toEqual({ kind: 'CAPTURED', connector_transaction_id: '5588817' });
+    expect(c.response(answer('admin_order_delivered'), sync, [answer('admin_order_delivered')])).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: '5588817',
+    });
     expect(c.response(answer('task_in_progress'), sync, [answer('task_in_progress')])).toMatchObject({ kind: 'PENDING' });
     expect(c.next!(sync, creds, [answer('task_completed')], S)).toMatchObject({ path: '/api/v1/orders/1' });
   });
   it('void, refund and refund sync: a finished credit task leads to {CreditId} (a string)', () => {
     expect(flow(svea.void).response({ status: 204, body: null }, job())).toEqual({ kind: 'VOIDED' });
     const r = flow(svea.refund);
-    expect(r.response(answer('task_in_progress'), job(), [accepted, answer('task_in_progress')])).toMatchObject({ kind: 'PENDING', connector_transaction_id: TASK });
+    expect(r.response(answer('task_in_progress'), job(), [accepted, answer('task_in_progress')])).toMatchObject({
+      kind: 'PENDING',
+      connector_transaction_id: TASK,
+    });
     expect(r.response(answer('credit'), job(), [accepted, answer('credit')])).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1783' });
     expect(r.next!(job(), creds, [accepted, answer('task_completed')], S)).toMatchObject({ path: '/api/v1/orders/1' });
     const refused = answer('error_validation', 400, { Code: 40010 });
@@ -202,7 +339,7 @@ describe('svea answers (Svea\'s published examples) -> outcomes', () => {
     expect(flow(svea.refundSync).request(pending, creds, S)).toMatchObject({ baseUrl: 'https://paymentadminapistage.svea.com', path: '/api/v1/queue/9' });
     expect(flow(svea.refundSync).response(answer('credit'), pending)).toEqual({ kind: 'REFUNDED', connector_transaction_id: '1783' });
   });
-  it('an answer that is not Svea\'s shape is refused, never cast', () => {
+  it("an answer that is not Svea's shape is refused, never cast", () => {
     expect(() => flow(svea.authorize).response({ status: 201, body: { id: 1 } }, job())).toThrow(UnexpectedAnswer);
     const odd = { status: 200, body: { Amount: 1 } };
     expect(() => flow(svea.capture).response(odd, job({ kind: 'capture' }), [answer('admin_order_open'), accepted, odd])).toThrow(UnexpectedAnswer);
@@ -218,11 +355,19 @@ describe('svea notices -> hints', () => {
     expect(parse('', { svea_order: '{checkout.order.uri}' })).toMatchObject({ object: 'unknown' });
     expect(parse('')).toMatchObject({ object: 'unknown' });
   });
-  it('Svea\'s documented callback events are hints naming the checkout order; others unknown', () => {
-    for (const [name, event] of [['callback_created', 'CheckoutOrder.Created'], ['callback_delivered', 'CheckoutOrder.Delivered'], ['callback_credit_succeeded', 'CheckoutOrder.CreditSucceeded'], ['callback_credit_failed', 'CheckoutOrder.CreditFailed']]) {
+  it("Svea's documented callback events are hints naming the checkout order; others unknown", () => {
+    for (const [name, event] of [
+      ['callback_created', 'CheckoutOrder.Created'],
+      ['callback_delivered', 'CheckoutOrder.Delivered'],
+      ['callback_credit_succeeded', 'CheckoutOrder.CreditSucceeded'],
+      ['callback_credit_failed', 'CheckoutOrder.CreditFailed'],
+    ]) {
       expect(parse(JSON.stringify(fixture(name!)))).toEqual({ object: 'hint', connector_transaction_id: '9201634', event });
     }
-    expect(parse(JSON.stringify({ ...fixture('callback_created'), EventName: 'Subscription.Renewed' }))).toMatchObject({ object: 'unknown', reason: expect.stringContaining('Subscription.Renewed') });
+    expect(parse(JSON.stringify({ ...fixture('callback_created'), EventName: 'Subscription.Renewed' }))).toMatchObject({
+      object: 'unknown',
+      reason: expect.stringContaining('Subscription.Renewed'),
+    });
     expect(parse('nope')).toMatchObject({ object: 'unknown' });
   });
 });

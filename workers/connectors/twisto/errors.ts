@@ -15,7 +15,12 @@ type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code'
 
 /** DRF's default codes of its exceptions, by status. */
 const DRF_CODES: Record<number, string> = {
-  400: 'invalid', 401: 'authentication_failed', 403: 'permission_denied', 404: 'not_found', 405: 'method_not_allowed', 415: 'unsupported_media_type',
+  400: 'invalid',
+  401: 'authentication_failed',
+  403: 'permission_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  415: 'unsupported_media_type',
 };
 
 /** Every field error as [dotted path, message], in the body's order (list items by index). */
@@ -25,17 +30,20 @@ export function fieldErrors(tree: FieldTree, prefix = ''): [string, string][] {
     const path = prefix ? `${prefix}.${k}` : k;
     // A list of messages names the field; a list of objects (a list field's items) names each item by its index.
     if (!Array.isArray(v)) out.push(...fieldErrors(v, path));
-    else v.forEach((x: string | FieldTree, i: number) => {
-      if (typeof x === 'string') out.push([path, x]);
-      else out.push(...fieldErrors(x, `${path}.${i}`));
-    });
+    else
+      v.forEach((x: string | FieldTree, i: number) => {
+        if (typeof x === 'string') out.push([path, x]);
+        else out.push(...fieldErrors(x, `${path}.${i}`));
+      });
   }
   return out;
 }
 
 /** The scoring's refusal (checkout cancelled) or the shopper's own cancel: Twisto does not say which. */
 export const declined = (): ErrorFields => ({
-  error_code: 'cancelled', error_message: 'Twisto rejected the checkout or the shopper cancelled it', ...UNIFIED.customer_declined,
+  error_code: 'cancelled',
+  error_message: 'Twisto rejected the checkout or the shopper cancelled it',
+  ...UNIFIED.customer_declined,
 });
 
 /** What an error answer says. `what`: the operation, which decides the unified code of a refusal. */
@@ -44,9 +52,15 @@ export function errorFields(res: ProviderResponse, what: 'payment' | 'refund' = 
   const detail = maybeAnswer(TwistoDetailError, res);
   if (detail) {
     const code = detail.code ?? DRF_CODES[res.status] ?? `http_${res.status}`;
-    const unified = auth ?? (what === 'refund' ? UNIFIED.refund_declined
-      : code === 'invalid_state' ? UNIFIED.invalid_state
-      : res.status === 400 || res.status === 404 ? UNIFIED.invalid_request : UNIFIED.provider_error);
+    const unified =
+      auth ??
+      (what === 'refund'
+        ? UNIFIED.refund_declined
+        : code === 'invalid_state'
+          ? UNIFIED.invalid_state
+          : res.status === 400 || res.status === 404
+            ? UNIFIED.invalid_request
+            : UNIFIED.provider_error);
     return { error_code: code, error_message: detail.detail, ...unified };
   }
   const fields = maybeAnswer(TwistoFieldErrors, res);

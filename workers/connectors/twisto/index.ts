@@ -3,9 +3,7 @@
 // against the checkout; unsigned webhooks are hints (notification.ts).
 import { defineConnector } from '../kit/define.ts';
 import { manifest } from './manifest.ts';
-import {
-  cancelNext, chargeNext, checkoutRequest, createCheckoutRequest, refundListRequest, refundNext, refundRequest,
-} from './request.ts';
+import { cancelNext, chargeNext, checkoutRequest, createCheckoutRequest, refundListRequest, refundNext, refundRequest } from './request.ts';
 import { cancelOutcome, chargeOutcome, checkoutAnswerOutcome, refundOutcome, refundReadOutcome } from './response.ts';
 import { parseNotification } from './notification.ts';
 

@@ -36,7 +36,13 @@ export function items(job: ConnectorJob) {
   const mapped = lines.map((l, i) => {
     const type = ITEM_TYPE[l.category ?? ''] ?? 'sku';
     const amount = type === 'discount' ? -Math.abs(l.amount ?? 0) : (l.amount ?? 0);
-    return { name: cut(l.product_name ?? `Item ${i + 1}`, 255)!, amount, quantity: Math.max(1, l.quantity ?? 1), type, ...(l.product_id ? { reference: l.product_id } : {}) };
+    return {
+      name: cut(l.product_name ?? `Item ${i + 1}`, 255)!,
+      amount,
+      quantity: Math.max(1, l.quantity ?? 1),
+      type,
+      ...(l.product_id ? { reference: l.product_id } : {}),
+    };
   });
   const whole = mapped.length > 0 && mapped.reduce((t, x) => t + x.amount, 0) === job.amount;
   const chosen = whole ? mapped : [{ name: cut(job.order?.description ?? `Order ${orderReference(job)}`, 255)!, amount: job.amount, quantity: 1, type: 'sku' }];
@@ -50,7 +56,8 @@ function shopper(job: ConnectorJob) {
   const a = obj(billing.address);
   const [first, ...rest] = (o.customer?.name ?? '').trim().split(/\s+/);
   const md = obj(o.metadata);
-  const phone = o.customer?.phone ?? (str(obj(billing.phone).number) ? `${str(obj(billing.phone).country_code) ?? ''}${str(obj(billing.phone).number)}` : undefined);
+  const phone =
+    o.customer?.phone ?? (str(obj(billing.phone).number) ? `${str(obj(billing.phone).country_code) ?? ''}${str(obj(billing.phone).number)}` : undefined);
   const birth = str(md.birth_date) ?? o.birth_date ?? undefined;
   return {
     email: o.customer?.email ?? job.customer_email ?? str(billing.email),
@@ -59,9 +66,18 @@ function shopper(job: ConnectorJob) {
     ...(phone ? { phone: cut(phone, 20) } : {}),
     ...(birth && /^\d{4}-\d{2}-\d{2}$/.test(birth) ? { birth_date: birth } : {}),
     ...(str(md.personal_id) ? { personal_id: cut(str(md.personal_id), 11) } : {}),
-    ...(Object.keys(a).length ? {
-      billing_address: { line1: str(a.line1), line2: str(a.line2), city: str(a.city), state: str(a.state), postal_code: str(a.zip), country: str(a.country) },
-    } : {}),
+    ...(Object.keys(a).length
+      ? {
+          billing_address: {
+            line1: str(a.line1),
+            line2: str(a.line2),
+            city: str(a.city),
+            state: str(a.state),
+            postal_code: str(a.zip),
+            country: str(a.country),
+          },
+        }
+      : {}),
   };
 }
 
@@ -70,7 +86,10 @@ export function createCheckoutRequest(job: ConnectorJob, secretKey: string): Pro
   const ref = orderReference(job);
   const installments = (job.order?.payment_method_type ?? '').startsWith('installment');
   return {
-    method: 'POST', path: `${apiRoot()}/checkouts`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    method: 'POST',
+    path: `${apiRoot()}/checkouts`,
+    idempotencyKey: job.operation_id,
+    headers: headers(secretKey),
     body: {
       type: installments ? 'pay-in-three' : 'standard',
       config: { redirect_uri: cut(job.return_url ?? undefined, 1000) },
@@ -83,7 +102,9 @@ export function createCheckoutRequest(job: ConnectorJob, secretKey: string): Pro
 
 /** GET /checkouts/{id}: the status sync of an authorization, and the first read of a capture or a void. */
 export const checkoutRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
-  method: 'GET', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}`, headers: headers(secretKey),
+  method: 'GET',
+  path: `${apiRoot()}/checkouts/${job.connector_transaction_id}`,
+  headers: headers(secretKey),
 });
 
 const checkoutOf = (answers: readonly ProviderResponse[]) => (answers[0] ? maybeAnswer(TwistoCheckout, answers[0]) : null);
@@ -97,10 +118,17 @@ export function chargeNext(job: ConnectorJob, secretKey: string, answers: readon
   const invoice = str(obj(obj(job.capture_details?.capture_metadata).invoice_data).merchant_invoice_ref);
   const ref = orderReference(job);
   return {
-    method: 'POST', path: `${apiRoot()}/charges`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    method: 'POST',
+    path: `${apiRoot()}/charges`,
+    idempotencyKey: job.operation_id,
+    headers: headers(secretKey),
     body: {
       authority: { type: 'checkout_id', value: job.connector_transaction_id },
-      reference: cut(invoice ?? ref, 200), amount: decimal(job.amount, job.currency), currency: job.currency, capture: true, order: { reference: ref },
+      reference: cut(invoice ?? ref, 200),
+      amount: decimal(job.amount, job.currency),
+      currency: job.currency,
+      capture: true,
+      order: { reference: ref },
     },
   };
 }
@@ -108,12 +136,19 @@ export function chargeNext(job: ConnectorJob, secretKey: string, answers: readon
 /** void, after the checkout's read: cancel it unless it is cancelled already. */
 export function cancelNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
   if (answers.length !== 1 || checkoutOf(answers)?.state === 'cancelled') return null;
-  return { method: 'POST', path: `${apiRoot()}/checkouts/${job.connector_transaction_id}/cancel`, idempotencyKey: job.operation_id, headers: headers(secretKey) };
+  return {
+    method: 'POST',
+    path: `${apiRoot()}/checkouts/${job.connector_transaction_id}/cancel`,
+    idempotencyKey: job.operation_id,
+    headers: headers(secretKey),
+  };
 }
 
 /** refund, first: the checkout's refunds (ours carry our refund id as `reference`). */
 export const refundListRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
-  method: 'GET', path: `${apiRoot()}/refunds?${new URLSearchParams({ checkoutId: job.connector_transaction_id ?? '', limit: '200', skip: '0' })}`, headers: headers(secretKey),
+  method: 'GET',
+  path: `${apiRoot()}/refunds?${new URLSearchParams({ checkoutId: job.connector_transaction_id ?? '', limit: '200', skip: '0' })}`,
+  headers: headers(secretKey),
 });
 
 /** The refund already made for this refund id, from the list's answer. */
@@ -124,15 +159,22 @@ export const listedRefund = (job: ConnectorJob, answer: ProviderResponse | undef
 export function refundNext(job: ConnectorJob, secretKey: string, answers: readonly ProviderResponse[]): ProviderRequest | null {
   if (answers.length !== 1 || listedRefund(job, answers[0])) return null;
   return {
-    method: 'POST', path: `${apiRoot()}/refunds`, idempotencyKey: job.operation_id, headers: headers(secretKey),
+    method: 'POST',
+    path: `${apiRoot()}/refunds`,
+    idempotencyKey: job.operation_id,
+    headers: headers(secretKey),
     body: {
-      checkout_id: job.connector_transaction_id, reference: job.refund_id ?? job.operation_id,
-      reason: cut(job.reason ?? 'return', 255), amount: decimal(job.amount, job.currency),
+      checkout_id: job.connector_transaction_id,
+      reference: job.refund_id ?? job.operation_id,
+      reason: cut(job.reason ?? 'return', 255),
+      amount: decimal(job.amount, job.currency),
     },
   };
 }
 
 /** refundSync: GET /refunds/{id}. */
 export const refundRequest = (job: ConnectorJob, secretKey: string): ProviderRequest => ({
-  method: 'GET', path: `${apiRoot()}/refunds/${job.connector_refund_id}`, headers: headers(secretKey),
+  method: 'GET',
+  path: `${apiRoot()}/refunds/${job.connector_refund_id}`,
+  headers: headers(secretKey),
 });

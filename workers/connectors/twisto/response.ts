@@ -22,7 +22,9 @@ const CHECKOUT_OUTCOME: Record<TwistoCheckoutBody['state'], OutcomeKind> = {
 export function checkoutOutcome(c: TwistoCheckoutBody): Outcome {
   const kind = CHECKOUT_OUTCOME[c.state];
   return {
-    kind, connector_transaction_id: c.id, ...(c.merchant_reference ? { connector_reference_id: c.merchant_reference } : {}),
+    kind,
+    connector_transaction_id: c.id,
+    ...(c.merchant_reference ? { connector_reference_id: c.merchant_reference } : {}),
     ...(kind === 'CUSTOMER_ACTION' && c.uri ? { redirect_url: c.uri } : {}),
     ...(c.state === 'cancelled' ? declined() : {}),
     ...(c.state === 'error' ? { error_code: 'error', error_message: 'The checkout ended in state error at Twisto', ...UNIFIED.provider_error } : {}),
@@ -36,7 +38,10 @@ export function checkoutAnswerOutcome(res: ProviderResponse): Outcome {
 }
 
 const wrongState = (what: string, state: string): Outcome => ({
-  kind: 'FAILED', error_code: 'invalid_state', error_message: `cannot ${what} a checkout in state ${state}`, ...UNIFIED.invalid_state,
+  kind: 'FAILED',
+  error_code: 'invalid_state',
+  error_message: `cannot ${what} a checkout in state ${state}`,
+  ...UNIFIED.invalid_state,
 });
 
 /** capture: the charge, or (a repeat) the checkout already completed. */
@@ -47,8 +52,16 @@ export function chargeOutcome(res: ProviderResponse, _job: ConnectorJob, answers
     return c.state === 'completed' ? { kind: 'CAPTURED' } : wrongState('charge', c.state);
   }
   const ch = readAnswer(TwistoCharge, res, 'twisto');
-  if (ch.state === 'captured') return { kind: 'CAPTURED', connector_transaction_id: ch.id, ...(ch.receipt_number ? { connector_reference_id: ch.receipt_number } : {}) };
-  if (ch.state === 'rejected') return { kind: 'DECLINED', connector_transaction_id: ch.id, error_code: 'rejected', error_message: 'Twisto rejected the charge', ...UNIFIED.customer_declined };
+  if (ch.state === 'captured')
+    return { kind: 'CAPTURED', connector_transaction_id: ch.id, ...(ch.receipt_number ? { connector_reference_id: ch.receipt_number } : {}) };
+  if (ch.state === 'rejected')
+    return {
+      kind: 'DECLINED',
+      connector_transaction_id: ch.id,
+      error_code: 'rejected',
+      error_message: 'Twisto rejected the charge',
+      ...UNIFIED.customer_declined,
+    };
   return { kind: 'FAILED', connector_transaction_id: ch.id, error_code: ch.state, error_message: `the charge is ${ch.state}`, ...UNIFIED.provider_error };
 }
 
@@ -62,9 +75,10 @@ export function cancelOutcome(res: ProviderResponse): Outcome {
 /** refund: the refund created, or (a repeat) found in the checkout's list. A refund has no state: made is done. */
 export function refundOutcome(res: ProviderResponse, job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res, 'refund') };
-  const r = answers.length === 1
-    ? readAnswer(TwistoRefundList, res, 'twisto').items.find((x) => x.reference === (job.refund_id ?? job.operation_id))
-    : readAnswer(TwistoRefund, res, 'twisto');
+  const r =
+    answers.length === 1
+      ? readAnswer(TwistoRefundList, res, 'twisto').items.find((x) => x.reference === (job.refund_id ?? job.operation_id))
+      : readAnswer(TwistoRefund, res, 'twisto');
   if (!r) throw new UnexpectedAnswer('twisto: the refund list has no refund of ours, yet no refund was made');
   return { kind: 'REFUNDED', connector_transaction_id: r.id };
 }

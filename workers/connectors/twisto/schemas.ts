@@ -45,16 +45,20 @@ export const TwistoRefund = z.object({
 });
 
 export const TwistoRefundList = z.object({
-  count: z.number().int(), next: z.string().nullish(), previous: z.string().nullish(), items: z.array(TwistoRefund),
+  count: z.number().int(),
+  next: z.string().nullish(),
+  previous: z.string().nullish(),
+  items: z.array(TwistoRefund),
 });
 
 export const TwistoDetailError = z.object({ detail: z.string(), code: z.string().nullish() });
 
 export type FieldTree = { [k: string]: string[] | FieldTree | FieldTree[] };
 
-export const TwistoFieldErrors: z.ZodType<FieldTree> = z.record(z.string(), z.union([
-  z.array(z.string()).min(1), z.lazy(() => TwistoFieldErrors), z.array(z.lazy(() => TwistoFieldErrors)),
-]));
+export const TwistoFieldErrors: z.ZodType<FieldTree> = z.record(
+  z.string(),
+  z.union([z.array(z.string()).min(1), z.lazy(() => TwistoFieldErrors), z.array(z.lazy(() => TwistoFieldErrors))]),
+);
 
 export const TwistoWebhook = z.object({
   checkout_id: z.string().min(1),

@@ -18,17 +18,41 @@ const CHK = 'chk_4f1e2d3c4b5a69788796a5b4';
 const ROOT = '/twisto/psp/v4';
 const order = (over: Partial<ProviderOrder> = {}): ProviderOrder => ({
   customer: { id: null, name: 'Jan Novak', email: 'a@b.cz', phone: null, phone_country_code: null },
-  billing: null, shipping: null,
+  billing: null,
+  shipping: null,
   order_details: [{ product_name: 'Shirt', quantity: 1, amount: 29_400 }],
-  order_tax_amount: null, metadata: null, browser_info: null, description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null,
+  order_tax_amount: null,
+  metadata: null,
+  browser_info: null,
+  description: null,
+  payment_method_type: 'invoice',
+  birth_date: null,
+  gender: null,
+  locale: null,
   ...over,
 });
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'twisto',
-  amount: 29_400, currency: 'CZK', capture_method: 'manual', connector_transaction_id: null, customer_email: 'a@b.cz',
-  return_url: 'https://shop/return', merchant_order_reference_id: 'ORD-1', mode: 'execute', sync_round: 0, order: order(), ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'twisto',
+  amount: 29_400,
+  currency: 'CZK',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'a@b.cz',
+  return_url: 'https://shop/return',
+  merchant_order_reference_id: 'ORD-1',
+  mode: 'execute',
+  sync_round: 0,
+  order: order(),
+  ...over,
 });
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
 const { authorize, sync, capture, void: voidFlow, refund, refundSync } = twisto;
 
 describe('twisto manifest', () => {
@@ -36,8 +60,15 @@ describe('twisto manifest', () => {
     expect(FLOWS.filter((f) => twisto[f] !== undefined)).toEqual([...twisto.manifest.flows]);
     expect(twisto.token).toBeUndefined();
     expect(twisto.manifest).toMatchObject({
-      partial_capture: false, multiple_capture: false, partial_refund: true, capture_methods: ['automatic', 'manual'], automatic_capture: 'follow_up',
-      webhook: { scheme: 'unsigned' }, amount_unit: 'major', customers: ['B2C'], countries: ['CZ', 'PL'],
+      partial_capture: false,
+      multiple_capture: false,
+      partial_refund: true,
+      capture_methods: ['automatic', 'manual'],
+      automatic_capture: 'follow_up',
+      webhook: { scheme: 'unsigned' },
+      amount_unit: 'major',
+      customers: ['B2C'],
+      countries: ['CZ', 'PL'],
     });
   });
 });
@@ -46,29 +77,42 @@ describe('twisto requests', () => {
   it('amounts: decimal strings with two places, exact', () => {
     expect([29_400, 5, 11_900, -1_500, 0, 123_456_789].map((m) => decimal(m, 'CZK'))).toEqual(['294.00', '0.05', '119.00', '-15.00', '0.00', '1234567.89']);
   });
-  it('authorize: the sheet\'s example checkout, from our payment', () => {
+  it("authorize: the sheet's example checkout, from our payment", () => {
     expect(flow(authorize).request(job(), creds)).toEqual({
-      method: 'POST', path: `${ROOT}/checkouts`, idempotencyKey: 'op_1', headers: H, body: requests.create_checkout,
+      method: 'POST',
+      path: `${ROOT}/checkouts`,
+      idempotencyKey: 'op_1',
+      headers: H,
+      body: requests.create_checkout,
     });
   });
   it('authorize: billing address, phone, birth date; installments are pay-in-three; the payment id without a reference', () => {
-    const body = flow(authorize).request(job({
-      merchant_order_reference_id: null,
-      order: order({
-        customer: { id: 'c', name: 'Jan Novak', email: 'jan@x.cz', phone: '+420601123456', phone_country_code: null },
-        billing: { address: { first_name: 'Jan', last_name: 'Novák', line1: 'Národní 1', city: 'Praha', zip: '11000', country: 'CZ' } },
-        metadata: { birth_date: '1980-02-03' }, payment_method_type: 'installment_invoice',
+    const body = flow(authorize).request(
+      job({
+        merchant_order_reference_id: null,
+        order: order({
+          customer: { id: 'c', name: 'Jan Novak', email: 'jan@x.cz', phone: '+420601123456', phone_country_code: null },
+          billing: { address: { first_name: 'Jan', last_name: 'Novák', line1: 'Národní 1', city: 'Praha', zip: '11000', country: 'CZ' } },
+          metadata: { birth_date: '1980-02-03' },
+          payment_method_type: 'installment_invoice',
+        }),
       }),
-    }), creds).body as any;
+      creds,
+    ).body as any;
     expect(body).toMatchObject({
-      type: 'pay-in-three', merchant_reference: 'pay_000000000000000000000000001',
+      type: 'pay-in-three',
+      merchant_reference: 'pay_000000000000000000000000001',
       shopper: {
-        email: 'jan@x.cz', first_name: 'Jan', last_name: 'Novák', phone: '+420601123456', birth_date: '1980-02-03',
+        email: 'jan@x.cz',
+        first_name: 'Jan',
+        last_name: 'Novák',
+        phone: '+420601123456',
+        birth_date: '1980-02-03',
         billing_address: { line1: 'Národní 1', city: 'Praha', postal_code: '11000', country: 'CZ' },
       },
     });
   });
-  it('order items: gross line totals, shipping and a voucher as Twisto\'s types; lines that do not add up -> one item', () => {
+  it("order items: gross line totals, shipping and a voucher as Twisto's types; lines that do not add up -> one item", () => {
     const lines = [
       { product_name: 'Lamp', quantity: 2, amount: 9_520, product_id: 'sku-lamp' },
       { product_name: 'Shipping', quantity: 1, amount: 2_380, category: 'shipping_costs' },
@@ -79,7 +123,9 @@ describe('twisto requests', () => {
       { name: 'Shipping', amount: '23.80', quantity: 1, type: 'shipping' },
       { name: 'Voucher', amount: '-10.00', quantity: 1, type: 'discount' },
     ]);
-    expect(items(job({ amount: 11_900, order: order({ order_details: lines }) }))).toEqual([{ name: 'Order ORD-1', amount: '119.00', quantity: 1, type: 'sku' }]);
+    expect(items(job({ amount: 11_900, order: order({ order_details: lines }) }))).toEqual([
+      { name: 'Order ORD-1', amount: '119.00', quantity: 1, type: 'sku' },
+    ]);
   });
   it('status sync: the checkout read; a sync before the checkout exists repeats the create', () => {
     const synced = job({ mode: 'sync', connector_transaction_id: CHK });
@@ -88,29 +134,49 @@ describe('twisto requests', () => {
     expect(flowFor(job({ mode: 'sync' }))).toBe('authorize');
   });
   it('capture: the checkout read, then a full charge with capture of an approved one; nothing more for a completed one', () => {
-    const cap = job({ kind: 'capture', operation_id: 'op_2', connector_transaction_id: CHK, capture_details: { capture_metadata: null, metadata: null, order_details: null } });
+    const cap = job({
+      kind: 'capture',
+      operation_id: 'op_2',
+      connector_transaction_id: CHK,
+      capture_details: { capture_metadata: null, metadata: null, order_details: null },
+    });
     const c = flow(capture);
     expect(c.request(cap, creds)).toEqual({ method: 'GET', path: `${ROOT}/checkouts/${CHK}`, headers: H });
     expect(c.next!(cap, creds, [a('checkout_approved')])).toEqual({
-      method: 'POST', path: `${ROOT}/charges`, idempotencyKey: 'op_2', headers: H,
+      method: 'POST',
+      path: `${ROOT}/charges`,
+      idempotencyKey: 'op_2',
+      headers: H,
       body: { ...requests.create_charge, authority: { type: 'checkout_id', value: CHK }, capture: true },
     });
     expect(c.next!(cap, creds, [a('checkout_completed')])).toBeNull();
     expect(c.next!(cap, creds, [a('checkout_approved'), a('charge_captured')])).toBeNull();
-    const invoiced = { ...cap, capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-7' } }, metadata: null, order_details: null } };
+    const invoiced = {
+      ...cap,
+      capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-7' } }, metadata: null, order_details: null },
+    };
     expect((c.next!(invoiced, creds, [a('checkout_approved')])!.body as any).reference).toBe('INV-7');
   });
   it('void: the checkout read, then its cancel unless it is cancelled already', () => {
     const v = job({ kind: 'void', operation_id: 'op_3', connector_transaction_id: CHK });
-    expect(flow(voidFlow).next!(v, creds, [a('checkout_approved')])).toEqual({ method: 'POST', path: `${ROOT}/checkouts/${CHK}/cancel`, idempotencyKey: 'op_3', headers: H });
+    expect(flow(voidFlow).next!(v, creds, [a('checkout_approved')])).toEqual({
+      method: 'POST',
+      path: `${ROOT}/checkouts/${CHK}/cancel`,
+      idempotencyKey: 'op_3',
+      headers: H,
+    });
     expect(flow(voidFlow).next!(v, creds, [a('checkout_cancelled')])).toBeNull();
   });
-  it('refund: the checkout\'s refunds, then POST /refunds with our refund id as reference unless it is listed', () => {
+  it("refund: the checkout's refunds, then POST /refunds with our refund id as reference unless it is listed", () => {
     const r = job({ kind: 'refund', operation_id: 'op_4', amount: 10_000, connector_transaction_id: CHK, refund_id: 'RF-1', reason: 'return' });
     expect(flowFor(r)).toBe('refund');
     expect(flow(refund).request(r, creds)).toEqual({ method: 'GET', path: `${ROOT}/refunds?checkoutId=${CHK}&limit=200&skip=0`, headers: H });
     expect(flow(refund).next!(r, creds, [a('refund_list_empty')])).toEqual({
-      method: 'POST', path: `${ROOT}/refunds`, idempotencyKey: 'op_4', headers: H, body: { ...requests.create_refund, checkout_id: CHK },
+      method: 'POST',
+      path: `${ROOT}/refunds`,
+      idempotencyKey: 'op_4',
+      headers: H,
+      body: { ...requests.create_refund, checkout_id: CHK },
     });
     expect(flow(refund).next!(r, creds, [a('refund_list')])).toBeNull();
     const s = { ...r, mode: 'sync' as const, connector_refund_id: 'rf_1' };
@@ -122,7 +188,9 @@ describe('twisto requests', () => {
 describe('twisto answers -> outcomes', () => {
   it('checkout states: created waits for the shopper at its uri; approved -> authorized; completed -> captured; cancelled -> declined', () => {
     expect(flow(authorize).response(a('checkout_created'), job())).toEqual({
-      kind: 'CUSTOMER_ACTION', connector_transaction_id: CHK, redirect_url: `https://gw.twisto.cz/checkout/${CHK}`,
+      kind: 'CUSTOMER_ACTION',
+      connector_transaction_id: CHK,
+      redirect_url: `https://gw.twisto.cz/checkout/${CHK}`,
     });
     expect(flow(sync).response(a('checkout_approved'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: CHK });
     expect(flow(sync).response(a('checkout_completed'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: CHK });
@@ -131,41 +199,81 @@ describe('twisto answers -> outcomes', () => {
   });
   it('capture: the captured charge (its id); a repeat finds the checkout completed; a rejected charge is declined', () => {
     const c = flow(capture);
-    expect(c.response(a('charge_captured'), job(), [a('checkout_approved'), a('charge_captured')])).toEqual({ kind: 'CAPTURED', connector_transaction_id: 'ch_9a8b7c6d5e4f30211203f4e5', connector_reference_id: '100001' });
+    expect(c.response(a('charge_captured'), job(), [a('checkout_approved'), a('charge_captured')])).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: 'ch_9a8b7c6d5e4f30211203f4e5',
+      connector_reference_id: '100001',
+    });
     expect(c.response(a('checkout_completed'), job(), [a('checkout_completed')])).toEqual({ kind: 'CAPTURED' });
-    expect(c.response(a('checkout_cancelled'), job(), [a('checkout_cancelled')])).toMatchObject({ kind: 'FAILED', error_code: 'invalid_state', unified_code: 'UE_3000' });
+    expect(c.response(a('checkout_cancelled'), job(), [a('checkout_cancelled')])).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'invalid_state',
+      unified_code: 'UE_3000',
+    });
     expect(c.response(a('charge_rejected'), job(), [a('checkout_approved'), a('charge_rejected')])).toMatchObject({ kind: 'DECLINED', error_code: 'rejected' });
-    expect(c.response(a('not_chargeable'), job(), [a('checkout_approved'), a('not_chargeable')])).toMatchObject({ kind: 'FAILED', error_code: 'invalid_state', unified_code: 'UE_3000' });
-    expect(c.response(a('partial_charge'), job(), [a('checkout_approved'), a('partial_charge')])).toMatchObject({ kind: 'FAILED', error_code: 'amount', unified_code: 'UE_2000' });
+    expect(c.response(a('not_chargeable'), job(), [a('checkout_approved'), a('not_chargeable')])).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'invalid_state',
+      unified_code: 'UE_3000',
+    });
+    expect(c.response(a('partial_charge'), job(), [a('checkout_approved'), a('partial_charge')])).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'amount',
+      unified_code: 'UE_2000',
+    });
   });
   it('void: cancelled -> voided; a completed checkout cannot be cancelled', () => {
     expect(flow(voidFlow).response(a('checkout_cancelled'), job())).toEqual({ kind: 'VOIDED' });
-    expect(flow(voidFlow).response(a('cancel_refused'), job())).toMatchObject({ kind: 'FAILED', error_code: 'invalid_state', error_message: 'Checkout in state completed cannot be cancelled.', unified_code: 'UE_3000' });
+    expect(flow(voidFlow).response(a('cancel_refused'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'invalid_state',
+      error_message: 'Checkout in state completed cannot be cancelled.',
+      unified_code: 'UE_3000',
+    });
   });
-  it('refund: made is done (no state); a listed one is ours; a refused one fails with Twisto\'s code', () => {
+  it("refund: made is done (no state); a listed one is ours; a refused one fails with Twisto's code", () => {
     const r = job({ kind: 'refund', refund_id: 'RF-1' });
-    expect(flow(refund).response(a('refund_created'), r, [a('refund_list_empty'), a('refund_created')])).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'rf_1a2b3c4d5e6f708192a3b4c5' });
-    expect(flow(refund).response(a('refund_list'), r, [a('refund_list')])).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'rf_1a2b3c4d5e6f708192a3b4c5' });
+    expect(flow(refund).response(a('refund_created'), r, [a('refund_list_empty'), a('refund_created')])).toEqual({
+      kind: 'REFUNDED',
+      connector_transaction_id: 'rf_1a2b3c4d5e6f708192a3b4c5',
+    });
+    expect(flow(refund).response(a('refund_list'), r, [a('refund_list')])).toEqual({
+      kind: 'REFUNDED',
+      connector_transaction_id: 'rf_1a2b3c4d5e6f708192a3b4c5',
+    });
     expect(() => flow(refund).response(a('refund_list_empty'), r, [a('refund_list_empty')])).toThrow(UnexpectedAnswer);
     expect(flow(refund).response(a('refund_rejected'), r, [a('refund_list_empty'), a('refund_rejected')])).toMatchObject({
-      kind: 'FAILED', error_code: 'refund_rejected', error_message: 'The refund was rejected by Twisto.', unified_code: 'UE_6000',
+      kind: 'FAILED',
+      error_code: 'refund_rejected',
+      error_message: 'The refund was rejected by Twisto.',
+      unified_code: 'UE_6000',
     });
     expect(flow(refundSync).response(a('refund_created'), r)).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'rf_1a2b3c4d5e6f708192a3b4c5' });
   });
-  it('errors: DRF field errors by dotted path, {detail, code} with DRF\'s default code by status', () => {
+  it("errors: DRF field errors by dotted path, {detail, code} with DRF's default code by status", () => {
     expect(flow(authorize).response(a('validation_error'), job())).toEqual({
-      kind: 'FAILED', error_code: 'config.redirect_uri', error_message: 'config.redirect_uri: This field is required.; shopper.email: Enter a valid email address.',
-      unified_code: 'UE_2000', unified_message: expect.any(String),
+      kind: 'FAILED',
+      error_code: 'config.redirect_uri',
+      error_message: 'config.redirect_uri: This field is required.; shopper.email: Enter a valid email address.',
+      unified_code: 'UE_2000',
+      unified_message: expect.any(String),
     });
     expect(flow(authorize).response(a('item_error'), job())).toMatchObject({ error_code: 'order.items.1.quantity' });
-    expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', error_code: 'authentication_failed', error_message: 'Invalid token.', unified_code: 'UE_4000' });
+    expect(flow(authorize).response(a('unauthorized'), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'authentication_failed',
+      error_message: 'Invalid token.',
+      unified_code: 'UE_4000',
+    });
     expect(flow(authorize).response(a('unauthorized_plain'), job())).toMatchObject({ error_code: 'authentication_failed', unified_code: 'UE_4000' });
     expect(flow(sync).response(a('not_found'), job())).toMatchObject({ kind: 'FAILED', error_code: 'not_found', unified_code: 'UE_2000' });
     expect(flow(authorize).response({ status: 400, body: 'oops' }, job())).toMatchObject({ kind: 'FAILED', error_code: 'http_400', unified_code: 'UE_9000' });
   });
   it('an answer in another shape is unexpected (retried like an unavailable provider)', () => {
     expect(() => flow(authorize).response({ status: 201, body: { id: CHK, state: 'scoring' } }, job())).toThrow(UnexpectedAnswer);
-    expect(() => flow(capture).response({ status: 201, body: { id: 'ch_1', amount: 294 } }, job(), [a('checkout_approved'), { status: 201, body: {} }])).toThrow(UnexpectedAnswer);
+    expect(() =>
+      flow(capture).response({ status: 201, body: { id: 'ch_1', amount: 294 } }, job(), [a('checkout_approved'), { status: 201, body: {} }]),
+    ).toThrow(UnexpectedAnswer);
   });
 });
 

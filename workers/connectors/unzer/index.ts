@@ -7,7 +7,16 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { manifest } from './manifest.ts';
 import { parseNotification } from './notification.ts';
 import {
-  authorizeRequest, basketRequest, chargeRequest, customerRequest, isAutomatic, paymentRequest, refundRequest, refundSyncRequest, typeRequest, voidRequest,
+  authorizeRequest,
+  basketRequest,
+  chargeRequest,
+  customerRequest,
+  isAutomatic,
+  paymentRequest,
+  refundRequest,
+  refundSyncRequest,
+  typeRequest,
+  voidRequest,
 } from './request.ts';
 import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, voidOutcome } from './response.ts';
 import { UnzerPayment, UnzerResource } from './schemas.ts';
@@ -22,16 +31,24 @@ export const connector = defineConnector({
     request: (job, c) => typeRequest(job, c.api_key),
     next: (job, c, answers) => {
       switch (answers.length) {
-        case 1: return customerRequest(job, c.api_key);
-        case 2: return basketRequest(job, c.api_key);
-        case 3: return authorizeRequest(job, c.api_key, { typeId: idOf(answers[0]!, 'type'), customerId: idOf(answers[1]!, 'customer'), basketId: idOf(answers[2]!, 'basket') });
+        case 1:
+          return customerRequest(job, c.api_key);
+        case 2:
+          return basketRequest(job, c.api_key);
+        case 3:
+          return authorizeRequest(job, c.api_key, {
+            typeId: idOf(answers[0]!, 'type'),
+            customerId: idOf(answers[1]!, 'customer'),
+            basketId: idOf(answers[2]!, 'basket'),
+          });
         case 4: {
           // Automatic capture: an approved authorization is charged at once.
           const auth = transactionOf(answers[3]!);
           if (!isAutomatic(job) || 'error' in auth || !auth.isSuccess || !auth.resources?.paymentId) return null;
           return chargeRequest(job, c.api_key, auth.resources.paymentId);
         }
-        default: return null;
+        default:
+          return null;
       }
     },
     response: authorizeOutcome,

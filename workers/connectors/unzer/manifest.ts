@@ -25,8 +25,13 @@ export const manifest = defineManifest({
   // B2C also needs metadata.birth_date (or birth_date), B2B metadata.company_name: required_fields cannot say "for
   // B2C only", so Unzer's own validation error answers a missing one.
   required_fields: [
-    'billing.address.first_name', 'billing.address.last_name', 'billing.address.line1', 'billing.address.zip',
-    'billing.address.city', 'billing.address.country', 'browser_info.device_fingerprint.unzer',
+    'billing.address.first_name',
+    'billing.address.last_name',
+    'billing.address.line1',
+    'billing.address.zip',
+    'billing.address.city',
+    'billing.address.country',
+    'browser_info.device_fingerprint.unzer',
   ],
   auth_type: 'HeaderKey',
   credentials: unzerCredentials,

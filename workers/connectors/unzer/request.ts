@@ -18,7 +18,10 @@ export function headers(apiKey: string, job?: ConnectorJob): Record<string, stri
   return h;
 }
 
-const language = (o: ProviderOrder | undefined | null) => str(o?.metadata?.customer_locale ?? o?.locale)?.slice(0, 2).toLowerCase();
+const language = (o: ProviderOrder | undefined | null) =>
+  str(o?.metadata?.customer_locale ?? o?.locale)
+    ?.slice(0, 2)
+    .toLowerCase();
 export const isBusiness = (o: ProviderOrder | undefined | null) => o?.metadata?.buyer_type === 'business';
 export const isAutomatic = (job: ConnectorJob) => !['manual', 'manual_multiple'].includes(job.capture_method);
 /** The order id Unzer knows the payment by (its uniqueness guards a repeated authorization). */
@@ -26,8 +29,12 @@ export const orderId = (job: ConnectorJob) => job.merchant_order_reference_id ??
 
 // --- the authorization chain --------------------------------------------------------------------------------------
 
-export const typeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'POST', path: '/v1/types/paylater-invoice', headers: headers(apiKey, job), body: {} });
+export const typeRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'POST',
+  path: '/v1/types/paylater-invoice',
+  headers: headers(apiKey, job),
+  body: {},
+});
 
 function address(a: Obj, extra: Obj = {}) {
   const ad = obj(a.address);
@@ -49,14 +56,21 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
   const firstname = str(bAddr.first_name) ?? (first || undefined);
   const lastname = str(bAddr.last_name) ?? (rest.join(' ') || undefined);
   const phone = obj(billing.phone);
-  const phoneNumber = str(phone.number) ? `${str(phone.country_code) ?? ''}${str(phone.number)}` : o?.customer?.phone ? `${o.customer.phone_country_code ?? ''}${o.customer.phone}` : undefined;
+  const phoneNumber = str(phone.number)
+    ? `${str(phone.country_code) ?? ''}${str(phone.number)}`
+    : o?.customer?.phone
+      ? `${o.customer.phone_country_code ?? ''}${o.customer.phone}`
+      : undefined;
   const birthDate = str(md.birth_date) ?? o?.birth_date ?? undefined;
   const hasShipping = Object.keys(obj(shipping.address)).length > 0;
   const business = isBusiness(o);
   return {
-    method: 'POST', path: '/v1/customers', headers: headers(apiKey, job),
+    method: 'POST',
+    path: '/v1/customers',
+    headers: headers(apiKey, job),
     body: defined({
-      firstname, lastname,
+      firstname,
+      lastname,
       salutation: SALUTATION[(str(md.gender) ?? o?.gender ?? '').toLowerCase()] ?? 'unknown',
       birthDate,
       email: job.customer_email ?? o?.customer?.email ?? str(billing.email),
@@ -65,14 +79,17 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
       company: business ? str(md.company_name) : undefined,
       // UNVERIFIED which companyInfo fields Unzer's risk check needs: we have no register number, so not_registered
       // with the buyer as the owner.
-      companyInfo: business ? defined({
-        registrationType: 'not_registered', function: 'OWNER', commercialSector: 'OTHER', companyType: str(md.legal_form),
-        owner: defined({ firstname, lastname, birthdate: birthDate }),
-      }) : undefined,
+      companyInfo: business
+        ? defined({
+            registrationType: 'not_registered',
+            function: 'OWNER',
+            commercialSector: 'OTHER',
+            companyType: str(md.legal_form),
+            owner: defined({ firstname, lastname, birthdate: birthDate }),
+          })
+        : undefined,
       billingAddress: address(billing),
-      shippingAddress: hasShipping
-        ? address(shipping, { shippingType: 'different-address' })
-        : address(billing, { shippingType: 'equals-billing' }),
+      shippingAddress: hasShipping ? address(shipping, { shippingType: 'different-address' }) : address(billing, { shippingType: 'equals-billing' }),
     }),
   };
 }
@@ -83,7 +100,16 @@ const ITEM_TYPE: Record<string, string> = { shipping_costs: 'shipment', voucher:
 export function basketItems(job: ConnectorJob): Obj[] {
   const lines = job.order?.order_details ?? [];
   if (lines.length === 0) {
-    return [{ basketItemReferenceId: 'item-1', title: job.order?.description ?? 'Order', quantity: 1, vat: 0, amountPerUnitGross: decimal(job.amount, job.currency), type: 'goods' }];
+    return [
+      {
+        basketItemReferenceId: 'item-1',
+        title: job.order?.description ?? 'Order',
+        quantity: 1,
+        vat: 0,
+        amountPerUnitGross: decimal(job.amount, job.currency),
+        type: 'goods',
+      },
+    ];
   }
   return lines.map((l, i) => {
     const amount = Number(l.amount);
@@ -94,18 +120,25 @@ export function basketItems(job: ConnectorJob): Obj[] {
     const [quantity, perUnit, title] = exact ? [qty, amount / qty, name] : [1, amount, `${qty} x ${name}`];
     const type = ITEM_TYPE[str(l.category) ?? ''] ?? 'goods';
     const taxAmount = typeof l.tax_amount === 'number' ? l.tax_amount : typeof l.total_tax_amount === 'number' ? l.total_tax_amount : undefined;
-    const vat = typeof l.tax_percentage === 'number' ? l.tax_percentage
-      : taxAmount !== undefined && amount - taxAmount > 0 ? Math.round((taxAmount / (amount - taxAmount)) * 100) : 0;
+    const vat =
+      typeof l.tax_percentage === 'number'
+        ? l.tax_percentage
+        : taxAmount !== undefined && amount - taxAmount > 0
+          ? Math.round((taxAmount / (amount - taxAmount)) * 100)
+          : 0;
     // A voucher is a discount: Unzer takes it as a positive amountDiscountPerUnitGross.
-    const money = type === 'voucher' || perUnit < 0
-      ? { amountPerUnitGross: decimal(0, job.currency), amountDiscountPerUnitGross: decimal(Math.abs(perUnit), job.currency) }
-      : { amountPerUnitGross: decimal(perUnit, job.currency) };
+    const money =
+      type === 'voucher' || perUnit < 0
+        ? { amountPerUnitGross: decimal(0, job.currency), amountDiscountPerUnitGross: decimal(Math.abs(perUnit), job.currency) }
+        : { amountPerUnitGross: decimal(perUnit, job.currency) };
     return defined({ basketItemReferenceId: str(l.product_id) ?? `item-${i + 1}`, title, quantity, vat, ...money, type, unit: 'pc' });
   });
 }
 
 export const basketRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: '/v2/baskets', headers: headers(apiKey, job),
+  method: 'POST',
+  path: '/v2/baskets',
+  headers: headers(apiKey, job),
   body: { totalValueGross: decimal(job.amount, job.currency), currencyCode: job.currency, orderId: orderId(job), basketItems: basketItems(job) },
 });
 
@@ -114,9 +147,13 @@ export function authorizeRequest(job: ConnectorJob, apiKey: string, ids: { typeI
   const o = job.order;
   const fp = obj(obj(o?.browser_info).device_fingerprint);
   return {
-    method: 'POST', path: '/v1/payments/authorize', headers: headers(apiKey, job),
+    method: 'POST',
+    path: '/v1/payments/authorize',
+    headers: headers(apiKey, job),
     body: defined({
-      amount: decimal(job.amount, job.currency), currency: job.currency, orderId: orderId(job),
+      amount: decimal(job.amount, job.currency),
+      currency: job.currency,
+      orderId: orderId(job),
       returnUrl: job.return_url ?? undefined,
       paymentReference: str(o?.description),
       resources: ids,
@@ -141,16 +178,25 @@ export function invoiceId(job: ConnectorJob): string {
 }
 
 export const chargeRequest = (job: ConnectorJob, apiKey: string, paymentId: string): ProviderRequest => ({
-  method: 'POST', path: `/v1/payments/${paymentId}/charges`, headers: headers(apiKey, job),
+  method: 'POST',
+  path: `/v1/payments/${paymentId}/charges`,
+  headers: headers(apiKey, job),
   body: { amount: decimal(job.amount, job.currency), invoiceId: invoiceId(job), orderId: orderId(job) },
 });
 
-export const paymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `/v1/payments/${job.connector_transaction_id}`, headers: headers(apiKey, job) });
+export const paymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `/v1/payments/${job.connector_transaction_id}`,
+  headers: headers(apiKey, job),
+});
 
 /** A void: the authorization cancelled (no amount: what is left of it). */
-export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'POST', path: `/v1/payments/${job.connector_transaction_id}/authorize/cancels`, headers: headers(apiKey, job), body: {} });
+export const voidRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'POST',
+  path: `/v1/payments/${job.connector_transaction_id}/authorize/cancels`,
+  headers: headers(apiKey, job),
+  body: {},
+});
 
 function reasonCode(reason: string | undefined): 'CANCEL' | 'RETURN' | 'CREDIT' {
   if (reason && /return|retour/i.test(reason)) return 'RETURN';
@@ -160,10 +206,14 @@ function reasonCode(reason: string | undefined): 'CANCEL' | 'RETURN' | 'CREDIT' 
 
 /** A refund: the charges cancelled on the payment (paylater types cancel at payment level), our refund id as the reference. */
 export const refundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `/v1/payments/${job.connector_transaction_id}/charges/cancels`, headers: headers(apiKey, job),
+  method: 'POST',
+  path: `/v1/payments/${job.connector_transaction_id}/charges/cancels`,
+  headers: headers(apiKey, job),
   body: defined({ amount: decimal(job.amount, job.currency), reasonCode: reasonCode(job.reason), paymentReference: job.refund_id ?? job.operation_id }),
 });
 
 export const refundSyncRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'GET', path: `/v1/payments/${job.connector_transaction_id}/charges/cancels/${job.connector_refund_id}`, headers: headers(apiKey, job),
+  method: 'GET',
+  path: `/v1/payments/${job.connector_transaction_id}/charges/cancels/${job.connector_refund_id}`,
+  headers: headers(apiKey, job),
 });

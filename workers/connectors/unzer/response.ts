@@ -14,8 +14,12 @@ export function errorOf(res: ProviderResponse): { code: string; message: string 
   return null;
 }
 
-const failure = (kind: OutcomeKind, e: { code: string; message: string }): Outcome =>
-  ({ kind, error_code: e.code, error_message: e.message, ...unifiedFor(e.code) });
+const failure = (kind: OutcomeKind, e: { code: string; message: string }): Outcome => ({
+  kind,
+  error_code: e.code,
+  error_message: e.message,
+  ...unifiedFor(e.code),
+});
 
 /** What an error answer is: the key refused or the request invalid fails; anything else asking for credit is a decline. */
 function errorOutcome(e: { code: string; message: string }, credit: boolean): Outcome {
@@ -66,18 +70,26 @@ export function paymentState(p: UnzerPayment): Outcome {
   const auth = p.transactions.find((t) => t.type === 'authorize');
   if (!auth) throw new UnexpectedAnswer(`unzer: payment ${p.id} has no authorization`);
   if (auth.status === 'error') return { ...failure('DECLINED', { code: 'COR.400.100.101', message: 'The authorization was declined' }), ...ids };
-  if (auth.status === 'pending' || auth.status === 'resumed' || p.state.name === 'payment_review' || p.state.name === 'create') return { kind: 'PENDING', ...ids };
+  if (auth.status === 'pending' || auth.status === 'resumed' || p.state.name === 'payment_review' || p.state.name === 'create')
+    return { kind: 'PENDING', ...ids };
   if (p.transactions.some((t) => t.type === 'charge' && t.status === 'pending')) return { kind: 'PENDING', ...ids };
   switch (p.state.name) {
-    case 'completed': case 'partly': case 'chargeback': return { kind: 'CAPTURED', ...ids };
-    case 'canceled': return { kind: 'VOIDED', ...ids };
-    default: return { kind: 'AUTHORIZED', ...ids };
+    case 'completed':
+    case 'partly':
+    case 'chargeback':
+      return { kind: 'CAPTURED', ...ids };
+    case 'canceled':
+      return { kind: 'VOIDED', ...ids };
+    default:
+      return { kind: 'AUTHORIZED', ...ids };
   }
 }
 
 /** Whether a read payment is authorized and nothing charged yet (an automatic capture then charges it). */
 export const awaitsCharge = (p: UnzerPayment) =>
-  p.state.name === 'pending' && p.transactions.some((t) => t.type === 'authorize' && t.status === 'success') && !p.transactions.some((t) => t.type === 'charge');
+  p.state.name === 'pending' &&
+  p.transactions.some((t) => t.type === 'authorize' && t.status === 'success') &&
+  !p.transactions.some((t) => t.type === 'charge');
 
 /** sync: the payment read; for an automatic capture a charge may follow (the last answer). */
 export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {

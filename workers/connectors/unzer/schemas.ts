@@ -31,7 +31,9 @@ export const UnzerPayment = z.object({
   amount: z.object({ total: z.string(), charged: z.string(), canceled: z.string(), remaining: z.string() }),
   currency: z.string(),
   orderId: z.string().nullish(),
-  transactions: z.array(z.object({ type: z.string(), status: z.enum(['pending', 'success', 'error', 'resumed']), url: z.string().optional(), amount: z.string().optional() })),
+  transactions: z.array(
+    z.object({ type: z.string(), status: z.enum(['pending', 'success', 'error', 'resumed']), url: z.string().optional(), amount: z.string().optional() }),
+  ),
 });
 
 export type UnzerPayment = z.infer<typeof UnzerPayment>;

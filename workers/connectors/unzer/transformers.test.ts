@@ -15,7 +15,11 @@ const creds = { api_key: 's-priv-test' };
 const BASIC = `Basic ${Buffer.from('s-priv-test:').toString('base64')}`;
 const order = (over: Partial<ProviderOrder> = {}, metadata: Record<string, unknown> = {}): ProviderOrder => ({
   customer: { id: 'cus_1', name: 'Erika Mustermann', email: 'erika@example.com', phone: null, phone_country_code: null },
-  billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' }, phone: { number: '301234567', country_code: '+49' }, email: 'erika@example.com' },
+  billing: {
+    address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' },
+    phone: { number: '301234567', country_code: '+49' },
+    email: 'erika@example.com',
+  },
   shipping: null,
   order_details: [
     { product_name: 'Lamp', quantity: 2, amount: 10000, tax_percentage: 19, product_id: 'sku-1' },
@@ -25,15 +29,35 @@ const order = (over: Partial<ProviderOrder> = {}, metadata: Record<string, unkno
   order_tax_amount: null,
   metadata: { birth_date: '1980-02-03', buyer_type: 'private', customer_locale: 'de-DE', gender: 'F', ...metadata },
   browser_info: { ip_address: '203.0.113.7', device_fingerprint: { unzer: 'tmx-session-1' } },
-  description: 'Order 1001', payment_method_type: 'invoice', birth_date: null, gender: null, locale: null,
+  description: 'Order 1001',
+  payment_method_type: 'invoice',
+  birth_date: null,
+  gender: null,
+  locale: null,
   ...over,
 });
 const job = (over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: 'pay_000000000000000000000000001', operation_id: 'op_1', kind: 'authorize', connector: 'unzer',
-  amount: 11900, currency: 'EUR', capture_method: 'manual', connector_transaction_id: null, customer_email: 'erika@example.com',
-  return_url: 'https://shop.example/return', merchant_order_reference_id: '1001', mode: 'execute', sync_round: 0, order: order(), ...over,
+  merchant_id: 'mer_1',
+  payment_id: 'pay_000000000000000000000000001',
+  operation_id: 'op_1',
+  kind: 'authorize',
+  connector: 'unzer',
+  amount: 11900,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: 'erika@example.com',
+  return_url: 'https://shop.example/return',
+  merchant_order_reference_id: '1001',
+  mode: 'execute',
+  sync_round: 0,
+  order: order(),
+  ...over,
 });
-const flow = <T>(f: T | undefined): T => { if (!f) throw new Error('flow absent'); return f; };
+const flow = <T>(f: T | undefined): T => {
+  if (!f) throw new Error('flow absent');
+  return f;
+};
 const { authorize, sync, capture, void: voidFlow, refund, refundSync } = unzer;
 const chain = (...names: string[]) => names.map(a);
 
@@ -55,7 +79,9 @@ describe('unzer requests: the authorization chain', () => {
   const A = flow(authorize);
   it('starts with the payment type, Basic auth with the key as the user, the shopper IP and language', () => {
     expect(A.request(job(), creds)).toEqual({
-      method: 'POST', path: '/v1/types/paylater-invoice', body: {},
+      method: 'POST',
+      path: '/v1/types/paylater-invoice',
+      body: {},
       headers: { authorization: BASIC, clientip: '203.0.113.7', 'accept-language': 'de' },
     });
   });
@@ -63,7 +89,13 @@ describe('unzer requests: the authorization chain', () => {
     const c = A.next!(job(), creds, chain('type'))!;
     expect(c).toMatchObject({ method: 'POST', path: '/v1/customers' });
     expect(c.body).toEqual({
-      firstname: 'Erika', lastname: 'Mustermann', salutation: 'mrs', birthDate: '1980-02-03', email: 'erika@example.com', phone: '+49301234567', language: 'de',
+      firstname: 'Erika',
+      lastname: 'Mustermann',
+      salutation: 'mrs',
+      birthDate: '1980-02-03',
+      email: 'erika@example.com',
+      phone: '+49301234567',
+      language: 'de',
       billingAddress: { name: 'Erika Mustermann', street: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' },
       shippingAddress: { name: 'Erika Mustermann', street: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE', shippingType: 'equals-billing' },
     });
@@ -71,14 +103,23 @@ describe('unzer requests: the authorization chain', () => {
   it('a B2B customer carries the company (Unzer infers B2B from it)', () => {
     const b2b = job({ order: order({}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH' }) });
     expect(A.next!(b2b, creds, chain('type'))!.body).toMatchObject({
-      company: 'Muster GmbH', companyInfo: { registrationType: 'not_registered', function: 'OWNER', commercialSector: 'OTHER', companyType: 'GmbH', owner: { firstname: 'Erika', lastname: 'Mustermann' } },
+      company: 'Muster GmbH',
+      companyInfo: {
+        registrationType: 'not_registered',
+        function: 'OWNER',
+        commercialSector: 'OTHER',
+        companyType: 'GmbH',
+        owner: { firstname: 'Erika', lastname: 'Mustermann' },
+      },
     });
   });
   it('then the basket: exact decimals, per unit only where the line divides, shipping as shipment', () => {
     const b = A.next!(job(), creds, chain('type', 'customer'))!;
     expect(b).toMatchObject({ method: 'POST', path: '/v2/baskets' });
     expect(b.body).toEqual({
-      totalValueGross: '119.00', currencyCode: 'EUR', orderId: '1001',
+      totalValueGross: '119.00',
+      currencyCode: 'EUR',
+      orderId: '1001',
       basketItems: [
         { basketItemReferenceId: 'sku-1', title: 'Lamp', quantity: 2, vat: 19, amountPerUnitGross: '50.00', type: 'goods', unit: 'pc' },
         { basketItemReferenceId: 'item-2', title: '3 x Bulb', quantity: 1, vat: 19, amountPerUnitGross: '10.00', type: 'goods', unit: 'pc' },
@@ -86,32 +127,56 @@ describe('unzer requests: the authorization chain', () => {
       ],
     });
     // Without order lines: one line of the whole amount; a voucher is a discount.
-    expect(basketItems(job({ order: order({ order_details: null }) }))).toEqual([{ basketItemReferenceId: 'item-1', title: 'Order 1001', quantity: 1, vat: 0, amountPerUnitGross: '119.00', type: 'goods' }]);
-    expect(basketItems(job({ order: order({ order_details: [{ product_name: 'Promo', quantity: 1, amount: -500, category: 'voucher' }] }) }))[0])
-      .toMatchObject({ amountPerUnitGross: '0.00', amountDiscountPerUnitGross: '5.00', type: 'voucher' });
+    expect(basketItems(job({ order: order({ order_details: null }) }))).toEqual([
+      { basketItemReferenceId: 'item-1', title: 'Order 1001', quantity: 1, vat: 0, amountPerUnitGross: '119.00', type: 'goods' },
+    ]);
+    expect(basketItems(job({ order: order({ order_details: [{ product_name: 'Promo', quantity: 1, amount: -500, category: 'voucher' }] }) }))[0]).toMatchObject(
+      { amountPerUnitGross: '0.00', amountDiscountPerUnitGross: '5.00', type: 'voucher' },
+    );
   });
   it('then the authorization with the three resources and the device fingerprint as threatMetrixId', () => {
     const r = A.next!(job(), creds, chain('type', 'customer', 'basket'))!;
     expect(r).toMatchObject({ method: 'POST', path: '/v1/payments/authorize' });
     expect(r.body).toEqual({
-      amount: '119.00', currency: 'EUR', orderId: '1001', returnUrl: 'https://shop.example/return', paymentReference: 'Order 1001',
+      amount: '119.00',
+      currency: 'EUR',
+      orderId: '1001',
+      returnUrl: 'https://shop.example/return',
+      paymentReference: 'Order 1001',
       resources: { typeId: 's-piv-voi3gcbwinos', customerId: 's-cst-8cbf627620c7', basketId: 's-bsk-2c6e104c1dba' },
       additionalTransactionData: { riskData: { threatMetrixId: 'tmx-session-1', customerGroup: 'NEUTRAL', registrationLevel: '1' } },
     });
-    expect((A.request(job({ merchant_order_reference_id: null }), creds), (A.next!(job({ merchant_order_reference_id: null }), creds, chain('type', 'customer', 'basket'))!.body as { orderId: string }).orderId))
-      .toBe('pay_000000000000000000000000001');
+    expect(
+      (A.request(job({ merchant_order_reference_id: null }), creds),
+      (A.next!(job({ merchant_order_reference_id: null }), creds, chain('type', 'customer', 'basket'))!.body as { orderId: string }).orderId),
+    ).toBe('pay_000000000000000000000000001');
   });
   it('charges an approved authorization at once for automatic capture, and stops otherwise', () => {
     expect(A.next!(job(), creds, chain('type', 'customer', 'basket', 'authorized'))).toBeNull();
     expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', 'authorized'))).toMatchObject({
-      method: 'POST', path: '/v1/payments/s-pay-4404/charges', body: { amount: '119.00', invoiceId: 'op_1', orderId: '1001' },
+      method: 'POST',
+      path: '/v1/payments/s-pay-4404/charges',
+      body: { amount: '119.00', invoiceId: 'op_1', orderId: '1001' },
     });
-    for (const n of ['declined', 'review', 'redirect']) expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', n))).toBeNull();
+    for (const n of ['declined', 'review', 'redirect'])
+      expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', n))).toBeNull();
     expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', 'authorized', 'charged'))).toBeNull();
   });
   it('a major-unit amount is exact for every currency exponent', () => {
-    expect((A.next!(job({ amount: 1, currency: 'EUR', order: order({ order_details: null }) }), creds, chain('type', 'customer'))!.body as { totalValueGross: string }).totalValueGross).toBe('0.01');
-    expect((A.next!(job({ amount: 123456789, currency: 'CHF', order: order({ order_details: null }) }), creds, chain('type', 'customer'))!.body as { totalValueGross: string }).totalValueGross).toBe('1234567.89');
+    expect(
+      (
+        A.next!(job({ amount: 1, currency: 'EUR', order: order({ order_details: null }) }), creds, chain('type', 'customer'))!.body as {
+          totalValueGross: string;
+        }
+      ).totalValueGross,
+    ).toBe('0.01');
+    expect(
+      (
+        A.next!(job({ amount: 123456789, currency: 'CHF', order: order({ order_details: null }) }), creds, chain('type', 'customer'))!.body as {
+          totalValueGross: string;
+        }
+      ).totalValueGross,
+    ).toBe('1234567.89');
   });
 });
 
@@ -119,22 +184,44 @@ describe('unzer requests: the payment afterwards', () => {
   const j = job({ connector_transaction_id: 's-pay-4404', operation_id: 'op_2', amount: 4000 });
   it('sync reads the payment; an automatic capture approved since is charged', () => {
     expect(flow(sync).request({ ...j, mode: 'sync' }, creds)).toMatchObject({ method: 'GET', path: '/v1/payments/s-pay-4404' });
-    expect(flow(sync).next!({ ...j, capture_method: 'automatic' }, creds, chain('payment_authorized'))).toMatchObject({ method: 'POST', path: '/v1/payments/s-pay-4405/charges' });
+    expect(flow(sync).next!({ ...j, capture_method: 'automatic' }, creds, chain('payment_authorized'))).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments/s-pay-4405/charges',
+    });
     expect(flow(sync).next!(j, creds, chain('payment_authorized'))).toBeNull();
     expect(flow(sync).next!({ ...j, capture_method: 'automatic' }, creds, chain('payment_review'))).toBeNull();
     expect(flow(sync).next!({ ...j, capture_method: 'automatic' }, creds, chain('payment_completed'))).toBeNull();
   });
   it('capture is a charge with the invoice number of the capture (else the operation id)', () => {
-    const c = { ...j, kind: 'capture' as const, capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-7' } }, metadata: null, order_details: null } };
-    expect(flow(capture).request(c, creds)).toMatchObject({ method: 'POST', path: '/v1/payments/s-pay-4404/charges', body: { amount: '40.00', invoiceId: 'INV-7', orderId: '1001' } });
+    const c = {
+      ...j,
+      kind: 'capture' as const,
+      capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-7' } }, metadata: null, order_details: null },
+    };
+    expect(flow(capture).request(c, creds)).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments/s-pay-4404/charges',
+      body: { amount: '40.00', invoiceId: 'INV-7', orderId: '1001' },
+    });
     expect(flow(capture).request({ ...j, kind: 'capture' }, creds).body).toMatchObject({ invoiceId: 'op_2' });
   });
   it('void cancels the authorization; refund cancels charges at payment level with a reason code and our refund id', () => {
-    expect(flow(voidFlow).request({ ...j, kind: 'void' }, creds)).toMatchObject({ method: 'POST', path: '/v1/payments/s-pay-4404/authorize/cancels', body: {} });
+    expect(flow(voidFlow).request({ ...j, kind: 'void' }, creds)).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments/s-pay-4404/authorize/cancels',
+      body: {},
+    });
     const r = { ...j, kind: 'refund' as const, refund_id: 'ref_1', reason: 'Customer returned the goods' };
-    expect(flow(refund).request(r, creds)).toMatchObject({ method: 'POST', path: '/v1/payments/s-pay-4404/charges/cancels', body: { amount: '40.00', reasonCode: 'RETURN', paymentReference: 'ref_1' } });
+    expect(flow(refund).request(r, creds)).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments/s-pay-4404/charges/cancels',
+      body: { amount: '40.00', reasonCode: 'RETURN', paymentReference: 'ref_1' },
+    });
     expect(flow(refund).request({ ...r, reason: undefined }, creds).body).toMatchObject({ reasonCode: 'CANCEL' });
-    expect(flow(refundSync).request({ ...r, mode: 'sync', connector_refund_id: 's-cnl-2' }, creds)).toMatchObject({ method: 'GET', path: '/v1/payments/s-pay-4404/charges/cancels/s-cnl-2' });
+    expect(flow(refundSync).request({ ...r, mode: 'sync', connector_refund_id: 's-cnl-2' }, creds)).toMatchObject({
+      method: 'GET',
+      path: '/v1/payments/s-pay-4404/charges/cancels/s-cnl-2',
+    });
   });
 });
 
@@ -145,26 +232,55 @@ describe('unzer answers -> outcomes', () => {
     expect(read(...steps, 'authorized')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 's-pay-4404', connector_reference_id: 's-aut-1' });
     expect(read(...steps, 'authorized', 'charged')).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-pay-4404', connector_reference_id: 's-aut-1' });
     expect(read(...steps, 'review')).toEqual({ kind: 'PENDING', connector_transaction_id: 's-pay-4405', connector_reference_id: 's-aut-2' });
-    expect(read(...steps, 'redirect')).toMatchObject({ kind: 'CUSTOMER_ACTION', redirect_url: 'http://127.0.0.1:8090/unzer/redirect/s-pay-4406', connector_transaction_id: 's-pay-4406' });
+    expect(read(...steps, 'redirect')).toMatchObject({
+      kind: 'CUSTOMER_ACTION',
+      redirect_url: 'http://127.0.0.1:8090/unzer/redirect/s-pay-4406',
+      connector_transaction_id: 's-pay-4406',
+    });
     expect(read(...steps, 'declined')).toEqual({
-      kind: 'DECLINED', error_code: 'COR.400.100.101', error_message: 'The customer was declined by the risk check of Unzer Invoice',
-      unified_code: 'UE_1000', unified_message: 'The customer was declined by the provider', connector_transaction_id: 's-pay-4407', connector_reference_id: 's-aut-4',
+      kind: 'DECLINED',
+      error_code: 'COR.400.100.101',
+      error_message: 'The customer was declined by the risk check of Unzer Invoice',
+      unified_code: 'UE_1000',
+      unified_message: 'The customer was declined by the provider',
+      connector_transaction_id: 's-pay-4407',
+      connector_reference_id: 's-aut-4',
     });
   });
-  it('authorize: a refused step fails the payment with Unzer\'s code (wrong key, invalid data)', () => {
+  it("authorize: a refused step fails the payment with Unzer's code (wrong key, invalid data)", () => {
     expect(read('unauthorized')).toMatchObject({ kind: 'FAILED', error_code: 'API.320.000.004', unified_code: 'UE_4000' });
-    expect(read('type', 'birthdate_missing')).toMatchObject({ kind: 'FAILED', error_code: 'API.330.100.200', error_message: expect.stringContaining('birthDate'), unified_code: 'UE_2000' });
-    expect(read(...steps, 'error_body')).toMatchObject({ kind: 'FAILED', error_code: 'API.360.000.004', error_message: 'The amount is not valid.', unified_code: 'UE_2000' });
+    expect(read('type', 'birthdate_missing')).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'API.330.100.200',
+      error_message: expect.stringContaining('birthDate'),
+      unified_code: 'UE_2000',
+    });
+    expect(read(...steps, 'error_body')).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'API.360.000.004',
+      error_message: 'The amount is not valid.',
+      unified_code: 'UE_2000',
+    });
     expect(() => read('type', 'customer')).toThrow(UnexpectedAnswer);
-    expect(() => flow(authorize).response({ status: 200, body: { surprise: true } }, job(), [a('type'), a('customer'), a('basket'), { status: 200, body: { surprise: true } }])).toThrow(UnexpectedAnswer);
+    expect(() =>
+      flow(authorize).response({ status: 200, body: { surprise: true } }, job(), [
+        a('type'),
+        a('customer'),
+        a('basket'),
+        { status: 200, body: { surprise: true } },
+      ]),
+    ).toThrow(UnexpectedAnswer);
   });
-  it('sync: the payment\'s state and its authorization', () => {
+  it("sync: the payment's state and its authorization", () => {
     const s = (name: string) => flow(sync).response(a(name), job(), [a(name)]);
     expect(s('payment_authorized')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 's-pay-4405' });
     expect(s('payment_review')).toEqual({ kind: 'PENDING', connector_transaction_id: 's-pay-4405' });
     expect(s('payment_completed')).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-pay-4404' });
     expect(s('payment_declined')).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_1000', connector_transaction_id: 's-pay-4406' });
-    expect(flow(sync).response(a('charged'), job(), chain('payment_authorized', 'charged'))).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-pay-4405' });
+    expect(flow(sync).response(a('charged'), job(), chain('payment_authorized', 'charged'))).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: 's-pay-4405',
+    });
   });
   it('capture, void, refund and refund sync', () => {
     expect(flow(capture).response(a('charged'), job())).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-chg-1' });
@@ -172,14 +288,24 @@ describe('unzer answers -> outcomes', () => {
     expect(flow(voidFlow).response(a('canceled'), job())).toEqual({ kind: 'VOIDED' });
     expect(flow(refund).response(a('canceled'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: 's-cnl-1' });
     expect(flow(refundSync).response(a('refund_pending'), job())).toEqual({ kind: 'PENDING', connector_transaction_id: 's-cnl-2' });
-    expect(flow(refund).response(a('refund_refused'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'COR.400.200.101', unified_code: 'UE_6000', connector_transaction_id: 's-cnl-3' });
+    expect(flow(refund).response(a('refund_refused'), job())).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'COR.400.200.101',
+      unified_code: 'UE_6000',
+      connector_transaction_id: 's-cnl-3',
+    });
     expect(flow(refund).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
   });
 });
 
 describe('unzer webhooks -> hints', () => {
   it('the documented body names the payment; its event and URL are not taken as facts', () => {
-    const body = JSON.stringify({ event: 'authorize.succeeded', publicKey: 's-pub-2a10sandbox', retrieveUrl: 'https://sbx-api.unzer.com/v1/payments/s-pay-12345', paymentId: 's-pay-12345' });
+    const body = JSON.stringify({
+      event: 'authorize.succeeded',
+      publicKey: 's-pub-2a10sandbox',
+      retrieveUrl: 'https://sbx-api.unzer.com/v1/payments/s-pay-12345',
+      paymentId: 's-pay-12345',
+    });
     expect(unzer.notification!.parse(body)).toEqual({ object: 'hint', connector_transaction_id: 's-pay-12345', event: 'authorize.succeeded' });
   });
   it('no payment id, another resource, or not JSON: left (unknown)', () => {

@@ -33,13 +33,22 @@ type ErrorFields = Pick<Outcome, 'error_code' | 'error_message' | 'unified_code'
 export function errorFields(res: ProviderResponse): ErrorFields {
   const parsed = maybeAnswer(ErrorResponse, res);
   if (!parsed) {
-    return { error_code: `http_${res.status}`, error_message: `HTTP ${res.status}`, ...(res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : UNIFIED.provider_error) };
+    return {
+      error_code: `http_${res.status}`,
+      error_message: `HTTP ${res.status}`,
+      ...(res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused : UNIFIED.provider_error),
+    };
   }
   const errs = parsed.errors;
   const first = errs[0]!;
-  const unified = res.status === 401 || res.status === 403 ? UNIFIED.credentials_refused
-    : documented(first.errorCode) ? unifiedFor(first.errorCode)
-    : res.status < 500 ? UNIFIED.invalid_request : UNIFIED.provider_error;
+  const unified =
+    res.status === 401 || res.status === 403
+      ? UNIFIED.credentials_refused
+      : documented(first.errorCode)
+        ? unifiedFor(first.errorCode)
+        : res.status < 500
+          ? UNIFIED.invalid_request
+          : UNIFIED.provider_error;
   return { error_code: first.errorCode, error_message: errs.map((e) => e.errorMessage).join('; '), ...unified };
 }
 
@@ -51,4 +60,8 @@ export const paymentEnded = (status: 'CANCELLED' | 'ERROR'): ErrorFields => ({
 });
 
 /** A refund Zaver cancelled (the merchant's representative, or Zaver) instead of executing it. */
-export const refundCancelled: ErrorFields = { error_code: 'CANCELLED', error_message: 'The refund was cancelled at Zaver before it was executed', ...UNIFIED.refund_declined };
+export const refundCancelled: ErrorFields = {
+  error_code: 'CANCELLED',
+  error_message: 'The refund was cancelled at Zaver before it was executed',
+  ...UNIFIED.refund_declined,
+};

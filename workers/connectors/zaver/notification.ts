@@ -20,12 +20,23 @@ export function parseNotification(rawBody: string): ProviderNotification {
     if (!('data' in r)) return r;
     const x = r.data;
     return {
-      object: 'refund', connector_transaction_id: x.paymentId, object_id: x.refundId, provider_updated_at: x.lastEvent ?? '',
-      refund_reference: x.merchantReference ?? null, connector_refund_id: x.refundId, outcome: refundStatusOutcome(x),
+      object: 'refund',
+      connector_transaction_id: x.paymentId,
+      object_id: x.refundId,
+      provider_updated_at: x.lastEvent ?? '',
+      refund_reference: x.merchantReference ?? null,
+      connector_refund_id: x.refundId,
+      outcome: refundStatusOutcome(x),
     };
   }
   const p = readPart(body.data, PaymentStatusResponse, 'a Zaver payment or refund');
   if (!('data' in p)) return p;
   if (p.data.paymentStatus === 'CREATED') return unreadable('CREATED: the payment link is still waiting for the payer');
-  return { object: 'payment', connector_transaction_id: p.data.paymentId, object_id: p.data.paymentId, provider_updated_at: '', outcome: paymentOutcome(p.data) };
+  return {
+    object: 'payment',
+    connector_transaction_id: p.data.paymentId,
+    object_id: p.data.paymentId,
+    provider_updated_at: '',
+    outcome: paymentOutcome(p.data),
+  };
 }

@@ -36,7 +36,8 @@ export function taxRate(gross: number, tax: number, given?: unknown): number {
 export function lineItemOf(l: Line, i: number, currency: string): LineItem {
   const { name, quantity, gross, tax, unitGross } = perUnit(l, i);
   return {
-    name, quantity,
+    name,
+    quantity,
     unitPrice: major(unitGross, currency),
     totalAmount: major(gross, currency),
     taxRatePercent: taxRate(gross, tax, l.tax_percentage),
@@ -103,7 +104,10 @@ export function addressOf(v: unknown, market: string): Address | undefined {
   return {
     name,
     ...(street ? { streetName: street[1], houseNumber: street[2] } : { addressLine1: line1 }),
-    addressLine2: str(a.line2), city: str(a.city), postalCode: str(a.zip), country: str(a.country),
+    addressLine2: str(a.line2),
+    city: str(a.city),
+    postalCode: str(a.zip),
+    country: str(a.country),
   };
 }
 
@@ -115,8 +119,12 @@ export function createPaymentRequest(job: ConnectorJob, apiKey: string, session?
   // Required by Zaver (the manifest requires billing.address.country).
   const market = str(obj(obj(o?.billing).address).country) ?? '';
   const payer = {
-    email: job.customer_email ?? undefined, phoneNumber: phoneOf(o), ...names(o), ...(birth ? { dateOfBirth: birth } : {}),
-    billingAddress: addressOf(o?.billing, market), shippingAddress: addressOf(o?.shipping, market),
+    email: job.customer_email ?? undefined,
+    phoneNumber: phoneOf(o),
+    ...names(o),
+    ...(birth ? { dateOfBirth: birth } : {}),
+    billingAddress: addressOf(o?.billing, market),
+    shippingAddress: addressOf(o?.shipping, market),
   };
   const returnUrl = job.return_url ?? undefined;
   const body: PaymentCreationRequest = {
@@ -140,8 +148,11 @@ export function createPaymentRequest(job: ConnectorJob, apiKey: string, session?
 }
 
 /** The payment as Zaver holds it (the status sync of an authorization). */
-export const getPaymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}`, headers: auth(apiKey) });
+export const getPaymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}`,
+  headers: auth(apiKey),
+});
 
 /**
  * A capture of part or all of what is authorized; captureIdempotencyKey (our operation id) names it on a retry and is
@@ -151,15 +162,26 @@ export function captureRequest(job: ConnectorJob, apiKey: string): ProviderReque
   const d = job.capture_details;
   const invoice = str(obj(obj(d?.capture_metadata).invoice_data).merchant_invoice_ref) ?? str(d?.metadata?.invoice_number);
   const body: PaymentCaptureRequest = {
-    amount: major(job.amount, job.currency), currency: job.currency, captureIdempotencyKey: job.operation_id,
+    amount: major(job.amount, job.currency),
+    currency: job.currency,
+    captureIdempotencyKey: job.operation_id,
     ...(invoice ? { captureMetadata: { invoiceReference: invoice } } : {}),
   };
-  return { method: 'POST', path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}/capture`, idempotencyKey: job.operation_id, headers: auth(apiKey), body };
+  return {
+    method: 'POST',
+    path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}/capture`,
+    idempotencyKey: job.operation_id,
+    headers: auth(apiKey),
+    body,
+  };
 }
 
 /** Cancels the payment (empty body): what is authorized and not captured is released. */
 export const cancelRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
-  method: 'POST', path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}/cancel`, idempotencyKey: job.operation_id, headers: auth(apiKey),
+  method: 'POST',
+  path: `${PAYMENTS}/${encodeURIComponent(job.connector_transaction_id ?? '')}/cancel`,
+  idempotencyKey: job.operation_id,
+  headers: auth(apiKey),
 });
 
 /**
@@ -185,5 +207,8 @@ export function refundRequest(job: ConnectorJob, apiKey: string, session?: Sessi
 }
 
 /** The refund as Zaver holds it now (the refund sync). */
-export const getRefundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest =>
-  ({ method: 'GET', path: `${REFUNDS}/${encodeURIComponent(job.connector_refund_id ?? '')}`, headers: auth(apiKey) });
+export const getRefundRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
+  method: 'GET',
+  path: `${REFUNDS}/${encodeURIComponent(job.connector_refund_id ?? '')}`,
+  headers: auth(apiKey),
+});

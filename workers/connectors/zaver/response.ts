@@ -26,7 +26,8 @@ const paymentKind = outcomeTable<PaymentStatusResponse['paymentStatus']>({
 export function paymentOutcome(p: PaymentStatusResponse): Outcome {
   const kind = paymentKind(p.paymentStatus);
   return {
-    kind, connector_transaction_id: p.paymentId,
+    kind,
+    connector_transaction_id: p.paymentId,
     ...(kind === 'CUSTOMER_ACTION' && p.paymentLink ? { redirect_url: p.paymentLink } : {}),
     ...(p.paymentStatus === 'CANCELLED' || p.paymentStatus === 'ERROR' ? paymentEnded(p.paymentStatus) : {}),
   };
@@ -55,7 +56,8 @@ export function captureOutcome(res: ProviderResponse, job: Pick<ConnectorJob, 'o
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const p = readAnswer(PaymentStatusResponse, res, 'zaver payment (cancel)');
-  return p.paymentStatus === 'CANCELLED' ? { kind: 'VOIDED' }
+  return p.paymentStatus === 'CANCELLED'
+    ? { kind: 'VOIDED' }
     : { kind: 'FAILED', error_code: p.paymentStatus, error_message: `The payment is ${p.paymentStatus} at Zaver after the cancel`, ...UNIFIED.invalid_state };
 }
 
@@ -67,9 +69,12 @@ export function refundStatusOutcome(r: RefundResponse): Outcome {
   const id = { connector_transaction_id: r.refundId };
   switch (r.status) {
     case 'PENDING_MERCHANT_APPROVAL':
-    case 'PENDING_EXECUTION': return { kind: 'PENDING', ...id };
-    case 'EXECUTED': return { kind: 'REFUNDED', ...id };
-    case 'CANCELLED': return { kind: 'FAILED', ...id, ...refundCancelled };
+    case 'PENDING_EXECUTION':
+      return { kind: 'PENDING', ...id };
+    case 'EXECUTED':
+      return { kind: 'REFUNDED', ...id };
+    case 'CANCELLED':
+      return { kind: 'FAILED', ...id, ...refundCancelled };
   }
 }
 

@@ -55,7 +55,10 @@ export const PayerData = z.object({
   phoneNumber: z.string().optional(),
   givenName: z.string().optional(),
   familyName: z.string().optional(),
-  dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  dateOfBirth: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   billingAddress: Address.optional(),
   shippingAddress: Address.optional(),
 });
@@ -75,7 +78,10 @@ export const PaymentCreationRequest = z.object({
   /** v2's name; `merchantMetadata` is deprecated since SDK 2.0.0. */
   paymentMetadata: Metadata.optional(),
   /** "All values are strings". */
-  merchantCustomizations: z.object({ captureMethod: z.enum(CAPTURE_METHODS) }).partial().optional(),
+  merchantCustomizations: z
+    .object({ captureMethod: z.enum(CAPTURE_METHODS) })
+    .partial()
+    .optional(),
   idempotencyKey: z.string().optional(),
 });
 export type PaymentCreationRequest = z.infer<typeof PaymentCreationRequest>;

@@ -19,7 +19,10 @@ beforeAll(async () => {
   app.use(express.json());
   app.use(express.urlencoded({ extended: false }));
   app.use('/avarda', avardaRouter(new IdempotencyStore(), () => base).router);
-  app.post('/cb', (req, res) => { received.push(req.body); res.json({ ok: true }); });
+  app.post('/cb', (req, res) => {
+    received.push(req.body);
+    res.json({ ok: true });
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -30,7 +33,11 @@ afterAll(() => close());
 const API = '/avarda/api/partner/payments';
 const SANDBOX = { clientId: 'avarda_sandbox_client', clientSecret: 'avarda_sandbox_client_secret' };
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : '' };
 };
@@ -45,12 +52,20 @@ const initialize = (email = 'a@example.se', over: Record<string, unknown> = {}) 
 });
 /** The customer posts one of the checkout page's forms, as a browser would. */
 async function customer(jwt: string, action: 'complete' | 'leave') {
-  const page = await (await fetch(`${base}/avarda/checkout?purchaseJwt=${encodeURIComponent(jwt)}&redirectUrl=${encodeURIComponent('https://shop.example/return')}`)).text();
+  const page = await (
+    await fetch(`${base}/avarda/checkout?purchaseJwt=${encodeURIComponent(jwt)}&redirectUrl=${encodeURIComponent('https://shop.example/return')}`)
+  ).text();
   const action_ = new RegExp(`action="(/avarda/checkout/${action})"`).exec(page)?.[1];
   expect(action_, page).toBeTruthy();
-  return fetch(base + action_!, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }) });
+  return fetch(base + action_!, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({ purchaseJwt: jwt, redirectUrl: 'https://shop.example/return' }),
+  });
 }
-const until = async (check: () => boolean) => { for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20)); };
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+};
 const keysOf = (o: object) => Object.keys(o).sort();
 /** A completed purchase of 50.00 (the demo's one item, 20 % VAT). */
 async function completed(email = 'a@example.se') {
@@ -62,7 +77,7 @@ async function completed(email = 'a@example.se') {
 }
 
 describe('avarda imitation: partner tokens', () => {
-  it('answers Avarda\'s published example request with the published answer\'s fields', async () => {
+  it("answers Avarda's published example request with the published answer's fields", async () => {
     const ok = await call('POST', '/avarda/api/partner/tokens', SANDBOX);
     expect(keysOf(ok.body)).toEqual(keysOf(fixture('token-response.json')));
     expect(Date.parse(ok.body.tokenExpirationUtc)).toBeGreaterThan(Date.now());
@@ -70,12 +85,15 @@ describe('avarda imitation: partner tokens', () => {
     const refused = await call('POST', '/avarda/api/partner/tokens', fixture('token-request.json'));
     expect(refused).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'Invalid client credentials' } });
     const missing = await call('POST', '/avarda/api/partner/tokens', { clientId: 'x' });
-    expect(missing.body).toEqual({ Errors: [{ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' }], StatusCode: 400 });
+    expect(missing.body).toEqual({
+      Errors: [{ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' }],
+      StatusCode: 400,
+    });
   });
 });
 
 describe('avarda imitation: a purchase from initialization to return', () => {
-  it('initializes Avarda\'s demo purchase; the read has the published payment-status shape; completion calls back {purchaseId}', async () => {
+  it("initializes Avarda's demo purchase; the read has the published payment-status shape; completion calls back {purchaseId}", async () => {
     const h = await bearer();
     const init = await call('POST', API, initialize(), h);
     expect(keysOf(init.body)).toEqual(keysOf(fixture('initialize-response.json')));
@@ -91,7 +109,7 @@ describe('avarda imitation: a purchase from initialization to return', () => {
     expect(keysOf(received.at(-1) as object)).toEqual(keysOf(fixture('callback.json')));
   });
 
-  it('the order: Avarda\'s example body (PascalCase) activates, 200 with no content; the same rules refuse a 21-character OrderReference', async () => {
+  it("the order: Avarda's example body (PascalCase) activates, 200 with no content; the same rules refuse a 21-character OrderReference", async () => {
     const { h, id } = await completed();
     const published = fixture('order-request.json');
     const tooLong = await call('POST', `${API}/${id}/order`, { ...published, OrderReference: 'x'.repeat(21) }, h);
@@ -102,9 +120,18 @@ describe('avarda imitation: a purchase from initialization to return', () => {
     expect(over).toMatchObject({ status: 400, body: { Errors: [{ Property: 'Items', ErrorCode: 0 }] } });
   });
 
-  it('the return: Avarda\'s example body credits activated rows, 204; over what is activated it is refused', async () => {
+  it("the return: Avarda's example body credits activated rows, 204; over what is activated it is refused", async () => {
     const { h, id } = await completed();
-    expect((await call('POST', `${API}/${id}/order`, { orderReference: '4000124352', tranId: 'op_1', items: [{ description: 'Test Item 1', amount: 50, taxCode: '20', taxAmount: 10, quantity: 1 }] }, h)).status).toBe(200);
+    expect(
+      (
+        await call(
+          'POST',
+          `${API}/${id}/order`,
+          { orderReference: '4000124352', tranId: 'op_1', items: [{ description: 'Test Item 1', amount: 50, taxCode: '20', taxAmount: 10, quantity: 1 }] },
+          h,
+        )
+      ).status,
+    ).toBe(200);
     expect(await call('POST', `${API}/${id}/return`, fixture('return-request.json'), h)).toEqual({ status: 204, body: '' });
     const over = await call('POST', `${API}/${id}/return`, { ...fixture('return-request.json'), Items: [{ Description: 'Return', Amount: 49.5 }] }, h);
     expect(over).toMatchObject({ status: 400, body: { Errors: [{ Property: 'Amount' }] } });
@@ -114,7 +141,11 @@ describe('avarda imitation: a purchase from initialization to return', () => {
     const { h, id } = await completed();
     expect(await call('POST', `${API}/${id}/refund`, fixture('refund-request.json'), h)).toEqual({ status: 204, body: '' });
     expect((await call('POST', `${API}/${id}/refund`, { amount: 'ten' }, h)).body.Errors[0]).toMatchObject({ Property: 'Amount' });
-    expect((await call('POST', `${API}/${id}/refund`, { amount: 1.234 }, h)).body.Errors[0]).toEqual({ Property: 'Amount', ErrorCode: 0, ErrorMessage: 'Maximum number of decimal places allowed is 2.' });
+    expect((await call('POST', `${API}/${id}/refund`, { amount: 1.234 }, h)).body.Errors[0]).toEqual({
+      Property: 'Amount',
+      ErrorCode: 0,
+      ErrorMessage: 'Maximum number of decimal places allowed is 2.',
+    });
     expect((await call('POST', `${API}/${id}/cancel`, { reason: '' }, h)).body.Errors[0]).toMatchObject({ Property: 'Reason' });
     expect(await call('POST', `${API}/${id}/cancel`, fixture('cancel-request.json'), h)).toEqual({ status: 200, body: '' });
     // 10.00 released, 40.00 cancelled: nothing is left to activate.
@@ -123,8 +154,8 @@ describe('avarda imitation: a purchase from initialization to return', () => {
   });
 });
 
-describe('avarda imitation: Avarda\'s rules on the initialization', () => {
-  it('the docs\' own invalid request is refused with the docs\' own error', async () => {
+describe("avarda imitation: Avarda's rules on the initialization", () => {
+  it("the docs' own invalid request is refused with the docs' own error", async () => {
     const h = await bearer();
     const res = await call('POST', API, { checkoutSetup: {}, ...fixture('error-400-request.json') }, h);
     expect(res.status).toBe(400);
@@ -140,7 +171,11 @@ describe('avarda imitation: Avarda\'s rules on the initialization', () => {
     });
     const res = await call('POST', API, body, h);
     expect(res.body.Errors.map((e: any) => [e.Property, e.ErrorCode])).toEqual([
-      ['Items[0].Description', 0], ['Items[0].Notes', 0], ['ExtraIdentifiers.OrderReference', 0], ['B2C.InvoicingAddress.City', 128], ['B2C.InvoicingAddress.FirstName', 130],
+      ['Items[0].Description', 0],
+      ['Items[0].Notes', 0],
+      ['ExtraIdentifiers.OrderReference', 0],
+      ['B2C.InvoicingAddress.City', 128],
+      ['B2C.InvoicingAddress.FirstName', 130],
     ]);
   });
   it('+decline: the form declines and the customer can only leave -> TimedOut; activating then is refused (100)', async () => {
@@ -154,7 +189,10 @@ describe('avarda imitation: Avarda\'s rules on the initialization', () => {
     expect((await customer(init.body.jwt, 'leave')).status).toBe(303);
     expect((await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body.b2C.step.current).toBe('TimedOut');
     const act = await call('POST', `${API}/${init.body.purchaseId}/order`, fixture('order-request.json'), h);
-    expect(act).toEqual({ status: 400, body: { Errors: [{ Property: '', ErrorCode: 100, ErrorMessage: 'Purchase must be in completed state' }], StatusCode: 400 } });
+    expect(act).toEqual({
+      status: 400,
+      body: { Errors: [{ Property: '', ErrorCode: 100, ErrorMessage: 'Purchase must be in completed state' }], StatusCode: 400 },
+    });
   });
   it('+flaky: 500 twice per orderReference, then the purchase', async () => {
     const h = await bearer();

@@ -46,14 +46,35 @@ const SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_san
 const STATUS_EXAMPLE: Obj = JSON.parse(readFileSync(new URL('../../../../workers/connectors/avarda/fixtures/payment-status.json', import.meta.url), 'utf8'));
 
 interface Purchase {
-  purchaseId: string; clientId: string; mode: 'B2C' | 'B2B'; step: Step; tags: Set<MagicTag>; orderReference: string | null;
-  setup: Obj; items: Obj[]; customer: Obj; total: number; activated: number; cancelled: number; released: number; returned: number;
+  purchaseId: string;
+  clientId: string;
+  mode: 'B2C' | 'B2B';
+  step: Step;
+  tags: Set<MagicTag>;
+  orderReference: string | null;
+  setup: Obj;
+  items: Obj[];
+  customer: Obj;
+  total: number;
+  activated: number;
+  cancelled: number;
+  released: number;
+  returned: number;
   declined?: boolean;
   activations: { orderReference: string; tranId: string | null; items: Obj[]; amount: number; at: string }[];
   refunds: { kind: 'return' | 'refund'; orderReference: string | null; tranId: string | null; amount: number; items?: Obj[]; at: string }[];
-  expiredUtc: string; complete_at?: number; created: string; updated: string;
+  expiredUtc: string;
+  complete_at?: number;
+  created: string;
+  updated: string;
 }
-export interface AvardaCallback extends Attempts { id: string; url: string; purchaseId: string; body: string; created_at: string }
+export interface AvardaCallback extends Attempts {
+  id: string;
+  url: string;
+  purchaseId: string;
+  body: string;
+  created_at: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Avarda's error body (docs.avarda.com/checkout-3/error-codes/). */
@@ -75,17 +96,33 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
   const retrier = new Retrier(retryFirstMs());
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
 
-  const touch = (p: Purchase) => { p.updated = new Date(Math.max(Date.now(), Date.parse(p.updated) + 1)).toISOString(); };
+  const touch = (p: Purchase) => {
+    p.updated = new Date(Math.max(Date.now(), Date.parse(p.updated) + 1)).toISOString();
+  };
   const callback = (p: Purchase) => {
     const url = p.setup.completedNotificationUrl;
     if (typeof url !== 'string' || !url) return;
     const body = JSON.stringify({ purchaseId: p.purchaseId });
-    const d: AvardaCallback = { id: randomUUID(), url, purchaseId: p.purchaseId, body, created_at: new Date().toISOString(), attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null };
+    const d: AvardaCallback = {
+      id: randomUUID(),
+      url,
+      purchaseId: p.purchaseId,
+      body,
+      created_at: new Date().toISOString(),
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
+    };
     keep(callbacks, d);
     retrier.post(d, url, body, {}, { provider: 'avarda', id: d.id, purchaseId: p.purchaseId });
   };
@@ -112,7 +149,9 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
       ...example,
       purchaseId: p.purchaseId,
       extraIdentifiers: { ...Object.fromEntries(Object.keys(exampleIds).map((k) => [k, null])), orderReference: p.orderReference },
-      totalPrice: p.total / 100, createdUtc: p.created, expiredUtc: p.expiredUtc,
+      totalPrice: p.total / 100,
+      createdUtc: p.created,
+      expiredUtc: p.expiredUtc,
       checkoutSite: { siteCode: 'sandbox', countryCode: country, currencyCode: CURRENCY[country] ?? 'SEK' },
       mode: p.mode,
       [key]: { ...p.customer, step: { ...exampleMode.step, customerToken: null, current: p.step } },
@@ -131,10 +170,12 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const b = bodyOf(req);
     const errors: AvardaError[] = [];
     if (typeof b.clientId !== 'string' || !b.clientId) errors.push({ Property: 'ClientId', ErrorCode: 0, ErrorMessage: 'The ClientId field is required.' });
-    if (typeof b.clientSecret !== 'string' || !b.clientSecret) errors.push({ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' });
+    if (typeof b.clientSecret !== 'string' || !b.clientSecret)
+      errors.push({ Property: 'ClientSecret', ErrorCode: 0, ErrorMessage: 'The ClientSecret field is required.' });
     if (errors.length) return send(res, avardaError(errors));
     // The refusal's body is the one the Magento module reads (`error_description`); its status is UNVERIFIED.
-    if (clients.get(b.clientId) !== b.clientSecret) return send(res, { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client credentials' } });
+    if (clients.get(b.clientId) !== b.clientSecret)
+      return send(res, { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client credentials' } });
     const t = jwts.sign(b.clientId, 'partner', tokenTtlS);
     res.json({ token: t.jwt, tokenExpirationUtc: new Date(t.exp * 1000).toISOString() });
   });
@@ -143,7 +184,10 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const m = /^Bearer (.+)$/.exec(req.header('authorization') ?? '');
     const who = m ? jwts.verify(m[1]!, 'partner') : null;
     if (!who || who === 'expired' || !clients.has(who)) {
-      return send(res, { status: 401, body: { error: 'invalid_token', error_description: who === 'expired' ? 'The token is expired' : 'The token is missing or invalid' } });
+      return send(res, {
+        status: 401,
+        body: { error: 'invalid_token', error_description: who === 'expired' ? 'The token is expired' : 'The token is missing or invalid' },
+      });
     }
     res.locals.client = who;
     next();
@@ -162,9 +206,25 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     const now = new Date();
     const purchaseId = randomBytes(12).toString('hex');
     const p: Purchase = {
-      purchaseId, clientId: res.locals.client, mode, step: 'Initialized', tags, orderReference: ref, setup: b.checkoutSetup ?? {},
-      items: b.items, customer, total: itemsTotal(b.items), activated: 0, cancelled: 0, released: 0, returned: 0, activations: [], refunds: [],
-      expiredUtc: new Date(now.getTime() + sessionTtlS * 1000).toISOString(), created: now.toISOString(), updated: now.toISOString(),
+      purchaseId,
+      clientId: res.locals.client,
+      mode,
+      step: 'Initialized',
+      tags,
+      orderReference: ref,
+      setup: b.checkoutSetup ?? {},
+      items: b.items,
+      customer,
+      total: itemsTotal(b.items),
+      activated: 0,
+      cancelled: 0,
+      released: 0,
+      returned: 0,
+      activations: [],
+      refunds: [],
+      expiredUtc: new Date(now.getTime() + sessionTtlS * 1000).toISOString(),
+      created: now.toISOString(),
+      updated: now.toISOString(),
     };
     purchases.set(purchaseId, p);
     const purchaseJwt = jwts.sign(purchaseId, 'purchase', sessionTtlS).jwt;
@@ -306,8 +366,16 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
       // The form shows the decline and stays on its step (no published state names a declined credit).
       p.declined = true;
       touch(p);
-      return res.type('html').send(page(p, String(req.body.purchaseJwt), String(req.body?.redirectUrl ?? ''),
-        '<p class="declined">Unfortunately we cannot offer you this payment method. Please choose another way to pay.</p>'));
+      return res
+        .type('html')
+        .send(
+          page(
+            p,
+            String(req.body.purchaseJwt),
+            String(req.body?.redirectUrl ?? ''),
+            '<p class="declined">Unfortunately we cannot offer you this payment method. Please choose another way to pay.</p>',
+          ),
+        );
     }
     if (p.tags.has('review')) {
       p.complete_at = Date.now() + config.sandboxReviewMs;
@@ -328,7 +396,8 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
   /** Purchases, callbacks sent and the JWT key (a token handed out before a restart still works); decisions due are
    * taken on the next read. */
   const saved = keptState({
-    purchases: records<Omit<Purchase, 'tags'> & { tags: unknown }>('purchaseId'), callbacks: records<AvardaCallback>('id'),
+    purchases: records<Omit<Purchase, 'tags'> & { tags: unknown }>('purchaseId'),
+    callbacks: records<AvardaCallback>('id'),
     jwt: z.object({ key: savedKey, issued: counter }).catch({ key: undefined, issued: undefined }),
   });
   const state = {
@@ -352,9 +421,10 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: a.reset,
     state: a.state,
     views: {
-      purchases: (q) => [...a.purchases.values()]
-        .filter((p) => (!q.purchaseId || p.purchaseId === q.purchaseId) && (!q.orderReference || p.orderReference === q.orderReference))
-        .map(({ tags, ...p }) => ({ ...p, tags: [...tags] })),
+      purchases: (q) =>
+        [...a.purchases.values()]
+          .filter((p) => (!q.purchaseId || p.purchaseId === q.purchaseId) && (!q.orderReference || p.orderReference === q.orderReference))
+          .map(({ tags, ...p }) => ({ ...p, tags: [...tags] })),
       callbacks: (q) => a.callbacks.filter((c) => !q.purchaseId || c.purchaseId === q.purchaseId),
       tokens: () => ({ issued: a.jwts.issued }),
     },

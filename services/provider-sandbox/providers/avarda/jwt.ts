@@ -4,7 +4,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
-export interface Claims { sub: string; typ: 'partner' | 'purchase'; iat: number; exp: number; jti: string }
+export interface Claims {
+  sub: string;
+  typ: 'partner' | 'purchase';
+  iat: number;
+  exp: number;
+  jti: string;
+}
 
 export class JwtIssuer {
   private key = randomBytes(32);

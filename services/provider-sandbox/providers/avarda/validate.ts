@@ -4,7 +4,11 @@
 // (checkout-3/error-codes: "Maximum number of decimal places allowed is 2."); the cancel's reason must be specified;
 // prefilled names and addresses within error codes 126–131. Every problem is one entry of Avarda's published error
 // body {Errors: [{Property, ErrorCode, ErrorMessage}], StatusCode: 400}.
-export interface AvardaError { Property: string; ErrorCode: number; ErrorMessage: string }
+export interface AvardaError {
+  Property: string;
+  ErrorCode: number;
+  ErrorMessage: string;
+}
 type Obj = Record<string, any>;
 
 export const MARKETS = ['SE', 'NO', 'DK', 'FI'];
@@ -18,7 +22,9 @@ export function camelKeys(v: unknown): any {
   return v;
 }
 
-const add = (e: AvardaError[], Property: string, ErrorMessage: string, ErrorCode = 0) => { e.push({ Property, ErrorCode, ErrorMessage }); };
+const add = (e: AvardaError[], Property: string, ErrorMessage: string, ErrorCode = 0) => {
+  e.push({ Property, ErrorCode, ErrorMessage });
+};
 const twoDecimals = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
 /**
  * A JSON number or a numeric string: Avarda's error-codes example sends `"amount": "100.1234"` and `"quantity": "1"`
@@ -49,7 +55,8 @@ function text(e: AvardaError[], v: unknown, field: string, max: number, opts: { 
     return;
   }
   if (typeof v !== 'string') add(e, field, 'The value is not a valid string.');
-  else if (v.length > max) add(e, field, opts.message ?? `The field ${field.split('.').at(-1)} must be a string with a maximum length of ${max}.`, opts.code ?? 0);
+  else if (v.length > max)
+    add(e, field, opts.message ?? `The field ${field.split('.').at(-1)} must be a string with a maximum length of ${max}.`, opts.code ?? 0);
 }
 
 export function validateItems(items: unknown, e: AvardaError[], at = 'Items'): void {
@@ -111,14 +118,17 @@ export function validateInitialize(b: Obj): AvardaError[] {
   const mode = setup?.mode ?? 'B2C';
   if (setup !== undefined && (typeof setup !== 'object' || setup === null)) add(e, 'CheckoutSetup', 'The CheckoutSetup field is invalid.');
   if (mode !== 'B2C' && mode !== 'B2B') add(e, 'CheckoutSetup.Mode', `The value '${String(mode)}' is not valid for Mode.`);
-  if (setup?.language !== undefined && !LANGUAGES.includes(setup.language)) add(e, 'CheckoutSetup.Language', `The value '${String(setup.language)}' is not valid for Language.`);
+  if (setup?.language !== undefined && !LANGUAGES.includes(setup.language))
+    add(e, 'CheckoutSetup.Language', `The value '${String(setup.language)}' is not valid for Language.`);
   for (const k of ['invoicingCountries', 'deliveryCountries'] as const) {
     const v = setup?.[k];
     if (v === undefined) continue;
-    if (!Array.isArray(v) || v.some((c) => !MARKETS.includes(c))) add(e, `CheckoutSetup.${k[0]!.toUpperCase()}${k.slice(1)}`, 'Checkout site does not exists', 300);
+    if (!Array.isArray(v) || v.some((c) => !MARKETS.includes(c)))
+      add(e, `CheckoutSetup.${k[0]!.toUpperCase()}${k.slice(1)}`, 'Checkout site does not exists', 300);
   }
   const url = setup?.completedNotificationUrl;
-  if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url))) add(e, 'CheckoutSetup.CompletedNotificationUrl', 'The value is not a valid absolute URL.');
+  if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
+    add(e, 'CheckoutSetup.CompletedNotificationUrl', 'The value is not a valid absolute URL.');
   validateItems(b.items, e);
   // The 20-character limit is published for the activation's OrderReference; the same reference is taken here.
   text(e, b.extraIdentifiers?.orderReference, 'ExtraIdentifiers.OrderReference', 20);

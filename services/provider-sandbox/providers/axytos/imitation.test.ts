@@ -15,14 +15,18 @@ import type { ProviderResponse } from '../../../../workers/connectors/kit/http.t
 import { IdempotencyStore } from '../../recorder.ts';
 import { axytosRouter } from './imitation.ts';
 
-const fixtures: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('../../../../workers/connectors/axytos/fixtures/answers.json', import.meta.url), 'utf8'));
+const fixtures: Record<string, ProviderResponse> = JSON.parse(
+  readFileSync(new URL('../../../../workers/connectors/axytos/fixtures/answers.json', import.meta.url), 'utf8'),
+);
 let server: Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
   app.use(express.json());
   app.use('/axytos', axytosRouter(new IdempotencyStore()).router);
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/axytos/api/v1`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
@@ -30,13 +34,36 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const creds = { api_key: AXYTOS_SANDBOX_KEY };
 let n = 0;
 const job = (email: string, over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: `pay_${++n}`, operation_id: `op_${n}`, kind: 'authorize', connector: 'axytos', amount: 11900, currency: 'EUR',
-  capture_method: 'manual', connector_transaction_id: null, customer_email: email, return_url: null, merchant_order_reference_id: null, mode: 'execute', sync_round: 0,
+  merchant_id: 'mer_1',
+  payment_id: `pay_${++n}`,
+  operation_id: `op_${n}`,
+  kind: 'authorize',
+  connector: 'axytos',
+  amount: 11900,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: email,
+  return_url: null,
+  merchant_order_reference_id: null,
+  mode: 'execute',
+  sync_round: 0,
   order: {
     customer: { id: 'cus_1', name: 'Erika Mustermann', email, phone: null, phone_country_code: null },
     billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' } },
-    shipping: null, order_details: [{ product_name: 'Lamp', quantity: 2, amount: 10000, tax_percentage: 19 }, { product_name: 'Shipping', quantity: 1, amount: 1900, category: 'shipping_costs', tax_percentage: 19 }],
-    order_tax_amount: null, metadata: { birth_date: '1980-02-03' }, browser_info: null, description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null,
+    shipping: null,
+    order_details: [
+      { product_name: 'Lamp', quantity: 2, amount: 10000, tax_percentage: 19 },
+      { product_name: 'Shipping', quantity: 1, amount: 1900, category: 'shipping_costs', tax_percentage: 19 },
+    ],
+    order_tax_amount: null,
+    metadata: { birth_date: '1980-02-03' },
+    browser_info: null,
+    description: null,
+    payment_method_type: 'invoice',
+    birth_date: null,
+    gender: null,
+    locale: null,
   },
   ...over,
 });
@@ -52,7 +79,12 @@ async function run(flow: Flow<{ api_key: string }>, j: ConnectorJob, c = creds) 
 }
 function shape(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+    );
   return v === null ? null : typeof v;
 }
 function sameShape(actual: ProviderResponse, fixture: string) {
@@ -76,29 +108,53 @@ describe('axytos imitation against the recorded answers', () => {
     // The capture's id is the shop's invoice number sent (here the operation); axytos's own number its reference.
     expect(cap.outcome).toMatchObject({ kind: 'CAPTURED', connector_transaction_id: 'cap_1', connector_reference_id: expect.stringMatching(/^AXI-/) });
     // A refund naming axytos's number instead of the shop's is refused: the imitation does not agree with that mistake.
-    const wrongNumber = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_0', amount: 1000, connector_capture_id: cap.outcome.connector_reference_id! });
+    const wrongNumber = await run(connector.refund!, {
+      ...paid,
+      kind: 'refund',
+      refund_id: 'ref_0',
+      amount: 1000,
+      connector_capture_id: cap.outcome.connector_reference_id!,
+    });
     expect(wrongNumber.outcome).toMatchObject({ kind: 'DECLINED', error_code: 'HTTP_400:OriginalInvoiceNumber' });
     // The same invoice number again: the first invoice.
-    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 5000 })).outcome.connector_transaction_id).toBe(cap.outcome.connector_transaction_id);
-    const over = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_1', amount: 6000, connector_capture_id: cap.outcome.connector_transaction_id! });
+    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 5000 })).outcome.connector_transaction_id).toBe(
+      cap.outcome.connector_transaction_id,
+    );
+    const over = await run(connector.refund!, {
+      ...paid,
+      kind: 'refund',
+      refund_id: 'ref_1',
+      amount: 6000,
+      connector_capture_id: cap.outcome.connector_transaction_id!,
+    });
     expect(over.outcome).toMatchObject({ kind: 'DECLINED', error_code: 'HTTP_400', unified_code: 'UE_6000' });
-    const ok = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_2', amount: 2000, connector_capture_id: cap.outcome.connector_transaction_id! });
+    const ok = await run(connector.refund!, {
+      ...paid,
+      kind: 'refund',
+      refund_id: 'ref_2',
+      amount: 2000,
+      connector_capture_id: cap.outcome.connector_transaction_id!,
+    });
     sameShape(ok.answers[0]!, 'empty_ok');
     expect(ok.outcome).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'ref_2' });
     expect((await run(connector.void!, { ...paid, kind: 'void' })).outcome.kind).toBe('VOIDED');
-    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_2', amount: 1000 })).outcome).toMatchObject({ kind: 'FAILED', error_code: 'HTTP_400' });
+    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_2', amount: 1000 })).outcome).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'HTTP_400',
+    });
   });
-  it('automatic capture: the chain ends with the invoice, the shop\'s invoice number the reference', async () => {
+  it("automatic capture: the chain ends with the invoice, the shop's invoice number the reference", async () => {
     const j = job('erika@example.com', { capture_method: 'automatic' });
     const { answers, outcome } = await run(connector.authorize!, j);
     expect(answers).toHaveLength(4);
     sameShape(answers[3]!, 'invoice');
     expect(outcome).toMatchObject({ kind: 'CAPTURED', connector_reference_id: j.operation_id });
   });
-  it('requests are checked by axytos\'s published models, the field named', async () => {
+  it("requests are checked by axytos's published models, the field named", async () => {
     const j = job('erika@example.com');
     const body = connector.authorize!.request(j, creds).body as Record<string, any>;
-    const call = (b: unknown) => providerCall(base, { method: 'POST', path: '/Payments/invoice/order/precheck', headers: { 'x-api-key': creds.api_key }, body: b }, 'axytos');
+    const call = (b: unknown) =>
+      providerCall(base, { method: 'POST', path: '/Payments/invoice/order/precheck', headers: { 'x-api-key': creds.api_key }, body: b }, 'axytos');
     const noCustomer = await call({ ...body, personalData: { ...body.personalData, externalCustomerId: undefined } });
     expect(noCustomer).toMatchObject({ status: 400, body: { errors: { 'PersonalData.ExternalCustomerId': ['The ExternalCustomerId field is required.'] } } });
     const localDate = await call({ ...body, personalData: { ...body.personalData, dateOfBirth: '1980-02-03T00:00:00' } });
@@ -116,7 +172,10 @@ describe('axytos imitation against the recorded answers', () => {
     sameShape(wrong.answers[0]!, 'unauthorized');
     expect(wrong.outcome).toMatchObject({ kind: 'FAILED', error_code: 'HTTP_401', unified_code: 'UE_4000' });
     const j = job('erika@example.com');
-    const noZip = await run(connector.authorize!, { ...j, order: { ...j.order!, billing: { address: { first_name: 'E', last_name: 'M', line1: 'X 1', city: 'Berlin', country: 'DE' } } } });
+    const noZip = await run(connector.authorize!, {
+      ...j,
+      order: { ...j.order!, billing: { address: { first_name: 'E', last_name: 'M', line1: 'X 1', city: 'Berlin', country: 'DE' } } },
+    });
     sameShape(noZip.answers[0]!, 'validation');
     expect(noZip.outcome).toMatchObject({ kind: 'FAILED', error_code: 'HTTP_400:InvoiceAddress.ZipCode' });
     const unknown = await run(connector.sync!, job('x', { mode: 'sync', connector_transaction_id: 'nope' }));
@@ -124,7 +183,16 @@ describe('axytos imitation against the recorded answers', () => {
   });
   it('+refund_fail as recorded', async () => {
     const p = await run(connector.authorize!, job('erika+refund_fail@example.com', { capture_method: 'automatic' }));
-    const r = await run(connector.refund!, job('x', { kind: 'refund', refund_id: 'ref_f', amount: 1000, connector_transaction_id: p.outcome.connector_transaction_id!, connector_capture_id: p.outcome.connector_reference_id! }));
+    const r = await run(
+      connector.refund!,
+      job('x', {
+        kind: 'refund',
+        refund_id: 'ref_f',
+        amount: 1000,
+        connector_transaction_id: p.outcome.connector_transaction_id!,
+        connector_capture_id: p.outcome.connector_reference_id!,
+      }),
+    );
     sameShape(r.answers[0]!, 'refund_refused');
     expect(r.outcome).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_6000' });
   });

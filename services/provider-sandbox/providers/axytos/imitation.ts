@@ -35,8 +35,21 @@ import { basket, cents } from './validate.ts';
 /** The API key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
 
-interface Precheck { transactionId: string; decision: string; grossTotal: number; expires: number; email: string }
-interface Invoice { invoiceNumber: string; externalInvoiceNumber: string; subOrder: string; gross: number; refunded: number; created_at: string }
+interface Precheck {
+  transactionId: string;
+  decision: string;
+  grossTotal: number;
+  expires: number;
+  email: string;
+}
+interface Invoice {
+  invoiceNumber: string;
+  externalInvoiceNumber: string;
+  subOrder: string;
+  gross: number;
+  refunded: number;
+  created_at: string;
+}
 interface Order {
   externalOrderId: string;
   email: string;
@@ -59,7 +72,8 @@ export function axytosRouter(idem: IdempotencyStore) {
   const orders = new Map<string, Order>();
   let invoiceSeq = 0;
   const send = (res: Response, a: Answer) => (a.body === null ? res.status(a.status).end() : res.status(a.status).json(a.body));
-  const sign = (transactionId: string, timestamp: string, expires: string) => createHmac('sha256', signingKey).update(`${transactionId}|${timestamp}|${expires}`).digest('base64');
+  const sign = (transactionId: string, timestamp: string, expires: string) =>
+    createHmac('sha256', signingKey).update(`${transactionId}|${timestamp}|${expires}`).digest('base64');
 
   router.use('/api/v1', (req, res, next) => {
     if (req.header('x-api-key') !== apiKey) return send(res, refused(401, 'The X-API-KEY is missing or invalid.'));
@@ -89,8 +103,15 @@ export function axytosRouter(idem: IdempotencyStore) {
     // The published answer's shape (answers.json precheck_u / precheck_r), this precheck's values.
     const shape = published(decision === 'U' ? 'precheck_u' : 'precheck_r');
     res.json({
-      ...z.record(z.string(), z.unknown()).parse(shape.body), processId: randomUUID(), decision,
-      transactionMetadata: { transactionId, transactionInfoSignature: sign(transactionId, timestamp, expires), transactionTimestamp: timestamp, transactionExpirationTimestamp: expires },
+      ...z.record(z.string(), z.unknown()).parse(shape.body),
+      processId: randomUUID(),
+      decision,
+      transactionMetadata: {
+        transactionId,
+        transactionInfoSignature: sign(transactionId, timestamp, expires),
+        transactionTimestamp: timestamp,
+        transactionExpirationTimestamp: expires,
+      },
     });
   });
 
@@ -109,7 +130,14 @@ export function axytosRouter(idem: IdempotencyStore) {
     if (pre.decision !== 'U') return send(res, refused(400, `The precheck decided ${pre.decision}: the order cannot be confirmed for invoice.`));
     if (cents(b.basket.grossTotal) !== pre.grossTotal) return send(res, problem('Basket.GrossTotal', 'The basket differs from the prechecked one.'));
     orders.set(b.externalOrderId, {
-      externalOrderId: b.externalOrderId, email: pre.email, grossTotal: pre.grossTotal, status: 'confirmed', shipments: new Map(), invoices: [], refunds: [], confirm: b,
+      externalOrderId: b.externalOrderId,
+      email: pre.email,
+      grossTotal: pre.grossTotal,
+      status: 'confirmed',
+      shipments: new Map(),
+      invoices: [],
+      refunds: [],
+      confirm: b,
     });
     res.status(200).end();
   });
@@ -146,20 +174,32 @@ export function axytosRouter(idem: IdempotencyStore) {
     const o = orderOf(res, b.externalOrderId);
     if (!o) return;
     // Optional in the model, but the shop's number is what a refund names later (originalInvoiceNumber).
-    if (typeof b.externalInvoiceNumber !== 'string' || b.externalInvoiceNumber === '') return send(res, problem('ExternalInvoiceNumber', 'The ExternalInvoiceNumber field is required.'));
+    if (typeof b.externalInvoiceNumber !== 'string' || b.externalInvoiceNumber === '')
+      return send(res, problem('ExternalInvoiceNumber', 'The ExternalInvoiceNumber field is required.'));
     const again = o.invoices.find((i) => i.externalInvoiceNumber === b.externalInvoiceNumber);
     if (again) return res.json({ invoiceNumber: again.invoiceNumber });
     if (o.status !== 'confirmed') return send(res, refused(400, `Order ${o.externalOrderId} is cancelled.`));
     const sub = typeof b.externalSubOrderId === 'string' ? b.externalSubOrderId : '';
-    if (!o.shipments.has(sub)) return send(res, refused(400, `No shipping was reported for order ${o.externalOrderId}${sub ? ` / ${sub}` : ''}: report it before the invoice.`));
+    if (!o.shipments.has(sub))
+      return send(res, refused(400, `No shipping was reported for order ${o.externalOrderId}${sub ? ` / ${sub}` : ''}: report it before the invoice.`));
     // An invoice's positions carry no names or currency; their totals are checked as the precheck's are.
     const bad = basket(b.basket, false);
     if (bad) return send(res, bad);
     const gross = cents(b.basket.grossTotal);
     if (gross <= 0 || invoiced(o) + gross > o.grossTotal) {
-      return send(res, refused(400, `The invoice (${gross / 100}) exceeds what is left of order ${o.externalOrderId} (${(o.grossTotal - invoiced(o)) / 100}).`));
+      return send(
+        res,
+        refused(400, `The invoice (${gross / 100}) exceeds what is left of order ${o.externalOrderId} (${(o.grossTotal - invoiced(o)) / 100}).`),
+      );
     }
-    const inv: Invoice = { invoiceNumber: `AXI-${String(++invoiceSeq).padStart(8, '0')}`, externalInvoiceNumber: b.externalInvoiceNumber, subOrder: sub, gross, refunded: 0, created_at: new Date().toISOString() };
+    const inv: Invoice = {
+      invoiceNumber: `AXI-${String(++invoiceSeq).padStart(8, '0')}`,
+      externalInvoiceNumber: b.externalInvoiceNumber,
+      subOrder: sub,
+      gross,
+      refunded: 0,
+      created_at: new Date().toISOString(),
+    };
     o.invoices.push(inv);
     res.json({ invoiceNumber: inv.invoiceNumber });
   });
@@ -180,16 +220,26 @@ export function axytosRouter(idem: IdempotencyStore) {
     // originalInvoiceNumber is the shop's invoice number given at createInvoice (axytos's SDK: InvoiceClient::refund),
     // not the invoiceNumber axytos answered.
     const inv = o.invoices.find((i) => i.externalInvoiceNumber === b.originalInvoiceNumber);
-    if (!inv) return send(res, problem('OriginalInvoiceNumber', `No invoice of order ${o.externalOrderId} has the external invoice number ${String(b.originalInvoiceNumber)}.`));
+    if (!inv)
+      return send(
+        res,
+        problem('OriginalInvoiceNumber', `No invoice of order ${o.externalOrderId} has the external invoice number ${String(b.originalInvoiceNumber)}.`),
+      );
     const tags = magicTags(o.email);
-    if (tags.has('refund_flaky') && idem.count(`axytos-refund-flaky:${inv.invoiceNumber}`) <= 2) return send(res, refused(500, 'An unexpected error occurred.'));
+    if (tags.has('refund_flaky') && idem.count(`axytos-refund-flaky:${inv.invoiceNumber}`) <= 2)
+      return send(res, refused(500, 'An unexpected error occurred.'));
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     if (b.basket.positions.length === 0) return send(res, problem('Basket.Positions', 'The Positions field must not be empty.'));
     const gross = cents(b.basket.grossTotal);
     const sum = (b.basket.positions as { grossRefundTotal: number }[]).reduce((t, p) => t + cents(p.grossRefundTotal), 0);
-    if (sum !== gross) return send(res, problem('Basket.GrossTotal', 'GrossTotal does not match the positions\' GrossRefundTotal sum.'));
-    if (tags.has('refund_fail')) return send(res, refused(400, `The refund of invoice ${inv.externalInvoiceNumber} was refused: the claim is already with the collection agency.`));
-    if (gross <= 0 || inv.refunded + gross > inv.gross) return send(res, refused(400, `The refund (${gross / 100}) exceeds what is left of invoice ${inv.externalInvoiceNumber} (${(inv.gross - inv.refunded) / 100}).`));
+    if (sum !== gross) return send(res, problem('Basket.GrossTotal', "GrossTotal does not match the positions' GrossRefundTotal sum."));
+    if (tags.has('refund_fail'))
+      return send(res, refused(400, `The refund of invoice ${inv.externalInvoiceNumber} was refused: the claim is already with the collection agency.`));
+    if (gross <= 0 || inv.refunded + gross > inv.gross)
+      return send(
+        res,
+        refused(400, `The refund (${gross / 100}) exceeds what is left of invoice ${inv.externalInvoiceNumber} (${(inv.gross - inv.refunded) / 100}).`),
+      );
     inv.refunded += gross;
     o.refunds.push({ originalInvoiceNumber: inv.externalInvoiceNumber, gross, at: new Date().toISOString() });
     res.status(200).end();
@@ -203,14 +253,18 @@ export function axytosRouter(idem: IdempotencyStore) {
   /** Prechecks (a confirm after a restart), orders with their shipments, invoices and refunds, the invoice number and
    * the key the prechecks are signed with. */
   const saved = keptState({
-    prechecks: records<Precheck>('transactionId'), orders: records<Omit<Order, 'shipments'> & { shipments: unknown }>('externalOrderId'),
-    invoiceSeq: counter, signingKey: savedKey,
+    prechecks: records<Precheck>('transactionId'),
+    orders: records<Omit<Order, 'shipments'> & { shipments: unknown }>('externalOrderId'),
+    invoiceSeq: counter,
+    signingKey: savedKey,
   });
   const shipmentsOf = z.array(z.tuple([z.string(), z.array(z.object({ productId: z.string(), quantity: z.number() }))])).catch([]);
   const state = {
     save: () => ({
-      prechecks: [...prechecks.values()], orders: [...orders.values()].map((o) => ({ ...o, shipments: [...o.shipments] })),
-      invoiceSeq, signingKey: signingKey.toString('base64'),
+      prechecks: [...prechecks.values()],
+      orders: [...orders.values()].map((o) => ({ ...o, shipments: [...o.shipments] })),
+      invoiceSeq,
+      signingKey: signingKey.toString('base64'),
     }),
     load: (raw: unknown) => {
       reset();
@@ -227,7 +281,11 @@ export function axytosRouter(idem: IdempotencyStore) {
 export const imitation: Imitation = (idem) => {
   const a = axytosRouter(idem);
   const view = ({ confirm, ...o }: Order) => ({
-    ...o, shipments: Object.fromEntries(o.shipments), personalData: confirm.personalData, invoiceAddress: confirm.invoiceAddress, basket: confirm.basket,
+    ...o,
+    shipments: Object.fromEntries(o.shipments),
+    personalData: confirm.personalData,
+    invoiceAddress: confirm.invoiceAddress,
+    basket: confirm.basket,
   });
   return {
     router: a.router,

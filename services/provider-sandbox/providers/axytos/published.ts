@@ -25,12 +25,16 @@ export function published(name: string): { status: number; body: unknown } {
 // gets minLength 1 here. UNVERIFIED against the live API, which may accept "".
 function requiredNonEmpty(defs: Record<string, Record<string, unknown>>) {
   const Def = z.object({ required: z.array(z.string()).optional(), properties: z.record(z.string(), z.record(z.string(), z.unknown())).optional() }).loose();
-  return Object.fromEntries(Object.entries(defs).map(([name, def]) => {
-    const d = Def.parse(def);
-    if (!d.properties || !d.required) return [name, def];
-    const properties = Object.fromEntries(Object.entries(d.properties).map(([k, p]) => [k, d.required!.includes(k) && p.type === 'string' ? { ...p, minLength: 1 } : p]));
-    return [name, { ...def, properties }];
-  }));
+  return Object.fromEntries(
+    Object.entries(defs).map(([name, def]) => {
+      const d = Def.parse(def);
+      if (!d.properties || !d.required) return [name, def];
+      const properties = Object.fromEntries(
+        Object.entries(d.properties).map(([k, p]) => [k, d.required!.includes(k) && p.type === 'string' ? { ...p, minLength: 1 } : p]),
+      );
+      return [name, { ...def, properties }];
+    }),
+  );
 }
 const defs = requiredNonEmpty(openapi.$defs);
 const validators = new Map<string, z.ZodType>();
@@ -42,7 +46,8 @@ const validator = (model: string) => {
 
 /** ASP.NET's field path: InvoiceAddress.ZipCode, Basket.Positions[0].ProductId. */
 const fieldOf = (path: readonly PropertyKey[]) =>
-  path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p ? `${p}.` : ''}${String(k).charAt(0).toUpperCase()}${String(k).slice(1)}`), '') || '$';
+  path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p ? `${p}.` : ''}${String(k).charAt(0).toUpperCase()}${String(k).slice(1)}`), '') ||
+  '$';
 
 export type Answer = { status: number; body: unknown };
 
@@ -51,7 +56,11 @@ export function problem(field: string, message: string): Answer {
   const { body } = published('validation');
   return {
     status: 400,
-    body: { ...z.record(z.string(), z.unknown()).parse(body), traceId: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`, errors: { [field]: [message] } },
+    body: {
+      ...z.record(z.string(), z.unknown()).parse(body),
+      traceId: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`,
+      errors: { [field]: [message] },
+    },
   };
 }
 
@@ -78,5 +87,8 @@ export function checkRequest(method: string, path: string, body: unknown): Answe
   if (r.success) return null;
   const issue = r.error.issues[0]!;
   const field = fieldOf(issue.path);
-  return problem(field, issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? `The ${field.split('.').at(-1)} field is required.` : issue.message);
+  return problem(
+    field,
+    issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? `The ${field.split('.').at(-1)} field is required.` : issue.message,
+  );
 }

@@ -14,7 +14,8 @@ export function basket(b: Obj, currency = true): Answer | null {
   let net = 0;
   for (const [i, p] of (b.positions as Obj[]).entries()) {
     if (p.quantity < 1) return problem(`Basket.Positions[${i}].Quantity`, 'Quantity must be a positive integer.');
-    if (cents(p.netPositionTotal) > cents(p.grossPositionTotal)) return problem(`Basket.Positions[${i}].NetPositionTotal`, 'NetPositionTotal must not exceed GrossPositionTotal.');
+    if (cents(p.netPositionTotal) > cents(p.grossPositionTotal))
+      return problem(`Basket.Positions[${i}].NetPositionTotal`, 'NetPositionTotal must not exceed GrossPositionTotal.');
     gross += cents(p.grossPositionTotal);
     net += cents(p.netPositionTotal);
   }

@@ -18,41 +18,82 @@ beforeAll(async () => {
   app.use(express.json());
   app.use(express.urlencoded({ extended: false }));
   app.use('/billie', billieRouter(new IdempotencyStore()).router);
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/billie/api/v2`;
 });
 afterAll(() => server?.close());
 
 const call = async (method: string, path: string, body: unknown, token?: string) => {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 };
 
 describe('billie imitation', () => {
-  it('token, the sheet\'s example order, an invoice, a credit note, in the connector\'s shapes', async () => {
-    const t = await call('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: 'billie_sandbox_client_id', client_secret: 'billie_sandbox_client_secret' });
+  it("token, the sheet's example order, an invoice, a credit note, in the connector's shapes", async () => {
+    const t = await call('POST', '/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: 'billie_sandbox_client_id',
+      client_secret: 'billie_sandbox_client_secret',
+    });
     const token = BillieToken.parse(t.body).access_token;
     expect(await call('POST', '/orders', requests.create_order)).toEqual({ status: 401, body: answers.unauthorized.body });
     const created = await call('POST', '/orders', requests.create_order, token);
     expect(created.status).toBe(200);
     const o = BillieOrder.parse(created.body);
     expect(created.body).toMatchObject({ ...answers.order_created.body, uuid: o.uuid, created_at: expect.any(String) });
-    const inv = await call('POST', '/invoices', { orders: [o.uuid], external_code: 'INV-1', invoice_url: 'https://shop/i.pdf', amount: { net: 50, gross: 59.5, tax: 9.5 } }, token);
+    const inv = await call(
+      'POST',
+      '/invoices',
+      { orders: [o.uuid], external_code: 'INV-1', invoice_url: 'https://shop/i.pdf', amount: { net: 50, gross: 59.5, tax: 9.5 } },
+      token,
+    );
     expect(inv.status).toBe(201);
     expect(BillieInvoice.parse(inv.body).amount).toEqual({ net: 50, gross: 59.5, tax: 9.5 });
-    expect(await call('POST', '/invoices', { orders: [o.uuid], external_code: 'INV-2', invoice_url: 'https://shop/i.pdf', amount: { net: 60, gross: 71.4, tax: 11.4 } }, token)).toEqual({ status: 400, body: answers.invoice_too_much.body });
+    expect(
+      await call(
+        'POST',
+        '/invoices',
+        { orders: [o.uuid], external_code: 'INV-2', invoice_url: 'https://shop/i.pdf', amount: { net: 60, gross: 71.4, tax: 11.4 } },
+        token,
+      ),
+    ).toEqual({ status: 400, body: answers.invoice_too_much.body });
     expect(await call('POST', `/orders/${o.uuid}/cancel`, {}, token)).toEqual({ status: 403, body: answers.cancel_refused.body });
-    const cn = await call('POST', `/invoices/${inv.body.uuid}/credit-notes`, { external_code: 'ref_1', amount: { net: 16.81, gross: 20, tax: 3.19 }, comment: 'damaged' }, token);
+    const cn = await call(
+      'POST',
+      `/invoices/${inv.body.uuid}/credit-notes`,
+      { external_code: 'ref_1', amount: { net: 16.81, gross: 20, tax: 3.19 }, comment: 'damaged' },
+      token,
+    );
     expect(cn.status).toBe(201);
     expect(BillieCreditNote.parse(cn.body).uuid).toBeTruthy();
   });
-  it('refusals in Billie\'s shapes: bad client credentials, a blank debtor name, a decline as HTTP 200', async () => {
-    expect(await call('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' })).toEqual({ status: 401, body: answers.token_refused.body });
-    const token = (await call('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: 'billie_sandbox_client_id', client_secret: 'billie_sandbox_client_secret' })).body.access_token;
+  it("refusals in Billie's shapes: bad client credentials, a blank debtor name, a decline as HTTP 200", async () => {
+    expect(await call('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' })).toEqual({
+      status: 401,
+      body: answers.token_refused.body,
+    });
+    const token = (
+      await call('POST', '/oauth/token', {
+        grant_type: 'client_credentials',
+        client_id: 'billie_sandbox_client_id',
+        client_secret: 'billie_sandbox_client_secret',
+      })
+    ).body.access_token;
     const noName = { ...requests.create_order, debtor: { ...requests.create_order.debtor, name: '' } };
     expect(await call('POST', '/orders', noName, token)).toEqual({ status: 400, body: answers.validation_error.body });
-    const declined = await call('POST', '/orders', { ...requests.create_order, debtor_person: { ...requests.create_order.debtor_person, email: 'a+decline@acme.de' } }, token);
+    const declined = await call(
+      'POST',
+      '/orders',
+      { ...requests.create_order, debtor_person: { ...requests.create_order.debtor_person, email: 'a+decline@acme.de' } },
+      token,
+    );
     expect(declined.status).toBe(200);
     expect(BillieOrder.parse(declined.body)).toMatchObject({ state: 'declined', decline_reason: 'risk_policy' });
   });

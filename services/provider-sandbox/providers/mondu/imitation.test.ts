@@ -25,18 +25,24 @@ beforeAll(async () => {
     received.push({ headers: req.headers as Record<string, string>, body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) });
     res.sendStatus(200);
   });
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server?.close());
 
 const call = async (method: string, path: string, body?: unknown, token = TOKEN) => {
-  const res = await fetch(`${base}/mondu/api/v1${path}`, { method, headers: { 'content-type': 'application/json', 'api-token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  const res = await fetch(`${base}/mondu/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'api-token': token },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
 };
 
 describe('mondu imitation', () => {
-  it('the sheet\'s example order: 201 {order} in the connector\'s shape; its checkout, confirm, invoice, credit note', async () => {
+  it("the sheet's example order: 201 {order} in the connector's shape; its checkout, confirm, invoice, credit note", async () => {
     await call('POST', '/webhooks', { topic: 'order', address: `${base}/hook` });
     const created = await call('POST', '/orders', requests.create_order);
     expect(created.status).toBe(201);
@@ -54,12 +60,21 @@ describe('mondu imitation', () => {
     expect(OrderAnswer.parse(confirmed.body).order.state).toBe('confirmed');
     // Confirming again answers the order as it is.
     expect((await call('POST', `/orders/${order.uuid}/confirm`, {})).body.order.state).toBe('confirmed');
-    const inv = await call('POST', `/orders/${order.uuid}/invoices`, { external_reference_id: 'INV-1', invoice_url: 'https://shop/inv.pdf', gross_amount_cents: 5000, tax_cents: 798 });
+    const inv = await call('POST', `/orders/${order.uuid}/invoices`, {
+      external_reference_id: 'INV-1',
+      invoice_url: 'https://shop/inv.pdf',
+      gross_amount_cents: 5000,
+      tax_cents: 798,
+    });
     expect(inv.status).toBe(201);
     const invoice = InvoiceAnswer.parse(inv.body).invoice;
-    const tooMuch = await call('POST', `/orders/${order.uuid}/invoices`, { external_reference_id: 'INV-2', invoice_url: 'https://shop/inv.pdf', gross_amount_cents: 7000 });
+    const tooMuch = await call('POST', `/orders/${order.uuid}/invoices`, {
+      external_reference_id: 'INV-2',
+      invoice_url: 'https://shop/inv.pdf',
+      gross_amount_cents: 7000,
+    });
     expect(tooMuch).toEqual({ status: 422, body: answers.invoice_too_much.body });
-    expect((await call('POST', `/orders/${order.uuid}/cancel`, {}))).toEqual({ status: 422, body: answers.cancel_after_invoice.body });
+    expect(await call('POST', `/orders/${order.uuid}/cancel`, {})).toEqual({ status: 422, body: answers.cancel_after_invoice.body });
     const cn = await call('POST', `/invoices/${invoice.uuid}/credit_notes`, { external_reference_id: 'ref_1', gross_amount_cents: 2000, tax_cents: 319 });
     expect(cn.status).toBe(201);
     expect(CreditNoteAnswer.parse(cn.body).credit_note.gross_amount_cents).toBe(2000);
@@ -67,7 +82,7 @@ describe('mondu imitation', () => {
     await expect.poll(() => received.map((r) => JSON.parse(r.body).topic)).toEqual(['order/authorized', 'order/confirmed']);
     for (const r of received) expect(r.headers['x-mondu-signature']).toBe(signMondu(r.body, 'mondu_sandbox_webhook_secret'));
   });
-  it('errors in Mondu\'s shape: a wrong token, a missing field, an unknown order', async () => {
+  it("errors in Mondu's shape: a wrong token, a missing field, an unknown order", async () => {
     expect(await call('POST', '/orders', requests.create_order, 'wrong')).toEqual({ status: 401, body: answers.unauthorized.body });
     const { buyer, ...noBuyer } = requests.create_order;
     const invalid = await call('POST', '/orders', { ...noBuyer, buyer: { ...buyer, email: undefined } });

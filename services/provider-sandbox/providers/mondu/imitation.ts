@@ -29,17 +29,57 @@ type State = 'created' | 'authorized' | 'pending' | 'confirmed' | 'declined' | '
 type Obj = Record<string, any>;
 
 interface Order {
-  uuid: string; api_token: string; idempotency_key: string | null; state: State; currency: string; payment_method: string;
-  external_reference_id: string; gross_amount_cents: number; net_price_cents: number; tax_cents: number; net_term: number | null;
-  invoiced_amount_cents: number; buyer: Obj; billing_address: Obj; shipping_address: Obj | null; lines: Obj[];
-  success_url: string; cancel_url: string; declined_url: string; state_flow: string | null; language: string | null;
-  hosted_checkout_url: string; decline_reason: string | null; tags: Set<MagicTag>; decide_at?: number; created_at: string; updated_at: string;
+  uuid: string;
+  api_token: string;
+  idempotency_key: string | null;
+  state: State;
+  currency: string;
+  payment_method: string;
+  external_reference_id: string;
+  gross_amount_cents: number;
+  net_price_cents: number;
+  tax_cents: number;
+  net_term: number | null;
+  invoiced_amount_cents: number;
+  buyer: Obj;
+  billing_address: Obj;
+  shipping_address: Obj | null;
+  lines: Obj[];
+  success_url: string;
+  cancel_url: string;
+  declined_url: string;
+  state_flow: string | null;
+  language: string | null;
+  hosted_checkout_url: string;
+  decline_reason: string | null;
+  tags: Set<MagicTag>;
+  decide_at?: number;
+  created_at: string;
+  updated_at: string;
 }
 interface Invoice {
-  uuid: string; order_uuid: string; api_token: string; state: 'created'; external_reference_id: string; invoice_url: string;
-  gross_amount_cents: number; tax_cents: number; credited_amount_cents: number; line_items: Obj[]; created_at: string; updated_at: string;
+  uuid: string;
+  order_uuid: string;
+  api_token: string;
+  state: 'created';
+  external_reference_id: string;
+  invoice_url: string;
+  gross_amount_cents: number;
+  tax_cents: number;
+  credited_amount_cents: number;
+  line_items: Obj[];
+  created_at: string;
+  updated_at: string;
 }
-interface CreditNote { uuid: string; invoice_uuid: string; external_reference_id: string; gross_amount_cents: number; tax_cents: number; notes: string | null; created_at: string }
+interface CreditNote {
+  uuid: string;
+  invoice_uuid: string;
+  external_reference_id: string;
+  gross_amount_cents: number;
+  tax_cents: number;
+  notes: string | null;
+  created_at: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorBody = (status: number, errors: FieldError[]) => ({ status, body: { status, errors } });
@@ -56,24 +96,50 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const webhooks = new MonduWebhooks({ secret: webhookSecret, firstRetryMs: retryFirstMs() });
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
 
   const orderView = (o: Order) => ({
-    uuid: o.uuid, state: o.state, currency: o.currency, payment_method: o.payment_method, external_reference_id: o.external_reference_id,
-    gross_amount_cents: o.gross_amount_cents, net_price_cents: o.net_price_cents, tax_cents: o.tax_cents, net_term: o.net_term,
-    invoiced_amount_cents: o.invoiced_amount_cents, buyer: o.buyer, billing_address: o.billing_address, shipping_address: o.shipping_address,
-    lines: o.lines, hosted_checkout_url: o.hosted_checkout_url, decline_reason: o.decline_reason, language: o.language,
-    created_at: o.created_at, updated_at: o.updated_at,
+    uuid: o.uuid,
+    state: o.state,
+    currency: o.currency,
+    payment_method: o.payment_method,
+    external_reference_id: o.external_reference_id,
+    gross_amount_cents: o.gross_amount_cents,
+    net_price_cents: o.net_price_cents,
+    tax_cents: o.tax_cents,
+    net_term: o.net_term,
+    invoiced_amount_cents: o.invoiced_amount_cents,
+    buyer: o.buyer,
+    billing_address: o.billing_address,
+    shipping_address: o.shipping_address,
+    lines: o.lines,
+    hosted_checkout_url: o.hosted_checkout_url,
+    decline_reason: o.decline_reason,
+    language: o.language,
+    created_at: o.created_at,
+    updated_at: o.updated_at,
   });
   const invoiceView = ({ api_token: _t, ...i }: Invoice) => i;
   /** The order webhooks (order/confirmed, order/pending, …): the order's uuid, reference and state. */
-  const notifyOrder = (o: Order, topic: string) => webhooks.send(o.api_token, {
-    topic, order_uuid: o.uuid, external_reference_id: o.external_reference_id, order_state: o.state,
-    ...(o.decline_reason ? { decline_reason: o.decline_reason } : {}), updated_at: o.updated_at,
-  }, o.uuid);
+  const notifyOrder = (o: Order, topic: string) =>
+    webhooks.send(
+      o.api_token,
+      {
+        topic,
+        order_uuid: o.uuid,
+        external_reference_id: o.external_reference_id,
+        order_state: o.state,
+        ...(o.decline_reason ? { decline_reason: o.decline_reason } : {}),
+        updated_at: o.updated_at,
+      },
+      o.uuid,
+    );
   const move = (o: Order, state: State, topic?: string) => {
     o.state = state;
     o.updated_at = laterThan(o.updated_at);
@@ -104,7 +170,8 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const scoped = key ? `mondu:${scope}:${key}` : null;
     if (scoped) {
       const seen = idem.get(scoped);
-      if (seen?.state === 'in_progress') return res.status(409).json({ status: 409, errors: [{ name: 'idempotency_key', details: 'a request with this key is in progress' }] });
+      if (seen?.state === 'in_progress')
+        return res.status(409).json({ status: 409, errors: [{ name: 'idempotency_key', details: 'a request with this key is in progress' }] });
       if (seen?.state === 'done') return res.status(seen.status).json(seen.body);
       idem.begin(scoped);
     }
@@ -128,26 +195,48 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     next();
   });
 
-  router.post('/api/v1/orders', (req, res) => run(req, res, 'orders', async () => {
-    const b: Obj = req.body ?? {};
-    const tags = magicTags(typeof b.buyer?.email === 'string' ? b.buyer.email : null);
-    if (tags.has('flaky') && flaky('flaky', req.header('idempotency-key') ?? String(b.external_reference_id))) return unavailable;
-    const errors = validateOrder(b);
-    if (errors.length) return errorBody(422, errors);
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const now = new Date().toISOString();
-    const uuid = randomUUID();
-    const o: Order = {
-      uuid, api_token: apiToken, idempotency_key: req.header('idempotency-key') ?? null, state: 'created', currency: b.currency,
-      payment_method: b.payment_method ?? 'invoice', external_reference_id: String(b.external_reference_id), gross_amount_cents: b.gross_amount_cents,
-      net_price_cents: b.net_price_cents ?? b.gross_amount_cents - (b.tax_cents ?? 0), tax_cents: b.tax_cents ?? 0, net_term: b.net_term ?? null,
-      invoiced_amount_cents: 0, buyer: b.buyer, billing_address: b.billing_address, shipping_address: b.shipping_address ?? null, lines: b.lines,
-      success_url: b.success_url, cancel_url: b.cancel_url, declined_url: b.declined_url, state_flow: b.state_flow ?? null, language: b.language ?? null,
-      hosted_checkout_url: `${publicUrl()}/mondu/checkout/${uuid}`, decline_reason: null, tags, created_at: now, updated_at: now,
-    };
-    orders.set(uuid, o);
-    return { status: 201, body: { order: view(o) } };
-  }));
+  router.post('/api/v1/orders', (req, res) =>
+    run(req, res, 'orders', async () => {
+      const b: Obj = req.body ?? {};
+      const tags = magicTags(typeof b.buyer?.email === 'string' ? b.buyer.email : null);
+      if (tags.has('flaky') && flaky('flaky', req.header('idempotency-key') ?? String(b.external_reference_id))) return unavailable;
+      const errors = validateOrder(b);
+      if (errors.length) return errorBody(422, errors);
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const now = new Date().toISOString();
+      const uuid = randomUUID();
+      const o: Order = {
+        uuid,
+        api_token: apiToken,
+        idempotency_key: req.header('idempotency-key') ?? null,
+        state: 'created',
+        currency: b.currency,
+        payment_method: b.payment_method ?? 'invoice',
+        external_reference_id: String(b.external_reference_id),
+        gross_amount_cents: b.gross_amount_cents,
+        net_price_cents: b.net_price_cents ?? b.gross_amount_cents - (b.tax_cents ?? 0),
+        tax_cents: b.tax_cents ?? 0,
+        net_term: b.net_term ?? null,
+        invoiced_amount_cents: 0,
+        buyer: b.buyer,
+        billing_address: b.billing_address,
+        shipping_address: b.shipping_address ?? null,
+        lines: b.lines,
+        success_url: b.success_url,
+        cancel_url: b.cancel_url,
+        declined_url: b.declined_url,
+        state_flow: b.state_flow ?? null,
+        language: b.language ?? null,
+        hosted_checkout_url: `${publicUrl()}/mondu/checkout/${uuid}`,
+        decline_reason: null,
+        tags,
+        created_at: now,
+        updated_at: now,
+      };
+      orders.set(uuid, o);
+      return { status: 201, body: { order: view(o) } };
+    }),
+  );
 
   const order = (req: Request) => {
     const o = orders.get(req.params.uuid as string);
@@ -161,52 +250,71 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
   });
 
   // Confirming an order already decided answers it as it is; one the buyer has not authorized is refused (UNVERIFIED).
-  router.post('/api/v1/orders/:uuid/confirm', (req, res) => run(req, res, 'confirm', async () => {
-    const o = order(req);
-    if (!o) return notFound('order');
-    view(o);
-    if (o.state === 'created') return stateError('cannot transition from created to confirmed: the buyer has not completed the checkout');
-    if (o.state === 'authorized') {
-      if (typeof req.body?.external_reference_id === 'string' && req.body.external_reference_id) o.external_reference_id = req.body.external_reference_id;
-      decide(o);
-    }
-    return { status: 200, body: { order: view(o) } };
-  }));
+  router.post('/api/v1/orders/:uuid/confirm', (req, res) =>
+    run(req, res, 'confirm', async () => {
+      const o = order(req);
+      if (!o) return notFound('order');
+      view(o);
+      if (o.state === 'created') return stateError('cannot transition from created to confirmed: the buyer has not completed the checkout');
+      if (o.state === 'authorized') {
+        if (typeof req.body?.external_reference_id === 'string' && req.body.external_reference_id) o.external_reference_id = req.body.external_reference_id;
+        decide(o);
+      }
+      return { status: 200, body: { order: view(o) } };
+    }),
+  );
 
-  router.post('/api/v1/orders/:uuid/cancel', (req, res) => run(req, res, 'cancel', async () => {
-    const o = order(req);
-    if (!o) return notFound('order');
-    view(o);
-    if (o.invoiced_amount_cents > 0) return stateError(`cannot cancel a ${o.state} order: adjust it instead`);
-    if (o.state === 'declined' || o.state === 'canceled') return stateError(`cannot transition from ${o.state} to canceled`);
-    delete o.decide_at;
-    move(o, 'canceled', 'order/canceled');
-    return { status: 200, body: { order: view(o) } };
-  }));
+  router.post('/api/v1/orders/:uuid/cancel', (req, res) =>
+    run(req, res, 'cancel', async () => {
+      const o = order(req);
+      if (!o) return notFound('order');
+      view(o);
+      if (o.invoiced_amount_cents > 0) return stateError(`cannot cancel a ${o.state} order: adjust it instead`);
+      if (o.state === 'declined' || o.state === 'canceled') return stateError(`cannot transition from ${o.state} to canceled`);
+      delete o.decide_at;
+      move(o, 'canceled', 'order/canceled');
+      return { status: 200, body: { order: view(o) } };
+    }),
+  );
 
-  router.post('/api/v1/orders/:uuid/invoices', (req, res) => run(req, res, 'invoices', async () => {
-    const o = order(req);
-    if (!o) return notFound('order');
-    view(o);
-    if (o.state !== 'confirmed' && o.state !== 'partially_shipped') return stateError(`cannot invoice a ${o.state} order`);
-    const b: Obj = req.body ?? {};
-    const errors = validateInvoice(b, o.gross_amount_cents - o.invoiced_amount_cents);
-    if ([...invoices.values()].some((i) => i.order_uuid === o.uuid && i.external_reference_id === b.external_reference_id)) {
-      errors.push({ name: 'external_reference_id', details: 'has already been taken' });
-    }
-    if (errors.length) return errorBody(422, errors);
-    const now = new Date().toISOString();
-    const inv: Invoice = {
-      uuid: randomUUID(), order_uuid: o.uuid, api_token: o.api_token, state: 'created', external_reference_id: String(b.external_reference_id),
-      invoice_url: String(b.invoice_url), gross_amount_cents: b.gross_amount_cents, tax_cents: b.tax_cents ?? 0, credited_amount_cents: 0,
-      line_items: Array.isArray(b.line_items) ? b.line_items : [], created_at: now, updated_at: now,
-    };
-    invoices.set(inv.uuid, inv);
-    o.invoiced_amount_cents += inv.gross_amount_cents;
-    move(o, o.invoiced_amount_cents === o.gross_amount_cents ? 'shipped' : 'partially_shipped');
-    webhooks.send(o.api_token, { topic: 'invoice/created', invoice_uuid: inv.uuid, order_uuid: o.uuid, external_reference_id: inv.external_reference_id, invoice_state: inv.state }, inv.uuid);
-    return { status: 201, body: { invoice: invoiceView(inv) } };
-  }));
+  router.post('/api/v1/orders/:uuid/invoices', (req, res) =>
+    run(req, res, 'invoices', async () => {
+      const o = order(req);
+      if (!o) return notFound('order');
+      view(o);
+      if (o.state !== 'confirmed' && o.state !== 'partially_shipped') return stateError(`cannot invoice a ${o.state} order`);
+      const b: Obj = req.body ?? {};
+      const errors = validateInvoice(b, o.gross_amount_cents - o.invoiced_amount_cents);
+      if ([...invoices.values()].some((i) => i.order_uuid === o.uuid && i.external_reference_id === b.external_reference_id)) {
+        errors.push({ name: 'external_reference_id', details: 'has already been taken' });
+      }
+      if (errors.length) return errorBody(422, errors);
+      const now = new Date().toISOString();
+      const inv: Invoice = {
+        uuid: randomUUID(),
+        order_uuid: o.uuid,
+        api_token: o.api_token,
+        state: 'created',
+        external_reference_id: String(b.external_reference_id),
+        invoice_url: String(b.invoice_url),
+        gross_amount_cents: b.gross_amount_cents,
+        tax_cents: b.tax_cents ?? 0,
+        credited_amount_cents: 0,
+        line_items: Array.isArray(b.line_items) ? b.line_items : [],
+        created_at: now,
+        updated_at: now,
+      };
+      invoices.set(inv.uuid, inv);
+      o.invoiced_amount_cents += inv.gross_amount_cents;
+      move(o, o.invoiced_amount_cents === o.gross_amount_cents ? 'shipped' : 'partially_shipped');
+      webhooks.send(
+        o.api_token,
+        { topic: 'invoice/created', invoice_uuid: inv.uuid, order_uuid: o.uuid, external_reference_id: inv.external_reference_id, invoice_state: inv.state },
+        inv.uuid,
+      );
+      return { status: 201, body: { invoice: invoiceView(inv) } };
+    }),
+  );
 
   router.get('/api/v1/orders/:uuid/invoices', (req, res) => {
     const o = order(req);
@@ -220,25 +328,32 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.json({ invoice: invoiceView(inv) });
   });
 
-  router.post('/api/v1/invoices/:inv/credit_notes', (req, res) => run(req, res, 'credit_notes', async () => {
-    const inv = invoices.get(req.params.inv as string);
-    if (!inv || inv.api_token !== req.header('api-token')) return notFound('invoice');
-    const o = orders.get(inv.order_uuid)!;
-    if (o.tags.has('refund_flaky') && flaky('refund_flaky', req.header('idempotency-key') ?? String(req.body?.external_reference_id))) return unavailable;
-    if (o.tags.has('slow')) await sleep(config.sandboxSlowMs);
-    if (o.tags.has('refund_fail')) return errorBody(422, [{ name: 'invoice', details: 'is in collection: credit notes are not accepted' }]);
-    const b: Obj = req.body ?? {};
-    const errors = validateCreditNote(b, inv.gross_amount_cents - inv.credited_amount_cents);
-    if (errors.length) return errorBody(422, errors);
-    const c: CreditNote = {
-      uuid: randomUUID(), invoice_uuid: inv.uuid, external_reference_id: String(b.external_reference_id), gross_amount_cents: b.gross_amount_cents,
-      tax_cents: b.tax_cents ?? 0, notes: typeof b.notes === 'string' ? b.notes : null, created_at: new Date().toISOString(),
-    };
-    creditNotes.set(c.uuid, c);
-    inv.credited_amount_cents += c.gross_amount_cents;
-    inv.updated_at = laterThan(inv.updated_at);
-    return { status: 201, body: { credit_note: c } };
-  }));
+  router.post('/api/v1/invoices/:inv/credit_notes', (req, res) =>
+    run(req, res, 'credit_notes', async () => {
+      const inv = invoices.get(req.params.inv as string);
+      if (!inv || inv.api_token !== req.header('api-token')) return notFound('invoice');
+      const o = orders.get(inv.order_uuid)!;
+      if (o.tags.has('refund_flaky') && flaky('refund_flaky', req.header('idempotency-key') ?? String(req.body?.external_reference_id))) return unavailable;
+      if (o.tags.has('slow')) await sleep(config.sandboxSlowMs);
+      if (o.tags.has('refund_fail')) return errorBody(422, [{ name: 'invoice', details: 'is in collection: credit notes are not accepted' }]);
+      const b: Obj = req.body ?? {};
+      const errors = validateCreditNote(b, inv.gross_amount_cents - inv.credited_amount_cents);
+      if (errors.length) return errorBody(422, errors);
+      const c: CreditNote = {
+        uuid: randomUUID(),
+        invoice_uuid: inv.uuid,
+        external_reference_id: String(b.external_reference_id),
+        gross_amount_cents: b.gross_amount_cents,
+        tax_cents: b.tax_cents ?? 0,
+        notes: typeof b.notes === 'string' ? b.notes : null,
+        created_at: new Date().toISOString(),
+      };
+      creditNotes.set(c.uuid, c);
+      inv.credited_amount_cents += c.gross_amount_cents;
+      inv.updated_at = laterThan(inv.updated_at);
+      return { status: 201, body: { credit_note: c } };
+    }),
+  );
 
   router.post('/api/v1/webhooks', (req, res) => {
     const { topic, address } = req.body ?? {};
@@ -250,7 +365,11 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.status(201).json({ webhook: { uuid: r.uuid, topic: r.topic, address: r.address } });
   });
   router.get('/api/v1/webhooks', (req, res) => {
-    res.json({ webhooks: [...webhooks.registrations.values()].filter((r) => r.api_token === req.header('api-token')).map(({ uuid, topic, address }) => ({ uuid, topic, address })) });
+    res.json({
+      webhooks: [...webhooks.registrations.values()]
+        .filter((r) => r.api_token === req.header('api-token'))
+        .map(({ uuid, topic, address }) => ({ uuid, topic, address })),
+    });
   });
   router.get('/api/v1/webhooks/keys', (_req, res) => res.json({ webhook_secret: webhookSecret }));
 
@@ -299,13 +418,19 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
   /** Orders, invoices, credit notes, the webhook registrations and the webhooks sent; a decision pending at the save
    * is taken at its time (or on the first read after it). */
   const saved = keptState({
-    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('uuid'), invoices: records<Invoice>('uuid'), creditNotes: records<CreditNote>('uuid'),
-    registrations: records<Registration>('uuid'), deliveries: records<MonduDelivery>('id'),
+    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('uuid'),
+    invoices: records<Invoice>('uuid'),
+    creditNotes: records<CreditNote>('uuid'),
+    registrations: records<Registration>('uuid'),
+    deliveries: records<MonduDelivery>('id'),
   });
   const state = {
     save: () => ({
-      orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), invoices: [...invoices.values()], creditNotes: [...creditNotes.values()],
-      registrations: [...webhooks.registrations.values()], deliveries: webhooks.deliveries,
+      orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })),
+      invoices: [...invoices.values()],
+      creditNotes: [...creditNotes.values()],
+      registrations: [...webhooks.registrations.values()],
+      deliveries: webhooks.deliveries,
     }),
     load: (raw: unknown) => {
       reset();
@@ -331,8 +456,10 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: m.reset,
     state: m.state,
     views: {
-      orders: (q) => [...m.orders.values()].filter((o) => (!q.external_reference_id || o.external_reference_id === q.external_reference_id) && (!q.uuid || o.uuid === q.uuid))
-        .map((o) => ({ ...o, tags: [...o.tags] })),
+      orders: (q) =>
+        [...m.orders.values()]
+          .filter((o) => (!q.external_reference_id || o.external_reference_id === q.external_reference_id) && (!q.uuid || o.uuid === q.uuid))
+          .map((o) => ({ ...o, tags: [...o.tags] })),
       invoices: (q) => [...m.invoices.values()].filter((i) => !q.order_uuid || i.order_uuid === q.order_uuid),
       credit_notes: (q) => [...m.creditNotes.values()].filter((c) => !q.invoice_uuid || c.invoice_uuid === q.invoice_uuid),
       notifications: (q) => m.webhooks.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.topic || d.topic === q.topic)),

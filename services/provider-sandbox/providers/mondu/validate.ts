@@ -1,6 +1,9 @@
 // Mondu's request validation as the sandbox imitates it: every problem as {name: dotted path, details}, answered
 // 422 {"status": 422, "errors": [...]} (the shape of https://docs.mondu.ai/reference/errors).
-export interface FieldError { name: string; details: string }
+export interface FieldError {
+  name: string;
+  details: string;
+}
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -14,17 +17,26 @@ const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
 
 export function validateOrder(b: Obj): FieldError[] {
   const errors: FieldError[] = [];
-  const missing = (name: string, v: unknown) => { if (!present(v)) errors.push({ name, details: 'is missing' }); };
+  const missing = (name: string, v: unknown) => {
+    if (!present(v)) errors.push({ name, details: 'is missing' });
+  };
   missing('currency', b.currency);
   if (present(b.currency) && !CURRENCIES.includes(b.currency as string)) errors.push({ name: 'currency', details: 'is not included in the list' });
   missing('external_reference_id', b.external_reference_id);
-  if (b.payment_method !== undefined && !PAYMENT_METHODS.includes(b.payment_method as string)) errors.push({ name: 'payment_method', details: 'is not included in the list' });
+  if (b.payment_method !== undefined && !PAYMENT_METHODS.includes(b.payment_method as string))
+    errors.push({ name: 'payment_method', details: 'is not included in the list' });
   if (!isInt(b.gross_amount_cents, 1)) errors.push({ name: 'gross_amount_cents', details: 'must be a positive integer' });
   for (const k of ['net_price_cents', 'tax_cents'] as const) if (b[k] !== undefined && !isInt(b[k])) errors.push({ name: k, details: 'must be an integer' });
-  if (isInt(b.net_price_cents) && isInt(b.tax_cents) && isInt(b.gross_amount_cents) && (b.net_price_cents as number) + (b.tax_cents as number) !== b.gross_amount_cents) {
+  if (
+    isInt(b.net_price_cents) &&
+    isInt(b.tax_cents) &&
+    isInt(b.gross_amount_cents) &&
+    (b.net_price_cents as number) + (b.tax_cents as number) !== b.gross_amount_cents
+  ) {
     errors.push({ name: 'gross_amount_cents', details: 'must equal net_price_cents + tax_cents' });
   }
-  if (b.net_term !== undefined && !NET_TERMS.includes(b.net_term as number)) errors.push({ name: 'net_term', details: `must be one of the net terms of the account (${NET_TERMS.join(', ')})` });
+  if (b.net_term !== undefined && !NET_TERMS.includes(b.net_term as number))
+    errors.push({ name: 'net_term', details: `must be one of the net terms of the account (${NET_TERMS.join(', ')})` });
   if (b.language !== undefined && !LANGUAGES.includes(b.language as string)) errors.push({ name: 'language', details: 'is not included in the list' });
   if (b.state_flow !== undefined && b.state_flow !== 'authorization_flow') errors.push({ name: 'state_flow', details: 'is not included in the list' });
   const buyer = obj(b.buyer);
@@ -39,7 +51,8 @@ export function validateOrder(b: Obj): FieldError[] {
     const line = obj(raw);
     const items = Array.isArray(line.line_items) ? line.line_items : [];
     if (!items.length) errors.push({ name: `lines.${i}.line_items`, details: 'is missing' });
-    for (const k of ['shipping_price_cents', 'discount_cents'] as const) if (line[k] !== undefined && !isInt(line[k])) errors.push({ name: `lines.${i}.${k}`, details: 'must be an integer' });
+    for (const k of ['shipping_price_cents', 'discount_cents'] as const)
+      if (line[k] !== undefined && !isInt(line[k])) errors.push({ name: `lines.${i}.${k}`, details: 'must be an integer' });
     net += ((line.shipping_price_cents as number) || 0) - ((line.discount_cents as number) || 0);
     items.forEach((rawItem, j) => {
       const it = obj(rawItem);

@@ -7,8 +7,21 @@ import { keep, Retrier, type Attempts } from '../../notifier.ts';
 
 export const SIGNATURE_HEADER = 'X-MONDU-SIGNATURE';
 
-export interface Registration { uuid: string; api_token: string; topic: string; address: string; created_at: string }
-export interface MonduDelivery extends Attempts { id: string; topic: string; url: string; object_id: string; created_at: string; body: string }
+export interface Registration {
+  uuid: string;
+  api_token: string;
+  topic: string;
+  address: string;
+  created_at: string;
+}
+export interface MonduDelivery extends Attempts {
+  id: string;
+  topic: string;
+  url: string;
+  object_id: string;
+  created_at: string;
+  body: string;
+}
 
 export const signMondu = (body: string, secret: string) => createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 
@@ -37,8 +50,17 @@ export class MonduWebhooks {
     for (const r of this.registrations.values()) {
       if (r.api_token !== apiToken || !covers(r.topic, payload.topic)) continue;
       const d: MonduDelivery = {
-        id: `whk_${randomBytes(12).toString('hex')}`, topic: payload.topic, url: r.address, object_id: objectId, created_at: new Date().toISOString(),
-        attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null, body,
+        id: `whk_${randomBytes(12).toString('hex')}`,
+        topic: payload.topic,
+        url: r.address,
+        object_id: objectId,
+        created_at: new Date().toISOString(),
+        attempts: 0,
+        delivered: false,
+        last_status: null,
+        last_error: null,
+        next_attempt_at: null,
+        body,
       };
       keep(this.deliveries, d);
       this.retrier.post(d, d.url, body, { [SIGNATURE_HEADER]: signMondu(body, this.secret) }, { provider: 'mondu', id: d.id, topic: d.topic });

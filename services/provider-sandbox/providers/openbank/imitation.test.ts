@@ -6,7 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../../recorder.ts';
 import { openbankRouter } from './imitation.ts';
-import { GatewayError, ZiniaError, ZiniaNotification, ZiniaOrder, ZiniaRefund, ZiniaShipment, ZiniaToken } from '../../../../workers/connectors/openbank/schemas.ts';
+import {
+  GatewayError,
+  ZiniaError,
+  ZiniaNotification,
+  ZiniaOrder,
+  ZiniaRefund,
+  ZiniaShipment,
+  ZiniaToken,
+} from '../../../../workers/connectors/openbank/schemas.ts';
 
 const load = (f: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/openbank/fixtures/${f}`, import.meta.url), 'utf8'));
 const example = load('requests.json').create_order;
@@ -23,24 +31,35 @@ beforeAll(async () => {
   app.use(express.urlencoded({ extended: false }));
   imitation = openbankRouter(new IdempotencyStore(), () => base);
   app.use('/openbank', imitation.router);
-  app.post('/hook', (req, res) => { hooks.push({ body: req.body }); res.json({ received: true }); });
+  app.post('/hook', (req, res) => {
+    hooks.push({ body: req.body });
+    res.json({ received: true });
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => server.close();
-  token = (await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' }, { bearer: false })).body.access_token;
+  token = (await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' }, { bearer: false }))
+    .body.access_token;
 });
-afterAll(() => { imitation.reset(); close(); });
+afterAll(() => {
+  imitation.reset();
+  close();
+});
 
 async function call(method: string, path: string, body?: unknown, o: { key?: string; bearer?: boolean | string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'ocp-apim-subscription-key': o.key ?? KEY };
   if (o.bearer !== false) headers.authorization = `Bearer ${typeof o.bearer === 'string' ? o.bearer : token}`;
   const res = await fetch(`${base}/openbank${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 let n = 0;
 const orderBody = (over: Record<string, unknown> = {}, customer: Record<string, unknown> = {}) => ({
-  ...example, merchant_order_id: `op_test_${++n}`, customer: { ...example.customer, ...customer }, urls: { ...example.urls, notification_url: `${base}/hook` }, ...over,
+  ...example,
+  merchant_order_id: `op_test_${++n}`,
+  customer: { ...example.customer, ...customer },
+  urls: { ...example.urls, notification_url: `${base}/hook` },
+  ...over,
 });
 const keys = (o: object) => Object.keys(o).sort();
 /** The customer at the Link-Up: the page's form for `decision`, posted as a browser would. */
@@ -61,18 +80,32 @@ const until = async <T>(read: () => T | undefined): Promise<T> => {
   throw new Error('never came');
 };
 
-describe('the sandbox\'s Zinia', () => {
-  it('login: a token in the fixture\'s shape; wrong client: INVALID_CLIENT_CREDENTIALS; wrong subscription key: the API gateway\'s 401', async () => {
-    const t = await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' }, { bearer: false });
+describe("the sandbox's Zinia", () => {
+  it("login: a token in the fixture's shape; wrong client: INVALID_CLIENT_CREDENTIALS; wrong subscription key: the API gateway's 401", async () => {
+    const t = await call(
+      'POST',
+      '/auth/login',
+      { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' },
+      { bearer: false },
+    );
     expect(ZiniaToken.parse(t.body).expires_in).toBe(3600);
     expect(keys(t.body)).toEqual(keys(answers.token.body));
-    expect(await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'nope' }, { bearer: false })).toEqual(answers.token_refused);
-    expect(await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' }, { key: 'nope', bearer: false })).toEqual(answers.subscription_key_refused);
+    expect(await call('POST', '/auth/login', { client_id: 'openbank_sandbox_client_id', client_secret: 'nope' }, { bearer: false })).toEqual(
+      answers.token_refused,
+    );
+    expect(
+      await call(
+        'POST',
+        '/auth/login',
+        { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' },
+        { key: 'nope', bearer: false },
+      ),
+    ).toEqual(answers.subscription_key_refused);
     expect(GatewayError.parse(answers.subscription_key_refused.body).statusCode).toBe(401);
     expect(await call('GET', '/checkout/orders/ZIN-x', undefined, { bearer: 'not_a_token' })).toEqual(answers.token_invalid);
   });
 
-  it('takes the fixture\'s create-order request: CREATED with the Link-Up; the same merchant_order_id again answers that order', async () => {
+  it("takes the fixture's create-order request: CREATED with the Link-Up; the same merchant_order_id again answers that order", async () => {
     const body = orderBody();
     const r = await call('POST', '/checkout/orders', body);
     expect(r.status).toBe(201);
@@ -96,7 +129,10 @@ describe('the sandbox\'s Zinia', () => {
     expect(ZiniaNotification.parse(hook.body)).toMatchObject({ event: 'ORDER_STATUS_CHANGED', status: 'APPROVED', merchant_order_id: ok.merchant_order_id });
     const no = (await call('POST', '/checkout/orders', orderBody({ urls: { ...example.urls, cancel_url: 'https://shop.example/cancelled' } }))).body;
     expect(await linkUp(no.redirect_url, 'deny')).toMatch(/^https:\/\/shop\.example\/cancelled\?zinia_order_id=/);
-    expect((await call('GET', `/checkout/orders/${no.order_id}`)).body).toMatchObject({ status: 'CANCELLED', rejection_reason: answers.customer_cancelled.body.rejection_reason });
+    expect((await call('GET', `/checkout/orders/${no.order_id}`)).body).toMatchObject({
+      status: 'CANCELLED',
+      rejection_reason: answers.customer_cancelled.body.rejection_reason,
+    });
     expect((await fetch(ok.redirect_url)).status).toBe(404);
   });
 
@@ -111,7 +147,7 @@ describe('the sandbox\'s Zinia', () => {
     expect((await call('GET', `/checkout/orders/${r.order_id}`)).body.status).toBe('PENDING');
   });
 
-  it('shipments (partial, several), cancel of the rest, refunds within what was shipped, in the fixtures\' shapes', async () => {
+  it("shipments (partial, several), cancel of the rest, refunds within what was shipped, in the fixtures' shapes", async () => {
     const o = (await call('POST', '/checkout/orders', orderBody())).body;
     expect(await call('POST', `/orders/${o.order_id}/confirm-shipment`, { shipment_id: 's0', amount: 50 })).toEqual(answers.shipment_not_approved);
     await linkUp(o.redirect_url, 'approve');
@@ -125,7 +161,10 @@ describe('the sandbox\'s Zinia', () => {
     expect(ZiniaRefund.parse(rf.body).status).toBe('COMPLETED');
     expect(keys(rf.body)).toEqual(keys(answers.refund.body));
     expect((await call('GET', `/orders/${o.order_id}/refunds/${rf.body.refund_id}`)).body).toEqual(rf.body);
-    expect(await call('POST', `/orders/${o.order_id}/refunds`, { merchant_refund_id: 'r2', amount: 30.01 })).toEqual({ status: 422, body: { code: 'AMOUNT_EXCEEDS_REFUNDABLE', message: 'The refund amount exceeds what can be refunded (30.00 EUR)' } });
+    expect(await call('POST', `/orders/${o.order_id}/refunds`, { merchant_refund_id: 'r2', amount: 30.01 })).toEqual({
+      status: 422,
+      body: { code: 'AMOUNT_EXCEEDS_REFUNDABLE', message: 'The refund amount exceeds what can be refunded (30.00 EUR)' },
+    });
     const c = await call('POST', `/orders/${o.order_id}/cancel`, {});
     expect(ZiniaOrder.parse(c.body)).toMatchObject({ status: 'SHIPPED', shipped_amount: 50, cancelled_amount: 69 });
     expect(keys(c.body)).toEqual(keys(answers.cancelled_rest.body));
@@ -137,7 +176,10 @@ describe('the sandbox\'s Zinia', () => {
 
   it('refund tags: +refund_fail REJECTED, +refund_pending PENDING then COMPLETED with a notification', async () => {
     hooks = [];
-    for (const [tag, status] of [['refund_fail', 'REJECTED'], ['refund_pending', 'PENDING']] as const) {
+    for (const [tag, status] of [
+      ['refund_fail', 'REJECTED'],
+      ['refund_pending', 'PENDING'],
+    ] as const) {
       const o = (await call('POST', '/checkout/orders', orderBody({}, { email: `erika+${tag}@example.com` }))).body;
       await linkUp(o.redirect_url, 'approve');
       await call('POST', `/orders/${o.order_id}/confirm-shipment`, { shipment_id: 'x' });
@@ -151,7 +193,7 @@ describe('the sandbox\'s Zinia', () => {
     }
   }, 15_000);
 
-  it('refuses in Zinia\'s {code, message, field}: a missing birth date, too many decimals, an amount out of range, a Spanish customer without national id', async () => {
+  it("refuses in Zinia's {code, message, field}: a missing birth date, too many decimals, an amount out of range, a Spanish customer without national id", async () => {
     const noBirth = await call('POST', '/checkout/orders', orderBody({}, { birth_date: undefined }));
     expect(noBirth).toEqual(answers.validation_birth_date);
     expect(ZiniaError.parse(noBirth.body).field).toBe('customer.birth_date');

@@ -30,18 +30,48 @@ import { ZiniaNotifier, type ZiniaDelivery } from './notifier.ts';
 import { cents, Invalid, itemsTotal, s, validateOrder } from './validate.ts';
 
 type Status = 'CREATED' | 'PENDING' | 'APPROVED' | 'PARTIALLY_SHIPPED' | 'SHIPPED' | 'REFUNDED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED';
-interface Reason { code: string; message: string }
-interface Shipment { shipment_id: string; amount: number; invoice_number: string | null; items: unknown; answer: Record<string, unknown>; created_at: string }
+interface Reason {
+  code: string;
+  message: string;
+}
+interface Shipment {
+  shipment_id: string;
+  amount: number;
+  invoice_number: string | null;
+  items: unknown;
+  answer: Record<string, unknown>;
+  created_at: string;
+}
 interface Refund {
-  refund_id: string; merchant_refund_id: string; order_id: string; amount: number; reason: string | null;
-  status: 'PENDING' | 'COMPLETED' | 'REJECTED'; rejection_reason: Reason | null; created_at: string; updated_at: string;
+  refund_id: string;
+  merchant_refund_id: string;
+  order_id: string;
+  amount: number;
+  reason: string | null;
+  status: 'PENDING' | 'COMPLETED' | 'REJECTED';
+  rejection_reason: Reason | null;
+  created_at: string;
+  updated_at: string;
 }
 export interface ZiniaOrder {
-  order_id: string; merchant_order_id: string; merchant_reference: string | null; product: string; status: Status;
+  order_id: string;
+  merchant_order_id: string;
+  merchant_reference: string | null;
+  product: string;
+  status: Status;
   /** Cents. */
-  amount: number; shipped: number; cancelled: number; refunded: number;
-  request: Record<string, any>; tags: Set<MagicTag>; rejection_reason: Reason | null; redirect_url: string;
-  shipments: Shipment[]; refunds: Refund[]; created_at: string; updated_at: string;
+  amount: number;
+  shipped: number;
+  cancelled: number;
+  refunded: number;
+  request: Record<string, any>;
+  tags: Set<MagicTag>;
+  rejection_reason: Reason | null;
+  redirect_url: string;
+  shipments: Shipment[];
+  refunds: Refund[];
+  created_at: string;
+  updated_at: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,7 +91,10 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
   const notifier = new ZiniaNotifier(retryFirstMs());
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
@@ -69,24 +102,51 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
   const touch = (x: { updated_at: string }) => {
     x.updated_at = new Date(Math.max(Date.now(), Date.parse(x.updated_at) + 1)).toISOString();
   };
-  const notifyOrder = (o: ZiniaOrder) => notifier.send(s(o.request.urls?.notification_url), 'ORDER_STATUS_CHANGED',
-    { order_id: o.order_id, merchant_order_id: o.merchant_order_id, status: o.status }, o.updated_at);
-  const notifyRefund = (o: ZiniaOrder, r: Refund) => notifier.send(s(o.request.urls?.notification_url), 'REFUND_STATUS_CHANGED',
-    { order_id: o.order_id, merchant_order_id: o.merchant_order_id, status: r.status, refund_id: r.refund_id }, r.updated_at);
+  const notifyOrder = (o: ZiniaOrder) =>
+    notifier.send(
+      s(o.request.urls?.notification_url),
+      'ORDER_STATUS_CHANGED',
+      { order_id: o.order_id, merchant_order_id: o.merchant_order_id, status: o.status },
+      o.updated_at,
+    );
+  const notifyRefund = (o: ZiniaOrder, r: Refund) =>
+    notifier.send(
+      s(o.request.urls?.notification_url),
+      'REFUND_STATUS_CHANGED',
+      { order_id: o.order_id, merchant_order_id: o.merchant_order_id, status: r.status, refund_id: r.refund_id },
+      r.updated_at,
+    );
 
   const open = (o: ZiniaOrder) => o.amount - o.shipped - o.cancelled;
   const orderView = (o: ZiniaOrder) => ({
-    order_id: o.order_id, merchant_order_id: o.merchant_order_id, merchant_reference: o.merchant_reference, product: o.product, status: o.status,
-    amount: eur(o.amount), currency: 'EUR', shipped_amount: eur(o.shipped), cancelled_amount: eur(o.cancelled), refunded_amount: eur(o.refunded),
+    order_id: o.order_id,
+    merchant_order_id: o.merchant_order_id,
+    merchant_reference: o.merchant_reference,
+    product: o.product,
+    status: o.status,
+    amount: eur(o.amount),
+    currency: 'EUR',
+    shipped_amount: eur(o.shipped),
+    cancelled_amount: eur(o.cancelled),
+    refunded_amount: eur(o.refunded),
     ...(o.status === 'CREATED' ? { redirect_url: o.redirect_url } : {}),
     ...(o.rejection_reason ? { rejection_reason: o.rejection_reason } : {}),
     shipments: o.shipments.map((x) => x.answer),
     refunds: o.refunds.map(refundView),
-    created_at: o.created_at, updated_at: o.updated_at,
+    created_at: o.created_at,
+    updated_at: o.updated_at,
   });
   const refundView = (r: Refund) => ({
-    refund_id: r.refund_id, merchant_refund_id: r.merchant_refund_id, order_id: r.order_id, amount: eur(r.amount), currency: 'EUR', status: r.status,
-    ...(r.rejection_reason ? { rejection_reason: r.rejection_reason } : {}), ...(r.reason ? { reason: r.reason } : {}), created_at: r.created_at, updated_at: r.updated_at,
+    refund_id: r.refund_id,
+    merchant_refund_id: r.merchant_refund_id,
+    order_id: r.order_id,
+    amount: eur(r.amount),
+    currency: 'EUR',
+    status: r.status,
+    ...(r.rejection_reason ? { rejection_reason: r.rejection_reason } : {}),
+    ...(r.reason ? { reason: r.reason } : {}),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   });
   const handle = async (res: Response, fn: () => Promise<{ status: number; body: unknown }>) => {
     try {
@@ -99,7 +159,8 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
   };
 
   // The API gateway (Azure API Management style, UNVERIFIED) checks the subscription key before Zinia sees the call.
-  const subscription = (req: Request, res: Response, next: () => void) => (req.header('ocp-apim-subscription-key') === apiKey ? next() : res.status(401).json(APIM_401));
+  const subscription = (req: Request, res: Response, next: () => void) =>
+    req.header('ocp-apim-subscription-key') === apiKey ? next() : res.status(401).json(APIM_401);
   const bearer = (req: Request, res: Response, next: () => void) => {
     const token = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
     const expires = token ? tokens.get(token) : undefined;
@@ -119,32 +180,49 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
     res.json({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_TTL_S });
   });
 
-  router.post('/checkout/orders', (req, res) => handle(res, async () => {
-    const b = req.body ?? {};
-    const ref = s(b.merchant_order_id);
-    const tags = magicTags(s(b.customer?.email));
-    if (ref && tags.has('flaky') && idem.count(`openbank-flaky:${ref}`) <= 2) return fail(500, 'INTERNAL_ERROR', 'An unexpected error occurred, please retry');
-    // A repeated merchant_order_id (a retry of the same authorization) answers the order it created.
-    const known = ref ? byMerchantId.get(ref) : undefined;
-    if (known) {
-      if (typeof b.amount !== 'number' || cents(b.amount, 'amount') !== known.amount) {
-        return fail(422, 'MERCHANT_ORDER_ID_CONFLICT', `merchant_order_id ${ref} is already used by another order`);
+  router.post('/checkout/orders', (req, res) =>
+    handle(res, async () => {
+      const b = req.body ?? {};
+      const ref = s(b.merchant_order_id);
+      const tags = magicTags(s(b.customer?.email));
+      if (ref && tags.has('flaky') && idem.count(`openbank-flaky:${ref}`) <= 2)
+        return fail(500, 'INTERNAL_ERROR', 'An unexpected error occurred, please retry');
+      // A repeated merchant_order_id (a retry of the same authorization) answers the order it created.
+      const known = ref ? byMerchantId.get(ref) : undefined;
+      if (known) {
+        if (typeof b.amount !== 'number' || cents(b.amount, 'amount') !== known.amount) {
+          return fail(422, 'MERCHANT_ORDER_ID_CONFLICT', `merchant_order_id ${ref} is already used by another order`);
+        }
+        return { status: 200, body: orderView(known) };
       }
-      return { status: 200, body: orderView(known) };
-    }
-    const amount = validateOrder(b);
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const now = new Date().toISOString();
-    const id = `ZIN-${randomUUID()}`;
-    const o: ZiniaOrder = {
-      order_id: id, merchant_order_id: ref!, merchant_reference: s(b.merchant_reference), product: b.product, status: 'CREATED',
-      amount, shipped: 0, cancelled: 0, refunded: 0, request: b, tags, rejection_reason: null,
-      redirect_url: `${publicUrl()}/openbank/link-up/${id}`, shipments: [], refunds: [], created_at: now, updated_at: now,
-    };
-    orders.set(id, o);
-    byMerchantId.set(o.merchant_order_id, o);
-    return { status: 201, body: orderView(o) };
-  }));
+      const amount = validateOrder(b);
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const now = new Date().toISOString();
+      const id = `ZIN-${randomUUID()}`;
+      const o: ZiniaOrder = {
+        order_id: id,
+        merchant_order_id: ref!,
+        merchant_reference: s(b.merchant_reference),
+        product: b.product,
+        status: 'CREATED',
+        amount,
+        shipped: 0,
+        cancelled: 0,
+        refunded: 0,
+        request: b,
+        tags,
+        rejection_reason: null,
+        redirect_url: `${publicUrl()}/openbank/link-up/${id}`,
+        shipments: [],
+        refunds: [],
+        created_at: now,
+        updated_at: now,
+      };
+      orders.set(id, o);
+      byMerchantId.set(o.merchant_order_id, o);
+      return { status: 201, body: orderView(o) };
+    }),
+  );
 
   const orderOf = (id: unknown) => {
     const o = orders.get(String(id));
@@ -154,81 +232,109 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
 
   router.get('/checkout/orders/:id', (req, res) => handle(res, async () => ({ status: 200, body: orderView(orderOf(req.params.id)) })));
 
-  router.post('/orders/:id/confirm-shipment', (req, res) => handle(res, async () => {
-    const o = orderOf(req.params.id);
-    const b = req.body ?? {};
-    const shipmentId = s(b.shipment_id);
-    if (!shipmentId) throw new Invalid('shipment_id is required', 'shipment_id');
-    const again = o.shipments.find((x) => x.shipment_id === shipmentId);
-    if (again) return { status: 200, body: again.answer };
-    if (!['APPROVED', 'PARTIALLY_SHIPPED'].includes(o.status)) return fail(422, 'INVALID_ORDER_STATUS', `A shipment cannot be confirmed for an order in status ${o.status}`);
-    const amount = b.amount === undefined ? open(o) : cents(b.amount, 'amount');
-    if (b.items !== undefined && itemsTotal(b.items, 'items') !== amount) throw new Invalid('amount must be the sum of the items\' total_amount', 'amount');
-    if (b.invoice_number != null && (typeof b.invoice_number !== 'string' || b.invoice_number.length > 32)) throw new Invalid('invoice_number must be at most 32 characters', 'invoice_number');
-    if (amount <= 0 || amount > open(o)) return fail(422, 'AMOUNT_EXCEEDS_REMAINING', `The shipment amount exceeds the remaining amount of the order (${toDecimalString(open(o), 'EUR')} EUR)`);
-    o.shipped += amount;
-    o.status = open(o) === 0 ? 'SHIPPED' : 'PARTIALLY_SHIPPED';
-    touch(o);
-    const answer = {
-      shipment_id: shipmentId, order_id: o.order_id, amount: eur(amount), status: 'CONFIRMED', order_status: o.status,
-      shipped_amount: eur(o.shipped), remaining_amount: eur(open(o)), ...(b.invoice_number ? { invoice_number: b.invoice_number } : {}), created_at: o.updated_at,
-    };
-    o.shipments.push({ shipment_id: shipmentId, amount, invoice_number: s(b.invoice_number), items: b.items ?? null, answer, created_at: o.updated_at });
-    return { status: 201, body: answer };
-  }));
+  router.post('/orders/:id/confirm-shipment', (req, res) =>
+    handle(res, async () => {
+      const o = orderOf(req.params.id);
+      const b = req.body ?? {};
+      const shipmentId = s(b.shipment_id);
+      if (!shipmentId) throw new Invalid('shipment_id is required', 'shipment_id');
+      const again = o.shipments.find((x) => x.shipment_id === shipmentId);
+      if (again) return { status: 200, body: again.answer };
+      if (!['APPROVED', 'PARTIALLY_SHIPPED'].includes(o.status))
+        return fail(422, 'INVALID_ORDER_STATUS', `A shipment cannot be confirmed for an order in status ${o.status}`);
+      const amount = b.amount === undefined ? open(o) : cents(b.amount, 'amount');
+      if (b.items !== undefined && itemsTotal(b.items, 'items') !== amount) throw new Invalid("amount must be the sum of the items' total_amount", 'amount');
+      if (b.invoice_number != null && (typeof b.invoice_number !== 'string' || b.invoice_number.length > 32))
+        throw new Invalid('invoice_number must be at most 32 characters', 'invoice_number');
+      if (amount <= 0 || amount > open(o))
+        return fail(422, 'AMOUNT_EXCEEDS_REMAINING', `The shipment amount exceeds the remaining amount of the order (${toDecimalString(open(o), 'EUR')} EUR)`);
+      o.shipped += amount;
+      o.status = open(o) === 0 ? 'SHIPPED' : 'PARTIALLY_SHIPPED';
+      touch(o);
+      const answer = {
+        shipment_id: shipmentId,
+        order_id: o.order_id,
+        amount: eur(amount),
+        status: 'CONFIRMED',
+        order_status: o.status,
+        shipped_amount: eur(o.shipped),
+        remaining_amount: eur(open(o)),
+        ...(b.invoice_number ? { invoice_number: b.invoice_number } : {}),
+        created_at: o.updated_at,
+      };
+      o.shipments.push({ shipment_id: shipmentId, amount, invoice_number: s(b.invoice_number), items: b.items ?? null, answer, created_at: o.updated_at });
+      return { status: 201, body: answer };
+    }),
+  );
 
-  router.post('/orders/:id/cancel', (req, res) => handle(res, async () => {
-    const o = orderOf(req.params.id);
-    // A cancelled order asked again (a retry) answers as it is.
-    if (o.status === 'CANCELLED' || (o.cancelled > 0 && open(o) === 0)) return { status: 200, body: orderView(o) };
-    if (!['CREATED', 'PENDING', 'APPROVED', 'PARTIALLY_SHIPPED'].includes(o.status)) return fail(422, 'INVALID_ORDER_STATUS', `An order in status ${o.status} cannot be cancelled`);
-    o.cancelled += open(o);
-    o.status = o.shipped > 0 ? 'SHIPPED' : 'CANCELLED';
-    if (o.status === 'CANCELLED') o.rejection_reason = { code: 'MERCHANT_CANCELLED', message: s(req.body?.reason) ?? 'The merchant cancelled the order' };
-    touch(o);
-    return { status: 200, body: orderView(o) };
-  }));
+  router.post('/orders/:id/cancel', (req, res) =>
+    handle(res, async () => {
+      const o = orderOf(req.params.id);
+      // A cancelled order asked again (a retry) answers as it is.
+      if (o.status === 'CANCELLED' || (o.cancelled > 0 && open(o) === 0)) return { status: 200, body: orderView(o) };
+      if (!['CREATED', 'PENDING', 'APPROVED', 'PARTIALLY_SHIPPED'].includes(o.status))
+        return fail(422, 'INVALID_ORDER_STATUS', `An order in status ${o.status} cannot be cancelled`);
+      o.cancelled += open(o);
+      o.status = o.shipped > 0 ? 'SHIPPED' : 'CANCELLED';
+      if (o.status === 'CANCELLED') o.rejection_reason = { code: 'MERCHANT_CANCELLED', message: s(req.body?.reason) ?? 'The merchant cancelled the order' };
+      touch(o);
+      return { status: 200, body: orderView(o) };
+    }),
+  );
 
-  router.post('/orders/:id/refunds', (req, res) => handle(res, async () => {
-    const o = orderOf(req.params.id);
-    const b = req.body ?? {};
-    const ref = s(b.merchant_refund_id);
-    if (!ref) throw new Invalid('merchant_refund_id is required', 'merchant_refund_id');
-    if (o.tags.has('refund_flaky') && idem.count(`openbank-refund_flaky:${o.order_id}:${ref}`) <= 2) return fail(500, 'INTERNAL_ERROR', 'An unexpected error occurred, please retry');
-    const again = o.refunds.find((r) => r.merchant_refund_id === ref);
-    if (again) return { status: 200, body: refundView(again) };
-    const amount = cents(b.amount, 'amount');
-    if (o.tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const refundable = o.shipped - o.refunded;
-    if (o.shipped === 0) return fail(422, 'INVALID_ORDER_STATUS', `Nothing of the order was shipped (status ${o.status})`);
-    if (amount <= 0 || amount > refundable) return fail(422, 'AMOUNT_EXCEEDS_REFUNDABLE', `The refund amount exceeds what can be refunded (${toDecimalString(refundable, 'EUR')} EUR)`);
-    const now = new Date().toISOString();
-    const r: Refund = {
-      refund_id: `ZRF-${randomUUID()}`, merchant_refund_id: ref, order_id: o.order_id, amount, reason: s(b.reason), status: 'COMPLETED',
-      rejection_reason: null, created_at: now, updated_at: now,
-    };
-    if (o.tags.has('refund_fail')) {
-      r.status = 'REJECTED';
-      r.rejection_reason = { code: 'REFUND_REJECTED', message: 'The refund was rejected: the financing is in collection' };
-    } else {
-      o.refunded += amount;
-      if (o.tags.has('refund_pending')) {
-        r.status = 'PENDING';
-        completeLater(o, r);
-      } else if (o.refunded === o.shipped && open(o) === 0) {
-        o.status = 'REFUNDED';
+  router.post('/orders/:id/refunds', (req, res) =>
+    handle(res, async () => {
+      const o = orderOf(req.params.id);
+      const b = req.body ?? {};
+      const ref = s(b.merchant_refund_id);
+      if (!ref) throw new Invalid('merchant_refund_id is required', 'merchant_refund_id');
+      if (o.tags.has('refund_flaky') && idem.count(`openbank-refund_flaky:${o.order_id}:${ref}`) <= 2)
+        return fail(500, 'INTERNAL_ERROR', 'An unexpected error occurred, please retry');
+      const again = o.refunds.find((r) => r.merchant_refund_id === ref);
+      if (again) return { status: 200, body: refundView(again) };
+      const amount = cents(b.amount, 'amount');
+      if (o.tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const refundable = o.shipped - o.refunded;
+      if (o.shipped === 0) return fail(422, 'INVALID_ORDER_STATUS', `Nothing of the order was shipped (status ${o.status})`);
+      if (amount <= 0 || amount > refundable)
+        return fail(422, 'AMOUNT_EXCEEDS_REFUNDABLE', `The refund amount exceeds what can be refunded (${toDecimalString(refundable, 'EUR')} EUR)`);
+      const now = new Date().toISOString();
+      const r: Refund = {
+        refund_id: `ZRF-${randomUUID()}`,
+        merchant_refund_id: ref,
+        order_id: o.order_id,
+        amount,
+        reason: s(b.reason),
+        status: 'COMPLETED',
+        rejection_reason: null,
+        created_at: now,
+        updated_at: now,
+      };
+      if (o.tags.has('refund_fail')) {
+        r.status = 'REJECTED';
+        r.rejection_reason = { code: 'REFUND_REJECTED', message: 'The refund was rejected: the financing is in collection' };
+      } else {
+        o.refunded += amount;
+        if (o.tags.has('refund_pending')) {
+          r.status = 'PENDING';
+          completeLater(o, r);
+        } else if (o.refunded === o.shipped && open(o) === 0) {
+          o.status = 'REFUNDED';
+        }
       }
-    }
-    touch(o);
-    o.refunds.push(r);
-    return { status: 201, body: refundView(r) };
-  }));
+      touch(o);
+      o.refunds.push(r);
+      return { status: 201, body: refundView(r) };
+    }),
+  );
 
-  router.get('/orders/:id/refunds/:rid', (req, res) => handle(res, async () => {
-    const r = orderOf(req.params.id).refunds.find((x) => x.refund_id === req.params.rid);
-    if (!r) return fail(404, 'REFUND_NOT_FOUND', `Refund ${req.params.rid} not found`);
-    return { status: 200, body: refundView(r) };
-  }));
+  router.get('/orders/:id/refunds/:rid', (req, res) =>
+    handle(res, async () => {
+      const r = orderOf(req.params.id).refunds.find((x) => x.refund_id === req.params.rid);
+      if (!r) return fail(404, 'REFUND_NOT_FOUND', `Refund ${req.params.rid} not found`);
+      return { status: 200, body: refundView(r) };
+    }),
+  );
 
   // The Link-Up: the customer confirms mobile number and date of birth, picks the product, and Zinia decides.
   const linkUp = (id: string) => {
@@ -248,7 +354,8 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
   });
   router.post('/link-up/:id/:decision', (req, res) => {
     const o = linkUp(req.params.id as string);
-    if (!o || !['approve', 'deny'].includes(req.params.decision as string)) return res.status(404).type('html').send('<!doctype html><p>This application is no longer available.</p>');
+    if (!o || !['approve', 'deny'].includes(req.params.decision as string))
+      return res.status(404).type('html').send('<!doctype html><p>This application is no longer available.</p>');
     const urls = o.request.urls ?? {};
     let back: string = urls.return_url;
     if (req.params.decision === 'deny') {
@@ -273,17 +380,19 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
   });
 
   /** A `+review` order approved, a `+refund_pending` refund completed, SANDBOX_REVIEW_MS later. */
-  const approveLater = (o: ZiniaOrder) => after(config.sandboxReviewMs, () => {
-    if (o.status !== 'PENDING') return;
-    o.status = 'APPROVED';
-    touch(o);
-    notifyOrder(o);
-  });
-  const completeLater = (o: ZiniaOrder, r: Refund) => after(config.sandboxReviewMs, () => {
-    r.status = 'COMPLETED';
-    touch(r);
-    notifyRefund(o, r);
-  });
+  const approveLater = (o: ZiniaOrder) =>
+    after(config.sandboxReviewMs, () => {
+      if (o.status !== 'PENDING') return;
+      o.status = 'APPROVED';
+      touch(o);
+      notifyOrder(o);
+    });
+  const completeLater = (o: ZiniaOrder, r: Refund) =>
+    after(config.sandboxReviewMs, () => {
+      r.status = 'COMPLETED';
+      touch(r);
+      notifyRefund(o, r);
+    });
 
   const reset = () => {
     for (const t of timers) clearTimeout(t);
@@ -297,7 +406,8 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
    * pending at the save is taken SANDBOX_REVIEW_MS after the load. */
   const saved = keptState({
     orders: records<Omit<ZiniaOrder, 'tags'> & { tags: unknown }>('order_id'),
-    tokens: z.array(z.tuple([z.string(), z.number()])).catch([]), notifications: records<ZiniaDelivery>('id'),
+    tokens: z.array(z.tuple([z.string(), z.number()])).catch([]),
+    notifications: records<ZiniaDelivery>('id'),
   });
   const state = {
     save: () => ({ orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), tokens: [...tokens], notifications: notifier.deliveries }),
@@ -326,10 +436,19 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: r.reset,
     state: r.state,
     views: {
-      orders: (q) => [...r.orders.values()].filter((o) =>
-        (!q.order_id || o.order_id === q.order_id) && (!q.merchant_order_id || o.merchant_order_id === q.merchant_order_id)
-        && (!q.merchant_reference || o.merchant_reference === q.merchant_reference)).map(view),
-      notifications: (q) => r.notifier.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.order_id || d.body.order_id === q.order_id) && (!q.type || d.type === q.type)),
+      orders: (q) =>
+        [...r.orders.values()]
+          .filter(
+            (o) =>
+              (!q.order_id || o.order_id === q.order_id) &&
+              (!q.merchant_order_id || o.merchant_order_id === q.merchant_order_id) &&
+              (!q.merchant_reference || o.merchant_reference === q.merchant_reference),
+          )
+          .map(view),
+      notifications: (q) =>
+        r.notifier.deliveries.filter(
+          (d) => (!q.object_id || d.object_id === q.object_id) && (!q.order_id || d.body.order_id === q.order_id) && (!q.type || d.type === q.type),
+        ),
       tokens: () => [{ issued: r.tokens.size }],
     },
   };

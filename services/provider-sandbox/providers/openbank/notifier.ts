@@ -27,8 +27,17 @@ export class ZiniaNotifier {
     if (!url) return;
     const message = { event, ...body, timestamp: at };
     const d: ZiniaDelivery = {
-      id: randomUUID(), type: event, url, object_id: body.refund_id ?? body.order_id, created_at: new Date().toISOString(),
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null, body: message,
+      id: randomUUID(),
+      type: event,
+      url,
+      object_id: body.refund_id ?? body.order_id,
+      created_at: new Date().toISOString(),
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
+      body: message,
     };
     keep(this.deliveries, d);
     this.retrier.post(d, url, JSON.stringify(message), {}, { provider: 'openbank', id: d.id, event, order_id: body.order_id });

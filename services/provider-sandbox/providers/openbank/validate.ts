@@ -72,19 +72,22 @@ export function validateOrder(b: Obj): number {
   required(c.last_name, 'customer.last_name');
   if (!s(c.email)?.includes('@')) throw new Invalid('customer.email is required', 'customer.email');
   // The Link-Up identifies the customer by mobile number and date of birth: both mandatory.
-  if (!/^\+\d{8,15}$/.test(s(c.mobile_phone) ?? '')) throw new Invalid('customer.mobile_phone is required in international format (+4915112345678)', 'customer.mobile_phone');
+  if (!/^\+\d{8,15}$/.test(s(c.mobile_phone) ?? ''))
+    throw new Invalid('customer.mobile_phone is required in international format (+4915112345678)', 'customer.mobile_phone');
   const birth = required(c.birth_date, 'customer.birth_date');
   if (!/^\d{4}-\d{2}-\d{2}$/.test(birth)) throw new Invalid('customer.birth_date must be YYYY-MM-DD', 'customer.birth_date');
   const a: Obj = b.billing_address ?? {};
   for (const f of ['address_line_1', 'postal_code', 'city', 'country_code']) required(a[f], `billing_address.${f}`);
-  if (!COUNTRIES.includes(a.country_code)) throw new Invalid(`billing_address.country_code must be one of ${COUNTRIES.join(', ')}`, 'billing_address.country_code');
+  if (!COUNTRIES.includes(a.country_code))
+    throw new Invalid(`billing_address.country_code must be one of ${COUNTRIES.join(', ')}`, 'billing_address.country_code');
   // Spain: the customer's DNI/NIE.
   if (a.country_code === 'ES') required(c.national_id, 'customer.national_id');
   const items = itemsTotal(b.items, 'items');
-  if (items !== amount) throw new Invalid('amount must be the sum of the items\' total_amount', 'amount');
+  if (items !== amount) throw new Invalid("amount must be the sum of the items' total_amount", 'amount');
   const urls: Obj = b.urls ?? {};
   for (const u of ['return_url', 'cancel_url']) if (!/^https?:\/\//.test(s(urls[u]) ?? '')) throw new Invalid(`urls.${u} must be an http(s) URL`, `urls.${u}`);
-  if (urls.notification_url != null && !/^https?:\/\//.test(String(urls.notification_url))) throw new Invalid('urls.notification_url must be an http(s) URL', 'urls.notification_url');
+  if (urls.notification_url != null && !/^https?:\/\//.test(String(urls.notification_url)))
+    throw new Invalid('urls.notification_url must be an http(s) URL', 'urls.notification_url');
   if (age(birth) < 18) throw new Invalid('The customer must be of legal age', 'customer.birth_date', 'CUSTOMER_UNDERAGE', 422);
   const limits = PRODUCTS[b.product as keyof typeof PRODUCTS];
   if (amount < limits.min || amount > limits.max) {

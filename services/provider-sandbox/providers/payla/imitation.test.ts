@@ -22,7 +22,10 @@ let im: ReturnType<typeof paylaImitation>;
 beforeAll(async () => {
   im = paylaImitation(new IdempotencyStore());
   const app = express();
-  app.post('/hook', express.text({ type: '*/*' }), (req, res) => { received.push(req.body as string); res.type('text/plain').send('TSOK'); });
+  app.post('/hook', express.text({ type: '*/*' }), (req, res) => {
+    received.push(req.body as string);
+    res.type('text/plain').send('TSOK');
+  });
   app.use(express.urlencoded({ extended: false }));
   app.use(express.json());
   app.use('/payla', im.router);
@@ -34,12 +37,26 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const account = { mid: PAYLA_SANDBOX.mid, aid: PAYLA_SANDBOX.aid, portalid: PAYLA_SANDBOX.portalid, key: createHash('md5').update(PAYLA_SANDBOX.portal_key).digest('hex'), api_version: '3.10', encoding: 'UTF-8', mode: 'test' };
-const documented: Record<string, string> = Object.fromEntries(requests.preauthorization.split('&').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const account = {
+  mid: PAYLA_SANDBOX.mid,
+  aid: PAYLA_SANDBOX.aid,
+  portalid: PAYLA_SANDBOX.portalid,
+  key: createHash('md5').update(PAYLA_SANDBOX.portal_key).digest('hex'),
+  api_version: '3.10',
+  encoding: 'UTF-8',
+  mode: 'test',
+};
+const documented: Record<string, string> = Object.fromEntries(
+  requests.preauthorization.split('&').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 let refs = 0;
 const nextRef = () => `R${Date.now() % 1e9}${++refs}`;
 async function post(params: Record<string, string>) {
-  const res = await fetch(`${base}/payla/post-gateway/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+  const res = await fetch(`${base}/payla/post-gateway/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+  });
   const text = await res.text();
   return { status: res.status, text, lines: splitLines(text), type: res.headers.get('content-type') };
 }
@@ -48,7 +65,7 @@ const keysOf = (s: string) => Object.keys(splitLines(s)).sort();
 const job = (over: Partial<ConnectorJob> = {}) => ({ capture_method: 'manual', connector_transaction_id: null, follow_ups_before: 0, ...over }) as ConnectorJob;
 
 describe('payla imitation: preauthorization', () => {
-  it('accepts the documented request; answers text/plain lines of the fixture\'s keys, which the connector reads', async () => {
+  it("accepts the documented request; answers text/plain lines of the fixture's keys, which the connector reads", async () => {
     const r = await preauth();
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/plain/);
@@ -56,7 +73,7 @@ describe('payla imitation: preauthorization', () => {
     expect(connector.authorize!.response({ status: 200, body: r.text }, job())).toMatchObject({ kind: 'AUTHORIZED', connector_transaction_id: r.lines.txid });
   });
 
-  it('wrong key / portal / mid: status=ERROR with PAYONE\'s account codes (the fixture\'s shape); the connector fails with UE_4000', async () => {
+  it("wrong key / portal / mid: status=ERROR with PAYONE's account codes (the fixture's shape); the connector fails with UE_4000", async () => {
     const bad = await preauth({ key: createHash('md5').update('wrong').digest('hex') });
     expect(bad.status).toBe(200);
     expect(bad.lines).toEqual(splitLines(answers.error_key));
@@ -98,15 +115,24 @@ describe('payla imitation: preauthorization', () => {
 describe('payla imitation: follow-ups and TransactionStatus', () => {
   it('captures in sequence (partial, then the rest), debits negative amounts, and notifies each step, form-encoded with the md5 key', async () => {
     const set = await fetch(`${base}/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${base}/hook` }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${base}/hook` }),
     });
     expect(set.status).toBe(200);
     const txid = (await preauth()).lines.txid!;
     const follow = (p: Record<string, string>) => post({ ...account, txid, currency: 'EUR', ...p });
-    expect((await follow({ request: 'capture', sequencenumber: '2', amount: '4000', capturemode: 'notcompleted' })).lines).toEqual(splitLines(`status=ERROR\nerrorcode=921\nerrormessage=Sequencenumber 2 invalid (expected 1)\ncustomermessage=Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.`));
+    expect((await follow({ request: 'capture', sequencenumber: '2', amount: '4000', capturemode: 'notcompleted' })).lines).toEqual(
+      splitLines(
+        `status=ERROR\nerrorcode=921\nerrormessage=Sequencenumber 2 invalid (expected 1)\ncustomermessage=Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.`,
+      ),
+    );
     const c1 = await follow({ request: 'capture', sequencenumber: '1', amount: '4000', capturemode: 'notcompleted', settleaccount: 'auto' });
     expect(keysOf(c1.text)).toEqual(keysOf(answers.capture_approved));
-    expect(connector.capture!.response({ status: 200, body: c1.text }, job({ connector_transaction_id: txid }))).toEqual({ kind: 'CAPTURED', connector_transaction_id: `${txid}-1` });
+    expect(connector.capture!.response({ status: 200, body: c1.text }, job({ connector_transaction_id: txid }))).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: `${txid}-1`,
+    });
     expect((await follow({ request: 'capture', sequencenumber: '2', amount: '7000', capturemode: 'completed' })).lines).toMatchObject({ errorcode: '922' });
     expect((await follow({ request: 'capture', sequencenumber: '2', amount: '6000', capturemode: 'completed' })).lines.status).toBe('APPROVED');
     expect((await follow({ request: 'capture', sequencenumber: '3', amount: '0', capturemode: 'completed' })).lines).toMatchObject({ errorcode: '950' });
@@ -116,7 +142,12 @@ describe('payla imitation: follow-ups and TransactionStatus', () => {
     expect(im.transactions.get(txid)).toMatchObject({ amount: 10_000, captured: 10_000, refunded: 2_500, sequence: 3, completed: true });
     for (let i = 0; i < 100 && received.filter((b) => b.includes(`txid=${txid}`)).length < 4; i += 1) await new Promise((r) => setTimeout(r, 20));
     const mine = received.filter((b) => new URLSearchParams(b).get('txid') === txid).map((b) => Object.fromEntries(new URLSearchParams(b)));
-    expect(mine.map((b) => [b.txaction, b.sequencenumber])).toEqual([['appointed', '0'], ['capture', '1'], ['capture', '2'], ['debit', '3']]);
+    expect(mine.map((b) => [b.txaction, b.sequencenumber])).toEqual([
+      ['appointed', '0'],
+      ['capture', '1'],
+      ['capture', '2'],
+      ['debit', '3'],
+    ]);
     expect(Object.keys(mine[0]!).sort()).toEqual(Object.keys(Object.fromEntries(new URLSearchParams(answers.transaction_status_appointed))).sort());
     expect(mine[0]!.key).toBe(account.key);
     expect(connector.notification!.parse(new URLSearchParams(mine[3]!).toString())).toEqual({ object: 'hint', connector_transaction_id: txid, event: 'debit' });
@@ -130,7 +161,9 @@ describe('payla imitation: follow-ups and TransactionStatus', () => {
     const d = await post({ ...account, request: 'debit', txid, sequencenumber: '1', amount: '-100', currency: 'EUR' });
     expect(d.lines).toEqual(splitLines(answers.debit_declined));
     const p = (await preauth()).lines.txid!;
-    expect((await post({ ...account, request: 'capture', txid: p, sequencenumber: '1', amount: '0', capturemode: 'completed', currency: 'EUR' })).lines.status).toBe('APPROVED');
+    expect(
+      (await post({ ...account, request: 'capture', txid: p, sequencenumber: '1', amount: '0', capturemode: 'completed', currency: 'EUR' })).lines.status,
+    ).toBe('APPROVED');
     expect(im.transactions.get(p)).toMatchObject({ captured: 0, released: 10_000, completed: true });
   });
 });

@@ -26,14 +26,40 @@ import type { IdempotencyStore } from '../../recorder.ts';
 /** The PAYONE portal this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const PAYLA_SANDBOX = { portalid: '2030968', mid: '42865', aid: '42949', portal_key: 'payla-sandbox-portal-key' } as const;
 
-interface Portal { portalid: string; mid: string; aid: string; portal_key: string; txstatus_url: string | null }
+interface Portal {
+  portalid: string;
+  mid: string;
+  aid: string;
+  portal_key: string;
+  txstatus_url: string | null;
+}
 interface Transaction {
-  txid: string; portalid: string; reference: string; request: 'preauthorization' | 'authorization'; userid: string;
-  email: string; currency: string; amount: number; captured: number; refunded: number; released: number;
-  completed: boolean; sequence: number; device_token: string; businessrelation: string; basket: Record<string, string>[];
+  txid: string;
+  portalid: string;
+  reference: string;
+  request: 'preauthorization' | 'authorization';
+  userid: string;
+  email: string;
+  currency: string;
+  amount: number;
+  captured: number;
+  refunded: number;
+  released: number;
+  completed: boolean;
+  sequence: number;
+  device_token: string;
+  businessrelation: string;
+  basket: Record<string, string>[];
   created_at: string;
 }
-interface Delivery extends Attempts { txid: string; txaction: string; sequencenumber: number; url: string; body: string; created_at: string }
+interface Delivery extends Attempts {
+  txid: string;
+  txaction: string;
+  sequencenumber: number;
+  url: string;
+  body: string;
+  created_at: string;
+}
 
 type Params = Record<string, string>;
 type Answer = { http: number; lines: Params };
@@ -42,12 +68,17 @@ const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 const sha384 = (s: string) => createHash('sha384').update(s, 'utf8').digest('hex');
 const has = (p: Params, k: string) => typeof p[k] === 'string' && p[k]!.trim() !== '';
 
-const error = (errorcode: number, errormessage: string, customermessage = 'Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.'): Answer =>
-  ({ http: 200, lines: { status: 'ERROR', errorcode: String(errorcode), errormessage, customermessage } });
+const error = (errorcode: number, errormessage: string, customermessage = 'Bei der Bearbeitung dieser Transaktion ist ein Fehler aufgetreten.'): Answer => ({
+  http: 200,
+  lines: { status: 'ERROR', errorcode: String(errorcode), errormessage, customermessage },
+});
 const faulty = (param: string, why = 'faulty or missing') => error(1001, `Parameter {${param}} ${why}`);
 const approved = (lines: Params): Answer => ({ http: 200, lines: { status: 'APPROVED', ...lines } });
 /** PAYONE's answer format: one key=value per line. */
-export const toLines = (lines: Params) => Object.entries(lines).map(([k, v]) => `${k}=${v}`).join('\n');
+export const toLines = (lines: Params) =>
+  Object.entries(lines)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
 
 const REQUIRED = ['firstname', 'lastname', 'street', 'zip', 'city', 'country', 'email', 'telephonenumber'];
 const COUNTRIES = ['DE', 'AT'];
@@ -85,15 +116,37 @@ export function paylaImitation(idem: IdempotencyStore) {
     const portal = portals.get(t.portalid);
     if (!portal?.txstatus_url) return;
     const params: Params = {
-      key: md5(portal.portal_key), txaction, portalid: portal.portalid, aid: portal.aid, mode: 'test', clearingtype: 'fnc',
-      txid: String(t.txid), reference: t.reference, sequencenumber: String(t.sequence), userid: t.userid, currency: t.currency,
-      price: (t.amount / 100).toFixed(2), balance: ((t.captured - t.refunded) / 100).toFixed(2), receivable: ((t.captured - t.refunded) / 100).toFixed(2),
-      txtime: String(Math.floor(Date.now() / 1000)), transaction_status: 'completed', ...extra,
+      key: md5(portal.portal_key),
+      txaction,
+      portalid: portal.portalid,
+      aid: portal.aid,
+      mode: 'test',
+      clearingtype: 'fnc',
+      txid: String(t.txid),
+      reference: t.reference,
+      sequencenumber: String(t.sequence),
+      userid: t.userid,
+      currency: t.currency,
+      price: (t.amount / 100).toFixed(2),
+      balance: ((t.captured - t.refunded) / 100).toFixed(2),
+      receivable: ((t.captured - t.refunded) / 100).toFixed(2),
+      txtime: String(Math.floor(Date.now() / 1000)),
+      transaction_status: 'completed',
+      ...extra,
     };
     const body = new URLSearchParams(params).toString();
     const d: Delivery = {
-      txid: t.txid, txaction, sequencenumber: t.sequence, url: portal.txstatus_url, body, created_at: new Date().toISOString(),
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
+      txid: t.txid,
+      txaction,
+      sequencenumber: t.sequence,
+      url: portal.txstatus_url,
+      body,
+      created_at: new Date().toISOString(),
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
     };
     keep(deliveries, d);
     retrier.post(d, portal.txstatus_url, body, { 'content-type': 'application/x-www-form-urlencoded' }, { provider: 'payla', txid: t.txid, txaction });
@@ -114,7 +167,8 @@ export function paylaImitation(idem: IdempotencyStore) {
 
   async function authorize(p: Params, portal: Portal): Promise<Answer> {
     if (p.clearingtype !== 'fnc') return faulty('clearingtype');
-    if (p.financingtype !== 'PIV') return error(1001, `Parameter {financingtype} ${has(p, 'financingtype') ? 'not part of the contract' : 'faulty or missing'}`);
+    if (p.financingtype !== 'PIV')
+      return error(1001, `Parameter {financingtype} ${has(p, 'financingtype') ? 'not part of the contract' : 'faulty or missing'}`);
     if (!/^[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount');
     if (p.currency !== 'EUR') return faulty('currency');
     if (!/^[A-Za-z0-9_./-]{1,20}$/.test(p.reference ?? '')) return faulty('reference');
@@ -141,16 +195,32 @@ export function paylaImitation(idem: IdempotencyStore) {
       return error(307, 'Declined by risk check', 'Leider ist die Zahlung per Rechnungskauf nicht möglich. Bitte wählen Sie eine andere Zahlungsart.');
     }
     const t: Transaction = {
-      txid: String(nextTxid++), portalid: portal.portalid, reference: p.reference!, request: p.request as Transaction['request'],
-      userid: String(100_000_000 + randomInt(900_000_000)), email, currency: p.currency!, amount: Number(p.amount),
-      captured: p.request === 'authorization' ? Number(p.amount) : 0, refunded: 0, released: 0, completed: p.request === 'authorization',
-      sequence: 0, device_token: p['add_paydata[device_token]']!, businessrelation: p.businessrelation!, basket, created_at: new Date().toISOString(),
+      txid: String(nextTxid++),
+      portalid: portal.portalid,
+      reference: p.reference!,
+      request: p.request as Transaction['request'],
+      userid: String(100_000_000 + randomInt(900_000_000)),
+      email,
+      currency: p.currency!,
+      amount: Number(p.amount),
+      captured: p.request === 'authorization' ? Number(p.amount) : 0,
+      refunded: 0,
+      released: 0,
+      completed: p.request === 'authorization',
+      sequence: 0,
+      device_token: p['add_paydata[device_token]']!,
+      businessrelation: p.businessrelation!,
+      basket,
+      created_at: new Date().toISOString(),
     };
     transactions.set(t.txid, t);
     notify(t, 'appointed');
     return approved({
-      txid: t.txid, userid: t.userid,
-      clearing_bankaccountholder: 'Payla GmbH', clearing_bankiban: 'DE89370400440532013000', clearing_bankbic: 'COBADEFFXXX',
+      txid: t.txid,
+      userid: t.userid,
+      clearing_bankaccountholder: 'Payla GmbH',
+      clearing_bankiban: 'DE89370400440532013000',
+      clearing_bankbic: 'COBADEFFXXX',
       clearing_reference: `PAYLA${t.txid}`,
     });
   }
@@ -208,10 +278,18 @@ export function paylaImitation(idem: IdempotencyStore) {
       if ('http' in portal) out = portal;
       else {
         switch (p.request) {
-          case 'preauthorization': case 'authorization': out = await authorize(p, portal); break;
-          case 'capture': out = await capture(p, portal); break;
-          case 'debit': out = await debit(p, portal); break;
-          default: out = faulty('request');
+          case 'preauthorization':
+          case 'authorization':
+            out = await authorize(p, portal);
+            break;
+          case 'capture':
+            out = await capture(p, portal);
+            break;
+          case 'debit':
+            out = await debit(p, portal);
+            break;
+          default:
+            out = faulty('request');
         }
       }
       if (out.http >= 500) return res.status(out.http).type('text/plain').send('Internal Server Error');
@@ -232,9 +310,19 @@ export function paylaImitation(idem: IdempotencyStore) {
     res.json({ portalid: portal.portalid, txstatus_url: url });
   });
 
-  const reset = () => { transactions.clear(); deliveries.length = 0; retrier.reset(); seed(); };
+  const reset = () => {
+    transactions.clear();
+    deliveries.length = 0;
+    retrier.reset();
+    seed();
+  };
   /** Transactions (with their sequence numbers), the portals' TransactionStatus URLs, the notices sent, the next txid. */
-  const saved = keptState({ transactions: records<Transaction>('txid'), portals: records<Portal>('portalid'), notifications: records<Delivery>('txid'), nextTxid: counter });
+  const saved = keptState({
+    transactions: records<Transaction>('txid'),
+    portals: records<Portal>('portalid'),
+    notifications: records<Delivery>('txid'),
+    nextTxid: counter,
+  });
   const state = {
     save: () => ({ transactions: [...transactions.values()], portals: [...portals.values()], notifications: deliveries, nextTxid }),
     load: (raw: unknown) => {
@@ -257,8 +345,10 @@ export const imitation: Imitation = (idem) => {
     reset: r.reset,
     state: r.state,
     views: {
-      transactions: (q) => [...r.transactions.values()].filter((t) =>
-        (!q.txid || t.txid === q.txid) && (!q.reference || t.reference === q.reference) && (!q.email || t.email === q.email)),
+      transactions: (q) =>
+        [...r.transactions.values()].filter(
+          (t) => (!q.txid || t.txid === q.txid) && (!q.reference || t.reference === q.reference) && (!q.email || t.email === q.email),
+        ),
       notifications: (q) => r.deliveries.filter((d) => (!q.txid || d.txid === q.txid) && (!q.txaction || d.txaction === q.txaction)),
     },
   };

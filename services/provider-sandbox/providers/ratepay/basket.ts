@@ -8,7 +8,12 @@ import { fromDecimalString } from '../../../../lib/money.ts';
 import type { Currency } from '../../../../lib/schemas/common.ts';
 import type { z } from 'zod';
 
-export interface Refusal { status: number; category: string; reasons: string[]; message: string }
+export interface Refusal {
+  status: number;
+  category: string;
+  reasons: string[];
+  message: string;
+}
 export const refusal = (status: number, category: string, reason: string, message: string): Refusal => ({ status, category, reasons: [reason], message });
 const syntax = (message: string) => refusal(400, 'SYNTAX', 'INVALID_FIELDS', message);
 
@@ -23,7 +28,12 @@ export function minor(v: unknown, currency: string, field: string): number | Ref
 }
 export const isRefusal = (x: unknown): x is Refusal => typeof x === 'object' && x !== null && 'category' in x;
 
-export interface Basket { partner_shop_id: string; shop_transaction_id: string | null; gross: number; items: number }
+export interface Basket {
+  partner_shop_id: string;
+  shop_transaction_id: string | null;
+  gross: number;
+  items: number;
+}
 
 /** Checks a basket (an authorization's, or a follow-up's where items may be left out) -> its gross in minor units. */
 export function readBasket(b: unknown, currency: string, where: string, itemsRequired: boolean): Basket | Refusal {
@@ -57,14 +67,25 @@ export function readBasket(b: unknown, currency: string, where: string, itemsReq
     total += gt as number;
   }
   if (items.length > 0 && total !== gross) {
-    return refusal(422, 'UNPROCESSABLE_OPERATION', 'SUM_OF_ITEM_AMOUNTS_NOT_MATCHING_OPERATION_AMOUNT', `${where}.gross_amount must equal the sum of items and special_items`);
+    return refusal(
+      422,
+      'UNPROCESSABLE_OPERATION',
+      'SUM_OF_ITEM_AMOUNTS_NOT_MATCHING_OPERATION_AMOUNT',
+      `${where}.gross_amount must equal the sum of items and special_items`,
+    );
   }
   if (Array.isArray(basket.vats) && basket.vats.length > 0) {
     let vatTotal = 0;
     const rates = new Set<unknown>();
     for (const [i, raw] of basket.vats.entries()) {
       const v = (raw ?? {}) as Record<string, unknown>;
-      if (rates.has(v.tax_rate)) return refusal(422, 'UNPROCESSABLE_OPERATION', 'MULTIPLE_VAT_OBJECTS_PER_TAX_RATE_NOT_ALLOWED', `${where}.vats[${i}]: tax_rate ${String(v.tax_rate)} twice`);
+      if (rates.has(v.tax_rate))
+        return refusal(
+          422,
+          'UNPROCESSABLE_OPERATION',
+          'MULTIPLE_VAT_OBJECTS_PER_TAX_RATE_NOT_ALLOWED',
+          `${where}.vats[${i}]: tax_rate ${String(v.tax_rate)} twice`,
+        );
       rates.add(v.tax_rate);
       const net = minor(v.net_amount, currency, `${where}.vats[${i}].net_amount`);
       const tax = minor(v.tax_amount, currency, `${where}.vats[${i}].tax_amount`);
@@ -75,7 +96,9 @@ export function readBasket(b: unknown, currency: string, where: string, itemsReq
     if (vatTotal !== gross) return syntax(`${where}.vats must add up to gross_amount`);
   }
   return {
-    partner_shop_id: basket.partner_shop_id, shop_transaction_id: typeof basket.shop_transaction_id === 'string' ? basket.shop_transaction_id : null,
-    gross, items: items.length,
+    partner_shop_id: basket.partner_shop_id,
+    shop_transaction_id: typeof basket.shop_transaction_id === 'string' ? basket.shop_transaction_id : null,
+    gross,
+    items: items.length,
   };
 }

@@ -34,14 +34,22 @@ afterAll(() => close());
 
 const API = '/ratepay/transaction/management/v2/transactions';
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
 };
 /** Ratepay's Postman token request, with the sandbox's client and audience. */
-const token = async (over: Record<string, string> = {}) => call('POST', '/ratepay/oauth/token', {
-  ...fixture('postman/token.request.json'), client_id: SANDBOX_CLIENT.client_id, client_secret: SANDBOX_CLIENT.client_secret,
-  audience: `${base}/ratepay/transaction/management`, ...over,
-});
+const token = async (over: Record<string, string> = {}) =>
+  call('POST', '/ratepay/oauth/token', {
+    ...fixture('postman/token.request.json'),
+    client_id: SANDBOX_CLIENT.client_id,
+    client_secret: SANDBOX_CLIENT.client_secret,
+    audience: `${base}/ratepay/transaction/management`,
+    ...over,
+  });
 const bearer = async () => ({ authorization: `Bearer ${(await token()).body.access_token}` });
 const withEmail = (email: string) => ({ ...b2c, buyer: { ...b2c.buyer, contact: { ...b2c.buyer.contact, email } } });
 /** A documented decline: its category's HTTP status, the category, reasons Ratepay lists for it. */
@@ -53,7 +61,7 @@ const expectDecline = (res: { status: number; body: any }, category: string, rea
 };
 
 describe('ratepay imitation: OAuth', () => {
-  it('answers Ratepay\'s token shape for the sandbox client; refuses wrong credentials and other audiences', async () => {
+  it("answers Ratepay's token shape for the sandbox client; refuses wrong credentials and other audiences", async () => {
     const ok = await token();
     expect(ok.status).toBe(200);
     expect(keysOf(ok.body)).toEqual(keysOf(fixture('docs/token.200.json')));
@@ -64,7 +72,7 @@ describe('ratepay imitation: OAuth', () => {
   });
 });
 
-describe('ratepay imitation: Ratepay\'s own authorization examples', () => {
+describe("ratepay imitation: Ratepay's own authorization examples", () => {
   it('authorizes the Postman B2C and B2B examples (phone a string, items with unit discounts): the minimal answer, or the representation', async () => {
     const h = await bearer();
     const res = await call('POST', API, b2c, h);
@@ -80,7 +88,7 @@ describe('ratepay imitation: Ratepay\'s own authorization examples', () => {
     const { decline: _d, payment_details: _p, ...accepted } = read;
     for (const k of Object.keys(accepted)) expect(got.body).toHaveProperty(k);
   });
-  it('refuses what Ratepay\'s rules refuse, naming the field: phone as an object, a person\'s gender, no date of birth', async () => {
+  it("refuses what Ratepay's rules refuse, naming the field: phone as an object, a person's gender, no date of birth", async () => {
     const h = await bearer();
     const phone = await call('POST', API, { ...b2c, buyer: { ...b2c.buyer, contact: { email: 'a@example.org', phone: { direct_dial: '030123456' } } } }, h);
     expectDecline(phone, 'SYNTAX', 'INVALID_FIELDS');
@@ -94,7 +102,7 @@ describe('ratepay imitation: Ratepay\'s own authorization examples', () => {
     const longId = await call('POST', API, { ...b2c, partner_transaction_id: 'x'.repeat(51) }, h);
     expect(longId.body.message).toContain('partner_transaction_id');
   });
-  it('declines with Ratepay\'s categories and reasons: +decline, Ratepay\'s buyer_identity trigger, a country off contract, a wrong sum', async () => {
+  it("declines with Ratepay's categories and reasons: +decline, Ratepay's buyer_identity trigger, a country off contract, a wrong sum", async () => {
     const h = await bearer();
     const risk = await call('POST', API, withEmail('h+decline@example.org'), h);
     expectDecline(risk, 'RISK_DECISION');
@@ -116,13 +124,17 @@ describe('ratepay imitation: Ratepay\'s own authorization examples', () => {
 });
 
 describe('ratepay imitation: follow-ups', () => {
-  it('Ratepay\'s capture, cancellation and refund examples within the amounts; answers as Ratepay\'s list sample shows one', async () => {
+  it("Ratepay's capture, cancellation and refund examples within the amounts; answers as Ratepay's list sample shows one", async () => {
     const h = await bearer();
     const id = (await call('POST', API, b2c, h)).body.ratepay_transaction_id;
     // The Postman capture: the whole basket (43.8).
     const c1 = await call('POST', `${API}/${id}/captures`, fixture('postman/capture.request.json'), { ...h, 'idempotency-key': 'k1' });
     expect(c1.status, JSON.stringify(c1.body)).toBe(201);
-    expect(keysOf(c1.body)).toEqual(keysOf(cancellation).map((k) => k.replace('cancellation', 'capture')).sort());
+    expect(keysOf(c1.body)).toEqual(
+      keysOf(cancellation)
+        .map((k) => k.replace('cancellation', 'capture'))
+        .sort(),
+    );
     expect(await call('POST', `${API}/${id}/captures`, fixture('postman/capture.request.json'), { ...h, 'idempotency-key': 'k1' })).toEqual(c1);
     // The same key with another body: 409 CONFLICT (docs: Idempotency).
     expect((await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, { ...h, 'idempotency-key': 'k1' })).status).toBe(409);
@@ -136,7 +148,7 @@ describe('ratepay imitation: follow-ups', () => {
     expectDecline(await call('POST', `${API}/${id}/refunds`, fixture('postman/refund.request.json'), h), 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH');
     expectDecline(await call('GET', `${API}/nope`, undefined, h), 'RESOURCE_NOT_FOUND', 'TRANSACTION_NOT_FOUND');
   });
-  it('Ratepay\'s cancellation example on an authorization; the list answers as Ratepay\'s sample', async () => {
+  it("Ratepay's cancellation example on an authorization; the list answers as Ratepay's sample", async () => {
     const h = await bearer();
     const id = (await call('POST', API, b2c, h)).body.ratepay_transaction_id;
     const c = await call('POST', `${API}/${id}/cancellations`, fixture('postman/cancellation.request.json'), h);
@@ -146,7 +158,9 @@ describe('ratepay imitation: follow-ups', () => {
     expect(keysOf(list.body)).toEqual(keysOf(fixture('docs/cancellations.200.json')));
     expect(keysOf(list.body._embedded.cancellations[0])).toEqual(keysOf(cancellation));
     const rules = fixture('docs/payment-api.rules.json');
-    expect((await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, { ...h, 'idempotency-key': 'k'.repeat(rules.idempotency_key_max_length + 1) })).status).toBe(400);
+    expect(
+      (await call('POST', `${API}/${id}/captures`, { gross_amount: 1 }, { ...h, 'idempotency-key': 'k'.repeat(rules.idempotency_key_max_length + 1) })).status,
+    ).toBe(400);
   });
   it('+refund_fail refuses refunds (REFUND_AMOUNT_TOO_HIGH); +flaky answers 500 twice per Idempotency-Key', async () => {
     const h = await bearer();

@@ -44,7 +44,13 @@ export const SANDBOX_CLIENT = {
 
 /** The imitation's own bookkeeping (Ratepay's read shows no status; the stack tests look at it through the views). */
 type Status = 'AUTHORIZED' | 'PARTIALLY_CAPTURED' | 'CAPTURED' | 'CANCELLED' | 'DECLINED' | 'CLOSED';
-interface Operation { id: string; partner_operation_id: string | null; gross: number; partner_invoice_id?: string | null; created_date: string }
+interface Operation {
+  id: string;
+  partner_operation_id: string | null;
+  gross: number;
+  partner_invoice_id?: string | null;
+  created_date: string;
+}
 interface Transaction {
   ratepay_transaction_id: string;
   client_id: string;
@@ -80,7 +86,8 @@ const str = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '
 
 type Answer = { status: number; body: unknown };
 const declined = (r: Refusal, transactionId?: string): Answer => ({
-  status: r.status, body: { ...(transactionId ? { ratepay_transaction_id: transactionId } : {}), decline: { category: r.category, reasons: r.reasons }, message: r.message },
+  status: r.status,
+  body: { ...(transactionId ? { ratepay_transaction_id: transactionId } : {}), decline: { category: r.category, reasons: r.reasons }, message: r.message },
 });
 const missing = (field: string) => refusal(400, 'SYNTAX', 'INVALID_FIELDS', `${field} is required`);
 const notFound = (reason: string, what: string): Answer => declined(refusal(404, 'RESOURCE_NOT_FOUND', reason, `${what} not found`));
@@ -111,9 +118,11 @@ function checkAuthorization(b: Record<string, any>): Refusal | null {
   if (!str(a.zip_code)) return missing('buyer.billing_address.zip_code');
   if (!str(buyer.contact?.email)) return missing('buyer.contact.email');
   if (!CURRENCIES.includes(b.currency)) return refusal(422, 'CONTRACT', 'CURRENCY_NOT_ALLOWED', `currency ${b.currency} is not part of the contract`);
-  if (!COUNTRIES.includes(a.country_code!)) return refusal(422, 'CONTRACT', 'BILLING_COUNTRY_NOT_ALLOWED', `billing country ${String(a.country_code)} is not part of the contract`);
+  if (!COUNTRIES.includes(a.country_code!))
+    return refusal(422, 'CONTRACT', 'BILLING_COUNTRY_NOT_ALLOWED', `billing country ${String(a.country_code)} is not part of the contract`);
   if (!str(b.device?.token)) return missing('device.token');
-  if (b.payment_method.payment_option !== 'OPEN_INVOICE') return refusal(422, 'CONTRACT', 'PAYMENT_METHOD_NOT_ALLOWED', `payment_option ${String(b.payment_method.payment_option)} is not part of the contract`);
+  if (b.payment_method.payment_option !== 'OPEN_INVOICE')
+    return refusal(422, 'CONTRACT', 'PAYMENT_METHOD_NOT_ALLOWED', `payment_option ${String(b.payment_method.payment_option)} is not part of the contract`);
   if (b.payment_method.transfer_type === 'SEPA_DIRECT_DEBIT' && !b.payment_details) return missing('payment_details');
   if (b.shop_baskets.length !== 1) return refusal(422, 'CONTRACT', 'WRONG_NUMBER_OF_SHOP_BASKETS', 'The contract allows exactly one shop basket');
   return null;
@@ -140,8 +149,11 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const at = `/v2/transactions/${t.ratepay_transaction_id}`;
     const each = (kind: string, list: Operation[]) => list.map((o) => ({ href: href(`${at}/${kind}/${o.id}`) }));
     return {
-      self: { href: href(at) }, authorizations: [], captures: each('captures', t.captures),
-      cancellations: each('cancellations', t.cancellations), refunds: each('refunds', t.refunds),
+      self: { href: href(at) },
+      authorizations: [],
+      captures: each('captures', t.captures),
+      cancellations: each('cancellations', t.cancellations),
+      refunds: each('refunds', t.refunds),
     };
   };
   /** The transaction as Ratepay's read shows it (getTransaction sample): no status, no amounts; a declined one its decline. */
@@ -153,7 +165,10 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     ratepay_transaction_id: t.ratepay_transaction_id,
   });
   /** Without `Prefer: return=representation`: the minimal set (`_links.self`, `ratepay_transaction_id`). */
-  const minimal = (t: Transaction) => ({ _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}`) } }, ratepay_transaction_id: t.ratepay_transaction_id });
+  const minimal = (t: Transaction) => ({
+    _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}`) } },
+    ratepay_transaction_id: t.ratepay_transaction_id,
+  });
   /** A capture, cancellation or refund as Ratepay's list sample shows one: {_links, created, ratepay_<kind>_id}. */
   const opView = (t: Transaction, kind: 'capture' | 'cancellation' | 'refund', o: Operation) => ({
     _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s/${o.id}`) } },
@@ -171,7 +186,9 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     }
     const scoped = key ? `ratepay:${res.locals.client}:${scope}:${key}` : null;
     if (scoped) {
-      const hash = createHash('sha256').update(`${req.path}|${JSON.stringify(req.body ?? null)}`).digest('hex');
+      const hash = createHash('sha256')
+        .update(`${req.path}|${JSON.stringify(req.body ?? null)}`)
+        .digest('hex');
       const first = keyBodies.get(scoped);
       if (first && first !== hash) {
         const a = declined(refusal(409, 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another request'));
@@ -207,7 +224,10 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.post('/oauth/token', (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (checkRules('TokenRequest', b)) return res.status(400).json({ error: 'invalid_request', error_description: 'client_id, client_secret, audience and grant_type client_credentials are required' });
+    if (checkRules('TokenRequest', b))
+      return res
+        .status(400)
+        .json({ error: 'invalid_request', error_description: 'client_id, client_secret, audience and grant_type client_credentials are required' });
     const client = str(b.client_id) ? clients.get(b.client_id) : undefined;
     if (!client || b.client_secret !== client.secret) return res.status(401).json({ error: 'access_denied', error_description: 'Unauthorized' });
     if (!str(b.audience) || !b.audience.endsWith(api)) {
@@ -219,7 +239,8 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.use(api, (req, res, next) => {
     const m = /^Bearer (.+)$/.exec(req.header('authorization') ?? '');
     const client = m ? tokens.verify(m[1]!) : null;
-    if (!client || !clients.has(client)) return res.status(401).json({ error: 'invalid_token', error_description: 'The access token is missing, invalid or expired' });
+    if (!client || !clients.has(client))
+      return res.status(401).json({ error: 'invalid_token', error_description: 'The access token is missing, invalid or expired' });
     res.locals.client = client;
     next();
   });
@@ -229,44 +250,65 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     return t && t.client_id === res.locals.client ? t : undefined;
   };
 
-  router.post(`${api}/v2/transactions`, (req, res) => idempotent(req, res, 'transactions', async () => {
-    const b = (req.body ?? {}) as Record<string, any>;
-    const email: string | null = str(b.buyer?.contact?.email) ? b.buyer.contact.email : null;
-    const tags = magicTags(email);
-    if (tags.has('flaky') && flaky(req, 'flaky')) return serverError;
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const bad = checkAuthorization(b);
-    if (bad) return declined(bad);
-    const basket = readBasket(b.shop_baskets[0], b.currency, 'shop_baskets[0]', true);
-    if (isRefusal(basket)) return declined(basket);
-    const client = clients.get(res.locals.client as string)!;
-    if (!client.shops.includes(basket.partner_shop_id)) {
-      return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', `partner_shop_id ${basket.partner_shop_id} is not a shop of this partner`));
-    }
-    if (basket.gross < MIN_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_LOW', 'The basket amount is below the contract minimum'));
-    if (basket.gross > MAX_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_HIGH', 'The basket amount exceeds the contract maximum'));
-    const created = now();
-    const t: Transaction = {
-      ratepay_transaction_id: newId(), client_id: res.locals.client, partner_transaction_id: b.partner_transaction_id ?? null,
-      partner_shop_id: basket.partner_shop_id, shop_transaction_id: basket.shop_transaction_id, idempotency_key: req.header('idempotency-key') ?? null,
-      status: 'AUTHORIZED', currency: b.currency, email, authorized: basket.gross, captured: 0, cancelled: 0, refunded: 0,
-      captures: [], cancellations: [], refunds: [],
-      authorization_expires: new Date(Date.now() + AUTHORIZATION_DAYS * 86_400_000).toISOString(), created_date: created, updated_date: created,
-    };
-    transactions.set(t.ratepay_transaction_id, t);
-    // A declined transaction keeps its id (Ratepay generates one for declines too).
-    // Ratepay's pages list no reasons for BUYER_IDENTITY and RISK_DECISION: the imitation names none.
-    const decline: Refusal | null = email?.toLowerCase() === 'buyer_identity@ratepay.com'
-      ? { status: 422, category: 'BUYER_IDENTITY', reasons: [], message: 'Name, address or date of birth of the buyer could not be verified' }
-      : tags.has('decline') ? { status: 422, category: 'RISK_DECISION', reasons: [], message: 'The transaction was declined by the risk check' } : null;
-    if (decline) {
-      t.status = 'DECLINED';
-      t.decline = { category: decline.category, reasons: decline.reasons };
-      return declined(decline, t.ratepay_transaction_id);
-    }
-    const full = /return=representation/.test(req.header('prefer') ?? '');
-    return { status: 201, body: full ? view(t) : minimal(t) };
-  }));
+  router.post(`${api}/v2/transactions`, (req, res) =>
+    idempotent(req, res, 'transactions', async () => {
+      const b = (req.body ?? {}) as Record<string, any>;
+      const email: string | null = str(b.buyer?.contact?.email) ? b.buyer.contact.email : null;
+      const tags = magicTags(email);
+      if (tags.has('flaky') && flaky(req, 'flaky')) return serverError;
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const bad = checkAuthorization(b);
+      if (bad) return declined(bad);
+      const basket = readBasket(b.shop_baskets[0], b.currency, 'shop_baskets[0]', true);
+      if (isRefusal(basket)) return declined(basket);
+      const client = clients.get(res.locals.client as string)!;
+      if (!client.shops.includes(basket.partner_shop_id)) {
+        return declined(
+          refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', `partner_shop_id ${basket.partner_shop_id} is not a shop of this partner`),
+        );
+      }
+      if (basket.gross < MIN_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_LOW', 'The basket amount is below the contract minimum'));
+      if (basket.gross > MAX_BASKET) return declined(refusal(422, 'CONTRACT', 'BASKET_AMOUNT_TOO_HIGH', 'The basket amount exceeds the contract maximum'));
+      const created = now();
+      const t: Transaction = {
+        ratepay_transaction_id: newId(),
+        client_id: res.locals.client,
+        partner_transaction_id: b.partner_transaction_id ?? null,
+        partner_shop_id: basket.partner_shop_id,
+        shop_transaction_id: basket.shop_transaction_id,
+        idempotency_key: req.header('idempotency-key') ?? null,
+        status: 'AUTHORIZED',
+        currency: b.currency,
+        email,
+        authorized: basket.gross,
+        captured: 0,
+        cancelled: 0,
+        refunded: 0,
+        captures: [],
+        cancellations: [],
+        refunds: [],
+        authorization_expires: new Date(Date.now() + AUTHORIZATION_DAYS * 86_400_000).toISOString(),
+        created_date: created,
+        updated_date: created,
+      };
+      transactions.set(t.ratepay_transaction_id, t);
+      // A declined transaction keeps its id (Ratepay generates one for declines too).
+      // Ratepay's pages list no reasons for BUYER_IDENTITY and RISK_DECISION: the imitation names none.
+      const decline: Refusal | null =
+        email?.toLowerCase() === 'buyer_identity@ratepay.com'
+          ? { status: 422, category: 'BUYER_IDENTITY', reasons: [], message: 'Name, address or date of birth of the buyer could not be verified' }
+          : tags.has('decline')
+            ? { status: 422, category: 'RISK_DECISION', reasons: [], message: 'The transaction was declined by the risk check' }
+            : null;
+      if (decline) {
+        t.status = 'DECLINED';
+        t.decline = { category: decline.category, reasons: decline.reasons };
+        return declined(decline, t.ratepay_transaction_id);
+      }
+      const full = /return=representation/.test(req.header('prefer') ?? '');
+      return { status: 201, body: full ? view(t) : minimal(t) };
+    }),
+  );
 
   router.get(`${api}/v2/transactions/:id`, (req, res) => {
     const t = owned(req, res);
@@ -283,69 +325,94 @@ export function ratepayRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const basket = readBasket({ partner_shop_id: t.partner_shop_id, ...b }, t.currency, 'body', false);
     if (isRefusal(basket)) return basket;
     if (basket.partner_shop_id !== t.partner_shop_id) {
-      return refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', 'partner_shop_id is not the authorization\'s shop');
+      return refusal(422, 'UNPROCESSABLE_OPERATION', 'BASKET_WITH_UNKNOWN_SHOP', "partner_shop_id is not the authorization's shop");
     }
     return { gross: basket.gross, b };
   };
   const operation = (gross: number, b: Record<string, unknown>): Operation => ({
-    id: newId(), partner_operation_id: typeof b.partner_operation_id === 'string' ? b.partner_operation_id : null, gross, created_date: now(),
+    id: newId(),
+    partner_operation_id: typeof b.partner_operation_id === 'string' ? b.partner_operation_id : null,
+    gross,
+    created_date: now(),
   });
 
-  router.post(`${api}/v2/transactions/:id/captures`, (req, res) => idempotent(req, res, 'captures', async () => {
-    const t = owned(req, res);
-    if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
-    if (magicTags(t.email).has('slow')) await sleep(config.sandboxSlowMs);
-    if (t.status === 'DECLINED') return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
-    const f = followUp(t, req.body);
-    if (isRefusal(f)) return declined(f);
-    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'CAPTURE_AMOUNT_TOO_HIGH', `The capture exceeds the open authorized amount (${dec(t, open(t))})`));
-    const c: Operation = { ...operation(f.gross, f.b), partner_invoice_id: typeof f.b.partner_invoice_id === 'string' ? f.b.partner_invoice_id : null };
-    t.captures.push(c);
-    t.captured += f.gross;
-    t.status = open(t) === 0 ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
-    touch(t);
-    return { status: 201, body: opView(t, 'capture', c) };
-  }));
+  router.post(`${api}/v2/transactions/:id/captures`, (req, res) =>
+    idempotent(req, res, 'captures', async () => {
+      const t = owned(req, res);
+      if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
+      if (magicTags(t.email).has('slow')) await sleep(config.sandboxSlowMs);
+      if (t.status === 'DECLINED')
+        return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
+      const f = followUp(t, req.body);
+      if (isRefusal(f)) return declined(f);
+      if (f.gross > open(t))
+        return declined(
+          refusal(422, 'UNPROCESSABLE_OPERATION', 'CAPTURE_AMOUNT_TOO_HIGH', `The capture exceeds the open authorized amount (${dec(t, open(t))})`),
+        );
+      const c: Operation = { ...operation(f.gross, f.b), partner_invoice_id: typeof f.b.partner_invoice_id === 'string' ? f.b.partner_invoice_id : null };
+      t.captures.push(c);
+      t.captured += f.gross;
+      t.status = open(t) === 0 ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
+      touch(t);
+      return { status: 201, body: opView(t, 'capture', c) };
+    }),
+  );
 
-  router.post(`${api}/v2/transactions/:id/cancellations`, (req, res) => idempotent(req, res, 'cancellations', async () => {
-    const t = owned(req, res);
-    if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
-    if (t.status === 'DECLINED') return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
-    const f = followUp(t, req.body);
-    if (isRefusal(f)) return declined(f);
-    if (f.gross > open(t)) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'CANCELLATION_AMOUNT_TOO_HIGH', `The cancellation exceeds the open authorized amount (${dec(t, open(t))})`));
-    const c = operation(f.gross, f.b);
-    t.cancellations.push(c);
-    t.cancelled += f.gross;
-    if (open(t) === 0) t.status = t.captured > 0 ? 'CAPTURED' : 'CANCELLED';
-    touch(t);
-    return { status: 201, body: opView(t, 'cancellation', c) };
-  }));
+  router.post(`${api}/v2/transactions/:id/cancellations`, (req, res) =>
+    idempotent(req, res, 'cancellations', async () => {
+      const t = owned(req, res);
+      if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
+      if (t.status === 'DECLINED')
+        return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'NOT_ALLOWED_FOR_DECLINED_TRANSACTION', 'The transaction was declined'));
+      const f = followUp(t, req.body);
+      if (isRefusal(f)) return declined(f);
+      if (f.gross > open(t))
+        return declined(
+          refusal(422, 'UNPROCESSABLE_OPERATION', 'CANCELLATION_AMOUNT_TOO_HIGH', `The cancellation exceeds the open authorized amount (${dec(t, open(t))})`),
+        );
+      const c = operation(f.gross, f.b);
+      t.cancellations.push(c);
+      t.cancelled += f.gross;
+      if (open(t) === 0) t.status = t.captured > 0 ? 'CAPTURED' : 'CANCELLED';
+      touch(t);
+      return { status: 201, body: opView(t, 'cancellation', c) };
+    }),
+  );
 
-  router.post(`${api}/v2/transactions/:id/refunds`, (req, res) => idempotent(req, res, 'refunds', async () => {
-    const t = owned(req, res);
-    if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
-    const tags = magicTags(t.email);
-    if (tags.has('refund_flaky') && flaky(req, 'refund_flaky')) return serverError;
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const f = followUp(t, req.body);
-    if (isRefusal(f)) return declined(f);
-    const left = t.captured - t.refunded;
-    if (f.gross > left) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', `The refund exceeds the captured amount not yet refunded (${dec(t, left)})`));
-    if (tags.has('refund_fail')) return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', 'The refund was refused'), t.ratepay_transaction_id);
-    const r = operation(f.gross, f.b);
-    t.refunds.push(r);
-    t.refunded += f.gross;
-    touch(t);
-    return { status: 201, body: opView(t, 'refund', r) };
-  }));
+  router.post(`${api}/v2/transactions/:id/refunds`, (req, res) =>
+    idempotent(req, res, 'refunds', async () => {
+      const t = owned(req, res);
+      if (!t) return notFound('TRANSACTION_NOT_FOUND', 'Transaction');
+      const tags = magicTags(t.email);
+      if (tags.has('refund_flaky') && flaky(req, 'refund_flaky')) return serverError;
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const f = followUp(t, req.body);
+      if (isRefusal(f)) return declined(f);
+      const left = t.captured - t.refunded;
+      if (f.gross > left)
+        return declined(
+          refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', `The refund exceeds the captured amount not yet refunded (${dec(t, left)})`),
+        );
+      if (tags.has('refund_fail'))
+        return declined(refusal(422, 'UNPROCESSABLE_OPERATION', 'REFUND_AMOUNT_TOO_HIGH', 'The refund was refused'), t.ratepay_transaction_id);
+      const r = operation(f.gross, f.b);
+      t.refunds.push(r);
+      t.refunded += f.gross;
+      touch(t);
+      return { status: 201, body: opView(t, 'refund', r) };
+    }),
+  );
 
   for (const kind of ['capture', 'cancellation', 'refund'] as const) {
     const list = (t: Transaction) => (kind === 'capture' ? t.captures : kind === 'refund' ? t.refunds : t.cancellations);
     router.get(`${api}/v2/transactions/:id/${kind}s`, (req, res) => {
       const t = owned(req, res);
       if (!t) return res.status(404).json(notFound('TRANSACTION_NOT_FOUND', 'Transaction').body);
-      res.json({ _embedded: { [`${kind}s`]: list(t).map((o) => opView(t, kind, o)) }, _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s`) } }, ratepay_transaction_id: t.ratepay_transaction_id });
+      res.json({
+        _embedded: { [`${kind}s`]: list(t).map((o) => opView(t, kind, o)) },
+        _links: { self: { href: href(`/v2/transactions/${t.ratepay_transaction_id}/${kind}s`) } },
+        ratepay_transaction_id: t.ratepay_transaction_id,
+      });
     });
     router.get(`${api}/v2/transactions/:id/${kind}s/:sub`, (req, res) => {
       const t = owned(req, res);
@@ -391,8 +458,12 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: r.reset,
     state: r.state,
     views: {
-      transactions: (q) => [...r.transactions.values()].filter((t) =>
-        (!q.idempotency_key || t.idempotency_key === q.idempotency_key) && (!q.partner_transaction_id || t.partner_transaction_id === q.partner_transaction_id)),
+      transactions: (q) =>
+        [...r.transactions.values()].filter(
+          (t) =>
+            (!q.idempotency_key || t.idempotency_key === q.idempotency_key) &&
+            (!q.partner_transaction_id || t.partner_transaction_id === q.partner_transaction_id),
+        ),
       tokens: () => ({ issued: r.tokens.issued }),
     },
   };

@@ -5,7 +5,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
-export interface TokenClaims { sub: string; aud: string; iat: number; exp: number; jti: string }
+export interface TokenClaims {
+  sub: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
 
 export class TokenIssuer {
   private key = randomBytes(32);

@@ -36,9 +36,30 @@ const ORDER_READ = fixture('published/order-read.json');
 
 /** orderDetails.status (docs.riverty.com get_order); the authorization's answer says Accepted, Pending or Rejected. */
 type Outcome = 'Accepted' | 'Pending' | 'Rejected' | 'Cancelled' | 'Expired';
-interface Message { type: string; code: string; message: string; customerFacingMessage?: string; actionCode?: string; fieldReference?: string }
-interface Capture { captureNumber: string; amount: number; refunded: number; invoiceNumber: string; transactionReference: string | null; answer: unknown }
-interface Refund { refundNumber: string; captureNumber: string; amount: number; transactionReference: string | null; refundType: string; answer: unknown }
+interface Message {
+  type: string;
+  code: string;
+  message: string;
+  customerFacingMessage?: string;
+  actionCode?: string;
+  fieldReference?: string;
+}
+interface Capture {
+  captureNumber: string;
+  amount: number;
+  refunded: number;
+  invoiceNumber: string;
+  transactionReference: string | null;
+  answer: unknown;
+}
+interface Refund {
+  refundNumber: string;
+  captureNumber: string;
+  amount: number;
+  transactionReference: string | null;
+  refundType: string;
+  answer: unknown;
+}
 interface Order {
   number: string;
   outcome: Outcome;
@@ -65,8 +86,13 @@ interface Order {
 const CURRENCIES: string[] = RULES.authorize.enum['order.currency'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const msg = (code: string, message: string, extra: Partial<Message> = {}): Message =>
-  ({ type: 'BusinessError', code, message, customerFacingMessage: message, ...extra });
+const msg = (code: string, message: string, extra: Partial<Message> = {}): Message => ({
+  type: 'BusinessError',
+  code,
+  message,
+  customerFacingMessage: message,
+  ...extra,
+});
 /** Riverty's 4xx answer: an array of message objects. */
 const fail = (status: number, code: string, message: string, extra: Partial<Message> = {}) => ({ status, body: [msg(code, message, extra)] });
 const invalid = (field: string, message = `${field} is required`) =>
@@ -125,15 +151,19 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const now = Date.now();
     o.updated_at = new Date(Math.max(now, Date.parse(o.updated_at) + 1)).toISOString();
   };
-  const notify = (o: Order) => notifier.send(o.webhookUrl, 'CustomerAuthenticationCompleted', o.number, { Status: o.outcome }, String(o.request.customer?.address?.countryCode ?? 'DE'));
+  const notify = (o: Order) =>
+    notifier.send(o.webhookUrl, 'CustomerAuthenticationCompleted', o.number, { Status: o.outcome }, String(o.request.customer?.address?.countryCode ?? 'DE'));
   const remaining = (o: Order) => o.authorized - o.captured - o.voided;
   const totals = (o: Order) => ({
-    totalAuthorizedAmount: dec(o.authorized, o.currency), totalCapturedAmount: dec(o.captured, o.currency),
+    totalAuthorizedAmount: dec(o.authorized, o.currency),
+    totalCapturedAmount: dec(o.captured, o.currency),
     remainingAuthorizedAmount: dec(o.outcome === 'Accepted' || o.outcome === 'Pending' ? remaining(o) : 0, o.currency),
     totalRefundedAmount: dec(o.refunded, o.currency),
   });
   const authorizeAnswer = (o: Order) => ({
-    outcome: o.outcome === 'Accepted' || o.outcome === 'Pending' ? o.outcome : 'Rejected', reservationId: o.reservationId, checkoutId: o.checkoutId,
+    outcome: o.outcome === 'Accepted' || o.outcome === 'Pending' ? o.outcome : 'Rejected',
+    reservationId: o.reservationId,
+    checkoutId: o.checkoutId,
     customer: { customerNumber: String(100000 + (Number.parseInt(o.reservationId.slice(0, 6), 16) % 900000)) },
     ...(o.outcome === 'Pending' && o.secureLoginUrl ? { secureLoginUrl: o.secureLoginUrl } : {}),
     ...(o.riskCheckMessages ? { riskCheckMessages: o.riskCheckMessages } : {}),
@@ -142,20 +172,43 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const orderView = (o: Order) => {
     const r = o.request;
     const details = {
-      orderId: o.checkoutId, orderNumber: o.number, totalNetAmount: r.order.totalNetAmount, totalGrossAmount: r.order.totalGrossAmount,
-      currency: o.currency, hasSeparateDeliveryAddress: !!r.deliveryCustomer, customer: r.customer, insertedAt: o.created_at, updatedAt: o.updated_at,
-      orderItems: (r.order.items ?? []).map((it: Record<string, unknown>, i: number) => ({ orderId: o.checkoutId, insertedAt: o.created_at, updatedAt: o.created_at, ...it, lineNumber: i })),
+      orderId: o.checkoutId,
+      orderNumber: o.number,
+      totalNetAmount: r.order.totalNetAmount,
+      totalGrossAmount: r.order.totalGrossAmount,
+      currency: o.currency,
+      hasSeparateDeliveryAddress: !!r.deliveryCustomer,
+      customer: r.customer,
+      insertedAt: o.created_at,
+      updatedAt: o.updated_at,
+      orderItems: (r.order.items ?? []).map((it: Record<string, unknown>, i: number) => ({
+        orderId: o.checkoutId,
+        insertedAt: o.created_at,
+        updatedAt: o.created_at,
+        ...it,
+        lineNumber: i,
+      })),
       status: o.outcome,
     };
     const view: Record<string, unknown> = {
       orderDetails: details,
       captures: o.captures.map((c) => ({
-        reservationId: o.reservationId, captureNumber: c.captureNumber, orderNumber: o.number, amount: dec(c.amount, o.currency),
-        balance: dec(c.amount - c.refunded, o.currency), totalRefundedAmount: dec(c.refunded, o.currency), currency: o.currency, insertedAt: o.created_at,
+        reservationId: o.reservationId,
+        captureNumber: c.captureNumber,
+        orderNumber: o.number,
+        amount: dec(c.amount, o.currency),
+        balance: dec(c.amount - c.refunded, o.currency),
+        totalRefundedAmount: dec(c.refunded, o.currency),
+        currency: o.currency,
+        insertedAt: o.created_at,
         transactionReference: c.transactionReference ?? undefined,
       })),
       refunds: o.refunds.map((x) => ({
-        amount: -dec(x.amount, o.currency), currency: o.currency, orderNumber: o.number, captureNumber: x.captureNumber, refundNumber: x.refundNumber,
+        amount: -dec(x.amount, o.currency),
+        currency: o.currency,
+        orderNumber: o.number,
+        captureNumber: x.captureNumber,
+        refundNumber: x.refundNumber,
         transactionReference: x.transactionReference ?? undefined,
       })),
       payment: { type: r.payment?.type },
@@ -175,7 +228,14 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
 
   router.use('/api/v3', (req, res, next) => {
     if (req.header('x-auth-key') !== apiKey) {
-      return res.status(401).json([{ type: 'TechnicalError', code: '100.001', message: 'Authorization has been denied for this request.', customerFacingMessage: 'Payment with Riverty is not available right now.' }]);
+      return res.status(401).json([
+        {
+          type: 'TechnicalError',
+          code: '100.001',
+          message: 'Authorization has been denied for this request.',
+          customerFacingMessage: 'Payment with Riverty is not available right now.',
+        },
+      ]);
     }
     next();
   });
@@ -186,64 +246,86 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     return b ? invalid(b.field, b.message) : null;
   };
 
-  router.post('/api/v3/checkout/authorize', (req, res) => handle(res, async () => {
-    const b = req.body ?? {};
-    const o = b.order ?? {};
-    const broken = breach('authorize', b);
-    if (broken) return broken;
-    if (typeof o.number !== 'string' || !/^[A-Za-z0-9_-]{1,50}$/.test(o.number)) return invalid('order.number', 'order.number is required: 1 to 50 of A-Z a-z 0-9 _ -');
-    const known = orders.get(o.number);
-    const tags = magicTags(s(b.customer?.email));
-    // No Idempotency-Key at Riverty: a repeated order number (a retry of the same authorization) answers its decision.
-    if (tags.has('flaky') && idem.count(`riverty-flaky:${o.number}`) <= 2) {
-      return { status: 500, body: [{ type: 'TechnicalError', code: '500.001', message: 'An error occurred, please retry' }] };
-    }
-    if (known) {
-      if (!CURRENCIES.includes(o.currency) || known.authorized !== cents(o.totalGrossAmount, known.currency, 'order.totalGrossAmount')) {
-        return fail(400, '200.103', `Order number ${o.number} is already used by another order`, { fieldReference: 'order.number' });
+  router.post('/api/v3/checkout/authorize', (req, res) =>
+    handle(res, async () => {
+      const b = req.body ?? {};
+      const o = b.order ?? {};
+      const broken = breach('authorize', b);
+      if (broken) return broken;
+      if (typeof o.number !== 'string' || !/^[A-Za-z0-9_-]{1,50}$/.test(o.number))
+        return invalid('order.number', 'order.number is required: 1 to 50 of A-Z a-z 0-9 _ -');
+      const known = orders.get(o.number);
+      const tags = magicTags(s(b.customer?.email));
+      // No Idempotency-Key at Riverty: a repeated order number (a retry of the same authorization) answers its decision.
+      if (tags.has('flaky') && idem.count(`riverty-flaky:${o.number}`) <= 2) {
+        return { status: 500, body: [{ type: 'TechnicalError', code: '500.001', message: 'An error occurred, please retry' }] };
       }
-      return { status: 200, body: authorizeAnswer(known) };
-    }
-    const c = b.customer ?? {};
-    if (c.customerCategory === 'Person' && !s(c.firstName)) return invalid('customer.firstName');
-    if (!s(c.lastName) && !(c.customerCategory === 'Company' && s(c.companyName))) return invalid('customer.lastName');
-    if (c.customerCategory === 'Company' && !s(c.companyName)) return invalid('customer.companyName');
-    if (!s(c.email) || !String(c.email).includes('@')) return invalid('customer.email');
-    const a = c.address ?? {};
-    for (const f of ['street', 'postalCode', 'postalPlace', 'countryCode']) if (!s(a[f])) return invalid(`customer.address.${f}`);
-    if (!/^[A-Z]{2}$/.test(a.countryCode)) return invalid('customer.address.countryCode', 'customer.address.countryCode must be ISO 3166-1 alpha-2');
-    // Germany and Austria: a consumer's birth date is mandatory.
-    if (c.customerCategory === 'Person' && ['DE', 'AT'].includes(a.countryCode) && !s(c.birthDate)) return invalid('customer.birthDate');
-    if (c.birthDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(c.birthDate))) return invalid('customer.birthDate', 'customer.birthDate must be YYYY-MM-DD');
-    if (!CURRENCIES.includes(o.currency)) return invalid('order.currency', `order.currency must be one of ${CURRENCIES.join(', ')}`);
-    const gross = cents(o.totalGrossAmount, o.currency, 'order.totalGrossAmount');
-    const net = cents(o.totalNetAmount, o.currency, 'order.totalNetAmount');
-    if (gross <= 0) return invalid('order.totalGrossAmount', 'order.totalGrossAmount must be above 0');
-    if (net < 0 || net > gross) return invalid('order.totalNetAmount', 'order.totalNetAmount must be from 0 to totalGrossAmount');
-    const items = itemsTotal(o.items, o.currency, 'order.items', true)!;
-    if (Math.abs(items - gross) > o.items.length) return invalid('order.totalGrossAmount', 'order.totalGrossAmount must be the sum of the items\' grossUnitPrice × quantity');
-    for (const u of ['merchantUrl', 'webhookUrl']) {
-      if (b[u] != null && !/^https?:\/\//.test(String(b[u]))) return invalid(u, `${u} must be an http(s) URL`);
-    }
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const now = new Date().toISOString();
-    const order: Order = {
-      number: o.number, outcome: 'Accepted', reservationId: randomUUID(), checkoutId: randomUUID(), currency: o.currency,
-      authorized: gross, captured: 0, voided: 0, refunded: 0, request: b, email: s(c.email), merchantUrl: s(b.merchantUrl), webhookUrl: s(b.webhookUrl),
-      captures: [], refunds: [], created_at: now, updated_at: now,
-    };
-    if (tags.has('decline')) {
-      order.outcome = 'Rejected';
-      order.riskCheckMessages = [msg('300.101', 'The customer did not pass the risk check', {
-        customerFacingMessage: 'Unfortunately we cannot offer you this payment method. Please choose another one.', actionCode: 'OfferSecurePaymentMethods',
-      })];
-    } else if (tags.has('redirect')) {
-      order.outcome = 'Pending';
-      order.secureLoginUrl = `${publicUrl()}/riverty/sca/${order.number}`;
-    }
-    orders.set(order.number, order);
-    return { status: 200, body: authorizeAnswer(order) };
-  }));
+      if (known) {
+        if (!CURRENCIES.includes(o.currency) || known.authorized !== cents(o.totalGrossAmount, known.currency, 'order.totalGrossAmount')) {
+          return fail(400, '200.103', `Order number ${o.number} is already used by another order`, { fieldReference: 'order.number' });
+        }
+        return { status: 200, body: authorizeAnswer(known) };
+      }
+      const c = b.customer ?? {};
+      if (c.customerCategory === 'Person' && !s(c.firstName)) return invalid('customer.firstName');
+      if (!s(c.lastName) && !(c.customerCategory === 'Company' && s(c.companyName))) return invalid('customer.lastName');
+      if (c.customerCategory === 'Company' && !s(c.companyName)) return invalid('customer.companyName');
+      if (!s(c.email) || !String(c.email).includes('@')) return invalid('customer.email');
+      const a = c.address ?? {};
+      for (const f of ['street', 'postalCode', 'postalPlace', 'countryCode']) if (!s(a[f])) return invalid(`customer.address.${f}`);
+      if (!/^[A-Z]{2}$/.test(a.countryCode)) return invalid('customer.address.countryCode', 'customer.address.countryCode must be ISO 3166-1 alpha-2');
+      // Germany and Austria: a consumer's birth date is mandatory.
+      if (c.customerCategory === 'Person' && ['DE', 'AT'].includes(a.countryCode) && !s(c.birthDate)) return invalid('customer.birthDate');
+      if (c.birthDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(c.birthDate)))
+        return invalid('customer.birthDate', 'customer.birthDate must be YYYY-MM-DD');
+      if (!CURRENCIES.includes(o.currency)) return invalid('order.currency', `order.currency must be one of ${CURRENCIES.join(', ')}`);
+      const gross = cents(o.totalGrossAmount, o.currency, 'order.totalGrossAmount');
+      const net = cents(o.totalNetAmount, o.currency, 'order.totalNetAmount');
+      if (gross <= 0) return invalid('order.totalGrossAmount', 'order.totalGrossAmount must be above 0');
+      if (net < 0 || net > gross) return invalid('order.totalNetAmount', 'order.totalNetAmount must be from 0 to totalGrossAmount');
+      const items = itemsTotal(o.items, o.currency, 'order.items', true)!;
+      if (Math.abs(items - gross) > o.items.length)
+        return invalid('order.totalGrossAmount', "order.totalGrossAmount must be the sum of the items' grossUnitPrice × quantity");
+      for (const u of ['merchantUrl', 'webhookUrl']) {
+        if (b[u] != null && !/^https?:\/\//.test(String(b[u]))) return invalid(u, `${u} must be an http(s) URL`);
+      }
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const now = new Date().toISOString();
+      const order: Order = {
+        number: o.number,
+        outcome: 'Accepted',
+        reservationId: randomUUID(),
+        checkoutId: randomUUID(),
+        currency: o.currency,
+        authorized: gross,
+        captured: 0,
+        voided: 0,
+        refunded: 0,
+        request: b,
+        email: s(c.email),
+        merchantUrl: s(b.merchantUrl),
+        webhookUrl: s(b.webhookUrl),
+        captures: [],
+        refunds: [],
+        created_at: now,
+        updated_at: now,
+      };
+      if (tags.has('decline')) {
+        order.outcome = 'Rejected';
+        order.riskCheckMessages = [
+          msg('300.101', 'The customer did not pass the risk check', {
+            customerFacingMessage: 'Unfortunately we cannot offer you this payment method. Please choose another one.',
+            actionCode: 'OfferSecurePaymentMethods',
+          }),
+        ];
+      } else if (tags.has('redirect')) {
+        order.outcome = 'Pending';
+        order.secureLoginUrl = `${publicUrl()}/riverty/sca/${order.number}`;
+      }
+      orders.set(order.number, order);
+      return { status: 200, body: authorizeAnswer(order) };
+    }),
+  );
 
   const notFound = () => fail(404, '400.101', 'Order not found');
 
@@ -253,84 +335,102 @@ export function rivertyRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.json(orderView(o));
   });
 
-  router.post('/api/v3/orders/:number/captures', (req, res) => handle(res, async () => {
-    const o = orders.get(req.params.number as string);
-    if (!o) return notFound();
-    const b = req.body ?? {};
-    const broken = breach('capture', b);
-    if (broken) return broken;
-    const ref = s(b.transactionReference);
-    const again = ref ? o.captures.find((x) => x.transactionReference === ref) : undefined;
-    if (again) return { status: 200, body: again.answer };
-    if (o.outcome !== 'Accepted') return fail(400, '400.203', `Order is not authorized (outcome ${o.outcome})`);
-    if (b.invoiceNumber && o.captures.some((x) => x.invoiceNumber === b.invoiceNumber)) return invalid('invoiceNumber', `invoiceNumber ${b.invoiceNumber} is already used`);
-    const d = b.orderDetails ?? {};
-    if (d.currency !== undefined && d.currency !== o.currency) return invalid('orderDetails.currency', `orderDetails.currency must be ${o.currency}`);
-    const amount = d.totalGrossAmount === undefined ? remaining(o) : cents(d.totalGrossAmount, o.currency, 'orderDetails.totalGrossAmount');
-    // Items are mandatory for a partial capture.
-    const items = itemsTotal(d.items, o.currency, 'orderDetails.items', amount !== remaining(o));
-    if (items !== null && Math.abs(items - amount) > d.items.length) return invalid('orderDetails.totalGrossAmount', 'orderDetails.totalGrossAmount must be the sum of the items');
-    if (o.voided > 0 && remaining(o) === 0) return fail(400, '400.203', 'Order is cancelled');
-    if (amount <= 0 || amount > remaining(o)) {
-      return fail(400, '400.202', `Capture amount exceeds the remaining authorized amount (${toDecimalString(remaining(o), o.currency as 'EUR')})`, { fieldReference: 'orderDetails.totalGrossAmount' });
-    }
-    o.captured += amount;
-    touch(o);
-    const captureNumber = nextNumber();
-    const answer = {
-      capturedAmount: dec(amount, o.currency), authorizedAmount: dec(o.authorized, o.currency), remainingAuthorizedAmount: dec(remaining(o), o.currency),
-      captureNumber, totalCapturedAmount: dec(o.captured, o.currency), totalRefundedAmount: dec(o.refunded, o.currency),
-    };
-    o.captures.push({ captureNumber, amount, refunded: 0, invoiceNumber: b.invoiceNumber ?? `RIV${captureNumber}`, transactionReference: ref, answer });
-    return { status: 200, body: answer };
-  }));
+  router.post('/api/v3/orders/:number/captures', (req, res) =>
+    handle(res, async () => {
+      const o = orders.get(req.params.number as string);
+      if (!o) return notFound();
+      const b = req.body ?? {};
+      const broken = breach('capture', b);
+      if (broken) return broken;
+      const ref = s(b.transactionReference);
+      const again = ref ? o.captures.find((x) => x.transactionReference === ref) : undefined;
+      if (again) return { status: 200, body: again.answer };
+      if (o.outcome !== 'Accepted') return fail(400, '400.203', `Order is not authorized (outcome ${o.outcome})`);
+      if (b.invoiceNumber && o.captures.some((x) => x.invoiceNumber === b.invoiceNumber))
+        return invalid('invoiceNumber', `invoiceNumber ${b.invoiceNumber} is already used`);
+      const d = b.orderDetails ?? {};
+      if (d.currency !== undefined && d.currency !== o.currency) return invalid('orderDetails.currency', `orderDetails.currency must be ${o.currency}`);
+      const amount = d.totalGrossAmount === undefined ? remaining(o) : cents(d.totalGrossAmount, o.currency, 'orderDetails.totalGrossAmount');
+      // Items are mandatory for a partial capture.
+      const items = itemsTotal(d.items, o.currency, 'orderDetails.items', amount !== remaining(o));
+      if (items !== null && Math.abs(items - amount) > d.items.length)
+        return invalid('orderDetails.totalGrossAmount', 'orderDetails.totalGrossAmount must be the sum of the items');
+      if (o.voided > 0 && remaining(o) === 0) return fail(400, '400.203', 'Order is cancelled');
+      if (amount <= 0 || amount > remaining(o)) {
+        return fail(400, '400.202', `Capture amount exceeds the remaining authorized amount (${toDecimalString(remaining(o), o.currency as 'EUR')})`, {
+          fieldReference: 'orderDetails.totalGrossAmount',
+        });
+      }
+      o.captured += amount;
+      touch(o);
+      const captureNumber = nextNumber();
+      const answer = {
+        capturedAmount: dec(amount, o.currency),
+        authorizedAmount: dec(o.authorized, o.currency),
+        remainingAuthorizedAmount: dec(remaining(o), o.currency),
+        captureNumber,
+        totalCapturedAmount: dec(o.captured, o.currency),
+        totalRefundedAmount: dec(o.refunded, o.currency),
+      };
+      o.captures.push({ captureNumber, amount, refunded: 0, invoiceNumber: b.invoiceNumber ?? `RIV${captureNumber}`, transactionReference: ref, answer });
+      return { status: 200, body: answer };
+    }),
+  );
 
-  router.post('/api/v3/orders/:number/voids', (req, res) => handle(res, async () => {
-    const o = orders.get(req.params.number as string);
-    if (!o) return notFound();
-    const broken = breach('void', req.body ?? {});
-    if (broken) return broken;
-    if (o.outcome !== 'Accepted' && o.outcome !== 'Pending') return fail(400, '400.203', 'Order is rejected');
-    if (o.captured === o.authorized) return fail(400, '400.201', 'Order Already Captured');
-    const details = req.body?.cancellationDetails;
-    const amount = details ? cents(details.totalGrossAmount, o.currency, 'cancellationDetails.totalGrossAmount') : remaining(o);
-    if (amount > remaining(o)) return fail(400, '400.202', 'Void amount exceeds the remaining authorized amount');
-    o.voided += amount;
-    touch(o);
-    return { status: 200, body: { ...totals(o), voidedAmount: dec(amount, o.currency) } };
-  }));
+  router.post('/api/v3/orders/:number/voids', (req, res) =>
+    handle(res, async () => {
+      const o = orders.get(req.params.number as string);
+      if (!o) return notFound();
+      const broken = breach('void', req.body ?? {});
+      if (broken) return broken;
+      if (o.outcome !== 'Accepted' && o.outcome !== 'Pending') return fail(400, '400.203', 'Order is rejected');
+      if (o.captured === o.authorized) return fail(400, '400.201', 'Order Already Captured');
+      const details = req.body?.cancellationDetails;
+      const amount = details ? cents(details.totalGrossAmount, o.currency, 'cancellationDetails.totalGrossAmount') : remaining(o);
+      if (amount > remaining(o)) return fail(400, '400.202', 'Void amount exceeds the remaining authorized amount');
+      o.voided += amount;
+      touch(o);
+      return { status: 200, body: { ...totals(o), voidedAmount: dec(amount, o.currency) } };
+    }),
+  );
 
   // Magic tags from the order's customer email: +refund_fail (declined), +refund_flaky (500 twice per
   // transactionReference), +slow. Riverty refunds at once: +refund_pending is not imitated.
-  router.post('/api/v3/orders/:number/refunds', (req, res) => handle(res, async () => {
-    const o = orders.get(req.params.number as string);
-    if (!o) return notFound();
-    const b = req.body ?? {};
-    const ref = s(b.transactionReference);
-    const tags = magicTags(o.email);
-    if (tags.has('refund_flaky') && idem.count(`riverty-refund_flaky:${o.number}:${ref}`) <= 2) {
-      return { status: 500, body: [{ type: 'TechnicalError', code: '500.001', message: 'An error occurred, please retry' }] };
-    }
-    const again = ref ? o.refunds.find((r) => r.transactionReference === ref) : undefined;
-    if (again) return { status: 200, body: again.answer };
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const broken = breach('refund', b);
-    if (broken) return broken;
-    const capture = o.captures.find((c) => c.captureNumber === b.captureNumber);
-    if (!capture) return fail(400, '400.101', `Capture ${b.captureNumber} not found on order ${o.number}`, { fieldReference: 'captureNumber' });
-    const amount = itemsTotal(b.items, o.currency, 'items', false) ?? capture.amount - capture.refunded;
-    if (tags.has('refund_fail')) return fail(400, '400.302', 'The refund was declined');
-    if (amount <= 0 || amount > capture.amount - capture.refunded) {
-      return fail(400, '400.301', `Refund amount exceeds what is left of capture ${capture.captureNumber} (${toDecimalString(capture.amount - capture.refunded, o.currency as 'EUR')})`);
-    }
-    capture.refunded += amount;
-    o.refunded += amount;
-    touch(o);
-    const refundNumber = nextNumber();
-    const answer = { ...totals(o), refundNumbers: [refundNumber] };
-    o.refunds.push({ refundNumber, captureNumber: capture.captureNumber, amount, transactionReference: ref, refundType: b.refundType ?? 'Refund', answer });
-    return { status: 200, body: answer };
-  }));
+  router.post('/api/v3/orders/:number/refunds', (req, res) =>
+    handle(res, async () => {
+      const o = orders.get(req.params.number as string);
+      if (!o) return notFound();
+      const b = req.body ?? {};
+      const ref = s(b.transactionReference);
+      const tags = magicTags(o.email);
+      if (tags.has('refund_flaky') && idem.count(`riverty-refund_flaky:${o.number}:${ref}`) <= 2) {
+        return { status: 500, body: [{ type: 'TechnicalError', code: '500.001', message: 'An error occurred, please retry' }] };
+      }
+      const again = ref ? o.refunds.find((r) => r.transactionReference === ref) : undefined;
+      if (again) return { status: 200, body: again.answer };
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const broken = breach('refund', b);
+      if (broken) return broken;
+      const capture = o.captures.find((c) => c.captureNumber === b.captureNumber);
+      if (!capture) return fail(400, '400.101', `Capture ${b.captureNumber} not found on order ${o.number}`, { fieldReference: 'captureNumber' });
+      const amount = itemsTotal(b.items, o.currency, 'items', false) ?? capture.amount - capture.refunded;
+      if (tags.has('refund_fail')) return fail(400, '400.302', 'The refund was declined');
+      if (amount <= 0 || amount > capture.amount - capture.refunded) {
+        return fail(
+          400,
+          '400.301',
+          `Refund amount exceeds what is left of capture ${capture.captureNumber} (${toDecimalString(capture.amount - capture.refunded, o.currency as 'EUR')})`,
+        );
+      }
+      capture.refunded += amount;
+      o.refunded += amount;
+      touch(o);
+      const refundNumber = nextNumber();
+      const answer = { ...totals(o), refundNumbers: [refundNumber] };
+      o.refunds.push({ refundNumber, captureNumber: capture.captureNumber, amount, transactionReference: ref, refundType: b.refundType ?? 'Refund', answer });
+      return { status: 200, body: answer };
+    }),
+  );
 
   router.get('/sca/:number', (req, res) => {
     const o = orders.get(req.params.number);
@@ -378,8 +478,13 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: r.reset,
     state: r.state,
     views: {
-      orders: (q) => [...r.orders.values()].filter((o) =>
-        (!q.number || o.number === q.number) && (!q.yourReference || o.request.yourReference === q.yourReference) && (!q.ourReference || o.request.ourReference === q.ourReference)),
+      orders: (q) =>
+        [...r.orders.values()].filter(
+          (o) =>
+            (!q.number || o.number === q.number) &&
+            (!q.yourReference || o.request.yourReference === q.yourReference) &&
+            (!q.ourReference || o.request.ourReference === q.ourReference),
+        ),
       notifications: (q) => r.notifier.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.type || d.type === q.type)),
     },
   };

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { keep, Retrier, type Attempts } from '../../notifier.ts';
 
-const TEMPLATE = JSON.parse(readFileSync(new URL('../../../../workers/connectors/riverty/fixtures/published/customer-authentication-completed.json', import.meta.url), 'utf8'));
+const TEMPLATE = JSON.parse(
+  readFileSync(new URL('../../../../workers/connectors/riverty/fixtures/published/customer-authentication-completed.json', import.meta.url), 'utf8'),
+);
 
 export type RivertyMessageName = 'CustomerAuthenticationCompleted';
 
@@ -36,8 +38,17 @@ export class RivertyNotifier {
       Body: { OrderNumber: orderNumber, ...body },
     };
     const d: RivertyDelivery = {
-      id, type: name, url, object_id: orderNumber, created_at: new Date().toISOString(),
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null, body: message,
+      id,
+      type: name,
+      url,
+      object_id: orderNumber,
+      created_at: new Date().toISOString(),
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
+      body: message,
     };
     keep(this.deliveries, d);
     this.retrier.post(d, url, JSON.stringify(message), {}, { provider: 'riverty', id, type: name });

@@ -11,7 +11,10 @@ describe('the provider words for the spec statuses', () => {
 
 describe('moveDispute', () => {
   it('moves within a stage from an open status (opened, challenged) to any other', () => {
-    expect(moveDispute({ stage: 'dispute', status: 'opened' }, { status: 'challenged' })).toEqual({ applied: true, next: { stage: 'dispute', status: 'challenged' } });
+    expect(moveDispute({ stage: 'dispute', status: 'opened' }, { status: 'challenged' })).toEqual({
+      applied: true,
+      next: { stage: 'dispute', status: 'challenged' },
+    });
     expect(moveDispute({ stage: 'dispute', status: 'challenged' }, { status: 'won' })).toEqual({ applied: true, next: { stage: 'dispute', status: 'won' } });
     expect(moveDispute({ stage: 'pre_dispute', status: 'opened' }, { status: 'accepted', stage: 'pre_dispute' }).applied).toBe(true);
   });
@@ -26,8 +29,14 @@ describe('moveDispute', () => {
   });
 
   it('moves the stage only forward; a new stage reopens, as opened unless the move names a status', () => {
-    expect(moveDispute({ stage: 'dispute', status: 'lost' }, { stage: 'pre_arbitration' })).toEqual({ applied: true, next: { stage: 'pre_arbitration', status: 'opened' } });
-    expect(moveDispute({ stage: 'pre_dispute', status: 'opened' }, { stage: 'pre_arbitration', status: 'challenged' })).toEqual({ applied: true, next: { stage: 'pre_arbitration', status: 'challenged' } });
+    expect(moveDispute({ stage: 'dispute', status: 'lost' }, { stage: 'pre_arbitration' })).toEqual({
+      applied: true,
+      next: { stage: 'pre_arbitration', status: 'opened' },
+    });
+    expect(moveDispute({ stage: 'pre_dispute', status: 'opened' }, { stage: 'pre_arbitration', status: 'challenged' })).toEqual({
+      applied: true,
+      next: { stage: 'pre_arbitration', status: 'challenged' },
+    });
     for (const [i, from] of DISPUTE_STAGES.entries()) {
       for (const to of DISPUTE_STAGES.slice(0, i)) {
         const m = moveDispute({ stage: from, status: 'opened' }, { stage: to, status: 'opened' });

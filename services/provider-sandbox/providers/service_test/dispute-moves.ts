@@ -32,4 +32,3 @@ export function moveDispute(current: DisputePosition, move: { stage?: DisputeSta
   }
   return { applied: true, next: { stage, status } };
 }
-

@@ -38,10 +38,12 @@ const CreateDispute = z.strictObject({
   challenge_required_by: Timestamp.nullable().optional(),
 });
 
-const MoveDispute = z.strictObject({
-  stage: z.enum(DISPUTE_STAGES).optional(),
-  status: z.enum(DISPUTE_STATUSES).optional(),
-}).refine((m) => m.stage !== undefined || m.status !== undefined, { message: 'give status, stage or both', path: ['status'] });
+const MoveDispute = z
+  .strictObject({
+    stage: z.enum(DISPUTE_STAGES).optional(),
+    status: z.enum(DISPUTE_STATUSES).optional(),
+  })
+  .refine((m) => m.stage !== undefined || m.status !== undefined, { message: 'give status, stage or both', path: ['status'] });
 
 /** The first problem of a body, naming its field. */
 function problem(error: z.ZodError): string {
@@ -77,9 +79,17 @@ export function serviceTestDisputes(deps: {
     if (b.amount > p.captured) return fail(res, 400, 'invalid_request', `amount: must be at most the payment's captured amount (${p.captured})`);
     const now = new Date().toISOString();
     const d: SandboxDispute = {
-      id: `dp_${randomBytes(12).toString('hex')}`, payment_id: p.id, amount: b.amount, currency: p.currency, reason: b.reason,
-      reason_code: b.reason_code, stage: b.stage, status: providerStatus(b.status),
-      challenge_required_by: b.challenge_required_by ? new Date(b.challenge_required_by).toISOString() : null, created_at: now, updated_at: now,
+      id: `dp_${randomBytes(12).toString('hex')}`,
+      payment_id: p.id,
+      amount: b.amount,
+      currency: p.currency,
+      reason: b.reason,
+      reason_code: b.reason_code,
+      stage: b.stage,
+      status: providerStatus(b.status),
+      challenge_required_by: b.challenge_required_by ? new Date(b.challenge_required_by).toISOString() : null,
+      created_at: now,
+      updated_at: now,
     };
     disputes.set(d.id, d);
     notify(d, 'dispute.created');

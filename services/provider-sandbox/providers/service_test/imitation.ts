@@ -101,7 +101,9 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     p.status = approved(p);
     if (p.status === 'captured') p.captured = p.amount;
   };
-  const touch = (o: { updated_at: string }) => { o.updated_at = laterThan(o.updated_at); };
+  const touch = (o: { updated_at: string }) => {
+    o.updated_at = laterThan(o.updated_at);
+  };
   const paymentObject = (p: SandboxPayment) => {
     const { idempotency_key: _k, decide_at: _d, first_amount: _f, email: _e, webhook_url: _w, webhook_secret: _s, ...out } = p;
     return out;
@@ -136,8 +138,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     return refundObject(r);
   };
   /** Captured money not yet given back: refunds pending or succeeded count, failed ones do not. */
-  const refundable = (p: SandboxPayment) =>
-    p.captured - (refundsOf.get(p.id) ?? []).filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
+  const refundable = (p: SandboxPayment) => p.captured - (refundsOf.get(p.id) ?? []).filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
 
   const disputes = serviceTestDisputes({ payment: (id) => payments.get(id), notify: (to, type, id, data) => notifier.send(to, type, id, data) });
 
@@ -149,41 +150,56 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     next();
   });
 
-  router.post('/v1/payments', (req, res) => idempotent(req, res, 'payments', async () => {
-    const b = req.body ?? {};
-    if (!Number.isInteger(b.amount) || b.amount <= 0) return invalid('amount must be a positive integer');
-    if (typeof b.currency !== 'string' || !/^[A-Z]{3}$/.test(b.currency)) return invalid('currency is invalid');
-    if (b.webhook_url != null && (typeof b.webhook_url !== 'string' || !isHttpUrl(b.webhook_url))) return invalid('webhook_url must be an http(s) URL');
-    if (b.webhook_secret != null && (typeof b.webhook_secret !== 'string' || b.webhook_secret.length < 16 || b.webhook_secret.length > 256)) return invalid('webhook_secret must be a string of 16 to 256 characters');
-    const email = typeof b.customer?.email === 'string' ? b.customer.email : null;
-    const tags = magicTags(email);
-    const key = req.header('idempotency-key')!;
-    if (tags.has('flaky') && idem.count(`flaky:${key}`) <= 2) {
-      return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
-    }
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const now = new Date().toISOString();
-    const p: SandboxPayment = {
-      id: newId('stp'), idempotency_key: key, status: 'authorized', amount: b.amount, first_amount: b.amount, currency: b.currency,
-      capture: b.capture === 'manual' ? 'manual' : 'automatic', captured: 0, reference: b.reference ?? null,
-      return_url: b.return_url ?? null, email, webhook_url: b.webhook_url ?? null, webhook_secret: b.webhook_secret ?? null, created_at: now, updated_at: now,
-    };
-    if (tags.has('decline')) {
-      p.status = 'declined';
-      p.decline = { code: 'credit_declined', message: 'The customer did not pass the credit check' };
-    } else if (tags.has('redirect')) {
-      p.status = 'requires_action';
-      p.redirect_url = `${publicUrl()}/service_test/checkout/${p.id}`;
-    } else if (tags.has('review')) {
-      p.status = 'pending';
-      p.decide_at = Date.now() + config.sandboxReviewMs;
-      after(config.sandboxReviewMs, () => decideReview(p, true));
-    } else {
-      approve(p);
-    }
-    payments.set(p.id, p);
-    return { status: 201, body: view(p) };
-  }));
+  router.post('/v1/payments', (req, res) =>
+    idempotent(req, res, 'payments', async () => {
+      const b = req.body ?? {};
+      if (!Number.isInteger(b.amount) || b.amount <= 0) return invalid('amount must be a positive integer');
+      if (typeof b.currency !== 'string' || !/^[A-Z]{3}$/.test(b.currency)) return invalid('currency is invalid');
+      if (b.webhook_url != null && (typeof b.webhook_url !== 'string' || !isHttpUrl(b.webhook_url))) return invalid('webhook_url must be an http(s) URL');
+      if (b.webhook_secret != null && (typeof b.webhook_secret !== 'string' || b.webhook_secret.length < 16 || b.webhook_secret.length > 256))
+        return invalid('webhook_secret must be a string of 16 to 256 characters');
+      const email = typeof b.customer?.email === 'string' ? b.customer.email : null;
+      const tags = magicTags(email);
+      const key = req.header('idempotency-key')!;
+      if (tags.has('flaky') && idem.count(`flaky:${key}`) <= 2) {
+        return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
+      }
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const now = new Date().toISOString();
+      const p: SandboxPayment = {
+        id: newId('stp'),
+        idempotency_key: key,
+        status: 'authorized',
+        amount: b.amount,
+        first_amount: b.amount,
+        currency: b.currency,
+        capture: b.capture === 'manual' ? 'manual' : 'automatic',
+        captured: 0,
+        reference: b.reference ?? null,
+        return_url: b.return_url ?? null,
+        email,
+        webhook_url: b.webhook_url ?? null,
+        webhook_secret: b.webhook_secret ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      if (tags.has('decline')) {
+        p.status = 'declined';
+        p.decline = { code: 'credit_declined', message: 'The customer did not pass the credit check' };
+      } else if (tags.has('redirect')) {
+        p.status = 'requires_action';
+        p.redirect_url = `${publicUrl()}/service_test/checkout/${p.id}`;
+      } else if (tags.has('review')) {
+        p.status = 'pending';
+        p.decide_at = Date.now() + config.sandboxReviewMs;
+        after(config.sandboxReviewMs, () => decideReview(p, true));
+      } else {
+        approve(p);
+      }
+      payments.set(p.id, p);
+      return { status: 201, body: view(p) };
+    }),
+  );
 
   router.get('/v1/payments/:id', (req, res) => {
     const p = payments.get(req.params.id);
@@ -191,86 +207,106 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     res.json(view(p));
   });
 
-  router.post('/v1/payments/:id/captures', (req, res) => idempotent(req, res, 'captures', async () => {
-    const p = payments.get(req.params.id as string);
-    if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
-    view(p);
-    if (p.status !== 'authorized') return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
-    const amount = req.body?.amount ?? p.amount - p.captured;
-    if (!Number.isInteger(amount) || amount <= 0 || amount > p.amount - p.captured) {
-      return { status: 422, body: { error: { code: 'amount_exceeds_authorization', message: 'Capture amount exceeds what is left of the authorization' } } };
-    }
-    p.captured += amount;
-    if (p.captured === p.amount) p.status = 'captured';
-    touch(p);
-    return { status: 201, body: { id: newId('stc'), payment_id: p.id, status: 'succeeded', amount } };
-  }));
+  router.post('/v1/payments/:id/captures', (req, res) =>
+    idempotent(req, res, 'captures', async () => {
+      const p = payments.get(req.params.id as string);
+      if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
+      view(p);
+      if (p.status !== 'authorized') return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
+      const amount = req.body?.amount ?? p.amount - p.captured;
+      if (!Number.isInteger(amount) || amount <= 0 || amount > p.amount - p.captured) {
+        return { status: 422, body: { error: { code: 'amount_exceeds_authorization', message: 'Capture amount exceeds what is left of the authorization' } } };
+      }
+      p.captured += amount;
+      if (p.captured === p.amount) p.status = 'captured';
+      touch(p);
+      return { status: 201, body: { id: newId('stc'), payment_id: p.id, status: 'succeeded', amount } };
+    }),
+  );
 
-  router.post('/v1/payments/:id/void', (req, res) => idempotent(req, res, 'voids', async () => {
-    const p = payments.get(req.params.id as string);
-    if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
-    if (!['authorized', 'requires_action', 'pending'].includes(p.status)) {
-      return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
-    }
-    p.status = 'voided';
-    touch(p);
-    return { status: 200, body: view(p) };
-  }));
+  router.post('/v1/payments/:id/void', (req, res) =>
+    idempotent(req, res, 'voids', async () => {
+      const p = payments.get(req.params.id as string);
+      if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
+      if (!['authorized', 'requires_action', 'pending'].includes(p.status)) {
+        return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
+      }
+      p.status = 'voided';
+      touch(p);
+      return { status: 200, body: view(p) };
+    }),
+  );
 
   // The new total is approved up to twice the first authorization, declined above (credit_limit_exceeded).
-  router.post('/v1/payments/:id/increments', (req, res) => idempotent(req, res, 'increments', async () => {
-    const p = payments.get(req.params.id as string);
-    if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
-    view(p);
-    if (p.status !== 'authorized') return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
-    const amount = req.body?.amount;
-    if (!Number.isInteger(amount) || amount <= p.amount) {
-      return { status: 422, body: { error: { code: 'invalid_request', message: 'amount must be an integer above the amount authorized' } } };
-    }
-    if (amount > 2 * p.first_amount) return { status: 402, body: { error: { code: 'credit_limit_exceeded', message: 'The new amount exceeds the customer\'s limit' } } };
-    p.amount = amount;
-    touch(p);
-    return { status: 200, body: view(p) };
-  }));
+  router.post('/v1/payments/:id/increments', (req, res) =>
+    idempotent(req, res, 'increments', async () => {
+      const p = payments.get(req.params.id as string);
+      if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
+      view(p);
+      if (p.status !== 'authorized') return { status: 422, body: { error: { code: 'not_capturable', message: `Payment is ${p.status}` } } };
+      const amount = req.body?.amount;
+      if (!Number.isInteger(amount) || amount <= p.amount) {
+        return { status: 422, body: { error: { code: 'invalid_request', message: 'amount must be an integer above the amount authorized' } } };
+      }
+      if (amount > 2 * p.first_amount)
+        return { status: 402, body: { error: { code: 'credit_limit_exceeded', message: "The new amount exceeds the customer's limit" } } };
+      p.amount = amount;
+      touch(p);
+      return { status: 200, body: view(p) };
+    }),
+  );
 
   // Magic tags come from the payment's customer email: +refund_fail (declined), +refund_pending (decided after
   // SANDBOX_REVIEW_MS, notified), +refund_flaky (500 twice per Idempotency-Key), +slow (answers after SANDBOX_SLOW_MS).
-  router.post('/v1/payments/:id/refunds', (req, res) => idempotent(req, res, 'refunds', async () => {
-    const p = payments.get(req.params.id as string);
-    if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
-    const b = req.body ?? {};
-    if (b.amount !== undefined && !Number.isInteger(b.amount)) return invalid('amount must be an integer (minor units)');
-    if (typeof b.reference !== 'string' || b.reference === '') return invalid('reference is required (the merchant\'s refund id)');
-    if (b.reason != null && typeof b.reason !== 'string') return invalid('reason must be a string');
-    const tags = magicTags(p.email);
-    const key = req.header('idempotency-key')!;
-    if (tags.has('refund_flaky') && idem.count(`refund_flaky:${key}`) <= 2) {
-      return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
-    }
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    view(p);
-    const left = refundable(p);
-    const amount: number = b.amount ?? left;
-    if (amount <= 0 || amount > left) {
-      return { status: 422, body: { error: { code: 'amount_exceeds_captured', message: `Refund amount must be from 1 to what is left of the captured amount (${left})` } } };
-    }
-    const now = new Date().toISOString();
-    const r: SandboxRefund = {
-      id: newId('str'), idempotency_key: key, payment_id: p.id, amount, currency: p.currency, reference: b.reference,
-      reason: b.reason ?? null, status: 'succeeded', created_at: now, updated_at: now,
-    };
-    if (tags.has('refund_fail')) {
-      r.status = 'failed';
-      r.failure = { code: 'refund_declined', message: 'The provider declined the refund' };
-    } else if (tags.has('refund_pending')) {
-      r.status = 'pending';
-      r.decide_at = Date.now() + config.sandboxReviewMs;
-      after(config.sandboxReviewMs, () => decideRefund(r, true));
-    }
-    refunds.set(r.id, r);
-    refundsOf.set(p.id, [...(refundsOf.get(p.id) ?? []), r]);
-    return { status: 201, body: refundView(r) };
-  }));
+  router.post('/v1/payments/:id/refunds', (req, res) =>
+    idempotent(req, res, 'refunds', async () => {
+      const p = payments.get(req.params.id as string);
+      if (!p) return { status: 404, body: { error: { code: 'not_found', message: 'No such payment' } } };
+      const b = req.body ?? {};
+      if (b.amount !== undefined && !Number.isInteger(b.amount)) return invalid('amount must be an integer (minor units)');
+      if (typeof b.reference !== 'string' || b.reference === '') return invalid("reference is required (the merchant's refund id)");
+      if (b.reason != null && typeof b.reason !== 'string') return invalid('reason must be a string');
+      const tags = magicTags(p.email);
+      const key = req.header('idempotency-key')!;
+      if (tags.has('refund_flaky') && idem.count(`refund_flaky:${key}`) <= 2) {
+        return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
+      }
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      view(p);
+      const left = refundable(p);
+      const amount: number = b.amount ?? left;
+      if (amount <= 0 || amount > left) {
+        return {
+          status: 422,
+          body: { error: { code: 'amount_exceeds_captured', message: `Refund amount must be from 1 to what is left of the captured amount (${left})` } },
+        };
+      }
+      const now = new Date().toISOString();
+      const r: SandboxRefund = {
+        id: newId('str'),
+        idempotency_key: key,
+        payment_id: p.id,
+        amount,
+        currency: p.currency,
+        reference: b.reference,
+        reason: b.reason ?? null,
+        status: 'succeeded',
+        created_at: now,
+        updated_at: now,
+      };
+      if (tags.has('refund_fail')) {
+        r.status = 'failed';
+        r.failure = { code: 'refund_declined', message: 'The provider declined the refund' };
+      } else if (tags.has('refund_pending')) {
+        r.status = 'pending';
+        r.decide_at = Date.now() + config.sandboxReviewMs;
+        after(config.sandboxReviewMs, () => decideRefund(r, true));
+      }
+      refunds.set(r.id, r);
+      refundsOf.set(p.id, [...(refundsOf.get(p.id) ?? []), r]);
+      return { status: 201, body: refundView(r) };
+    }),
+  );
 
   router.get('/v1/refunds/:id', (req, res) => {
     const r = refunds.get(req.params.id);
@@ -343,10 +379,12 @@ export const imitation: Imitation = (idem, publicUrl) => {
     state: st.state,
     views: {
       // Never the merchant's notification secret.
-      payments: (q) => [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key)
-        .map(({ webhook_secret: _s, ...p }) => p),
-      refunds: (q) => [...st.refunds.values()].filter((r) =>
-        (!q.idempotency_key || r.idempotency_key === q.idempotency_key) && (!q.payment_id || r.payment_id === q.payment_id)),
+      payments: (q) =>
+        [...st.payments.values()].filter((p) => !q.idempotency_key || p.idempotency_key === q.idempotency_key).map(({ webhook_secret: _s, ...p }) => p),
+      refunds: (q) =>
+        [...st.refunds.values()].filter(
+          (r) => (!q.idempotency_key || r.idempotency_key === q.idempotency_key) && (!q.payment_id || r.payment_id === q.payment_id),
+        ),
       disputes: (q) => [...st.disputes.values()].filter((d) => !q.payment_id || d.payment_id === q.payment_id),
       notifications: (q) => st.notifier.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.type || d.type === q.type)),
     },

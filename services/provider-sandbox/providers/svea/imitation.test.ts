@@ -21,31 +21,52 @@ beforeAll(async () => {
   app.use(express.json());
   r = sveaRouter(new IdempotencyStore(), () => base);
   app.use('/svea', r.router);
-  await new Promise<void>((ok) => { server = app.listen(0, '127.0.0.1', () => ok()); });
+  await new Promise<void>((ok) => {
+    server = app.listen(0, '127.0.0.1', () => ok());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
 /** Signs as Svea's clients do: .NET and Magento with seconds, php-checkout without; `upper`: uppercase hex. */
 function headers(body: unknown, secret = 'svea_sandbox_secret', { upper = false, minutes = false } = {}) {
-  const ts = new Date().toISOString().slice(0, minutes ? 16 : 19).replace('T', ' ');
-  let hex = createHash('sha512').update((body === undefined ? '' : JSON.stringify(body)) + secret + ts).digest('hex');
+  const ts = new Date()
+    .toISOString()
+    .slice(0, minutes ? 16 : 19)
+    .replace('T', ' ');
+  let hex = createHash('sha512')
+    .update((body === undefined ? '' : JSON.stringify(body)) + secret + ts)
+    .digest('hex');
   if (upper) hex = hex.toUpperCase();
   return { timestamp: ts, authorization: `Svea ${Buffer.from(`124842:${hex}`).toString('base64')}` };
 }
-const call = (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, h = headers(body)) => providerCall(`${base}/svea`, { method, path, body, headers: h }, 'svea');
+const call = (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, h = headers(body)) =>
+  providerCall(`${base}/svea`, { method, path, body, headers: h }, 'svea');
 const keysOf = (o: unknown) => Object.keys(o as object).sort();
 let n = 0;
 const createBody = (email = 'erika@example.com') => ({
-  countryCode: 'SE', currency: 'SEK', locale: 'sv-SE', clientOrderNumber: `A-${++n}-${Date.now()}`,
-  cart: { items: [{ name: 'Lamp', quantity: 200, unitPrice: 4760, vatPercent: 2500 }, { name: 'Shipping', quantity: 100, unitPrice: 2380, vatPercent: 2500 }] },
-  merchantSettings: { termsUri: 'https://shop/terms', checkoutUri: 'https://shop/checkout', confirmationUri: 'https://shop/ok', pushUri: 'https://shop/push?id={checkout.order.uri}' },
+  countryCode: 'SE',
+  currency: 'SEK',
+  locale: 'sv-SE',
+  clientOrderNumber: `A-${++n}-${Date.now()}`,
+  cart: {
+    items: [
+      { name: 'Lamp', quantity: 200, unitPrice: 4760, vatPercent: 2500 },
+      { name: 'Shipping', quantity: 100, unitPrice: 2380, vatPercent: 2500 },
+    ],
+  },
+  merchantSettings: {
+    termsUri: 'https://shop/terms',
+    checkoutUri: 'https://shop/checkout',
+    confirmationUri: 'https://shop/ok',
+    pushUri: 'https://shop/push?id={checkout.order.uri}',
+  },
   presetValues: [{ typeName: 'EmailAddress', value: email, isReadOnly: false }],
 });
 const wait = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 describe('svea imitation', () => {
-  it('the signature: lower and upper case hex, a Timestamp with or without seconds; a wrong secret is a 401 in Svea\'s error body', async () => {
+  it("the signature: lower and upper case hex, a Timestamp with or without seconds; a wrong secret is a 401 in Svea's error body", async () => {
     const b = createBody();
     expect((await call('POST', '/api/orders', b, headers(b, 'svea_sandbox_secret', { upper: true }))).status).toBe(201);
     expect((await call('GET', '/api/orders/1', undefined, headers(undefined, 'svea_sandbox_secret', { minutes: true }))).status).not.toBe(401);
@@ -55,7 +76,7 @@ describe('svea imitation', () => {
     expect((await call('GET', '/api/orders/1', undefined, { ...headers(undefined), timestamp: '2026-11-23T12:00:00Z' })).status).toBe(401);
   });
 
-  it('create: Svea\'s published request is taken; the answer has the fields of Svea\'s example and Svea\'s snippet (the address in data-sco-sveacheckout-iframeSrc)', async () => {
+  it("create: Svea's published request is taken; the answer has the fields of Svea's example and Svea's snippet (the address in data-sco-sveacheckout-iframeSrc)", async () => {
     const published = fixture('create_order_request');
     const ok = await call('POST', '/api/orders', { ...published, clientOrderNumber: `P-${Date.now()}` });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
@@ -72,7 +93,7 @@ describe('svea imitation', () => {
     expect(again).toMatchObject({ status: 200, body: { OrderId: id } });
   });
 
-  it('create: Svea\'s field rules, each a 400 naming the field', async () => {
+  it("create: Svea's field rules, each a 400 naming the field", async () => {
     const b = createBody();
     const refused = async (body: unknown) => {
       const res = await call('POST', '/api/orders', body);
@@ -81,18 +102,30 @@ describe('svea imitation', () => {
       return (res.body as any).Errors[0].Field;
     };
     expect(await refused({ ...createBody(), merchantSettings: { ...b.merchantSettings, pushUri: undefined } })).toBe('MerchantSettings.PushUri');
-    expect(await refused({ ...createBody(), merchantSettings: { ...b.merchantSettings, termsUri: `https://shop/${'t'.repeat(500)}` } })).toBe('MerchantSettings.TermsUri');
+    expect(await refused({ ...createBody(), merchantSettings: { ...b.merchantSettings, termsUri: `https://shop/${'t'.repeat(500)}` } })).toBe(
+      'MerchantSettings.TermsUri',
+    );
     expect(await refused({ ...createBody(), clientOrderNumber: 'c'.repeat(33) })).toBe('ClientOrderNumber');
     expect(await refused({ ...createBody(), locale: 'nb-NO' })).toBe('Locale');
-    expect(await refused({ ...createBody(), cart: { items: [{ name: 'n'.repeat(41), quantity: 100, unitPrice: 100, vatPercent: 2500 }] } })).toBe('Cart.Items[0].Name');
-    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 1.5, unitPrice: 100, vatPercent: 2500 }] } })).toBe('Cart.Items[0].Quantity');
-    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 25.5 }] } })).toBe('Cart.Items[0].VatPercent');
-    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 2500, unit: 'pieces' }] } })).toBe('Cart.Items[0].Unit');
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'n'.repeat(41), quantity: 100, unitPrice: 100, vatPercent: 2500 }] } })).toBe(
+      'Cart.Items[0].Name',
+    );
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 1.5, unitPrice: 100, vatPercent: 2500 }] } })).toBe(
+      'Cart.Items[0].Quantity',
+    );
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 25.5 }] } })).toBe(
+      'Cart.Items[0].VatPercent',
+    );
+    expect(await refused({ ...createBody(), cart: { items: [{ name: 'Lamp', quantity: 100, unitPrice: 100, vatPercent: 2500, unit: 'pieces' }] } })).toBe(
+      'Cart.Items[0].Unit',
+    );
     expect(await refused(createBody(`${'e'.repeat(45)}@example.com`))).toBe('PresetValues[0].Value');
-    expect(await refused({ ...createBody(), presetValues: [{ typeName: 'PhoneNumber', value: '+46 (70) 123', isReadOnly: false }] })).toBe('PresetValues[0].Value');
+    expect(await refused({ ...createBody(), presetValues: [{ typeName: 'PhoneNumber', value: '+46 (70) 123', isReadOnly: false }] })).toBe(
+      'PresetValues[0].Value',
+    );
   });
 
-  it('checkout -> Final: the push (no body, the order in the URI) and the Created event; the admin order in Svea\'s shape and action names', async () => {
+  it("checkout -> Final: the push (no body, the order in the URI) and the Created event; the admin order in Svea's shape and action names", async () => {
     const { OrderId: id } = (await call('POST', '/api/orders', createBody())).body as any;
     expect((await call('GET', `/api/v1/orders/${id}`)).status).toBe(404);
     const page = await (await fetch(`${base}/svea/checkout/${id}`)).text();
@@ -128,16 +161,22 @@ describe('svea imitation', () => {
     const delivery = (done.body as any).Deliveries[0];
     expect(keysOf(delivery)).toEqual(keysOf(fixture('admin_order_delivered').Deliveries[0]));
     expect(done.body).toMatchObject({ OrderStatus: 'Delivered', OrderRows: [], Deliveries: [{ DeliveryAmount: 11900, CreditedAmount: 0 }] });
-    const c = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2380, vatPercent: 2500 } });
+    const c = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, {
+      newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 2380, vatPercent: 2500 },
+    });
     expect(c.status).toBe(202);
     await wait(250);
     const credit = await task(c.headers!.location!);
     expect(keysOf(credit.body)).toEqual(keysOf(fixture('credit')));
     expect(credit.body).toEqual({ CreditId: expect.stringMatching(/^\d+$/) });
     expect(((await call('GET', `/api/v1/orders/${id}`)).body as any).Deliveries[0]).toMatchObject({ CreditedAmount: 2380, Credits: [{ Amount: -2380 }] });
-    const tooMuch = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 99999, vatPercent: 2500 } });
+    const tooMuch = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, {
+      newCreditOrderRow: { name: 'Refund', quantity: 100, unitPrice: 99999, vatPercent: 2500 },
+    });
     expect(tooMuch).toMatchObject({ status: 400, body: { Code: 40001 } });
-    const longName = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, { newCreditOrderRow: { name: 'n'.repeat(41), quantity: 100, unitPrice: 1, vatPercent: 2500 } });
+    const longName = await call('POST', `/api/v1/orders/${id}/deliveries/${delivery.Id}/credits`, {
+      newCreditOrderRow: { name: 'n'.repeat(41), quantity: 100, unitPrice: 1, vatPercent: 2500 },
+    });
     expect(longName).toMatchObject({ status: 400, body: { Errors: [{ Field: 'NewCreditOrderRow.Name' }] } });
     expect(await call('PATCH', `/api/v1/orders/${id}`, { isCancelled: true })).toMatchObject({ status: 400, body: { Code: 40901 } });
   });

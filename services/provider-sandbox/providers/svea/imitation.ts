@@ -34,21 +34,70 @@ import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 
 type Status = 'Created' | 'Final' | 'Cancelled';
-interface Row { OrderRowId: number; ArticleNumber?: string; Name: string; Quantity: number; UnitPrice: number; VatPercent: number; IsCancelled: boolean; delivered: boolean }
-interface Credit { Id: number; Amount: number; OrderRows: unknown[] }
-interface Delivery { Id: number; InvoiceId: number; DeliveryAmount: number; CreditedAmount: number; Credits: Credit[]; OrderRows: Row[]; created_at?: string }
+interface Row {
+  OrderRowId: number;
+  ArticleNumber?: string;
+  Name: string;
+  Quantity: number;
+  UnitPrice: number;
+  VatPercent: number;
+  IsCancelled: boolean;
+  delivered: boolean;
+}
+interface Credit {
+  Id: number;
+  Amount: number;
+  OrderRows: unknown[];
+}
+interface Delivery {
+  Id: number;
+  InvoiceId: number;
+  DeliveryAmount: number;
+  CreditedAmount: number;
+  Credits: Credit[];
+  OrderRows: Row[];
+  created_at?: string;
+}
 /** What a queued task does when it finishes: described as data, so a task pending at a restart still finishes. */
 type Job =
   | { kind: 'delivery'; orderId: number; deliveryId: number; rowIds: number[]; amount: number; lowerTo?: number }
   | { kind: 'credit'; orderId: number; deliveryId: number; creditId: number; amount: number; row: unknown };
-interface Task { Id: number; done_at: number; resource: string; job: Job; ran: boolean; failed?: boolean }
-interface Order {
-  OrderId: number; ClientOrderNumber: string; Currency: string; CountryCode: string; Locale: string; Status: Status;
-  request: Record<string, any>; rows: Row[]; email: string | null; tags: Set<MagicTag>; isCompany: boolean;
-  /** Svea still checks the order (review): not deliverable until then. */
-  pending: boolean; cancelled: boolean; lowered: number; deliveries: Delivery[]; PaymentType: string | null; created_at?: string;
+interface Task {
+  Id: number;
+  done_at: number;
+  resource: string;
+  job: Job;
+  ran: boolean;
+  failed?: boolean;
 }
-export interface SveaPush extends Attempts { id: string; url: string; object_id: string; event: string; created_at: string; body: unknown }
+interface Order {
+  OrderId: number;
+  ClientOrderNumber: string;
+  Currency: string;
+  CountryCode: string;
+  Locale: string;
+  Status: Status;
+  request: Record<string, any>;
+  rows: Row[];
+  email: string | null;
+  tags: Set<MagicTag>;
+  isCompany: boolean;
+  /** Svea still checks the order (review): not deliverable until then. */
+  pending: boolean;
+  cancelled: boolean;
+  lowered: number;
+  deliveries: Delivery[];
+  PaymentType: string | null;
+  created_at?: string;
+}
+export interface SveaPush extends Attempts {
+  id: string;
+  url: string;
+  object_id: string;
+  event: string;
+  created_at: string;
+  body: unknown;
+}
 
 const COUNTRIES: Record<string, string[]> = { SE: ['SEK'], NO: ['NOK'], FI: ['EUR'], DK: ['DKK'], DE: ['EUR'] };
 /** php-checkout README §11.9. */
@@ -99,7 +148,9 @@ export function verifySvea(authorization: string | undefined, timestamp: string 
   const m = /^Svea (.+)$/.exec(authorization ?? '');
   if (!m || !timestamp || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(timestamp)) return false;
   const [id, digest] = Buffer.from(m[1]!, 'base64').toString('utf8').split(':');
-  const expected = createHash('sha512').update(body + secret + timestamp, 'utf8').digest('hex');
+  const expected = createHash('sha512')
+    .update(body + secret + timestamp, 'utf8')
+    .digest('hex');
   return id === merchantId && digest?.toLowerCase() === expected;
 }
 
@@ -115,10 +166,20 @@ function rowOf(it: unknown, at: string, id: number, articleMax: number): Row {
   const vat = field(it, 'VatPercent');
   if (!Number.isInteger(vat) || vat < 0 || vat > 10_000) throw invalid(`${at}.VatPercent`, `${at}.VatPercent must be an integer from 0 to 10000 (×100)`);
   const article = field(it, 'ArticleNumber');
-  if (article != null && (typeof article !== 'string' || article.length > articleMax)) throw invalid(`${at}.ArticleNumber`, `${at}.ArticleNumber must be at most ${articleMax} characters`);
+  if (article != null && (typeof article !== 'string' || article.length > articleMax))
+    throw invalid(`${at}.ArticleNumber`, `${at}.ArticleNumber must be at most ${articleMax} characters`);
   const unit = field(it, 'Unit');
   if (unit != null && (typeof unit !== 'string' || unit.length > 4)) throw invalid(`${at}.Unit`, `${at}.Unit must be 0 to 4 characters`);
-  return { OrderRowId: id, ...(s(article) ? { ArticleNumber: article } : {}), Name: name, Quantity: quantity, UnitPrice: unitPrice, VatPercent: vat, IsCancelled: false, delivered: false };
+  return {
+    OrderRowId: id,
+    ...(s(article) ? { ArticleNumber: article } : {}),
+    Name: name,
+    Quantity: quantity,
+    UnitPrice: unitPrice,
+    VatPercent: vat,
+    IsCancelled: false,
+    delivered: false,
+  };
 }
 function rowsOf(items: unknown): Row[] {
   if (!Array.isArray(items) || items.length === 0) throw invalid('Cart.Items', 'Cart.Items must hold at least one row');
@@ -134,7 +195,8 @@ function checkPresets(presets: unknown) {
     if (!type) throw invalid(`${at}.TypeName`, `${at}.TypeName must be one of ${PRESETS.join(', ')}`);
     const value = field(p, 'Value');
     if (typeof value !== 'string') throw invalid(`${at}.Value`, `${at}.Value is required`);
-    if (type === 'EmailAddress' && (value.length > 50 || !/^[^@\s]+@[^@\s]+$/.test(value))) throw invalid(`${at}.Value`, `${at}.Value must be an email address of at most 50 characters`);
+    if (type === 'EmailAddress' && (value.length > 50 || !/^[^@\s]+@[^@\s]+$/.test(value)))
+      throw invalid(`${at}.Value`, `${at}.Value must be an email address of at most 50 characters`);
     if (type === 'PhoneNumber' && (!/^[+\- 0-9]+$/.test(value) || !/\d/.test(value) || value.replace(/\D/g, '').length > 18)) {
       throw invalid(`${at}.Value`, `${at}.Value must be 1 to 18 digits with "+", "-" and spaces`);
     }
@@ -161,7 +223,10 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   let ids = 9_201_000;
   let taskIds = 0;
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
@@ -170,7 +235,19 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const pushUriOf = (o: Order) => s(field(field(o.request, 'MerchantSettings'), 'PushUri'))?.replace('{checkout.order.uri}', String(o.OrderId));
   const send = (o: Order, url: string, event: string, body: unknown) => {
     const id = randomUUID();
-    const d: SveaPush = { id, url, object_id: String(o.OrderId), event, created_at: new Date().toISOString(), body, attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null };
+    const d: SveaPush = {
+      id,
+      url,
+      object_id: String(o.OrderId),
+      event,
+      created_at: new Date().toISOString(),
+      body,
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
+    };
     keep(pushes, d);
     retrier.post(d, url, body === null ? '' : JSON.stringify(body), {}, { provider: 'svea', id, type: event });
   };
@@ -182,7 +259,8 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   /** A callback event in Svea's documented shape (callback_events; the fixtures' callback_*.json). */
   const callback = (o: Order, event: string, extra: Record<string, unknown> = {}) => {
     const url = pushUriOf(o);
-    if (url) send(o, url, event, { EventName: event, CheckoutOrderId: o.OrderId, ...extra, CorrelationId: randomUUID(), TimestampUtc: new Date().toISOString() });
+    if (url)
+      send(o, url, event, { EventName: event, CheckoutOrderId: o.OrderId, ...extra, CorrelationId: randomUUID(), TimestampUtc: new Date().toISOString() });
   };
 
   const runJob = (job: Job) => {
@@ -191,7 +269,15 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (job.kind === 'delivery') {
       if (job.lowerTo !== undefined) o.lowered = orderAmount(o) - job.lowerTo;
       const rows = o.rows.filter((r) => job.rowIds.includes(r.OrderRowId));
-      o.deliveries.push({ Id: job.deliveryId, InvoiceId: 1_000_000 + job.deliveryId, DeliveryAmount: job.amount, CreditedAmount: 0, Credits: [], OrderRows: rows, created_at: new Date().toISOString() });
+      o.deliveries.push({
+        Id: job.deliveryId,
+        InvoiceId: 1_000_000 + job.deliveryId,
+        DeliveryAmount: job.amount,
+        CreditedAmount: 0,
+        Credits: [],
+        OrderRows: rows,
+        created_at: new Date().toISOString(),
+      });
       callback(o, 'CheckoutOrder.Delivered', { DeliveryId: job.deliveryId });
     } else {
       o.deliveries.find((d) => d.Id === job.deliveryId)?.Credits.push({ Id: job.creditId, Amount: job.amount, OrderRows: [job.row] });
@@ -212,21 +298,49 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   };
   /** A `+review` order: deliverable SANDBOX_REVIEW_MS after its checkout. */
   // Which event Svea raises when a pending order is released is UNVERIFIED: the imitation repeats Created, IsPending false.
-  const endReviewLater = (o: Order) => after(config.sandboxReviewMs, () => {
-    o.pending = false;
-    callback(o, 'CheckoutOrder.Created', { IsPending: false });
-  });
+  const endReviewLater = (o: Order) =>
+    after(config.sandboxReviewMs, () => {
+      o.pending = false;
+      callback(o, 'CheckoutOrder.Created', { IsPending: false });
+    });
 
   // The views carry the fields of Svea's examples (DataSample Checkout*Response, Admin*; the fixtures).
   const checkoutView = (o: Order) => ({
     MerchantSettings: field(o.request, 'MerchantSettings') ?? null,
-    Cart: { Items: o.rows.map((r, i) => ({ ArticleNumber: r.ArticleNumber ?? null, Name: r.Name, Quantity: r.Quantity, UnitPrice: r.UnitPrice, DiscountPercent: 0, DiscountAmount: 0, VatPercent: r.VatPercent, Unit: null, TemporaryReference: null, RowNumber: i + 1, MerchantData: null })) },
+    Cart: {
+      Items: o.rows.map((r, i) => ({
+        ArticleNumber: r.ArticleNumber ?? null,
+        Name: r.Name,
+        Quantity: r.Quantity,
+        UnitPrice: r.UnitPrice,
+        DiscountPercent: 0,
+        DiscountAmount: 0,
+        VatPercent: r.VatPercent,
+        Unit: null,
+        TemporaryReference: null,
+        RowNumber: i + 1,
+        MerchantData: null,
+      })),
+    },
     Customer: o.Status === 'Final' ? { Id: 626, NationalId: '194605092222', CountryCode: o.CountryCode, IsCompany: o.isCompany } : null,
-    ShippingAddress: null, BillingAddress: null,
+    ShippingAddress: null,
+    BillingAddress: null,
     Gui: { Layout: 'desktop', Snippet: snippetFor(`${base()}/checkout/${o.OrderId}`, o.Locale) },
-    Locale: o.Locale, Currency: o.Currency, CountryCode: o.CountryCode, ClientOrderNumber: o.ClientOrderNumber, OrderId: o.OrderId,
-    EmailAddress: o.email, PhoneNumber: presetValue(o.request, 'PhoneNumber'), PaymentType: o.PaymentType, Payment: null, Status: o.Status,
-    CustomerReference: null, SveaWillBuyOrder: o.Status === 'Final' ? true : null, IdentityFlags: null, MerchantData: s(field(o.request, 'MerchantData')), PeppolId: null,
+    Locale: o.Locale,
+    Currency: o.Currency,
+    CountryCode: o.CountryCode,
+    ClientOrderNumber: o.ClientOrderNumber,
+    OrderId: o.OrderId,
+    EmailAddress: o.email,
+    PhoneNumber: presetValue(o.request, 'PhoneNumber'),
+    PaymentType: o.PaymentType,
+    Payment: null,
+    Status: o.Status,
+    CustomerReference: null,
+    SveaWillBuyOrder: o.Status === 'Final' ? true : null,
+    IdentityFlags: null,
+    MerchantData: s(field(o.request, 'MerchantData')),
+    PeppolId: null,
   });
   const remaining = (o: Order) => o.rows.filter((r) => !r.IsCancelled && !r.delivered);
   const orderAmount = (o: Order) => o.rows.reduce((t, r) => t + rowAmount(r), 0);
@@ -237,28 +351,57 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     return ['CanDeliverOrder', 'CanDeliverPartially', 'CanCancelOrder', 'CanCancelOrderRow', 'CanCancelAmount'];
   };
   const rowView = (r: Row, actions: string[]) => ({
-    OrderRowId: r.OrderRowId, ArticleNumber: r.ArticleNumber ?? null, Name: r.Name, Quantity: r.Quantity, UnitPrice: r.UnitPrice, DiscountAmount: 0,
-    VatPercent: r.VatPercent, Unit: null, IsCancelled: r.IsCancelled, Actions: actions,
+    OrderRowId: r.OrderRowId,
+    ArticleNumber: r.ArticleNumber ?? null,
+    Name: r.Name,
+    Quantity: r.Quantity,
+    UnitPrice: r.UnitPrice,
+    DiscountAmount: 0,
+    VatPercent: r.VatPercent,
+    Unit: null,
+    IsCancelled: r.IsCancelled,
+    Actions: actions,
   });
   const deliveryView = (d: Delivery) => ({
-    Id: d.Id, CreationDate: (d.created_at ?? new Date().toISOString()).slice(0, 19), InvoiceId: d.InvoiceId, DeliveryAmount: d.DeliveryAmount, CreditedAmount: d.CreditedAmount,
+    Id: d.Id,
+    CreationDate: (d.created_at ?? new Date().toISOString()).slice(0, 19),
+    InvoiceId: d.InvoiceId,
+    DeliveryAmount: d.DeliveryAmount,
+    CreditedAmount: d.CreditedAmount,
     // A credit's Amount is negative in Svea's example (DataSample AdminOrderRowsCredited).
     Credits: d.Credits.map((c) => ({ Amount: -c.Amount, OrderRows: c.OrderRows, Actions: [] })),
     OrderRows: d.OrderRows.map((r) => rowView(r, ['CanCreditRow'])),
     Actions: d.CreditedAmount < d.DeliveryAmount ? ['CanCreditNewRow', 'CanCreditOrderRows', 'CanCreditAmount'] : [],
-    Status: 'Sent', DueDate: null,
+    Status: 'Sent',
+    DueDate: null,
   });
   const adminView = (o: Order) => ({
-    Id: o.OrderId, Currency: o.Currency, MerchantOrderId: o.ClientOrderNumber, OrderStatus: orderStatus(o), SystemStatus: o.cancelled ? 'Cancelled' : 'Active',
-    SystemStatusMessage: null, PaymentCreditStatus: null, EmailAddress: o.email, PhoneNumber: presetValue(o.request, 'PhoneNumber'), CustomerReference: '', PeppolId: null,
+    Id: o.OrderId,
+    Currency: o.Currency,
+    MerchantOrderId: o.ClientOrderNumber,
+    OrderStatus: orderStatus(o),
+    SystemStatus: o.cancelled ? 'Cancelled' : 'Active',
+    SystemStatusMessage: null,
+    PaymentCreditStatus: null,
+    EmailAddress: o.email,
+    PhoneNumber: presetValue(o.request, 'PhoneNumber'),
+    CustomerReference: '',
+    PeppolId: null,
     // Payment Admin spells the payment type "Invoice" (DataSample), the checkout order INVOICE.
-    PaymentType: o.isCompany ? 'AccountCredit' : 'Invoice', CreationDate: (o.created_at ?? new Date().toISOString()).slice(0, 19),
-    NationalId: '194605092222', IsCompany: o.isCompany,
-    CancelledAmount: o.rows.filter((r) => r.IsCancelled).reduce((t, r) => t + rowAmount(r), 0) + o.lowered, OrderAmount: orderAmount(o),
-    BillingAddress: null, ShippingAddress: null,
+    PaymentType: o.isCompany ? 'AccountCredit' : 'Invoice',
+    CreationDate: (o.created_at ?? new Date().toISOString()).slice(0, 19),
+    NationalId: '194605092222',
+    IsCompany: o.isCompany,
+    CancelledAmount: o.rows.filter((r) => r.IsCancelled).reduce((t, r) => t + rowAmount(r), 0) + o.lowered,
+    OrderAmount: orderAmount(o),
+    BillingAddress: null,
+    ShippingAddress: null,
     Deliveries: o.deliveries.map(deliveryView),
-    OrderRows: o.rows.filter((r) => !r.delivered).map((r) => rowView(r, !r.IsCancelled && orderActions(o).length ? ['CanDeliverRow', 'CanCancelRow', 'CanUpdateRow'] : [])),
-    Actions: orderActions(o), SveaWillBuy: true,
+    OrderRows: o.rows
+      .filter((r) => !r.delivered)
+      .map((r) => rowView(r, !r.IsCancelled && orderActions(o).length ? ['CanDeliverRow', 'CanCancelRow', 'CanUpdateRow'] : [])),
+    Actions: orderActions(o),
+    SveaWillBuy: true,
   });
 
   const handle = (fn: (req: Request, res: Response) => Promise<void> | void) => async (req: Request, res: Response) => {
@@ -284,148 +427,223 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     next();
   });
 
-  router.post('/api/orders', handle(async (req, res) => {
-    const b: unknown = req.body ?? {};
-    const raw = field(b, 'ClientOrderNumber');
-    const number = typeof raw === 'number' ? String(raw) : s(raw);
-    if (!number || number.length > 32) throw invalid('ClientOrderNumber', 'ClientOrderNumber is required: 1 to 32 characters');
-    const email = presetValue(b, 'EmailAddress');
-    const tags = magicTags(email);
-    if (tags.has('flaky') && idem.count(`svea-flaky:${number}`) <= 2) throw new Fail(500, 50000, 'An error occurred, please retry');
-    const known = [...orders.values()].find((o) => o.ClientOrderNumber === number);
-    if (known) return void res.status(200).json(checkoutView(known));
-    const country = field(b, 'CountryCode');
-    const currency = field(b, 'Currency');
-    const locale = field(b, 'Locale');
-    if (!COUNTRIES[country]) throw invalid('CountryCode', `CountryCode must be one of ${Object.keys(COUNTRIES).join(', ')}`);
-    if (!COUNTRIES[country]!.includes(currency)) throw invalid('Currency', `Currency ${String(currency)} is not valid for ${country}`);
-    if (!LOCALES.includes(locale)) throw invalid('Locale', `Locale must be one of ${LOCALES.join(', ')}`);
-    // §11.1: each URI 1-500 characters and a valid URL.
-    const ms = field(b, 'MerchantSettings');
-    for (const f of ['TermsUri', 'CheckoutUri', 'ConfirmationUri', 'PushUri']) {
-      const v = field(ms, f);
-      if (!s(v) || v.length > 500 || !/^https?:\/\/\S+$/.test(v)) throw invalid(`MerchantSettings.${f}`, `MerchantSettings.${f} is required: an http(s) URI of at most 500 characters`);
-    }
-    const rows = rowsOf(field(field(b, 'Cart'), 'Items'));
-    if (rows.reduce((t, r) => t + rowAmount(r), 0) <= 0) throw invalid('Cart.Items', 'The order amount must be above 0');
-    checkPresets(field(b, 'PresetValues'));
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const o: Order = {
-      OrderId: ++ids, ClientOrderNumber: number, Currency: currency, CountryCode: country, Locale: locale, Status: 'Created', request: b as Record<string, any>, rows,
-      email, tags, isCompany: presetValue(b, 'IsCompany') === 'true',
-      pending: false, cancelled: false, lowered: 0, deliveries: [], PaymentType: null, created_at: new Date().toISOString(),
-    };
-    orders.set(o.OrderId, o);
-    res.status(201).json(checkoutView(o));
-  }));
+  router.post(
+    '/api/orders',
+    handle(async (req, res) => {
+      const b: unknown = req.body ?? {};
+      const raw = field(b, 'ClientOrderNumber');
+      const number = typeof raw === 'number' ? String(raw) : s(raw);
+      if (!number || number.length > 32) throw invalid('ClientOrderNumber', 'ClientOrderNumber is required: 1 to 32 characters');
+      const email = presetValue(b, 'EmailAddress');
+      const tags = magicTags(email);
+      if (tags.has('flaky') && idem.count(`svea-flaky:${number}`) <= 2) throw new Fail(500, 50000, 'An error occurred, please retry');
+      const known = [...orders.values()].find((o) => o.ClientOrderNumber === number);
+      if (known) return void res.status(200).json(checkoutView(known));
+      const country = field(b, 'CountryCode');
+      const currency = field(b, 'Currency');
+      const locale = field(b, 'Locale');
+      if (!COUNTRIES[country]) throw invalid('CountryCode', `CountryCode must be one of ${Object.keys(COUNTRIES).join(', ')}`);
+      if (!COUNTRIES[country]!.includes(currency)) throw invalid('Currency', `Currency ${String(currency)} is not valid for ${country}`);
+      if (!LOCALES.includes(locale)) throw invalid('Locale', `Locale must be one of ${LOCALES.join(', ')}`);
+      // §11.1: each URI 1-500 characters and a valid URL.
+      const ms = field(b, 'MerchantSettings');
+      for (const f of ['TermsUri', 'CheckoutUri', 'ConfirmationUri', 'PushUri']) {
+        const v = field(ms, f);
+        if (!s(v) || v.length > 500 || !/^https?:\/\/\S+$/.test(v))
+          throw invalid(`MerchantSettings.${f}`, `MerchantSettings.${f} is required: an http(s) URI of at most 500 characters`);
+      }
+      const rows = rowsOf(field(field(b, 'Cart'), 'Items'));
+      if (rows.reduce((t, r) => t + rowAmount(r), 0) <= 0) throw invalid('Cart.Items', 'The order amount must be above 0');
+      checkPresets(field(b, 'PresetValues'));
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const o: Order = {
+        OrderId: ++ids,
+        ClientOrderNumber: number,
+        Currency: currency,
+        CountryCode: country,
+        Locale: locale,
+        Status: 'Created',
+        request: b as Record<string, any>,
+        rows,
+        email,
+        tags,
+        isCompany: presetValue(b, 'IsCompany') === 'true',
+        pending: false,
+        cancelled: false,
+        lowered: 0,
+        deliveries: [],
+        PaymentType: null,
+        created_at: new Date().toISOString(),
+      };
+      orders.set(o.OrderId, o);
+      res.status(201).json(checkoutView(o));
+    }),
+  );
 
-  router.get('/api/orders/:id', handle((req, res) => void res.json(checkoutView(orderOf(req.params.id)))));
-  router.get('/api/v1/orders/:id', handle((req, res) => void res.json(adminView(orderOf(req.params.id, true)))));
+  router.get(
+    '/api/orders/:id',
+    handle((req, res) => void res.json(checkoutView(orderOf(req.params.id)))),
+  );
+  router.get(
+    '/api/v1/orders/:id',
+    handle((req, res) => void res.json(adminView(orderOf(req.params.id, true)))),
+  );
 
-  router.patch('/api/v1/orders/:id', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    if (field(req.body, 'IsCancelled') !== true) throw invalid('IsCancelled', 'IsCancelled must be true (CancelledAmount is not imitated)');
-    if (!orderActions(o).includes('CanCancelOrder')) throw new Fail(400, 40901, `Order ${o.OrderId} cannot be cancelled (status ${orderStatus(o)})`);
-    for (const r of remaining(o)) r.IsCancelled = true;
-    o.cancelled = o.deliveries.length === 0;
-    res.status(204).end();
-  }));
+  router.patch(
+    '/api/v1/orders/:id',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      if (field(req.body, 'IsCancelled') !== true) throw invalid('IsCancelled', 'IsCancelled must be true (CancelledAmount is not imitated)');
+      if (!orderActions(o).includes('CanCancelOrder')) throw new Fail(400, 40901, `Order ${o.OrderId} cannot be cancelled (status ${orderStatus(o)})`);
+      for (const r of remaining(o)) r.IsCancelled = true;
+      o.cancelled = o.deliveries.length === 0;
+      res.status(204).end();
+    }),
+  );
 
   const startDelivery = (o: Order, rows: Row[], amount: number, res: Response, lowerTo?: number) => {
     const id = ++ids;
     for (const r of rows) r.delivered = true;
     // A finished delivery task leads to the order (the .NET SDK reads the resource as an order).
     const t = newTask(taskMs, `${base()}/api/v1/orders/${o.OrderId}`, {
-      kind: 'delivery', orderId: o.OrderId, deliveryId: id, rowIds: rows.map((r) => r.OrderRowId), amount, ...(lowerTo !== undefined ? { lowerTo } : {}),
+      kind: 'delivery',
+      orderId: o.OrderId,
+      deliveryId: id,
+      rowIds: rows.map((r) => r.OrderRowId),
+      amount,
+      ...(lowerTo !== undefined ? { lowerTo } : {}),
     });
     res.status(202).location(`${base()}/api/v1/queue/${t.Id}`).end();
   };
 
-  router.post('/api/v1/orders/:id/deliveries', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    if (!orderActions(o).includes('CanDeliverOrder')) throw new Fail(400, 40901, `Order ${o.OrderId} cannot be delivered (status ${orderStatus(o)}${o.pending ? ', pending' : ''})`);
-    const ids_: unknown = field(req.body, 'OrderRowIds');
-    if (!Array.isArray(ids_)) throw invalid('OrderRowIds', 'OrderRowIds is required: a list (empty to deliver everything)');
-    const left = remaining(o);
-    const chosen = ids_.length === 0 ? left : ids_.map((id) => {
-      const r = left.find((x) => x.OrderRowId === id);
-      if (!r) throw invalid('OrderRowIds', `Order row ${String(id)} cannot be delivered`);
-      return r;
-    });
-    // A partial quantity splits the row: the delivered part keeps its id, the rest becomes a new row.
-    const options: unknown = field(req.body, 'RowDeliveryOptions') ?? [];
-    for (const opt of Array.isArray(options) ? options : []) {
-      const rowId = field(opt, 'OrderRowId');
-      const quantity = field(opt, 'Quantity');
-      const r = chosen.find((x) => x.OrderRowId === rowId);
-      if (!r || !Number.isInteger(quantity) || quantity <= 0 || quantity > r.Quantity || quantity % 100 !== 0) {
-        throw invalid('RowDeliveryOptions', `RowDeliveryOptions for row ${String(rowId)} must name a chosen row and whole units`);
+  router.post(
+    '/api/v1/orders/:id/deliveries',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      if (!orderActions(o).includes('CanDeliverOrder'))
+        throw new Fail(400, 40901, `Order ${o.OrderId} cannot be delivered (status ${orderStatus(o)}${o.pending ? ', pending' : ''})`);
+      const ids_: unknown = field(req.body, 'OrderRowIds');
+      if (!Array.isArray(ids_)) throw invalid('OrderRowIds', 'OrderRowIds is required: a list (empty to deliver everything)');
+      const left = remaining(o);
+      const chosen =
+        ids_.length === 0
+          ? left
+          : ids_.map((id) => {
+              const r = left.find((x) => x.OrderRowId === id);
+              if (!r) throw invalid('OrderRowIds', `Order row ${String(id)} cannot be delivered`);
+              return r;
+            });
+      // A partial quantity splits the row: the delivered part keeps its id, the rest becomes a new row.
+      const options: unknown = field(req.body, 'RowDeliveryOptions') ?? [];
+      for (const opt of Array.isArray(options) ? options : []) {
+        const rowId = field(opt, 'OrderRowId');
+        const quantity = field(opt, 'Quantity');
+        const r = chosen.find((x) => x.OrderRowId === rowId);
+        if (!r || !Number.isInteger(quantity) || quantity <= 0 || quantity > r.Quantity || quantity % 100 !== 0) {
+          throw invalid('RowDeliveryOptions', `RowDeliveryOptions for row ${String(rowId)} must name a chosen row and whole units`);
+        }
+        if (quantity < r.Quantity) {
+          o.rows.push({ ...r, OrderRowId: Math.max(...o.rows.map((x) => x.OrderRowId)) + 1, Quantity: r.Quantity - quantity });
+          r.Quantity = quantity;
+        }
       }
-      if (quantity < r.Quantity) {
-        o.rows.push({ ...r, OrderRowId: Math.max(...o.rows.map((x) => x.OrderRowId)) + 1, Quantity: r.Quantity - quantity });
-        r.Quantity = quantity;
-      }
-    }
-    startDelivery(o, chosen, chosen.reduce((t, r) => t + rowAmount(r), 0), res);
-  }));
+      startDelivery(
+        o,
+        chosen,
+        chosen.reduce((t, r) => t + rowAmount(r), 0),
+        res,
+      );
+    }),
+  );
 
-  router.post('/api/v1/orders/:id/deliveries/DeliverAndLowerAmount', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    if (!orderActions(o).includes('CanDeliverOrder') || o.deliveries.length) throw new Fail(400, 40901, `Order ${o.OrderId} cannot be delivered at a lower amount`);
-    const amount = field(req.body, 'DeliveredAmount');
-    const total = orderAmount(o);
-    if (!Number.isInteger(amount) || amount <= 0 || amount > total) throw invalid('DeliveredAmount', `DeliveredAmount must be from 1 to ${total}`);
-    startDelivery(o, remaining(o), amount, res, amount);
-  }));
+  router.post(
+    '/api/v1/orders/:id/deliveries/DeliverAndLowerAmount',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      if (!orderActions(o).includes('CanDeliverOrder') || o.deliveries.length)
+        throw new Fail(400, 40901, `Order ${o.OrderId} cannot be delivered at a lower amount`);
+      const amount = field(req.body, 'DeliveredAmount');
+      const total = orderAmount(o);
+      if (!Number.isInteger(amount) || amount <= 0 || amount > total) throw invalid('DeliveredAmount', `DeliveredAmount must be from 1 to ${total}`);
+      startDelivery(o, remaining(o), amount, res, amount);
+    }),
+  );
 
   const deliveryOf = (o: Order, id: unknown) => {
     const d = o.deliveries.find((x) => x.Id === Number(id));
     if (!d) throw new Fail(404, 40401, `Delivery ${String(id)} not found on order ${o.OrderId}`);
     return d;
   };
-  router.get('/api/v1/orders/:id/deliveries/:did', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    res.json(deliveryView(deliveryOf(o, req.params.did)));
-  }));
+  router.get(
+    '/api/v1/orders/:id/deliveries/:did',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      res.json(deliveryView(deliveryOf(o, req.params.did)));
+    }),
+  );
 
   // Magic tags from the order's email: +refund_fail (credit refused), +refund_pending (the task runs SANDBOX_REVIEW_MS,
   // then a CreditSucceeded push), +refund_flaky (500 twice per delivery and amount).
-  router.post('/api/v1/orders/:id/deliveries/:did/credits', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    const d = deliveryOf(o, req.params.did);
-    const given = field(req.body, 'NewCreditOrderRow');
-    const flakyKey = `svea-refund_flaky:${d.Id}:${String(field(given, 'UnitPrice'))}`;
-    if (o.tags.has('refund_flaky') && idem.count(flakyKey) <= 2) throw new Fail(500, 50000, 'An error occurred, please retry');
-    if (!given) throw invalid('NewCreditOrderRow', 'NewCreditOrderRow is required (crediting OrderRowIds is not imitated)');
-    // §13.9: the new credit row is an Order Row (§13.15.5: ArticleNumber at most 256).
-    const row = rowOf(given, 'NewCreditOrderRow', 0, 256);
-    const amount = rowAmount(row);
-    if (o.tags.has('refund_fail')) throw new Fail(400, 40010, 'The credit was refused: the invoice is with debt collection');
-    if (amount <= 0 || amount > d.DeliveryAmount - d.CreditedAmount) throw new Fail(400, 40001, `The credit exceeds what is left of delivery ${d.Id} (${d.DeliveryAmount - d.CreditedAmount})`, 'NewCreditOrderRow.UnitPrice');
-    d.CreditedAmount += amount;
-    const id = ++ids;
-    const t = newTask(o.tags.has('refund_pending') ? config.sandboxReviewMs : taskMs, `${base()}/api/v1/orders/${o.OrderId}/deliveries/${d.Id}/credits/${id}`, {
-      kind: 'credit', orderId: o.OrderId, deliveryId: d.Id, creditId: id, amount, row: given,
-    });
-    res.status(202).location(`${base()}/api/v1/queue/${t.Id}`).end();
-  }));
+  router.post(
+    '/api/v1/orders/:id/deliveries/:did/credits',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      const d = deliveryOf(o, req.params.did);
+      const given = field(req.body, 'NewCreditOrderRow');
+      const flakyKey = `svea-refund_flaky:${d.Id}:${String(field(given, 'UnitPrice'))}`;
+      if (o.tags.has('refund_flaky') && idem.count(flakyKey) <= 2) throw new Fail(500, 50000, 'An error occurred, please retry');
+      if (!given) throw invalid('NewCreditOrderRow', 'NewCreditOrderRow is required (crediting OrderRowIds is not imitated)');
+      // §13.9: the new credit row is an Order Row (§13.15.5: ArticleNumber at most 256).
+      const row = rowOf(given, 'NewCreditOrderRow', 0, 256);
+      const amount = rowAmount(row);
+      if (o.tags.has('refund_fail')) throw new Fail(400, 40010, 'The credit was refused: the invoice is with debt collection');
+      if (amount <= 0 || amount > d.DeliveryAmount - d.CreditedAmount)
+        throw new Fail(
+          400,
+          40001,
+          `The credit exceeds what is left of delivery ${d.Id} (${d.DeliveryAmount - d.CreditedAmount})`,
+          'NewCreditOrderRow.UnitPrice',
+        );
+      d.CreditedAmount += amount;
+      const id = ++ids;
+      const t = newTask(
+        o.tags.has('refund_pending') ? config.sandboxReviewMs : taskMs,
+        `${base()}/api/v1/orders/${o.OrderId}/deliveries/${d.Id}/credits/${id}`,
+        {
+          kind: 'credit',
+          orderId: o.OrderId,
+          deliveryId: d.Id,
+          creditId: id,
+          amount,
+          row: given,
+        },
+      );
+      res.status(202).location(`${base()}/api/v1/queue/${t.Id}`).end();
+    }),
+  );
 
-  router.get('/api/v1/orders/:id/deliveries/:did/credits/:cid', handle((req, res) => {
-    const o = orderOf(req.params.id, true);
-    const c = deliveryOf(o, req.params.did).Credits.find((x) => x.Id === Number(req.params.cid));
-    if (!c) throw new Fail(404, 40401, `Credit ${req.params.cid} not found`);
-    // What a finished credit task leads to, in the .NET SDK's shape (CreditResponseObject; DataSample CreditResponse).
-    res.json({ CreditId: String(c.Id) });
-  }));
+  router.get(
+    '/api/v1/orders/:id/deliveries/:did/credits/:cid',
+    handle((req, res) => {
+      const o = orderOf(req.params.id, true);
+      const c = deliveryOf(o, req.params.did).Credits.find((x) => x.Id === Number(req.params.cid));
+      if (!c) throw new Fail(404, 40401, `Credit ${req.params.cid} not found`);
+      // What a finished credit task leads to, in the .NET SDK's shape (CreditResponseObject; DataSample CreditResponse).
+      res.json({ CreditId: String(c.Id) });
+    }),
+  );
 
-  router.get('/api/v1/queue/:taskId', handle((req, res) => {
-    const t = tasks.get(Number(req.params.taskId));
-    if (!t) throw new Fail(404, 40401, `Task ${req.params.taskId} not found`);
-    runTask(t);
-    if (!t.ran) return void res.json({ Id: t.Id, Status: 'InProgress' });
-    // Done: 303 to what it made (php-checkout README §12), the task naming it too (.NET Task.ResourceUri).
-    res.status(303).location(t.resource).json({ Id: t.Id, Status: 'Completed', ResourceUri: t.resource });
-  }));
+  router.get(
+    '/api/v1/queue/:taskId',
+    handle((req, res) => {
+      const t = tasks.get(Number(req.params.taskId));
+      if (!t) throw new Fail(404, 40401, `Task ${req.params.taskId} not found`);
+      runTask(t);
+      if (!t.ran) return void res.json({ Id: t.Id, Status: 'InProgress' });
+      // Done: 303 to what it made (php-checkout README §12), the task naming it too (.NET Task.ResourceUri).
+      res.status(303).location(t.resource).json({ Id: t.Id, Status: 'Completed', ResourceUri: t.resource });
+    }),
+  );
 
   // The checkout the customer completes (Svea's iframe): identify, confirm; Svea's credit check decides.
   router.get('/checkout/:id', (req, res) => {
@@ -472,8 +690,11 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
    * polled after it), the id sequences and the pushes sent; a review pending at the save ends SANDBOX_REVIEW_MS
    * after the load. */
   const saved = keptState({
-    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('OrderId'), tasks: records<Task>('Id'), pushes: records<SveaPush>('id'),
-    ids: counter, taskIds: counter,
+    orders: records<Omit<Order, 'tags'> & { tags: unknown }>('OrderId'),
+    tasks: records<Task>('Id'),
+    pushes: records<SveaPush>('id'),
+    ids: counter,
+    taskIds: counter,
   });
   const state = {
     save: () => ({ orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), tasks: [...tasks.values()], pushes, ids, taskIds }),
@@ -504,8 +725,10 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: r.reset,
     state: r.state,
     views: {
-      orders: (q) => [...r.orders.values()].filter((o) => (!q.id || String(o.OrderId) === q.id) && (!q.clientOrderNumber || o.ClientOrderNumber === q.clientOrderNumber))
-        .map((o) => ({ ...r.checkoutView(o), request: o.request, pending: o.pending, admin: o.Status === 'Final' ? r.adminView(o) : null })),
+      orders: (q) =>
+        [...r.orders.values()]
+          .filter((o) => (!q.id || String(o.OrderId) === q.id) && (!q.clientOrderNumber || o.ClientOrderNumber === q.clientOrderNumber))
+          .map((o) => ({ ...r.checkoutView(o), request: o.request, pending: o.pending, admin: o.Status === 'Final' ? r.adminView(o) : null })),
       notifications: (q) => r.pushes.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.event || d.event === q.event)),
     },
   };

@@ -67,44 +67,61 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
     next();
   });
 
-  router.post('/v1/authentications', (req, res) => idempotent(idem, req, res, 'three_ds', async () => {
-    const b = req.body ?? {};
-    const invalid = (message: string) => ({ status: 422, body: { error: { code: 'invalid_areq', message } } });
-    if (b.deviceChannel !== '01' && b.deviceChannel !== '02') return invalid('deviceChannel must be 01 (app) or 02 (browser)');
-    if (!['Y', 'N', 'U'].includes(b.threeDSCompInd)) return invalid('threeDSCompInd must be Y, N or U');
-    if (b.deviceChannel === '01' && !b.sdkInformation?.sdkTransID) return invalid('sdkInformation is required for deviceChannel 01');
-    if (b.deviceChannel === '02' && !b.browserInformation?.browserUserAgent) return invalid('browserInformation.browserUserAgent is required for deviceChannel 02');
-    if (!Number.isInteger(b.purchaseAmount) || b.purchaseAmount < 0) return invalid('purchaseAmount must be an integer in minor units');
-    const tags = magicTags(b.cardholder?.email);
-    const key = req.header('idempotency-key')!;
-    if (tags.has('flaky') && idem.count(`flaky3ds:${key}`) <= 2) {
-      return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
-    }
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const t: Transaction = {
-      threeDSServerTransID: randomUUID(), acsTransID: randomUUID(), dsTransID: randomUUID(), acsReferenceNumber: 'SANDBOX-ACS-REF-0001',
-      messageVersion: '2.2.0', deviceChannel: b.deviceChannel, transStatus: 'Y', threeDSRequestorURL: b.threeDSRequestorURL ?? null,
-      notificationURL: b.notificationURL ?? null, purchaseAmount: b.purchaseAmount, purchaseCurrency: b.purchaseCurrency,
-    };
-    const final = FINAL.find(([tag]) => tags.has(tag));
-    if (tags.has('3ds_challenge')) {
-      t.transStatus = 'C';
-      t.acsURL = `${publicUrl()}/three_ds_server/acs/challenge`;
-      const creq = { threeDSServerTransID: t.threeDSServerTransID, acsTransID: t.acsTransID, messageType: 'CReq', messageVersion: t.messageVersion, challengeWindowSize: '05' };
-      if (t.deviceChannel === '02') t.base64EncodedChallengeRequest = b64url(creq);
-      else t.acsSignedContent = `${b64url({ alg: 'ES256' })}.${b64url({ acsURL: t.acsURL, acsTransID: t.acsTransID })}.sandbox-signature`;
-    } else if (tags.has('3ds_decoupled')) {
-      t.transStatus = 'D';
-      t.decide_at = Date.now() + config.sandboxReviewMs;
-    } else if (final) {
-      Object.assign(t, final[1]);
-    } else {
-      Object.assign(t, AUTHENTICATED, { authenticationValue: randomUUID() });
-    }
-    transactions.set(t.threeDSServerTransID, t);
-    byAcsId.set(t.acsTransID, t);
-    return { status: 201, body: view(t) };
-  }));
+  router.post('/v1/authentications', (req, res) =>
+    idempotent(idem, req, res, 'three_ds', async () => {
+      const b = req.body ?? {};
+      const invalid = (message: string) => ({ status: 422, body: { error: { code: 'invalid_areq', message } } });
+      if (b.deviceChannel !== '01' && b.deviceChannel !== '02') return invalid('deviceChannel must be 01 (app) or 02 (browser)');
+      if (!['Y', 'N', 'U'].includes(b.threeDSCompInd)) return invalid('threeDSCompInd must be Y, N or U');
+      if (b.deviceChannel === '01' && !b.sdkInformation?.sdkTransID) return invalid('sdkInformation is required for deviceChannel 01');
+      if (b.deviceChannel === '02' && !b.browserInformation?.browserUserAgent)
+        return invalid('browserInformation.browserUserAgent is required for deviceChannel 02');
+      if (!Number.isInteger(b.purchaseAmount) || b.purchaseAmount < 0) return invalid('purchaseAmount must be an integer in minor units');
+      const tags = magicTags(b.cardholder?.email);
+      const key = req.header('idempotency-key')!;
+      if (tags.has('flaky') && idem.count(`flaky3ds:${key}`) <= 2) {
+        return { status: 500, body: { error: { code: 'internal_error', message: 'Temporary failure, please retry' } } };
+      }
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const t: Transaction = {
+        threeDSServerTransID: randomUUID(),
+        acsTransID: randomUUID(),
+        dsTransID: randomUUID(),
+        acsReferenceNumber: 'SANDBOX-ACS-REF-0001',
+        messageVersion: '2.2.0',
+        deviceChannel: b.deviceChannel,
+        transStatus: 'Y',
+        threeDSRequestorURL: b.threeDSRequestorURL ?? null,
+        notificationURL: b.notificationURL ?? null,
+        purchaseAmount: b.purchaseAmount,
+        purchaseCurrency: b.purchaseCurrency,
+      };
+      const final = FINAL.find(([tag]) => tags.has(tag));
+      if (tags.has('3ds_challenge')) {
+        t.transStatus = 'C';
+        t.acsURL = `${publicUrl()}/three_ds_server/acs/challenge`;
+        const creq = {
+          threeDSServerTransID: t.threeDSServerTransID,
+          acsTransID: t.acsTransID,
+          messageType: 'CReq',
+          messageVersion: t.messageVersion,
+          challengeWindowSize: '05',
+        };
+        if (t.deviceChannel === '02') t.base64EncodedChallengeRequest = b64url(creq);
+        else t.acsSignedContent = `${b64url({ alg: 'ES256' })}.${b64url({ acsURL: t.acsURL, acsTransID: t.acsTransID })}.sandbox-signature`;
+      } else if (tags.has('3ds_decoupled')) {
+        t.transStatus = 'D';
+        t.decide_at = Date.now() + config.sandboxReviewMs;
+      } else if (final) {
+        Object.assign(t, final[1]);
+      } else {
+        Object.assign(t, AUTHENTICATED, { authenticationValue: randomUUID() });
+      }
+      transactions.set(t.threeDSServerTransID, t);
+      byAcsId.set(t.acsTransID, t);
+      return { status: 201, body: view(t) };
+    }),
+  );
 
   router.get('/v1/authentications/:id', (req, res) => {
     const t = transactions.get(req.params.id);
@@ -117,7 +134,9 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
     let acsTransID: string | undefined;
     try {
       acsTransID = JSON.parse(Buffer.from(String(creq ?? ''), 'base64url').toString()).acsTransID;
-    } catch { /* answered below */ }
+    } catch {
+      /* answered below */
+    }
     const t = acsTransID ? byAcsId.get(acsTransID) : undefined;
     if (t?.transStatus !== 'C') return res.status(404).send('No challenge to answer');
     res.type('html').send(`<!doctype html><title>3-D Secure</title>
@@ -139,7 +158,10 @@ export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => str
     res.send(`Authentication ${completed ? 'completed' : 'failed'}`);
   });
 
-  const reset = () => { transactions.clear(); byAcsId.clear(); };
+  const reset = () => {
+    transactions.clear();
+    byAcsId.clear();
+  };
   /** The authentications, so a result (or a challenge) asked for before a restart is read after it. */
   const saved = keptState({ transactions: records<Transaction>('threeDSServerTransID') });
   const state = {

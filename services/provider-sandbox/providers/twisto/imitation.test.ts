@@ -28,16 +28,20 @@ beforeAll(async () => {
     received.push({ headers: req.headers as Record<string, string>, body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) });
     res.sendStatus(200);
   });
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server?.close());
 
 const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
   const res = await fetch(`${base}/twisto/psp/v4${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 };
 /** The shopper at the checkout page: its form for `action`, posted. */
 async function shopper(uri: string, action: 'approve' | 'deny') {
@@ -54,8 +58,16 @@ const until = async (what: () => boolean) => {
 };
 
 describe('twisto imitation', () => {
-  it('the sheet\'s checkout, the shopper\'s approval, the sheet\'s charge and capture, the sheet\'s refund: in the connector\'s shapes', async () => {
-    expect((await fetch(`${base}/sandbox/twisto/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret_key: KEY, url: `${base}/hook` }) })).status).toBe(201);
+  it("the sheet's checkout, the shopper's approval, the sheet's charge and capture, the sheet's refund: in the connector's shapes", async () => {
+    expect(
+      (
+        await fetch(`${base}/sandbox/twisto/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ secret_key: KEY, url: `${base}/hook` }),
+        })
+      ).status,
+    ).toBe(201);
     const created = await call('POST', '/checkouts', requests.create_checkout);
     expect(created.status).toBe(201);
     const c = TwistoCheckout.parse(created.body);
@@ -69,7 +81,10 @@ describe('twisto imitation', () => {
     expect(charge.status).toBe(201);
     const { id: _ch, created_date: _d, ...chargeDoc } = answers.charge_authorised.body;
     expect(TwistoCharge.parse(charge.body)).toMatchObject(chargeDoc);
-    expect(await call('POST', `/charges/${charge.body.id}/capture`, { amount: '200.00' })).toMatchObject({ status: 400, body: { amount: [expect.stringContaining('294.00')] } });
+    expect(await call('POST', `/charges/${charge.body.id}/capture`, { amount: '200.00' })).toMatchObject({
+      status: 400,
+      body: { amount: [expect.stringContaining('294.00')] },
+    });
     const captured = await call('POST', `/charges/${charge.body.id}/capture`, requests.capture_charge);
     expect(TwistoCharge.parse(captured.body)).toMatchObject({ state: 'captured', captured_amount: '294.00' });
     expect(TwistoCheckout.parse((await call('GET', `/checkouts/${c.id}`)).body).state).toBe('completed');
@@ -78,7 +93,10 @@ describe('twisto imitation', () => {
     expect(refund.status).toBe(201);
     const { id: _r, created_date: _rd, ...refundDoc } = answers.refund_created.body;
     expect(TwistoRefund.parse(refund.body)).toMatchObject({ ...refundDoc, checkout_id: c.id });
-    expect(TwistoRefundList.parse((await call('GET', `/refunds?checkoutId=${c.id}&limit=200&skip=0`)).body)).toMatchObject({ count: 1, items: [{ id: refund.body.id, reference: 'RF-1' }] });
+    expect(TwistoRefundList.parse((await call('GET', `/refunds?checkoutId=${c.id}&limit=200&skip=0`)).body)).toMatchObject({
+      count: 1,
+      items: [{ id: refund.body.id, reference: 'RF-1' }],
+    });
     expect(TwistoRefund.parse((await call('GET', `/refunds/${refund.body.id}`)).body).id).toBe(refund.body.id);
 
     // The webhooks: unsigned JSON in the sheet's shape, one per change.
@@ -90,12 +108,15 @@ describe('twisto imitation', () => {
     expect(Object.keys(received[0]!.headers).filter((h) => /signature/i.test(h))).toEqual([]);
   });
 
-  it('refusals in the fixtures\' bodies: wrong key, missing fields, a partial or early charge, a cancel after the charge', async () => {
+  it("refusals in the fixtures' bodies: wrong key, missing fields, a partial or early charge, a cancel after the charge", async () => {
     expect(await call('POST', '/checkouts', requests.create_checkout, 'not_a_key')).toEqual({ status: 401, body: answers.unauthorized.body });
     expect((await call('GET', '/checkouts/chk_x', undefined, null)).body).toMatchObject({ code: 'not_authenticated' });
     const bad = { ...requests.create_checkout, config: {}, shopper: { ...requests.create_checkout.shopper, email: 'nope' } };
     expect(await call('POST', '/checkouts', bad)).toEqual({ status: 400, body: answers.validation_error.body });
-    const item = { ...requests.create_checkout, order: { ...requests.create_checkout.order, items: [requests.create_checkout.order.items[0], { name: 'X', amount: '0.00', quantity: 0, type: 'sku' }] } };
+    const item = {
+      ...requests.create_checkout,
+      order: { ...requests.create_checkout.order, items: [requests.create_checkout.order.items[0], { name: 'X', amount: '0.00', quantity: 0, type: 'sku' }] },
+    };
     expect(await call('POST', '/checkouts', item)).toEqual({ status: 400, body: answers.item_error.body });
     expect(await call('GET', '/checkouts/chk_nope')).toEqual({ status: 404, body: answers.not_found.body });
 
@@ -103,12 +124,17 @@ describe('twisto imitation', () => {
     const early = await call('POST', '/charges', { ...requests.create_charge, authority: { type: 'checkout_id', value: c.id } });
     expect(early).toEqual({ status: 400, body: { ...answers.not_chargeable.body, detail: `Checkout ${c.id} is not chargeable (state created).` } });
     await shopper(c.uri, 'approve');
-    expect(await call('POST', '/charges', { ...requests.create_charge, amount: '100.00', authority: { type: 'checkout_id', value: c.id } })).toEqual({ status: 400, body: answers.partial_charge.body });
-    expect((await call('POST', '/charges', { ...requests.create_charge, capture: true, authority: { type: 'checkout_id', value: c.id } })).body.state).toBe('captured');
+    expect(await call('POST', '/charges', { ...requests.create_charge, amount: '100.00', authority: { type: 'checkout_id', value: c.id } })).toEqual({
+      status: 400,
+      body: answers.partial_charge.body,
+    });
+    expect((await call('POST', '/charges', { ...requests.create_charge, capture: true, authority: { type: 'checkout_id', value: c.id } })).body.state).toBe(
+      'captured',
+    );
     expect(await call('POST', `/checkouts/${c.id}/cancel`)).toEqual({ status: 400, body: answers.cancel_refused.body });
   });
 
-  it('magic: +decline cancels at the scoring, the shopper\'s deny cancels, +refund_fail refuses refunds in the fixture\'s body', async () => {
+  it("magic: +decline cancels at the scoring, the shopper's deny cancels, +refund_fail refuses refunds in the fixture's body", async () => {
     const declined = (await call('POST', '/checkouts', { ...requests.create_checkout, shopper: { email: 'jan+decline@b.cz' } })).body;
     expect(await shopper(declined.uri, 'approve')).toContain('state=cancelled');
     expect((await call('GET', `/checkouts/${declined.id}`)).body.state).toBe('cancelled');

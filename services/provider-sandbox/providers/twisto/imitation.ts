@@ -33,16 +33,53 @@ type CheckoutState = 'created' | 'approved' | 'completed' | 'cancelled' | 'error
 type ChargeState = 'rejected' | 'authorised' | 'captured' | 'cancelled' | 'refunded' | 'error';
 
 interface Checkout {
-  id: string; secret_key: string; idempotency_key: string | null; type: string; state: CheckoutState; config: Obj; shopper: Obj;
-  order: { reference: string | null; amount: number; currency: string; items: Obj[] }; merchant_reference: string;
-  refunded: number; tags: Set<MagicTag>; decide_at?: number; created: string; updated: string; settled: string | null;
+  id: string;
+  secret_key: string;
+  idempotency_key: string | null;
+  type: string;
+  state: CheckoutState;
+  config: Obj;
+  shopper: Obj;
+  order: { reference: string | null; amount: number; currency: string; items: Obj[] };
+  merchant_reference: string;
+  refunded: number;
+  tags: Set<MagicTag>;
+  decide_at?: number;
+  created: string;
+  updated: string;
+  settled: string | null;
 }
 interface Charge {
-  id: string; checkout_id: string; secret_key: string; reference: string; amount: number; currency: string; captured: number;
-  state: ChargeState; receipt_number: string; product: string; order: Obj | null; created_date: string;
+  id: string;
+  checkout_id: string;
+  secret_key: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  captured: number;
+  state: ChargeState;
+  receipt_number: string;
+  product: string;
+  order: Obj | null;
+  created_date: string;
 }
-interface Refund { id: string; checkout_id: string; secret_key: string; reason: string | null; amount: number; reference: string | null; created_date: string }
-export interface TwistoDelivery extends Attempts { id: string; event: string; url: string; object_id: string; created_at: string; body: string }
+interface Refund {
+  id: string;
+  checkout_id: string;
+  secret_key: string;
+  reason: string | null;
+  amount: number;
+  reference: string | null;
+  created_date: string;
+}
+export interface TwistoDelivery extends Attempts {
+  id: string;
+  event: string;
+  url: string;
+  object_id: string;
+  created_at: string;
+  body: string;
+}
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,34 +101,73 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const secretKey = process.env.TWISTO_API_KEY || 'twisto_sandbox_secret_key';
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
 
   const checkoutView = (c: Checkout) => ({
-    id: c.id, uri: `${publicUrl()}/twisto/checkout/${c.id}`, type: c.type, config: c.config, created: c.created, settled: c.settled,
-    state: c.state, shopper: c.shopper, merchant_reference: c.merchant_reference,
+    id: c.id,
+    uri: `${publicUrl()}/twisto/checkout/${c.id}`,
+    type: c.type,
+    config: c.config,
+    created: c.created,
+    settled: c.settled,
+    state: c.state,
+    shopper: c.shopper,
+    merchant_reference: c.merchant_reference,
     order: { reference: c.order.reference, amount: decimal(c.order.amount), currency: c.order.currency, items: c.order.items },
   });
   const chargeView = (ch: Charge) => ({
-    id: ch.id, reference: ch.reference, amount: decimal(ch.amount), currency: ch.currency, captured_amount: decimal(ch.captured),
+    id: ch.id,
+    reference: ch.reference,
+    amount: decimal(ch.amount),
+    currency: ch.currency,
+    captured_amount: decimal(ch.captured),
     refunded_amount: decimal(ch.state === 'captured' || ch.state === 'refunded' ? checkouts.get(ch.checkout_id)!.refunded : 0),
-    created_date: ch.created_date, receipt_number: ch.receipt_number, product: ch.product, state: ch.state,
+    created_date: ch.created_date,
+    receipt_number: ch.receipt_number,
+    product: ch.product,
+    state: ch.state,
   });
-  const refundView = (r: Refund) => ({ id: r.id, reason: r.reason, amount: decimal(r.amount), created_date: r.created_date, reference: r.reference, checkout_id: r.checkout_id });
+  const refundView = (r: Refund) => ({
+    id: r.id,
+    reason: r.reason,
+    amount: decimal(r.amount),
+    created_date: r.created_date,
+    reference: r.reference,
+    checkout_id: r.checkout_id,
+  });
 
   /** The webhook of a checkout's change, to the URL its merchant registered (none registered: nothing sent). */
   const notify = (c: Checkout, event: string) => {
     const url = hooks.get(c.secret_key);
     if (!url) return;
     const body = JSON.stringify({
-      checkout_id: c.id, total_amount: decimal(c.order.amount), refunded_amount: decimal(c.refunded), created_date: c.created,
-      settled_date: c.settled, type: c.type, state: c.state, external_id: c.merchant_reference,
+      checkout_id: c.id,
+      total_amount: decimal(c.order.amount),
+      refunded_amount: decimal(c.refunded),
+      created_date: c.created,
+      settled_date: c.settled,
+      type: c.type,
+      state: c.state,
+      external_id: c.merchant_reference,
     });
     const d: TwistoDelivery = {
-      id: id('whk'), event, url, object_id: c.id, created_at: new Date().toISOString(), body,
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null,
+      id: id('whk'),
+      event,
+      url,
+      object_id: c.id,
+      created_at: new Date().toISOString(),
+      body,
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
     };
     keep(deliveries, d);
     retrier.post(d, url, body, {}, { provider: 'twisto', id: d.id, event });
@@ -127,128 +203,179 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     return c && c.secret_key === keyOf(req) ? c : undefined;
   };
 
-  router.post('/psp/v4/checkouts', (req, res) => send(res, async () => {
-    const b: Obj = req.body ?? {};
-    const tags = magicTags(typeof b.shopper?.email === 'string' ? b.shopper.email : null);
-    if (tags.has('flaky') && flaky('flaky', String(b.merchant_reference))) return unavailable;
-    const errors = validateCheckout(b);
-    if (Object.keys(errors).length) return invalid(errors);
-    if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const now = new Date().toISOString();
-    const c: Checkout = {
-      id: id('chk'), secret_key: keyOf(req), idempotency_key: req.header('idempotency-key') ?? null, type: b.type ?? 'standard', state: 'created',
-      config: b.config, shopper: b.shopper, merchant_reference: b.merchant_reference,
-      order: { reference: b.order.reference ?? null, amount: minor(b.order.amount), currency: b.order.currency, items: b.order.items },
-      refunded: 0, tags, created: now, updated: now, settled: null,
-    };
-    checkouts.set(c.id, c);
-    return { status: 201, body: checkoutView(c) };
-  }));
+  router.post('/psp/v4/checkouts', (req, res) =>
+    send(res, async () => {
+      const b: Obj = req.body ?? {};
+      const tags = magicTags(typeof b.shopper?.email === 'string' ? b.shopper.email : null);
+      if (tags.has('flaky') && flaky('flaky', String(b.merchant_reference))) return unavailable;
+      const errors = validateCheckout(b);
+      if (Object.keys(errors).length) return invalid(errors);
+      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const now = new Date().toISOString();
+      const c: Checkout = {
+        id: id('chk'),
+        secret_key: keyOf(req),
+        idempotency_key: req.header('idempotency-key') ?? null,
+        type: b.type ?? 'standard',
+        state: 'created',
+        config: b.config,
+        shopper: b.shopper,
+        merchant_reference: b.merchant_reference,
+        order: { reference: b.order.reference ?? null, amount: minor(b.order.amount), currency: b.order.currency, items: b.order.items },
+        refunded: 0,
+        tags,
+        created: now,
+        updated: now,
+        settled: null,
+      };
+      checkouts.set(c.id, c);
+      return { status: 201, body: checkoutView(c) };
+    }),
+  );
 
-  router.get('/psp/v4/checkouts/:id', (req, res) => send(res, () => {
-    const c = checkoutOf(req, req.params.id);
-    return c ? { status: 200, body: checkoutView(c) } : notFound();
-  }));
+  router.get('/psp/v4/checkouts/:id', (req, res) =>
+    send(res, () => {
+      const c = checkoutOf(req, req.params.id);
+      return c ? { status: 200, body: checkoutView(c) } : notFound();
+    }),
+  );
 
-  router.post('/psp/v4/checkouts/:id/cancel', (req, res) => send(res, () => {
-    const c = checkoutOf(req, req.params.id);
-    if (!c) return notFound();
-    if (c.state === 'cancelled') return { status: 200, body: checkoutView(c) };
-    if (c.state !== 'created' && c.state !== 'approved') return detail(400, `Checkout in state ${c.state} cannot be cancelled.`, 'invalid_state');
-    for (const ch of charges.values()) if (ch.checkout_id === c.id && ch.state === 'authorised') ch.state = 'cancelled';
-    delete c.decide_at;
-    move(c, 'cancelled');
-    return { status: 200, body: checkoutView(c) };
-  }));
+  router.post('/psp/v4/checkouts/:id/cancel', (req, res) =>
+    send(res, () => {
+      const c = checkoutOf(req, req.params.id);
+      if (!c) return notFound();
+      if (c.state === 'cancelled') return { status: 200, body: checkoutView(c) };
+      if (c.state !== 'created' && c.state !== 'approved') return detail(400, `Checkout in state ${c.state} cannot be cancelled.`, 'invalid_state');
+      for (const ch of charges.values()) if (ch.checkout_id === c.id && ch.state === 'authorised') ch.state = 'cancelled';
+      delete c.decide_at;
+      move(c, 'cancelled');
+      return { status: 200, body: checkoutView(c) };
+    }),
+  );
 
-  router.post('/psp/v4/charges', (req, res) => send(res, () => {
-    const b: Obj = req.body ?? {};
-    const errors = validateCharge(b);
-    if (Object.keys(errors).length) return invalid(errors);
-    const c = checkoutOf(req, b.authority.value);
-    if (!c) return invalid({ authority: { value: ['Checkout not found.'] } });
-    if (c.state !== 'approved' || [...charges.values()].some((x) => x.checkout_id === c.id && x.state === 'authorised')) {
-      return detail(400, `Checkout ${c.id} is not chargeable (state ${c.state}).`, 'invalid_state');
-    }
-    if (minor(b.amount) !== c.order.amount) return invalid({ amount: [`Partial charges are not supported: the amount must be ${decimal(c.order.amount)}.`] });
-    if (b.currency !== c.order.currency) return invalid({ currency: [`The checkout's currency is ${c.order.currency}.`] });
-    const capture = b.capture === true;
-    const ch: Charge = {
-      id: id('ch'), checkout_id: c.id, secret_key: c.secret_key, reference: b.reference, amount: c.order.amount, currency: c.order.currency,
-      captured: capture ? c.order.amount : 0, state: capture ? 'captured' : 'authorised', receipt_number: String(100000 + charges.size + 1),
-      product: c.type === 'pay-in-three' ? 'Pay in three' : 'Twisto', order: b.order ?? null, created_date: new Date().toISOString(),
-    };
-    charges.set(ch.id, ch);
-    if (capture) move(c, 'completed');
-    return { status: 201, body: chargeView(ch) };
-  }));
+  router.post('/psp/v4/charges', (req, res) =>
+    send(res, () => {
+      const b: Obj = req.body ?? {};
+      const errors = validateCharge(b);
+      if (Object.keys(errors).length) return invalid(errors);
+      const c = checkoutOf(req, b.authority.value);
+      if (!c) return invalid({ authority: { value: ['Checkout not found.'] } });
+      if (c.state !== 'approved' || [...charges.values()].some((x) => x.checkout_id === c.id && x.state === 'authorised')) {
+        return detail(400, `Checkout ${c.id} is not chargeable (state ${c.state}).`, 'invalid_state');
+      }
+      if (minor(b.amount) !== c.order.amount) return invalid({ amount: [`Partial charges are not supported: the amount must be ${decimal(c.order.amount)}.`] });
+      if (b.currency !== c.order.currency) return invalid({ currency: [`The checkout's currency is ${c.order.currency}.`] });
+      const capture = b.capture === true;
+      const ch: Charge = {
+        id: id('ch'),
+        checkout_id: c.id,
+        secret_key: c.secret_key,
+        reference: b.reference,
+        amount: c.order.amount,
+        currency: c.order.currency,
+        captured: capture ? c.order.amount : 0,
+        state: capture ? 'captured' : 'authorised',
+        receipt_number: String(100000 + charges.size + 1),
+        product: c.type === 'pay-in-three' ? 'Pay in three' : 'Twisto',
+        order: b.order ?? null,
+        created_date: new Date().toISOString(),
+      };
+      charges.set(ch.id, ch);
+      if (capture) move(c, 'completed');
+      return { status: 201, body: chargeView(ch) };
+    }),
+  );
 
   const chargeOf = (req: Request) => {
     const ch = charges.get(req.params.id as string);
     return ch && ch.secret_key === keyOf(req) ? ch : undefined;
   };
-  router.get('/psp/v4/charges/:id', (req, res) => send(res, () => {
-    const ch = chargeOf(req);
-    return ch ? { status: 200, body: chargeView(ch) } : notFound();
-  }));
-  router.post('/psp/v4/charges/:id/capture', (req, res) => send(res, () => {
-    const ch = chargeOf(req);
-    if (!ch) return notFound();
-    if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be captured.`, 'invalid_state');
-    const amount = req.body?.amount;
-    if (typeof amount !== 'string' || minor(amount) !== ch.amount) return invalid({ amount: [`Partial capture is not supported: the amount must be ${decimal(ch.amount)}.`] });
-    ch.state = 'captured';
-    ch.captured = ch.amount;
-    move(checkouts.get(ch.checkout_id)!, 'completed');
-    return { status: 200, body: chargeView(ch) };
-  }));
-  router.post('/psp/v4/charges/:id/cancel', (req, res) => send(res, () => {
-    const ch = chargeOf(req);
-    if (!ch) return notFound();
-    if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be cancelled.`, 'invalid_state');
-    ch.state = 'cancelled';
-    move(checkouts.get(ch.checkout_id)!, 'cancelled');
-    return { status: 200, body: chargeView(ch) };
-  }));
+  router.get('/psp/v4/charges/:id', (req, res) =>
+    send(res, () => {
+      const ch = chargeOf(req);
+      return ch ? { status: 200, body: chargeView(ch) } : notFound();
+    }),
+  );
+  router.post('/psp/v4/charges/:id/capture', (req, res) =>
+    send(res, () => {
+      const ch = chargeOf(req);
+      if (!ch) return notFound();
+      if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be captured.`, 'invalid_state');
+      const amount = req.body?.amount;
+      if (typeof amount !== 'string' || minor(amount) !== ch.amount)
+        return invalid({ amount: [`Partial capture is not supported: the amount must be ${decimal(ch.amount)}.`] });
+      ch.state = 'captured';
+      ch.captured = ch.amount;
+      move(checkouts.get(ch.checkout_id)!, 'completed');
+      return { status: 200, body: chargeView(ch) };
+    }),
+  );
+  router.post('/psp/v4/charges/:id/cancel', (req, res) =>
+    send(res, () => {
+      const ch = chargeOf(req);
+      if (!ch) return notFound();
+      if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be cancelled.`, 'invalid_state');
+      ch.state = 'cancelled';
+      move(checkouts.get(ch.checkout_id)!, 'cancelled');
+      return { status: 200, body: chargeView(ch) };
+    }),
+  );
 
-  router.post('/psp/v4/refunds', (req, res) => send(res, async () => {
-    const b: Obj = req.body ?? {};
-    const c = checkoutOf(req, b.checkout_id);
-    if (c?.tags.has('refund_flaky') && flaky('refund_flaky', String(b.reference ?? b.checkout_id))) return unavailable;
-    const errors = validateRefund(b);
-    if (!errors.checkout_id && !c) errors.checkout_id = ['Checkout not found.'];
-    if (Object.keys(errors).length) return invalid(errors);
-    if (c!.tags.has('slow')) await sleep(config.sandboxSlowMs);
-    if (c!.state !== 'completed') return detail(400, `Checkout in state ${c!.state} cannot be refunded: it is not charged.`, 'invalid_state');
-    if (c!.tags.has('refund_fail')) return detail(400, 'The refund was rejected by Twisto.', 'refund_rejected');
-    const left = c!.order.amount - c!.refunded;
-    if (minor(b.amount) > left) return invalid({ amount: [`Ensure the amount is at most the refundable ${decimal(left)}.`] });
-    const r: Refund = {
-      id: id('rf'), checkout_id: c!.id, secret_key: c!.secret_key, reason: b.reason ?? null, amount: minor(b.amount), reference: b.reference ?? null,
-      created_date: new Date().toISOString(),
-    };
-    refunds.set(r.id, r);
-    c!.refunded += r.amount;
-    if (c!.refunded === c!.order.amount) for (const ch of charges.values()) if (ch.checkout_id === c!.id && ch.state === 'captured') ch.state = 'refunded';
-    c!.updated = laterThan(c!.updated);
-    notify(c!, 'refunded');
-    return { status: 201, body: refundView(r) };
-  }));
-  router.get('/psp/v4/refunds', (req, res) => send(res, () => {
-    const limit = Math.min(Number(req.query.limit ?? 200) || 200, 200);
-    const skip = Number(req.query.skip ?? 0) || 0;
-    const all = [...refunds.values()].filter((r) => r.secret_key === keyOf(req) && (!req.query.checkoutId || r.checkout_id === req.query.checkoutId));
-    const page = all.slice(skip, skip + limit);
-    const link = (s: number) => `${publicUrl()}/twisto/psp/v4/refunds?${new URLSearchParams({ ...(req.query.checkoutId ? { checkoutId: String(req.query.checkoutId) } : {}), limit: String(limit), skip: String(s) })}`;
-    return {
-      status: 200,
-      body: { count: all.length, next: skip + limit < all.length ? link(skip + limit) : null, previous: skip > 0 ? link(Math.max(0, skip - limit)) : null, items: page.map(refundView) },
-    };
-  }));
-  router.get('/psp/v4/refunds/:id', (req, res) => send(res, () => {
-    const r = refunds.get(req.params.id);
-    return r && r.secret_key === keyOf(req) ? { status: 200, body: refundView(r) } : notFound();
-  }));
+  router.post('/psp/v4/refunds', (req, res) =>
+    send(res, async () => {
+      const b: Obj = req.body ?? {};
+      const c = checkoutOf(req, b.checkout_id);
+      if (c?.tags.has('refund_flaky') && flaky('refund_flaky', String(b.reference ?? b.checkout_id))) return unavailable;
+      const errors = validateRefund(b);
+      if (!errors.checkout_id && !c) errors.checkout_id = ['Checkout not found.'];
+      if (Object.keys(errors).length) return invalid(errors);
+      if (c!.tags.has('slow')) await sleep(config.sandboxSlowMs);
+      if (c!.state !== 'completed') return detail(400, `Checkout in state ${c!.state} cannot be refunded: it is not charged.`, 'invalid_state');
+      if (c!.tags.has('refund_fail')) return detail(400, 'The refund was rejected by Twisto.', 'refund_rejected');
+      const left = c!.order.amount - c!.refunded;
+      if (minor(b.amount) > left) return invalid({ amount: [`Ensure the amount is at most the refundable ${decimal(left)}.`] });
+      const r: Refund = {
+        id: id('rf'),
+        checkout_id: c!.id,
+        secret_key: c!.secret_key,
+        reason: b.reason ?? null,
+        amount: minor(b.amount),
+        reference: b.reference ?? null,
+        created_date: new Date().toISOString(),
+      };
+      refunds.set(r.id, r);
+      c!.refunded += r.amount;
+      if (c!.refunded === c!.order.amount) for (const ch of charges.values()) if (ch.checkout_id === c!.id && ch.state === 'captured') ch.state = 'refunded';
+      c!.updated = laterThan(c!.updated);
+      notify(c!, 'refunded');
+      return { status: 201, body: refundView(r) };
+    }),
+  );
+  router.get('/psp/v4/refunds', (req, res) =>
+    send(res, () => {
+      const limit = Math.min(Number(req.query.limit ?? 200) || 200, 200);
+      const skip = Number(req.query.skip ?? 0) || 0;
+      const all = [...refunds.values()].filter((r) => r.secret_key === keyOf(req) && (!req.query.checkoutId || r.checkout_id === req.query.checkoutId));
+      const page = all.slice(skip, skip + limit);
+      const link = (s: number) =>
+        `${publicUrl()}/twisto/psp/v4/refunds?${new URLSearchParams({ ...(req.query.checkoutId ? { checkoutId: String(req.query.checkoutId) } : {}), limit: String(limit), skip: String(s) })}`;
+      return {
+        status: 200,
+        body: {
+          count: all.length,
+          next: skip + limit < all.length ? link(skip + limit) : null,
+          previous: skip > 0 ? link(Math.max(0, skip - limit)) : null,
+          items: page.map(refundView),
+        },
+      };
+    }),
+  );
+  router.get('/psp/v4/refunds/:id', (req, res) =>
+    send(res, () => {
+      const r = refunds.get(req.params.id);
+      return r && r.secret_key === keyOf(req) ? { status: 200, body: refundView(r) } : notFound();
+    }),
+  );
 
   // The checkout page: the shopper approves (Twisto scores) or cancels, and goes back to the shop.
   router.get('/checkout/:id', (req, res) => {
@@ -268,7 +395,8 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   };
   router.post('/checkout/:id/:action', (req, res) => {
     const c = checkouts.get(req.params.id);
-    if (c?.state !== 'created' || c.decide_at !== undefined || !['approve', 'deny'].includes(req.params.action)) return res.status(404).send('Nothing to decide');
+    if (c?.state !== 'created' || c.decide_at !== undefined || !['approve', 'deny'].includes(req.params.action))
+      return res.status(404).send('Nothing to decide');
     if (req.params.action === 'deny') move(c, 'cancelled');
     else if (c.tags.has('decline')) move(c, 'cancelled');
     else if (c.tags.has('review')) {
@@ -301,13 +429,19 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   /** Checkouts, charges, refunds, the webhook URLs registered and the webhooks sent; a decision pending at the save
    * is taken at its time (or on the first read after it). */
   const saved = keptState({
-    checkouts: records<Omit<Checkout, 'tags'> & { tags: unknown }>('id'), charges: records<Charge>('id'), refunds: records<Refund>('id'),
-    hooks: z.array(z.tuple([z.string(), z.string()])).catch([]), deliveries: records<TwistoDelivery>('id'),
+    checkouts: records<Omit<Checkout, 'tags'> & { tags: unknown }>('id'),
+    charges: records<Charge>('id'),
+    refunds: records<Refund>('id'),
+    hooks: z.array(z.tuple([z.string(), z.string()])).catch([]),
+    deliveries: records<TwistoDelivery>('id'),
   });
   const state = {
     save: () => ({
-      checkouts: [...checkouts.values()].map((c) => ({ ...c, tags: [...c.tags] })), charges: [...charges.values()], refunds: [...refunds.values()],
-      hooks: [...hooks], deliveries,
+      checkouts: [...checkouts.values()].map((c) => ({ ...c, tags: [...c.tags] })),
+      charges: [...charges.values()],
+      refunds: [...refunds.values()],
+      hooks: [...hooks],
+      deliveries,
     }),
     load: (raw: unknown) => {
       reset();
@@ -334,9 +468,10 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: t.reset,
     state: t.state,
     views: {
-      checkouts: (q) => [...t.checkouts.values()]
-        .filter((c) => (!q.id || c.id === q.id) && (!q.merchant_reference || c.merchant_reference === q.merchant_reference))
-        .map(({ secret_key: _k, tags, ...c }) => ({ ...c, tags: [...tags] })),
+      checkouts: (q) =>
+        [...t.checkouts.values()]
+          .filter((c) => (!q.id || c.id === q.id) && (!q.merchant_reference || c.merchant_reference === q.merchant_reference))
+          .map(({ secret_key: _k, tags, ...c }) => ({ ...c, tags: [...tags] })),
       charges: (q) => [...t.charges.values()].filter((c) => !q.checkout_id || c.checkout_id === q.checkout_id).map(({ secret_key: _k, ...c }) => c),
       refunds: (q) => [...t.refunds.values()].filter((r) => !q.checkout_id || r.checkout_id === q.checkout_id).map(({ secret_key: _k, ...r }) => r),
       notifications: (q) => t.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.event || d.event === q.event)),

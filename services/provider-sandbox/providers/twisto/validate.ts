@@ -12,7 +12,7 @@ const ITEM_TYPES = ['sku', 'tax', 'shipping', 'discount', 'store_credit'];
 /** Twisto's decimal string -> minor units (the imitation keeps integers). */
 export const minor = (s: string) => {
   const [whole, frac = ''] = s.replace('-', '').split('.');
-  const v = Number(whole || '0') * 100 + Number((`${frac}00`).slice(0, 2));
+  const v = Number(whole || '0') * 100 + Number(`${frac}00`.slice(0, 2));
   return s.startsWith('-') ? -v : v;
 };
 export const decimal = (n: number) => `${n < 0 ? '-' : ''}${Math.floor(Math.abs(n) / 100)}.${String(Math.abs(n) % 100).padStart(2, '0')}`;
@@ -36,7 +36,9 @@ function amount(errors: FieldErrors, b: Obj, key: string) {
   else if (typeof v !== 'string' || !AMOUNT.test(v) || v === '' || v === '-') errors[key] = ['A valid number is required.'];
 }
 
-const put = (errors: FieldErrors, key: string, sub: FieldErrors) => { if (Object.keys(sub).length) errors[key] = sub; };
+const put = (errors: FieldErrors, key: string, sub: FieldErrors) => {
+  if (Object.keys(sub).length) errors[key] = sub;
+};
 
 /** POST /checkouts. */
 export function validateCheckout(b: Obj): FieldErrors {

@@ -16,7 +16,9 @@ import type { Flow } from '../../../../workers/connectors/types.ts';
 import { IdempotencyStore } from '../../recorder.ts';
 import { unzerRouter } from './imitation.ts';
 
-const fixtures: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('../../../../workers/connectors/unzer/fixtures/answers.json', import.meta.url), 'utf8'));
+const fixtures: Record<string, ProviderResponse> = JSON.parse(
+  readFileSync(new URL('../../../../workers/connectors/unzer/fixtures/answers.json', import.meta.url), 'utf8'),
+);
 let server: Server;
 let base: string;
 beforeAll(async () => {
@@ -24,7 +26,9 @@ beforeAll(async () => {
   app.use(express.json());
   const u = unzerRouter(new IdempotencyStore(), () => base);
   app.use('/unzer', u.router);
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
@@ -32,15 +36,36 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const creds = { api_key: UNZER_SANDBOX_KEY };
 let n = 0;
 const job = (email: string, over: Partial<ConnectorJob> = {}): ConnectorJob => ({
-  merchant_id: 'mer_1', payment_id: `pay_${++n}`, operation_id: `op_${n}`, kind: 'authorize', connector: 'unzer', amount: 11900, currency: 'EUR',
-  capture_method: 'manual', connector_transaction_id: null, customer_email: email, return_url: 'https://shop.example/return', merchant_order_reference_id: null,
-  mode: 'execute', sync_round: 0,
+  merchant_id: 'mer_1',
+  payment_id: `pay_${++n}`,
+  operation_id: `op_${n}`,
+  kind: 'authorize',
+  connector: 'unzer',
+  amount: 11900,
+  currency: 'EUR',
+  capture_method: 'manual',
+  connector_transaction_id: null,
+  customer_email: email,
+  return_url: 'https://shop.example/return',
+  merchant_order_reference_id: null,
+  mode: 'execute',
+  sync_round: 0,
   order: {
     customer: { id: null, name: 'Erika Mustermann', email, phone: null, phone_country_code: null },
     billing: { address: { first_name: 'Erika', last_name: 'Mustermann', line1: 'Hauptstr. 1', zip: '10115', city: 'Berlin', country: 'DE' } },
-    shipping: null, order_details: [{ product_name: 'Lamp', quantity: 2, amount: 10000 }, { product_name: 'Shipping', quantity: 1, amount: 1900, category: 'shipping_costs' }],
-    order_tax_amount: null, metadata: { birth_date: '1980-02-03' }, browser_info: { device_fingerprint: { unzer: 'tmx-1' } },
-    description: null, payment_method_type: 'invoice', birth_date: null, gender: null, locale: null,
+    shipping: null,
+    order_details: [
+      { product_name: 'Lamp', quantity: 2, amount: 10000 },
+      { product_name: 'Shipping', quantity: 1, amount: 1900, category: 'shipping_costs' },
+    ],
+    order_tax_amount: null,
+    metadata: { birth_date: '1980-02-03' },
+    browser_info: { device_fingerprint: { unzer: 'tmx-1' } },
+    description: null,
+    payment_method_type: 'invoice',
+    birth_date: null,
+    gender: null,
+    locale: null,
   },
   ...over,
 });
@@ -59,7 +84,12 @@ async function run(flow: Flow<{ api_key: string }>, j: ConnectorJob, c = creds) 
 /** The shape of a JSON value: its keys, recursively (arrays by their first item). */
 function shape(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+    );
   return typeof v;
 }
 /** The imitation's answer has every field of the fixture, of the same type. */
@@ -83,7 +113,9 @@ describe('unzer imitation against the recorded answers', () => {
     sameShape(part.answers[0]!, 'charged');
     expect(part.outcome.kind).toBe('CAPTURED');
     // The same invoice number again: the first charge, not a second.
-    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 4000 })).outcome.connector_transaction_id).toBe(part.outcome.connector_transaction_id);
+    expect((await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_1', amount: 4000 })).outcome.connector_transaction_id).toBe(
+      part.outcome.connector_transaction_id,
+    );
     const over = await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_2', amount: 8000 });
     sameShape(over.answers[0]!, 'error_body');
     expect(over.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.340.100.014', unified_code: 'UE_2000' });
@@ -108,7 +140,10 @@ describe('unzer imitation against the recorded answers', () => {
     const r = await run(connector.authorize!, job('erika+review@example.com'));
     sameShape(r.answers[3]!, 'review');
     expect(r.outcome.kind).toBe('PENDING');
-    const pending = await run(connector.sync!, job('erika+review@example.com', { mode: 'sync', connector_transaction_id: r.outcome.connector_transaction_id! }));
+    const pending = await run(
+      connector.sync!,
+      job('erika+review@example.com', { mode: 'sync', connector_transaction_id: r.outcome.connector_transaction_id! }),
+    );
     sameShape(pending.answers[0]!, 'payment_review');
     const x = await run(connector.authorize!, job('erika+redirect@example.com'));
     sameShape(x.answers[3]!, 'redirect');
@@ -128,14 +163,28 @@ describe('unzer imitation against the recorded answers', () => {
   it('refunds: +refund_fail and +refund_pending as recorded', async () => {
     const auto = (email: string) => run(connector.authorize!, job(email, { capture_method: 'automatic' }));
     const f = await auto('erika+refund_fail@example.com');
-    const failed = await run(connector.refund!, job('x', { kind: 'refund', refund_id: 'ref_f', amount: 1000, connector_transaction_id: f.outcome.connector_transaction_id! }));
+    const failed = await run(
+      connector.refund!,
+      job('x', { kind: 'refund', refund_id: 'ref_f', amount: 1000, connector_transaction_id: f.outcome.connector_transaction_id! }),
+    );
     sameShape(failed.answers[0]!, 'refund_refused');
     expect(failed.outcome).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_6000' });
     const p = await auto('erika+refund_pending@example.com');
-    const pending = await run(connector.refund!, job('x', { kind: 'refund', refund_id: 'ref_p', amount: 1000, connector_transaction_id: p.outcome.connector_transaction_id! }));
+    const pending = await run(
+      connector.refund!,
+      job('x', { kind: 'refund', refund_id: 'ref_p', amount: 1000, connector_transaction_id: p.outcome.connector_transaction_id! }),
+    );
     sameShape(pending.answers[0]!, 'refund_pending');
     expect(pending.outcome.kind).toBe('PENDING');
-    const again = await run(connector.refundSync!, job('x', { kind: 'refund', mode: 'sync', connector_refund_id: pending.outcome.connector_transaction_id!, connector_transaction_id: p.outcome.connector_transaction_id! }));
+    const again = await run(
+      connector.refundSync!,
+      job('x', {
+        kind: 'refund',
+        mode: 'sync',
+        connector_refund_id: pending.outcome.connector_transaction_id!,
+        connector_transaction_id: p.outcome.connector_transaction_id!,
+      }),
+    );
     expect(again.outcome).toMatchObject({ kind: 'PENDING', connector_transaction_id: pending.outcome.connector_transaction_id });
   });
 });

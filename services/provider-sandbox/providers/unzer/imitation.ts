@@ -68,10 +68,27 @@ interface Payment {
   email: string;
   transactions: Tx[];
 }
-interface Customer { id: string; email: string; body: Record<string, unknown> }
-interface Webhook { id: string; url: string; event: string }
-interface WebhookDelivery extends Attempts { event: string; paymentId: string; url: string }
-interface Basket { id: string; total: number; currency: string; body: Record<string, unknown> }
+interface Customer {
+  id: string;
+  email: string;
+  body: Record<string, unknown>;
+}
+interface Webhook {
+  id: string;
+  url: string;
+  event: string;
+}
+interface WebhookDelivery extends Attempts {
+  event: string;
+  paymentId: string;
+  url: string;
+}
+interface Basket {
+  id: string;
+  total: number;
+  currency: string;
+  body: Record<string, unknown>;
+}
 
 const id = (prefix: string) => `s-${prefix}-${randomBytes(6).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,7 +96,8 @@ const date = () => new Date().toISOString().replace('T', ' ').slice(0, 19);
 const OK = { code: 'COR.000.000.000', merchant: 'Transaction succeeded', customer: 'Your payments have been successfully processed.' };
 const PENDING = { code: 'COR.000.200.000', merchant: 'Transaction pending', customer: 'Your payment is pending.' };
 const DECLINED = {
-  code: 'COR.400.100.101', merchant: 'The customer was declined by the risk check of Unzer Invoice',
+  code: 'COR.400.100.101',
+  merchant: 'The customer was declined by the risk check of Unzer Invoice',
   customer: 'Unfortunately, we cannot offer you payment by invoice. Please choose another payment method.',
 };
 
@@ -92,7 +110,10 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const payments = new Map<string, Payment>();
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
@@ -111,7 +132,16 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const body = JSON.stringify({ event, publicKey, retrieveUrl: `${publicUrl()}/unzer/v1/payments/${p.id}`, paymentId: p.id });
     for (const w of webhooks.values()) {
       if (w.event !== 'all' && w.event !== group && w.event !== event) continue;
-      const d: WebhookDelivery = { event, paymentId: p.id, url: w.url, attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null };
+      const d: WebhookDelivery = {
+        event,
+        paymentId: p.id,
+        url: w.url,
+        attempts: 0,
+        delivered: false,
+        last_status: null,
+        last_error: null,
+        next_attempt_at: null,
+      };
       keep(deliveries, d);
       retrier.post(d, w.url, body, { 'content-type': 'text/plain' }, { provider: 'unzer', event, paymentId: p.id });
     }
@@ -150,19 +180,42 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   };
 
   const transaction = (p: Payment, t: Tx) => ({
-    id: t.id, isSuccess: t.status === 'success', isPending: t.status === 'pending', isResumed: false, isError: t.status === 'error',
+    id: t.id,
+    isSuccess: t.status === 'success',
+    isPending: t.status === 'pending',
+    isResumed: false,
+    isError: t.status === 'error',
     ...(t.redirectUrl && t.status === 'pending' ? { redirectUrl: t.redirectUrl } : {}),
-    message: t.message, amount: show(t.amount), currency: p.currency, returnUrl: p.returnUrl ?? undefined, date: t.date, orderId: p.orderId,
-    ...(t.invoiceId ? { invoiceId: t.invoiceId } : {}), ...(t.paymentReference ? { paymentReference: t.paymentReference } : {}),
+    message: t.message,
+    amount: show(t.amount),
+    currency: p.currency,
+    returnUrl: p.returnUrl ?? undefined,
+    date: t.date,
+    orderId: p.orderId,
+    ...(t.invoiceId ? { invoiceId: t.invoiceId } : {}),
+    ...(t.paymentReference ? { paymentReference: t.paymentReference } : {}),
     resources: { paymentId: p.id, customerId: p.customerId, basketId: p.basketId, typeId: p.typeId, traceId: randomBytes(16).toString('hex') },
   });
-  const PATH: Record<TxType, string> = { authorize: 'authorize', charge: 'charges', 'cancel-authorize': 'authorize/cancels', 'cancel-charge': 'charges/cancels' };
+  const PATH: Record<TxType, string> = {
+    authorize: 'authorize',
+    charge: 'charges',
+    'cancel-authorize': 'authorize/cancels',
+    'cancel-charge': 'charges/cancels',
+  };
   const paymentObject = (p: Payment) => ({
-    id: p.id, state: { id: STATE_ID[p.state], name: p.state },
+    id: p.id,
+    state: { id: STATE_ID[p.state], name: p.state },
     amount: { total: show(p.total), charged: show(charged(p)), canceled: show(authCanceled(p) + sum(p, 'cancel-charge')), remaining: show(remaining(p)) },
-    currency: p.currency, orderId: p.orderId,
+    currency: p.currency,
+    orderId: p.orderId,
     resources: { customerId: p.customerId, paymentId: p.id, basketId: p.basketId, typeId: p.typeId },
-    transactions: p.transactions.map((t) => ({ date: t.date, type: t.type, status: t.status, url: `${publicUrl()}/unzer/v1/payments/${p.id}/${PATH[t.type]}/${t.id}`, amount: show(t.amount) })),
+    transactions: p.transactions.map((t) => ({
+      date: t.date,
+      type: t.type,
+      status: t.status,
+      url: `${publicUrl()}/unzer/v1/payments/${p.id}/${PATH[t.type]}/${t.id}`,
+      amount: show(t.amount),
+    })),
   });
 
   // Basic base64(<private key>:), the key as the user and no password.
@@ -179,7 +232,12 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.use('/v2', guard);
 
   router.post('/v1/types/paylater-invoice', (req, res) => {
-    const t = { id: id('piv'), method: '/paylater-invoice', recurring: false, geoLocation: { clientIp: req.header('clientip') ?? req.ip ?? '', countryIsoA2: 'DE' } };
+    const t = {
+      id: id('piv'),
+      method: '/paylater-invoice',
+      recurring: false,
+      geoLocation: { clientIp: req.header('clientip') ?? req.ip ?? '', countryIsoA2: 'DE' },
+    };
     types.set(t.id, t);
     res.json(t);
   });
@@ -198,7 +256,8 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const u = url(req);
     const total = units(b.totalValueGross);
     if (total === null || total <= 0) return send(res, fail(u, 400, 'API.330.100.300', 'basket.totalValueGross must be a positive decimal'));
-    if (typeof b.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(b.currencyCode)) return send(res, fail(u, 400, 'API.330.100.301', 'basket.currencyCode is invalid'));
+    if (typeof b.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(b.currencyCode))
+      return send(res, fail(u, 400, 'API.330.100.301', 'basket.currencyCode is invalid'));
     const items = Array.isArray(b.basketItems) ? (b.basketItems as Record<string, unknown>[]) : [];
     if (items.length === 0) return send(res, fail(u, 400, 'API.330.100.302', 'basket.basketItems must not be empty'));
     let sumItems = 0;
@@ -206,12 +265,15 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
       const gross = units(it.amountPerUnitGross);
       const discount = it.amountDiscountPerUnitGross === undefined ? 0 : units(it.amountDiscountPerUnitGross);
       if (gross === null || discount === null) return send(res, fail(u, 400, 'API.330.100.303', `basketItems[${i}] amounts must be non-negative decimals`));
-      if (!Number.isInteger(it.quantity) || (it.quantity as number) < 1) return send(res, fail(u, 400, 'API.330.100.304', `basketItems[${i}].quantity must be a positive integer`));
+      if (!Number.isInteger(it.quantity) || (it.quantity as number) < 1)
+        return send(res, fail(u, 400, 'API.330.100.304', `basketItems[${i}].quantity must be a positive integer`));
       if (typeof it.title !== 'string' || it.title === '') return send(res, fail(u, 400, 'API.330.100.305', `basketItems[${i}].title is missing`));
-      if (!['goods', 'shipment', 'voucher', 'digital'].includes(String(it.type ?? 'goods'))) return send(res, fail(u, 400, 'API.330.100.306', `basketItems[${i}].type is invalid`));
+      if (!['goods', 'shipment', 'voucher', 'digital'].includes(String(it.type ?? 'goods')))
+        return send(res, fail(u, 400, 'API.330.100.306', `basketItems[${i}].type is invalid`));
       sumItems += (gross - discount) * (it.quantity as number);
     }
-    if (sumItems !== total) return send(res, fail(u, 400, 'API.330.100.307', `basket.totalValueGross ${show(total)} does not match the items' sum ${show(sumItems)}`));
+    if (sumItems !== total)
+      return send(res, fail(u, 400, 'API.330.100.307', `basket.totalValueGross ${show(total)} does not match the items' sum ${show(sumItems)}`));
     const k: Basket = { id: id('bsk'), total, currency: b.currencyCode, body: b };
     baskets.set(k.id, k);
     res.json({ id: k.id });
@@ -230,12 +292,16 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const basket = baskets.get(r.basketId);
     if (!basket) return send(res, fail(u, 400, 'API.310.100.003', `basket ${r.basketId ?? '(none)'} does not exist; paylater-invoice needs one`));
     if (basket.total !== amount || basket.currency !== b.currency) {
-      return send(res, fail(u, 400, 'API.330.100.007', `the basket (${show(basket.total)} ${basket.currency}) does not match the amount ${show(amount)} ${b.currency}`));
+      return send(
+        res,
+        fail(u, 400, 'API.330.100.007', `the basket (${show(basket.total)} ${basket.currency}) does not match the amount ${show(amount)} ${b.currency}`),
+      );
     }
     if (typeof b.additionalTransactionData?.riskData?.threatMetrixId !== 'string' || b.additionalTransactionData.riskData.threatMetrixId === '') {
       return send(res, fail(u, 400, 'API.330.100.008', 'additionalTransactionData.riskData.threatMetrixId is missing (required for paylater-invoice)'));
     }
-    if (b.returnUrl !== undefined && (typeof b.returnUrl !== 'string' || !/^https?:\/\//.test(b.returnUrl))) return send(res, fail(u, 400, 'API.330.100.009', 'returnUrl must be an http(s) URL'));
+    if (b.returnUrl !== undefined && (typeof b.returnUrl !== 'string' || !/^https?:\/\//.test(b.returnUrl)))
+      return send(res, fail(u, 400, 'API.330.100.009', 'returnUrl must be an http(s) URL'));
     const orderId = typeof b.orderId === 'string' && b.orderId !== '' ? b.orderId : null;
     // The same orderId again: the payment's authorization, unless it was declined.
     const earlier = orderId ? [...payments.values()].find((p) => p.orderId === orderId && auth(p).status !== 'error') : undefined;
@@ -246,8 +312,17 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     }
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     const p: Payment = {
-      id: id('pay'), state: 'pending', total: amount, currency: b.currency, orderId, returnUrl: b.returnUrl ?? null,
-      typeId: r.typeId, customerId: customer.id, basketId: basket.id, email: customer.email, transactions: [],
+      id: id('pay'),
+      state: 'pending',
+      total: amount,
+      currency: b.currency,
+      orderId,
+      returnUrl: b.returnUrl ?? null,
+      typeId: r.typeId,
+      customerId: customer.id,
+      basketId: basket.id,
+      email: customer.email,
+      transactions: [],
     };
     const t: Tx = { id: id('aut'), type: 'authorize', status: 'success', amount, date: date(), message: OK };
     if (tags.has('decline')) {
@@ -317,7 +392,8 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (left === 0 && last) return res.json(transaction(p, last));
     if (left === 0) return send(res, fail(u, 400, 'API.340.100.015', 'the authorization is charged in full: nothing to cancel'));
     const amount = req.body?.amount === undefined ? left : units(req.body.amount);
-    if (amount === null || amount <= 0 || amount > left) return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to ${show(left)}`));
+    if (amount === null || amount <= 0 || amount > left)
+      return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to ${show(left)}`));
     // A pending authorization (review, customer step) cancelled in full is withdrawn.
     if (a.status === 'pending' && amount === left) {
       a.status = 'error';
@@ -335,7 +411,8 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (!p) return;
     const b = (req.body ?? {}) as Record<string, unknown>;
     const u = url(req);
-    if (!['CANCEL', 'RETURN', 'CREDIT'].includes(String(b.reasonCode))) return send(res, fail(u, 400, 'API.330.100.011', 'reasonCode must be CANCEL, RETURN or CREDIT for paylater-invoice'));
+    if (!['CANCEL', 'RETURN', 'CREDIT'].includes(String(b.reasonCode)))
+      return send(res, fail(u, 400, 'API.330.100.011', 'reasonCode must be CANCEL, RETURN or CREDIT for paylater-invoice'));
     const reference = typeof b.paymentReference === 'string' && b.paymentReference !== '' ? b.paymentReference : null;
     const again = reference ? p.transactions.find((t) => t.type === 'cancel-charge' && t.paymentReference === reference) : undefined;
     if (again) return res.json(transaction(p, again));
@@ -346,11 +423,25 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     const left = refundable(p);
     const amount = b.amount === undefined ? left : units(b.amount);
-    if (amount === null || amount <= 0 || amount > left) return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to what is charged and not cancelled (${show(left)})`));
-    const t: Tx = { id: id('cnl'), type: 'cancel-charge', status: 'success', amount, date: date(), message: OK, reasonCode: String(b.reasonCode), ...(reference ? { paymentReference: reference } : {}) };
+    if (amount === null || amount <= 0 || amount > left)
+      return send(res, fail(u, 400, 'API.340.100.014', `the cancel amount must be from 0.01 to what is charged and not cancelled (${show(left)})`));
+    const t: Tx = {
+      id: id('cnl'),
+      type: 'cancel-charge',
+      status: 'success',
+      amount,
+      date: date(),
+      message: OK,
+      reasonCode: String(b.reasonCode),
+      ...(reference ? { paymentReference: reference } : {}),
+    };
     if (tags.has('refund_fail')) {
       t.status = 'error';
-      t.message = { code: 'COR.400.200.101', merchant: 'The cancel of the charges was refused by Unzer Invoice', customer: 'The refund could not be processed.' };
+      t.message = {
+        code: 'COR.400.200.101',
+        merchant: 'The cancel of the charges was refused by Unzer Invoice',
+        customer: 'The refund could not be processed.',
+      };
     } else if (tags.has('refund_pending')) {
       t.status = 'pending';
       t.message = PENDING;
@@ -402,7 +493,8 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const events = Array.isArray(b.events) ? b.events : [b.event];
     if (typeof b.url !== 'string' || !URL.canParse(b.url)) return send(res, fail(url(req), 400, 'API.500.100.100', 'url is missing or not a valid URL'));
-    if (!events.length || events.some((e) => typeof e !== 'string' || !WEBHOOK_EVENTS.test(e))) return send(res, fail(url(req), 400, 'API.500.100.101', 'event is missing or not a webhook event'));
+    if (!events.length || events.some((e) => typeof e !== 'string' || !WEBHOOK_EVENTS.test(e)))
+      return send(res, fail(url(req), 400, 'API.500.100.101', 'event is missing or not a webhook event'));
     const made = (events as string[]).map((event) => {
       const existing = [...webhooks.values()].find((w) => w.url === b.url && w.event === event);
       const w = existing ?? { id: id('whk'), url: b.url as string, event };
@@ -427,13 +519,21 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   /** Payment types, customers, baskets, payments with their transactions, the webhook registrations and the webhooks
    * sent; a decision pending at the save is taken at its time (or on the first read after it). */
   const saved = keptState({
-    types: records<{ id: string }>('id'), customers: records<Customer>('id'), baskets: records<Basket>('id'), payments: records<Payment>('id'),
-    webhooks: records<Webhook>('id'), deliveries: records<WebhookDelivery>('paymentId'),
+    types: records<{ id: string }>('id'),
+    customers: records<Customer>('id'),
+    baskets: records<Basket>('id'),
+    payments: records<Payment>('id'),
+    webhooks: records<Webhook>('id'),
+    deliveries: records<WebhookDelivery>('paymentId'),
   });
   const state = {
     save: () => ({
-      types: [...types.values()], customers: [...customers.values()], baskets: [...baskets.values()], payments: [...payments.values()],
-      webhooks: [...webhooks.values()], deliveries,
+      types: [...types.values()],
+      customers: [...customers.values()],
+      baskets: [...baskets.values()],
+      payments: [...payments.values()],
+      webhooks: [...webhooks.values()],
+      deliveries,
     }),
     load: (raw: unknown) => {
       reset();

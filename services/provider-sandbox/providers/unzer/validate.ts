@@ -8,14 +8,21 @@ export const CUSTOMER_MESSAGE = 'An error occurred. Please contact the merchant.
 
 export function errorBody(url: string, code: string, merchantMessage: string, customerMessage = CUSTOMER_MESSAGE) {
   return {
-    id: `s-err-${randomBytes(12).toString('hex')}`, url, timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19),
-    isSuccess: false, isPending: false, isError: true, errors: [{ code, merchantMessage, customerMessage }],
+    id: `s-err-${randomBytes(12).toString('hex')}`,
+    url,
+    timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19),
+    isSuccess: false,
+    isPending: false,
+    isError: true,
+    errors: [{ code, merchantMessage, customerMessage }],
   };
 }
 
 export type Answer = { status: number; body: unknown };
-export const fail = (url: string, status: number, code: string, message: string, customer?: string): Answer =>
-  ({ status, body: errorBody(url, code, message, customer) });
+export const fail = (url: string, status: number, code: string, message: string, customer?: string): Answer => ({
+  status,
+  body: errorBody(url, code, message, customer),
+});
 
 type Obj = Record<string, unknown>;
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);

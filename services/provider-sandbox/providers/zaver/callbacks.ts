@@ -31,8 +31,18 @@ export class ZaverCallbacks {
   send(url: string | null | undefined, type: ZaverCallbackType, objectId: string, status: string, body: unknown): void {
     if (!url) return;
     const d: ZaverDelivery = {
-      id: randomUUID(), type, status, url, object_id: objectId, created_at: new Date().toISOString(),
-      attempts: 0, delivered: false, last_status: null, last_error: null, next_attempt_at: null, body,
+      id: randomUUID(),
+      type,
+      status,
+      url,
+      object_id: objectId,
+      created_at: new Date().toISOString(),
+      attempts: 0,
+      delivered: false,
+      last_status: null,
+      last_error: null,
+      next_attempt_at: null,
+      body,
     };
     keep(this.deliveries, d);
     this.retrier.post(d, url, JSON.stringify(body), { authorization: `Bearer ${this.token}` }, { provider: 'zaver', id: d.id, type, status });

@@ -27,20 +27,30 @@ beforeAll(async () => {
     received.push({ authorization: req.header('authorization'), body: typeof req.body === 'string' ? req.body : JSON.stringify(req.body) });
     res.sendStatus(200);
   });
-  await new Promise<void>((r) => { server = app.listen(0, '127.0.0.1', () => r()); });
+  await new Promise<void>((r) => {
+    server = app.listen(0, '127.0.0.1', () => r());
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server?.close());
 
 const call = async (method: string, path: string, body?: unknown, key = KEY) => {
-  const res = await fetch(`${base}/zaver${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  const res = await fetch(`${base}/zaver${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
 };
 /** The SDK README's create example (captureMethod not set: immediate), with our callback address. */
 const example = fixture('payment-creation.request');
 const sdkPayment = (over: Record<string, unknown> = {}) => ({ ...example, merchantUrls: { ...example.merchantUrls, callbackUrl: `${base}/cb` }, ...over });
 const deferred = (over: Record<string, unknown> = {}) => sdkPayment({ merchantCustomizations: { captureMethod: 'deferred' }, ...over });
-const fixedRefund = (over: Record<string, unknown> = {}) => ({ ...fixture('refund-creation.fixed-amount.request'), merchantUrls: { callbackUrl: `${base}/cb` }, ...over });
+const fixedRefund = (over: Record<string, unknown> = {}) => ({
+  ...fixture('refund-creation.fixed-amount.request'),
+  merchantUrls: { callbackUrl: `${base}/cb` },
+  ...over,
+});
 const keysOf = (o: object) => Object.keys(o).sort();
 /** Exactly the published example's fields; the statuses from the published lists. */
 const isPayment = (b: any) => {
@@ -71,8 +81,8 @@ async function payer(link: string, decision: 'approve' | 'deny') {
   return fetch(new URL(form!, link), { method: 'POST', redirect: 'manual' });
 }
 
-describe('the sandbox\'s Zaver', () => {
-  it('the SDK README\'s example (captureMethod not set: immediate): the payment link, the payer pays, SETTLED at once, in the published shapes', async () => {
+describe("the sandbox's Zaver", () => {
+  it("the SDK README's example (captureMethod not set: immediate): the payment link, the payer pays, SETTLED at once, in the published shapes", async () => {
     const created = await call('POST', '/payments/link/v2', sdkPayment({ idempotencyKey: 'k-1' }));
     expect(created.status).toBe(200);
     const p = isPayment(created.body);
@@ -86,7 +96,13 @@ describe('the sandbox\'s Zaver', () => {
     expect(back.headers.get('location')).toBe('https://example.com/thank-you');
     expect(isPayment((await call('GET', `/payments/link/v2/${p.paymentId}`)).body)).toMatchObject({ paymentStatus: 'SETTLED', capturedAmount: 2100 });
     // The README's callback: "Output: SETTLED", with the merchant's callback token.
-    await expect.poll(() => callbacks().filter((c) => c.json.paymentId === p.paymentId).map((c) => c.json.paymentStatus)).toEqual(['SETTLED']);
+    await expect
+      .poll(() =>
+        callbacks()
+          .filter((c) => c.json.paymentId === p.paymentId)
+          .map((c) => c.json.paymentStatus),
+      )
+      .toEqual(['SETTLED']);
     for (const c of callbacks()) {
       expect(c.authorization).toBe('Bearer zaver_sandbox_callback_token');
       isPayment(c.json);
@@ -115,16 +131,33 @@ describe('the sandbox\'s Zaver', () => {
 
     // A refund is created waiting for the merchant's approval (SDK README: "Outputs: PENDING_MERCHANT_APPROVAL").
     const refund = await call('POST', '/refund/v1', fixedRefund({ paymentId: p.paymentId, merchantReference: 'R-1' }));
-    expect(isRefund(refund.body)).toMatchObject({ status: rules.refundCreation.createdStatus, refundAmount: 100, refundTaxAmount: 20, invoiceReference: '123456', merchantReference: 'R-1' });
+    expect(isRefund(refund.body)).toMatchObject({
+      status: rules.refundCreation.createdStatus,
+      refundAmount: 100,
+      refundTaxAmount: 20,
+      invoiceReference: '123456',
+      merchantReference: 'R-1',
+    });
     // The same merchantReference: the same refund.
     expect((await call('POST', '/refund/v1', fixedRefund({ paymentId: p.paymentId, merchantReference: 'R-1' }))).body.refundId).toBe(refund.body.refundId);
-    isError(await call('POST', '/refund/v1', fixedRefund({ paymentId: p.paymentId, refundAmount: 2001, merchantReference: 'R-2' })), 'AMOUNT_EXCEEDS_REFUNDABLE_AMOUNT');
+    isError(
+      await call('POST', '/refund/v1', fixedRefund({ paymentId: p.paymentId, refundAmount: 2001, merchantReference: 'R-2' })),
+      'AMOUNT_EXCEEDS_REFUNDABLE_AMOUNT',
+    );
     // Approved (the README's refund callback: "Output: PENDING_EXECUTION"), then executed; each called back, later lastEvent.
     const approved = await call('POST', `/refund/v1/${refund.body.refundId}/approve`);
     expect(isRefund(approved.body).status).toBe('EXECUTED');
     isError(await call('POST', `/refund/v1/${refund.body.refundId}/approve`), 'REFUND_ILLEGAL_STATE');
-    await expect.poll(() => callbacks().filter((c) => c.json.refundId === refund.body.refundId).map((c) => c.json.status)).toEqual(['PENDING_EXECUTION', 'EXECUTED']);
-    const [a, b] = callbacks().filter((c) => c.json.refundId === refund.body.refundId).map((c) => isRefund(c.json));
+    await expect
+      .poll(() =>
+        callbacks()
+          .filter((c) => c.json.refundId === refund.body.refundId)
+          .map((c) => c.json.status),
+      )
+      .toEqual(['PENDING_EXECUTION', 'EXECUTED']);
+    const [a, b] = callbacks()
+      .filter((c) => c.json.refundId === refund.body.refundId)
+      .map((c) => isRefund(c.json));
     expect(b.lastEvent > a.lastEvent).toBe(true);
     // One cancelled before its approval: CANCELLED.
     const r2 = await call('POST', '/refund/v1', fixedRefund({ paymentId: p.paymentId, merchantReference: 'R-3' }));
@@ -150,10 +183,16 @@ describe('the sandbox\'s Zaver', () => {
     }
     for (const field of rules.paymentCreation.lineItem.required) {
       const { [field]: _gone, ...line } = example.lineItems[0];
-      expect(isError(await call('POST', '/payments/link/v2', sdkPayment({ lineItems: [line] })), 'VALIDATION_ERROR').errorMessage).toBe(`lineItems[0].${field}: must not be blank`);
+      expect(isError(await call('POST', '/payments/link/v2', sdkPayment({ lineItems: [line] })), 'VALIDATION_ERROR').errorMessage).toBe(
+        `lineItems[0].${field}: must not be blank`,
+      );
     }
-    expect(isError(await call('POST', '/payments/link/v2', sdkPayment({ merchantCustomizations: { captureMethod: 'later' } })), 'VALIDATION_ERROR').errorMessage).toMatch(/^merchantCustomizations\.captureMethod/);
-    expect(isError(await call('POST', '/payments/link/v2', sdkPayment({ market: 'DE', currency: 'EUR' })), 'VALIDATION_ERROR').errorMessage).toBe('payerData: is mandatory for market DE');
+    expect(
+      isError(await call('POST', '/payments/link/v2', sdkPayment({ merchantCustomizations: { captureMethod: 'later' } })), 'VALIDATION_ERROR').errorMessage,
+    ).toMatch(/^merchantCustomizations\.captureMethod/);
+    expect(isError(await call('POST', '/payments/link/v2', sdkPayment({ market: 'DE', currency: 'EUR' })), 'VALIDATION_ERROR').errorMessage).toBe(
+      'payerData: is mandatory for market DE',
+    );
     const badLine = await call('POST', '/payments/link/v2', sdkPayment({ lineItems: [{ ...example.lineItems[0], totalAmount: 1999 }] }));
     expect(isError(badLine, 'AMOUNT_INVALID').errorMessage).toBe('lineItems[0].totalAmount: must be unitPrice × quantity');
     isError(await call('GET', '/payments/link/v2/nope'), 'PAYMENT_NOT_FOUND', 404);

@@ -54,21 +54,56 @@ function shaped(example: Obj, values: Obj): Obj {
 }
 
 /** id: the captureIdempotencyKey (v2 gives a capture no id of its own), else one of ours. */
-interface Capture { id: string; amount: number; key: string | null; answer: unknown; created_at: string }
+interface Capture {
+  id: string;
+  amount: number;
+  key: string | null;
+  answer: unknown;
+  created_at: string;
+}
 interface Payment {
-  paymentId: string; token: string; status: PaymentStatus; currency: string; market: string | null; language: string | null;
+  paymentId: string;
+  token: string;
+  status: PaymentStatus;
+  currency: string;
+  market: string | null;
+  language: string | null;
   /** Cents. */
-  amount: number; captured: number;
-  merchantPaymentReference: string | null; title: string; description: string | null; lineItems: Obj[]; payerData: Obj;
-  merchantUrls: Obj; paymentMetadata: Obj; captureMethod: 'immediate' | 'deferred'; idempotencyKey: string | null; tags: Set<MagicTag>;
-  captures: Capture[]; decide_at?: number; validUntil: string; captureBefore: string; created_at: string;
+  amount: number;
+  captured: number;
+  merchantPaymentReference: string | null;
+  title: string;
+  description: string | null;
+  lineItems: Obj[];
+  payerData: Obj;
+  merchantUrls: Obj;
+  paymentMetadata: Obj;
+  captureMethod: 'immediate' | 'deferred';
+  idempotencyKey: string | null;
+  tags: Set<MagicTag>;
+  captures: Capture[];
+  decide_at?: number;
+  validUntil: string;
+  captureBefore: string;
+  created_at: string;
 }
 interface Refund {
-  refundId: string; paymentId: string; status: RefundStatus; currency: string;
+  refundId: string;
+  paymentId: string;
+  status: RefundStatus;
+  currency: string;
   /** Cents. */
-  amount: number; tax: number; taxRatePercent: number;
-  description: string | null; merchantReference: string | null; invoiceReference: string | null; merchantMetadata: Obj;
-  callbackUrl: string | null; lastEvent: string; decide_at?: number; created_at: string;
+  amount: number;
+  tax: number;
+  taxRatePercent: number;
+  description: string | null;
+  merchantReference: string | null;
+  invoiceReference: string | null;
+  merchantMetadata: Obj;
+  callbackUrl: string | null;
+  lastEvent: string;
+  decide_at?: number;
+  created_at: string;
 }
 
 const CURRENCIES = ['SEK', 'EUR'];
@@ -126,7 +161,8 @@ function lineItemsTotal(items: unknown, currency: string): number {
     const unit = cents(it.unitPrice, currency, `${at}.unitPrice`);
     const line = cents(it.totalAmount, currency, `${at}.totalAmount`);
     const tax = cents(it.taxAmount, currency, `${at}.taxAmount`);
-    if (typeof it.taxRatePercent !== 'number' || it.taxRatePercent < 0 || it.taxRatePercent > 100) throw new Invalid(invalid(`${at}.taxRatePercent`, 'must be a number from 0 to 100'));
+    if (typeof it.taxRatePercent !== 'number' || it.taxRatePercent < 0 || it.taxRatePercent > 100)
+      throw new Invalid(invalid(`${at}.taxRatePercent`, 'must be a number from 0 to 100'));
     if (unit * it.quantity !== line) throw new Invalid(fail(400, 'AMOUNT_INVALID', `${at}.totalAmount: must be unitPrice × quantity`));
     if (Math.abs(Math.round((line * it.taxRatePercent) / (100 + it.taxRatePercent)) - tax) > it.quantity) {
       throw new Invalid(fail(400, 'AMOUNT_INVALID', `${at}.taxAmount: must be the VAT of totalAmount at taxRatePercent`));
@@ -145,35 +181,66 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const callbacks = new ZaverCallbacks({ token: process.env.ZAVER_CALLBACK_TOKEN || 'zaver_sandbox_callback_token', firstRetryMs: retryFirstMs() });
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
     t.unref();
     timers.add(t);
   };
 
-  const refundedOf = (p: Payment) => [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status !== 'CANCELLED').reduce((t, r) => t + r.amount, 0);
-  const executedOf = (p: Payment) => [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status === 'EXECUTED').reduce((t, r) => t + r.amount, 0);
+  const refundedOf = (p: Payment) =>
+    [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status !== 'CANCELLED').reduce((t, r) => t + r.amount, 0);
+  const executedOf = (p: Payment) =>
+    [...refunds.values()].filter((r) => r.paymentId === p.paymentId && r.status === 'EXECUTED').reduce((t, r) => t + r.amount, 0);
   const canCancel = (p: Payment) => (p.status === 'CREATED' || p.status === 'PENDING_MERCHANT_CAPTURE') && p.captured === 0;
   /** A PaymentStatusResponse in the published example's shape. */
-  const paymentView = (p: Payment) => shaped(PAYMENT_EXAMPLE, {
-    paymentId: p.paymentId, token: p.token, paymentLink: `${publicUrl()}/zaver/checkout/${p.token}`, validUntil: p.validUntil, captureBefore: p.captureBefore,
-    merchantPaymentReference: p.merchantPaymentReference, lineItems: p.lineItems, amount: dec(p.amount, p.currency), capturedAmount: dec(p.captured, p.currency),
-    refundedAmount: dec(executedOf(p), p.currency), currency: p.currency, paymentStatus: p.status, paymentMetadata: p.paymentMetadata,
-    merchantCustomizations: { captureMethod: p.captureMethod },
-    authorizationStatus: { payerToken: p.status === 'CREATED' ? '' : `ptk_${p.token.slice(0, 12)}` },
-    allowedPaymentOperations: { canCapture: p.status === 'PENDING_MERCHANT_CAPTURE', canRefund: p.status === 'SETTLED' && p.captured > refundedOf(p), canCancel: canCancel(p) },
-    idempotencyKey: p.idempotencyKey,
-  });
+  const paymentView = (p: Payment) =>
+    shaped(PAYMENT_EXAMPLE, {
+      paymentId: p.paymentId,
+      token: p.token,
+      paymentLink: `${publicUrl()}/zaver/checkout/${p.token}`,
+      validUntil: p.validUntil,
+      captureBefore: p.captureBefore,
+      merchantPaymentReference: p.merchantPaymentReference,
+      lineItems: p.lineItems,
+      amount: dec(p.amount, p.currency),
+      capturedAmount: dec(p.captured, p.currency),
+      refundedAmount: dec(executedOf(p), p.currency),
+      currency: p.currency,
+      paymentStatus: p.status,
+      paymentMetadata: p.paymentMetadata,
+      merchantCustomizations: { captureMethod: p.captureMethod },
+      authorizationStatus: { payerToken: p.status === 'CREATED' ? '' : `ptk_${p.token.slice(0, 12)}` },
+      allowedPaymentOperations: {
+        canCapture: p.status === 'PENDING_MERCHANT_CAPTURE',
+        canRefund: p.status === 'SETTLED' && p.captured > refundedOf(p),
+        canCancel: canCancel(p),
+      },
+      idempotencyKey: p.idempotencyKey,
+    });
   const REPRESENTATIVE = { username: 'representative@merchant.example' };
   /** A RefundResponse in the published example's shape. */
-  const refundView = (r: Refund) => shaped(REFUND_EXAMPLE, {
-    refundId: r.refundId, paymentId: r.paymentId, invoiceReference: r.invoiceReference, refundAmount: dec(r.amount, r.currency), currency: r.currency,
-    refundTaxAmount: dec(r.tax, r.currency), refundTaxRatePercent: r.taxRatePercent, status: r.status, description: r.description,
-    merchantReference: r.merchantReference, merchantMetadata: r.merchantMetadata,
-    initializingRepresentative: null,
-    approvingRepresentative: r.status === 'PENDING_EXECUTION' || r.status === 'EXECUTED' ? REPRESENTATIVE : null,
-    cancellingRepresentative: r.status === 'CANCELLED' ? REPRESENTATIVE : null,
-    lastEvent: r.lastEvent, merchantUrls: r.callbackUrl ? { callbackUrl: r.callbackUrl } : null, lineItems: [],
-  });
+  const refundView = (r: Refund) =>
+    shaped(REFUND_EXAMPLE, {
+      refundId: r.refundId,
+      paymentId: r.paymentId,
+      invoiceReference: r.invoiceReference,
+      refundAmount: dec(r.amount, r.currency),
+      currency: r.currency,
+      refundTaxAmount: dec(r.tax, r.currency),
+      refundTaxRatePercent: r.taxRatePercent,
+      status: r.status,
+      description: r.description,
+      merchantReference: r.merchantReference,
+      merchantMetadata: r.merchantMetadata,
+      initializingRepresentative: null,
+      approvingRepresentative: r.status === 'PENDING_EXECUTION' || r.status === 'EXECUTED' ? REPRESENTATIVE : null,
+      cancellingRepresentative: r.status === 'CANCELLED' ? REPRESENTATIVE : null,
+      lastEvent: r.lastEvent,
+      merchantUrls: r.callbackUrl ? { callbackUrl: r.callbackUrl } : null,
+      lineItems: [],
+    });
 
   const movePayment = (p: Payment, status: PaymentStatus) => {
     p.status = status;
@@ -241,43 +308,64 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const paymentOf = (req: Request) => payments.get(String(req.params.paymentId));
   const notFound = (id: string) => fail(404, 'PAYMENT_NOT_FOUND', `No payment with id ${id}`);
 
-  router.post('/payments/link/v2', (req, res) => handle(res, async () => {
-    const b: Obj = req.body ?? {};
-    const key = s(b.idempotencyKey);
-    const tags = magicTags(s(b.payerData?.email));
-    if (tags.has('flaky') && key && idem.count(`zaver-flaky:${key}`) <= 2) return unavailable;
-    return once(key ? `zaver:create:${key}` : null, async () => {
-      required(b, RULES.paymentCreation.required);
-      if (!CURRENCIES.includes(b.currency)) return invalid('currency', `must be one of ${CURRENCIES.join(', ')}`);
-      const amount = cents(b.amount, b.currency, 'amount', 1);
-      if (!s(b.title)) return invalid('title');
-      if (!MARKETS.includes(b.market)) return invalid('market', `must be one of ${MARKETS.join(', ')}`);
-      if (RULES.paymentCreation.payerDataRequiredForMarkets.includes(b.market) && !b.payerData) return invalid('payerData', `is mandatory for market ${b.market}`);
-      const captureMethod = b.merchantCustomizations?.captureMethod ?? RULES.defaultCaptureMethod;
-      if (!RULES.captureMethods.includes(captureMethod)) return invalid('merchantCustomizations.captureMethod', `must be one of ${RULES.captureMethods.join(', ')}`);
-      const urls: Obj = b.merchantUrls ?? {};
-      for (const u of ['callbackUrl', 'successUrl', 'cancelUrl']) if (urls[u] != null && !httpUrl(urls[u])) return invalid(`merchantUrls.${u}`, 'must be an http(s) URL');
-      // Each line must add up; their sum is not checked against amount (the sheet's own example does not add up: UNVERIFIED).
-      if (b.lineItems !== undefined) lineItemsTotal(b.lineItems, b.currency);
-      const payer: Obj = b.payerData ?? {};
-      if (payer.dateOfBirth !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(payer.dateOfBirth))) return invalid('payerData.dateOfBirth', 'must be a date (YYYY-MM-DD)');
-      if (tags.has('slow')) await sleep(config.sandboxSlowMs);
-      const now = Date.now();
-      const p: Payment = {
-        paymentId: randomBytes(12).toString('hex'), token: randomBytes(24).toString('base64url'), status: 'CREATED', currency: b.currency,
-        market: s(b.market), language: s(b.language), amount, captured: 0, merchantPaymentReference: s(b.merchantPaymentReference),
-        title: b.title, description: s(b.description),
-        // Zaver sets each line item's id (LineItem::setId: "This is set by Zaver when the payment request is created").
-        lineItems: (b.lineItems ?? []).map((it: Obj) => ({ ...it, id: randomUUID() })), payerData: payer, merchantUrls: urls,
-        paymentMetadata: b.paymentMetadata ?? {}, captureMethod, idempotencyKey: key, tags, captures: [],
-        validUntil: new Date(now + 24 * 3600_000).toISOString(), captureBefore: new Date(now + 30 * 24 * 3600_000).toISOString(),
-        created_at: new Date(now).toISOString(),
-      };
-      payments.set(p.paymentId, p);
-      byToken.set(p.token, p);
-      return { status: 200, body: paymentView(p) };
-    });
-  }));
+  router.post('/payments/link/v2', (req, res) =>
+    handle(res, async () => {
+      const b: Obj = req.body ?? {};
+      const key = s(b.idempotencyKey);
+      const tags = magicTags(s(b.payerData?.email));
+      if (tags.has('flaky') && key && idem.count(`zaver-flaky:${key}`) <= 2) return unavailable;
+      return once(key ? `zaver:create:${key}` : null, async () => {
+        required(b, RULES.paymentCreation.required);
+        if (!CURRENCIES.includes(b.currency)) return invalid('currency', `must be one of ${CURRENCIES.join(', ')}`);
+        const amount = cents(b.amount, b.currency, 'amount', 1);
+        if (!s(b.title)) return invalid('title');
+        if (!MARKETS.includes(b.market)) return invalid('market', `must be one of ${MARKETS.join(', ')}`);
+        if (RULES.paymentCreation.payerDataRequiredForMarkets.includes(b.market) && !b.payerData)
+          return invalid('payerData', `is mandatory for market ${b.market}`);
+        const captureMethod = b.merchantCustomizations?.captureMethod ?? RULES.defaultCaptureMethod;
+        if (!RULES.captureMethods.includes(captureMethod))
+          return invalid('merchantCustomizations.captureMethod', `must be one of ${RULES.captureMethods.join(', ')}`);
+        const urls: Obj = b.merchantUrls ?? {};
+        for (const u of ['callbackUrl', 'successUrl', 'cancelUrl'])
+          if (urls[u] != null && !httpUrl(urls[u])) return invalid(`merchantUrls.${u}`, 'must be an http(s) URL');
+        // Each line must add up; their sum is not checked against amount (the sheet's own example does not add up: UNVERIFIED).
+        if (b.lineItems !== undefined) lineItemsTotal(b.lineItems, b.currency);
+        const payer: Obj = b.payerData ?? {};
+        if (payer.dateOfBirth !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(payer.dateOfBirth)))
+          return invalid('payerData.dateOfBirth', 'must be a date (YYYY-MM-DD)');
+        if (tags.has('slow')) await sleep(config.sandboxSlowMs);
+        const now = Date.now();
+        const p: Payment = {
+          paymentId: randomBytes(12).toString('hex'),
+          token: randomBytes(24).toString('base64url'),
+          status: 'CREATED',
+          currency: b.currency,
+          market: s(b.market),
+          language: s(b.language),
+          amount,
+          captured: 0,
+          merchantPaymentReference: s(b.merchantPaymentReference),
+          title: b.title,
+          description: s(b.description),
+          // Zaver sets each line item's id (LineItem::setId: "This is set by Zaver when the payment request is created").
+          lineItems: (b.lineItems ?? []).map((it: Obj) => ({ ...it, id: randomUUID() })),
+          payerData: payer,
+          merchantUrls: urls,
+          paymentMetadata: b.paymentMetadata ?? {},
+          captureMethod,
+          idempotencyKey: key,
+          tags,
+          captures: [],
+          validUntil: new Date(now + 24 * 3600_000).toISOString(),
+          captureBefore: new Date(now + 30 * 24 * 3600_000).toISOString(),
+          created_at: new Date(now).toISOString(),
+        };
+        payments.set(p.paymentId, p);
+        byToken.set(p.token, p);
+        return { status: 200, body: paymentView(p) };
+      });
+    }),
+  );
 
   router.get('/payments/link/v2/:paymentId', (req, res) => {
     const p = paymentOf(req);
@@ -286,76 +374,99 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.json(paymentView(p));
   });
 
-  router.post('/payments/link/v2/:paymentId/capture', (req, res) => handle(res, async () => {
-    const p = paymentOf(req);
-    if (!p) return notFound(String(req.params.paymentId));
-    decidePayment(p);
-    const b: Obj = req.body ?? {};
-    const key = s(b.captureIdempotencyKey);
-    const again = key ? p.captures.find((c) => c.key === key) : undefined;
-    if (again) return { status: 200, body: again.answer };
-    required(b, RULES.paymentCapture.required);
-    if (p.status !== 'PENDING_MERCHANT_CAPTURE') return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: it cannot be captured`);
-    if (b.currency !== p.currency) return invalid('currency', `must be ${p.currency}`);
-    const amount = cents(b.amount, p.currency, 'amount', 1);
-    const left = p.amount - p.captured;
-    if (amount > left) return fail(400, 'AMOUNT_INVALID', `amount: exceeds the amount left to capture (${toDecimalString(left, p.currency as 'SEK')})`);
-    p.captured += amount;
-    const c: Capture = { id: key ?? randomUUID(), amount, key, answer: null, created_at: new Date().toISOString() };
-    if (p.captured === p.amount) movePayment(p, 'SETTLED');
-    // v2 answers the payment as it is now (Checkout::capturePayment returns a PaymentStatusResponse).
-    c.answer = paymentView(p);
-    p.captures.push(c);
-    return { status: 200, body: c.answer };
-  }));
+  router.post('/payments/link/v2/:paymentId/capture', (req, res) =>
+    handle(res, async () => {
+      const p = paymentOf(req);
+      if (!p) return notFound(String(req.params.paymentId));
+      decidePayment(p);
+      const b: Obj = req.body ?? {};
+      const key = s(b.captureIdempotencyKey);
+      const again = key ? p.captures.find((c) => c.key === key) : undefined;
+      if (again) return { status: 200, body: again.answer };
+      required(b, RULES.paymentCapture.required);
+      if (p.status !== 'PENDING_MERCHANT_CAPTURE') return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: it cannot be captured`);
+      if (b.currency !== p.currency) return invalid('currency', `must be ${p.currency}`);
+      const amount = cents(b.amount, p.currency, 'amount', 1);
+      const left = p.amount - p.captured;
+      if (amount > left) return fail(400, 'AMOUNT_INVALID', `amount: exceeds the amount left to capture (${toDecimalString(left, p.currency as 'SEK')})`);
+      p.captured += amount;
+      const c: Capture = { id: key ?? randomUUID(), amount, key, answer: null, created_at: new Date().toISOString() };
+      if (p.captured === p.amount) movePayment(p, 'SETTLED');
+      // v2 answers the payment as it is now (Checkout::capturePayment returns a PaymentStatusResponse).
+      c.answer = paymentView(p);
+      p.captures.push(c);
+      return { status: 200, body: c.answer };
+    }),
+  );
 
-  router.post('/payments/link/v2/:paymentId/cancel', (req, res) => handle(res, async () => {
-    const p = paymentOf(req);
-    if (!p) return notFound(String(req.params.paymentId));
-    decidePayment(p);
-    // Cancelled already: the payment as it is.
-    if (p.status === 'CANCELLED') return { status: 200, body: paymentView(p) };
-    if (!canCancel(p)) return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}${p.captured ? ' and partly captured' : ''}: it cannot be cancelled`);
-    movePayment(p, 'CANCELLED');
-    return { status: 200, body: paymentView(p) };
-  }));
+  router.post('/payments/link/v2/:paymentId/cancel', (req, res) =>
+    handle(res, async () => {
+      const p = paymentOf(req);
+      if (!p) return notFound(String(req.params.paymentId));
+      decidePayment(p);
+      // Cancelled already: the payment as it is.
+      if (p.status === 'CANCELLED') return { status: 200, body: paymentView(p) };
+      if (!canCancel(p))
+        return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}${p.captured ? ' and partly captured' : ''}: it cannot be cancelled`);
+      movePayment(p, 'CANCELLED');
+      return { status: 200, body: paymentView(p) };
+    }),
+  );
 
-  router.post('/refund/v1', (req, res) => handle(res, async () => {
-    const b: Obj = req.body ?? {};
-    required(b, RULES.refundCreation.required);
-    const p = payments.get(b.paymentId);
-    if (!p) return notFound(b.paymentId);
-    const reference = s(b.merchantReference);
-    if (p.tags.has('refund_flaky') && idem.count(`zaver-refund_flaky:${p.paymentId}:${reference}`) <= 2) return unavailable;
-    const again = reference ? [...refunds.values()].find((r) => r.paymentId === p.paymentId && r.merchantReference === reference) : undefined;
-    if (again) return { status: 200, body: refundView(again) };
-    if (p.tags.has('slow')) await sleep(config.sandboxSlowMs);
-    const amount = cents(b.refundAmount, p.currency, 'refundAmount', 1);
-    const tax = b.refundTaxAmount === undefined ? 0 : cents(b.refundTaxAmount, p.currency, 'refundTaxAmount');
-    if (tax > amount) return fail(400, 'AMOUNT_INVALID', 'refundTaxAmount: must not exceed refundAmount');
-    if (b.refundTaxRatePercent !== undefined && (typeof b.refundTaxRatePercent !== 'number' || b.refundTaxRatePercent < 0 || b.refundTaxRatePercent > 100)) {
-      return invalid('refundTaxRatePercent', 'must be a number from 0 to 100');
-    }
-    if (b.merchantUrls?.callbackUrl != null && !httpUrl(b.merchantUrls.callbackUrl)) return invalid('merchantUrls.callbackUrl', 'must be an http(s) URL');
-    // "The payment being refunded does not have the status SETTLED, and can therefore not be refunded."
-    if (p.status !== RULES.refundCreation.refundablePaymentStatus) return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: only a SETTLED payment can be refunded`);
-    if (p.tags.has('refund_fail')) return fail(400, 'REFUND_NOT_POSSIBLE', 'The payment cannot be refunded');
-    const refundable = p.captured - refundedOf(p);
-    if (amount > refundable) return fail(400, 'AMOUNT_EXCEEDS_REFUNDABLE_AMOUNT', `refundAmount: exceeds the refundable amount (${toDecimalString(refundable, p.currency as 'SEK')})`);
-    const now = new Date().toISOString();
-    const r: Refund = {
-      refundId: randomUUID(), paymentId: p.paymentId, status: RULES.refundCreation.createdStatus, currency: p.currency, amount, tax,
-      taxRatePercent: typeof b.refundTaxRatePercent === 'number' ? b.refundTaxRatePercent : 0, description: s(b.description),
-      merchantReference: reference, invoiceReference: s(b.invoiceReference), merchantMetadata: b.merchantMetadata ?? {},
-      callbackUrl: s(b.merchantUrls?.callbackUrl) ?? s(p.merchantUrls.callbackUrl), lastEvent: now, created_at: now,
-    };
-    refunds.set(r.refundId, r);
-    // Created waiting for the approval of a representative of the merchant (SDK README: createRefund -> "Outputs:
-    // PENDING_MERCHANT_APPROVAL"), given in Zaver for Business SANDBOX_REVIEW_MS later here.
-    r.decide_at = Date.now() + config.sandboxReviewMs;
-    after(config.sandboxReviewMs, () => decideRefund(r, true));
-    return { status: 200, body: refundView(r) };
-  }));
+  router.post('/refund/v1', (req, res) =>
+    handle(res, async () => {
+      const b: Obj = req.body ?? {};
+      required(b, RULES.refundCreation.required);
+      const p = payments.get(b.paymentId);
+      if (!p) return notFound(b.paymentId);
+      const reference = s(b.merchantReference);
+      if (p.tags.has('refund_flaky') && idem.count(`zaver-refund_flaky:${p.paymentId}:${reference}`) <= 2) return unavailable;
+      const again = reference ? [...refunds.values()].find((r) => r.paymentId === p.paymentId && r.merchantReference === reference) : undefined;
+      if (again) return { status: 200, body: refundView(again) };
+      if (p.tags.has('slow')) await sleep(config.sandboxSlowMs);
+      const amount = cents(b.refundAmount, p.currency, 'refundAmount', 1);
+      const tax = b.refundTaxAmount === undefined ? 0 : cents(b.refundTaxAmount, p.currency, 'refundTaxAmount');
+      if (tax > amount) return fail(400, 'AMOUNT_INVALID', 'refundTaxAmount: must not exceed refundAmount');
+      if (b.refundTaxRatePercent !== undefined && (typeof b.refundTaxRatePercent !== 'number' || b.refundTaxRatePercent < 0 || b.refundTaxRatePercent > 100)) {
+        return invalid('refundTaxRatePercent', 'must be a number from 0 to 100');
+      }
+      if (b.merchantUrls?.callbackUrl != null && !httpUrl(b.merchantUrls.callbackUrl)) return invalid('merchantUrls.callbackUrl', 'must be an http(s) URL');
+      // "The payment being refunded does not have the status SETTLED, and can therefore not be refunded."
+      if (p.status !== RULES.refundCreation.refundablePaymentStatus)
+        return fail(400, 'PAYMENT_ILLEGAL_STATE', `The payment is ${p.status}: only a SETTLED payment can be refunded`);
+      if (p.tags.has('refund_fail')) return fail(400, 'REFUND_NOT_POSSIBLE', 'The payment cannot be refunded');
+      const refundable = p.captured - refundedOf(p);
+      if (amount > refundable)
+        return fail(
+          400,
+          'AMOUNT_EXCEEDS_REFUNDABLE_AMOUNT',
+          `refundAmount: exceeds the refundable amount (${toDecimalString(refundable, p.currency as 'SEK')})`,
+        );
+      const now = new Date().toISOString();
+      const r: Refund = {
+        refundId: randomUUID(),
+        paymentId: p.paymentId,
+        status: RULES.refundCreation.createdStatus,
+        currency: p.currency,
+        amount,
+        tax,
+        taxRatePercent: typeof b.refundTaxRatePercent === 'number' ? b.refundTaxRatePercent : 0,
+        description: s(b.description),
+        merchantReference: reference,
+        invoiceReference: s(b.invoiceReference),
+        merchantMetadata: b.merchantMetadata ?? {},
+        callbackUrl: s(b.merchantUrls?.callbackUrl) ?? s(p.merchantUrls.callbackUrl),
+        lastEvent: now,
+        created_at: now,
+      };
+      refunds.set(r.refundId, r);
+      // Created waiting for the approval of a representative of the merchant (SDK README: createRefund -> "Outputs:
+      // PENDING_MERCHANT_APPROVAL"), given in Zaver for Business SANDBOX_REVIEW_MS later here.
+      r.decide_at = Date.now() + config.sandboxReviewMs;
+      after(config.sandboxReviewMs, () => decideRefund(r, true));
+      return { status: 200, body: refundView(r) };
+    }),
+  );
 
   const refundOf = (req: Request) => refunds.get(String(req.params.refundId));
   const refundNotFound = (id: string) => fail(404, 'REFUND_NOT_FOUND', `No refund with id ${id}`);
@@ -367,21 +478,26 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.json(refundView(r));
   });
 
-  router.post('/refund/v1/:refundId/approve', (req, res) => handle(res, async () => {
-    const r = refundOf(req);
-    if (!r) return refundNotFound(String(req.params.refundId));
-    if (r.status !== 'PENDING_MERCHANT_APPROVAL') return fail(400, 'REFUND_ILLEGAL_STATE', `The refund is ${r.status}: it cannot be approved`);
-    approve(r);
-    return { status: 200, body: refundView(r) };
-  }));
+  router.post('/refund/v1/:refundId/approve', (req, res) =>
+    handle(res, async () => {
+      const r = refundOf(req);
+      if (!r) return refundNotFound(String(req.params.refundId));
+      if (r.status !== 'PENDING_MERCHANT_APPROVAL') return fail(400, 'REFUND_ILLEGAL_STATE', `The refund is ${r.status}: it cannot be approved`);
+      approve(r);
+      return { status: 200, body: refundView(r) };
+    }),
+  );
 
-  router.post('/refund/v1/:refundId/cancel', (req, res) => handle(res, async () => {
-    const r = refundOf(req);
-    if (!r) return refundNotFound(String(req.params.refundId));
-    if (r.status !== 'PENDING_MERCHANT_APPROVAL' && r.status !== 'PENDING_EXECUTION') return fail(400, 'REFUND_ILLEGAL_STATE', `The refund is ${r.status}: it cannot be cancelled`);
-    moveRefund(r, 'CANCELLED');
-    return { status: 200, body: refundView(r) };
-  }));
+  router.post('/refund/v1/:refundId/cancel', (req, res) =>
+    handle(res, async () => {
+      const r = refundOf(req);
+      if (!r) return refundNotFound(String(req.params.refundId));
+      if (r.status !== 'PENDING_MERCHANT_APPROVAL' && r.status !== 'PENDING_EXECUTION')
+        return fail(400, 'REFUND_ILLEGAL_STATE', `The refund is ${r.status}: it cannot be cancelled`);
+      moveRefund(r, 'CANCELLED');
+      return { status: 200, body: refundView(r) };
+    }),
+  );
 
   // The payment link: the payer approves (Zaver's credit check and the payer's identification happen here) or cancels.
   router.get('/checkout/:token', (req, res) => {
@@ -425,10 +541,16 @@ export function zaverRouter(idem: IdempotencyStore, publicUrl: () => string) {
   /** Payments with their captures, refunds and the callbacks sent; a decision pending at the save is taken at its
    * time (or on the first read after it). */
   const saved = keptState({
-    payments: records<Omit<Payment, 'tags'> & { tags: unknown }>('paymentId'), refunds: records<Refund>('refundId'), callbacks: records<ZaverDelivery>('id'),
+    payments: records<Omit<Payment, 'tags'> & { tags: unknown }>('paymentId'),
+    refunds: records<Refund>('refundId'),
+    callbacks: records<ZaverDelivery>('id'),
   });
   const state = {
-    save: () => ({ payments: [...payments.values()].map((p) => ({ ...p, tags: [...p.tags] })), refunds: [...refunds.values()], callbacks: callbacks.deliveries }),
+    save: () => ({
+      payments: [...payments.values()].map((p) => ({ ...p, tags: [...p.tags] })),
+      refunds: [...refunds.values()],
+      callbacks: callbacks.deliveries,
+    }),
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
@@ -455,9 +577,12 @@ export const imitation: Imitation = (idem, publicUrl) => {
     reset: z.reset,
     state: z.state,
     views: {
-      payments: (q) => [...z.payments.values()]
-        .filter((p) => (!q.paymentId || p.paymentId === q.paymentId) && (!q.merchantPaymentReference || p.merchantPaymentReference === q.merchantPaymentReference))
-        .map((p) => ({ ...p, tags: [...p.tags] })),
+      payments: (q) =>
+        [...z.payments.values()]
+          .filter(
+            (p) => (!q.paymentId || p.paymentId === q.paymentId) && (!q.merchantPaymentReference || p.merchantPaymentReference === q.merchantPaymentReference),
+          )
+          .map((p) => ({ ...p, tags: [...p.tags] })),
       refunds: (q) => [...z.refunds.values()].filter((r) => (!q.paymentId || r.paymentId === q.paymentId) && (!q.refundId || r.refundId === q.refundId)),
       notifications: (q) => z.callbacks.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.type || d.type === q.type)),
     },
