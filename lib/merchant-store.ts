@@ -160,12 +160,6 @@ export class MerchantStore {
       (await this.retiredConnectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId))
     );
   }
-
-  /** A connector account's current notification secret, live or retired, opened (workers only; never answered or logged). */
-  async webhookSecret(merchantId: string, mcaId: string): Promise<string | null> {
-    const a = await this.liveOrRetiredAccount(merchantId, mcaId);
-    return a ? (webhookDetailsOf(a)?.merchant_secret ?? null) : null;
-  }
 }
 
 /** The account's provider credentials, opened (workers only; never answered or logged). */

@@ -55,15 +55,7 @@ const queues = new ConnectorQueues(connection);
 async function startWorker(name: ConnectorName): Promise<Worker> {
   const connector = await loadConnector(name);
   const { concurrency, ...limits } = workerOptions(connector.manifest.queue);
-  const runJob = processor(
-    connector,
-    client,
-    credentialsOf,
-    merchantExists,
-    (ms) => worker.rateLimit(ms),
-    tokens,
-    (m, a) => setup.webhookSecret(m, a),
-  );
+  const runJob = processor(connector, client, credentialsOf, merchantExists, (ms) => worker.rateLimit(ms), tokens);
   const runNotification = notificationProcessor(connector, client, payments, inbox, queues);
   // One queue per connector carries its operations' jobs and the provider's notifications.
   const run = (job: Job<ConnectorJob | NotificationJob>, token?: string) =>

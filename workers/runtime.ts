@@ -18,7 +18,7 @@ import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited } from './provider-http.ts';
 import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
 import { UNIFIED } from './connectors/kit/errors.ts';
-import { credentialsOfAccount, type MerchantStore } from '../lib/merchant-store.ts';
+import { credentialsOfAccount, type MerchantStore, webhookDetailsOf } from '../lib/merchant-store.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
@@ -61,6 +61,9 @@ export interface AccountCredentials {
   disabled: boolean;
   /** Which stored credentials these are: the sealed value itself (sealed afresh, with a new IV, on every change). */
   version: string;
+  /** The account's notification secret, opened from the same read (only authorizations of connectors whose secret is
+   * ours ask for it). */
+  webhookSecret(): string | null;
 }
 
 /**
@@ -84,7 +87,7 @@ export function credentialsCache(setup: MerchantStore, maxEntries = 10_000) {
       opened.set(key, hit);
       if (opened.size > maxEntries) opened.delete(opened.keys().next().value!);
     }
-    return { details: hit.details, disabled: a.disabled, version: shortVersion(version) };
+    return { details: hit.details, disabled: a.disabled, version: shortVersion(version), webhookSecret: () => webhookDetailsOf(a)?.merchant_secret ?? null };
   };
 }
 
@@ -190,8 +193,6 @@ export function processor(
   rateLimit?: (ms: number) => Promise<void>,
   /** Access tokens, for connectors whose provider issues them. */
   tokens?: TokenCache,
-  /** A connector account's notification secret (MerchantStore.webhookSecret), for connectors whose secret is ours. */
-  webhookSecretOf?: (merchantId: string, mcaId: string) => Promise<string | null>,
 ) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
@@ -229,7 +230,7 @@ export function processor(
     const webhookSecret = async (): Promise<Session> => {
       if (!withWebhookSecret) return {};
       const mca = data.merchant_connector_id ?? DEFAULT_ACCOUNT_ID;
-      const secret = mca === DEFAULT_ACCOUNT_ID ? defaultAccountSecrets(data.merchant_id)[0] : await webhookSecretOf?.(data.merchant_id, mca);
+      const secret = mca === DEFAULT_ACCOUNT_ID ? defaultAccountSecrets(data.merchant_id)[0] : account?.webhookSecret();
       return secret ? { webhook_secret: secret } : {};
     };
     const session = async (): Promise<Session> => {
