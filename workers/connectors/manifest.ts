@@ -58,6 +58,12 @@ export interface Verification {
   verified: number;
   unverified: number;
   level: 'verified' | 'partial' | 'preview' | 'own';
+  /**
+   * What a merchant must confirm with the provider before going live: every point of the connector's dialect that no
+   * published source shows (its README's `## Before going live` list). Required when level is 'preview' (a test
+   * checks it); the gateway shows it in the connector account's answer and GET /feature_matrix.
+   */
+  go_live_checklist?: readonly string[];
 }
 
 /**
