@@ -309,7 +309,9 @@ export function openApiDocument() {
           summary: 'Create a merchant connector account; credentials stored encrypted (admin key)',
           parameters: [mid],
           requestBody: json(CreateConnectorAccountRequest),
-          responses: ok('Connector account, credentials masked'),
+          responses: ok(
+            "Connector account, credentials masked; connector_verification {level: verified | partial | preview | own, verified, unverified, go_live_checklist}: how far the connector was traced to the provider's published material, and for a preview what to confirm with the provider before going live",
+          ),
         },
         get: { summary: 'List connector accounts (admin key)', parameters: [mid], responses: ok('Connector accounts') },
       },

@@ -51,3 +51,16 @@ export function readmeVerification(name: string, base = root): Counted | null {
   const file = path.join(base, 'workers/connectors', name, 'README.md');
   return existsSync(file) ? countVerification(readFileSync(file, 'utf8')) : null;
 }
+
+/** The items of a README's `## Before going live` list (what a merchant confirms with the provider), or null when it has none. */
+export function readmeChecklist(readme: string): string[] | null {
+  const lines = section(readme.split('\n'), /^Before going live\b/);
+  if (!lines) return null;
+  // An item may wrap onto indented lines: joined with single spaces.
+  const items: string[] = [];
+  for (const l of lines) {
+    if (/^- /.test(l)) items.push(l.slice(2).trim());
+    else if (/^\s+\S/.test(l) && items.length) items[items.length - 1] += ` ${l.trim()}`;
+  }
+  return items;
+}

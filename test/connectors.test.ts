@@ -9,8 +9,8 @@ import { CONNECTORS as NAMES } from '../lib/schemas/common.ts';
 import { loadConnector } from '../workers/connectors/index.ts';
 import { FLOWS, verificationLevel } from '../workers/connectors/manifest.ts';
 import { IMPLEMENTED, MANIFESTS } from '../workers/connectors/manifests.ts';
-import { connectorFolders, outOfDate, renderCompose, renderRegistry, renderTable } from '../scripts/connectors-gen.ts';
-import { countVerification, readmeVerification } from '../scripts/connector-verification.ts';
+import { connectorFolders, outOfDate, renderCompose, renderConnectorsPage, renderRegistry, renderTable } from '../scripts/connectors-gen.ts';
+import { countVerification, readmeChecklist, readmeVerification } from '../scripts/connector-verification.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -102,9 +102,52 @@ describe("verification level: the manifest's counts are its README's", () => {
       expect({ verified: v.verified, unverified: v.unverified }, `${c}: set its manifest's verification to the README's counts`).toEqual(counted);
       expect(v.level, `${c}: the level of ${v.verified} traced and ${v.unverified} unverified`).toBe(verificationLevel(v.verified, v.unverified));
     }
-    // The connectors rewritten on their providers' material (issue 20) are partial; those not yet traced, preview.
-    for (const c of ['riverty', 'svea', 'zaver', 'avarda', 'ratepay', 'axytos'] as const) expect(MANIFESTS[c]!.verification.level, c).toBe('partial');
-    for (const c of ['payla', 'billie', 'mondu', 'unzer', 'twisto', 'openbank'] as const) expect(MANIFESTS[c]!.verification.verified, c).toBe(0);
+    // Every provider's connector was traced to its material (issues 20 and 21); openbank's provider publishes little
+    // beyond its login and order creation, so it stays a preview (issue 21).
+    for (const c of IMPLEMENTED.filter((c) => c !== 'service_test')) expect(MANIFESTS[c]!.verification.verified, c).toBeGreaterThan(0);
+    expect(MANIFESTS.openbank!.verification.level).toBe('preview');
+  });
+
+  it('a preview connector names what to confirm with the provider before going live, the same list in its manifest and README', () => {
+    for (const c of IMPLEMENTED) {
+      const v = MANIFESTS[c]!.verification;
+      const readme = v.level === 'own' ? null : readFileSync(path.join(root, 'workers/connectors', c, 'README.md'), 'utf8');
+      const listed = readme ? readmeChecklist(readme) : null;
+      if (v.level !== 'preview') {
+        expect({ c, manifest: v.go_live_checklist ?? null }).toEqual({ c, manifest: null });
+        continue;
+      }
+      expect(v.go_live_checklist?.length, `${c}: a preview connector's manifest lists verification.go_live_checklist`).toBeGreaterThan(0);
+      expect(listed, `${c}: README.md's ## Before going live lists the manifest's checklist`).toEqual(v.go_live_checklist);
+      expect(readme, `${c}: README.md says it is a preview`).toMatch(/\bpreview\b/);
+    }
+  });
+
+  it("docs/connectors.md: one row per provider's connector with its level, and each preview's checklist", () => {
+    const page = readFileSync(path.join(root, 'docs/connectors.md'), 'utf8');
+    const manifests = IMPLEMENTED.map((c) => MANIFESTS[c]!);
+    // The page is what the definitions render (npm run connectors:gen); outOfDate above checks the file the same way.
+    expect(page).toBe(renderConnectorsPage(manifests));
+    const rows = page.split('\n').filter((l) => l.startsWith('| ['));
+    expect(rows.map((r) => r.slice(3, r.indexOf(']')))).toEqual(IMPLEMENTED.filter((c) => c !== 'service_test'));
+    expect(rows).toHaveLength(12);
+    for (const m of manifests.filter((m) => m.verification.level !== 'own')) {
+      const row = rows.find((r) => r.startsWith(`| [${m.name}]`))!;
+      expect(row.split(' | ')[1], m.name).toMatch(new RegExp(`^${m.verification.level} `));
+      expect(row, m.name).toContain(
+        `| ${m.countries === 'any' ? 'any' : m.countries.join(' ')} | ${m.currencies === 'any' ? 'any' : m.currencies.join(' ')} |`,
+      );
+      for (const item of m.verification.go_live_checklist ?? []) expect(page, m.name).toContain(`- ${item}`);
+    }
+    expect(rows.find((r) => r.startsWith('| [openbank]'))).toMatch(/\| preview /);
+    // A definition that changes changes the page: a connector that loses its refunds says so.
+    const billie = { ...MANIFESTS.billie!, flows: MANIFESTS.billie!.flows.filter((f) => f !== 'refund') };
+    expect(renderConnectorsPage([billie])).toMatch(/\| \[billie\]\(.*\) \| [^|]+ \| [^|]+ \| no \|/);
+  });
+
+  it('the Before going live list: items, wrapped lines joined, none without the heading', () => {
+    expect(readmeChecklist('# x\n## Before going live\n- a\n- b that\n  wraps\n\n## UNVERIFIED\n- c\n')).toEqual(['a', 'b that wraps']);
+    expect(readmeChecklist('# x\n## UNVERIFIED\n- c\n')).toBeNull();
   });
 
   it('the level rule: preview when nothing is traced or more is unverified than traced, verified when nothing is unverified', () => {

@@ -43,14 +43,39 @@ describe('GET /feature_matrix', () => {
       expect(c.required_fields_by_capture_method.manual_multiple).toEqual({ confirm: c.required_fields, capture: ['metadata.invoice_url'] });
     }
     // How much of each connector was checked against its provider's own material (the counts of its README, which
-    // test/connectors.test.ts holds to the manifest): ours is 'own'; riverty traced (partial); billie not yet (preview).
+    // test/connectors.test.ts holds to the manifest): ours is 'own'; riverty traced (partial); openbank, whose provider
+    // publishes little, a preview with what to confirm before going live (issue 21).
     const verification = (name: string) => r.body.connectors.find((x: any) => x.name === name).verification;
     expect(verification('service_test')).toEqual({ verified: 0, unverified: 0, level: 'own' });
     expect(verification('riverty')).toEqual(MANIFESTS.riverty!.verification);
     expect(verification('riverty')).toMatchObject({ verified: expect.any(Number), unverified: expect.any(Number), level: 'partial' });
     expect(verification('riverty').verified).toBeGreaterThan(0);
-    expect(verification('billie')).toMatchObject({ verified: 0, level: 'preview' });
+    expect(verification('riverty').go_live_checklist).toBeUndefined();
+    expect(verification('openbank')).toEqual(MANIFESTS.openbank!.verification);
+    expect(verification('openbank')).toMatchObject({ level: 'preview', go_live_checklist: expect.arrayContaining([expect.any(String)]) });
     for (const c of r.body.connectors) expect(['verified', 'partial', 'preview', 'own'], c.name).toContain(c.verification.level);
+  });
+
+  it("a connector account's answer says how far its connector was checked, and a preview's go-live checklist (issue 21)", async () => {
+    const m = await stack.merchant();
+    const create = (connector: string) =>
+      stack.api(
+        'POST',
+        `/account/${m.merchant_id}/connectors`,
+        { connector_name: connector, connector_account_details: MANIFESTS[connector as 'openbank']!.sandbox_account_details },
+        stack.adminKey,
+      );
+    const openbank = await create('openbank');
+    expect(openbank.status).toBe(200);
+    const checklist = MANIFESTS.openbank!.verification.go_live_checklist!;
+    expect(checklist.length).toBeGreaterThan(0);
+    expect(openbank.body.connector_verification).toEqual({ ...MANIFESTS.openbank!.verification, go_live_checklist: checklist });
+    const read = await stack.api('GET', `/account/${m.merchant_id}/connectors/${openbank.body.merchant_connector_id}`, undefined, stack.adminKey);
+    expect(read.body.connector_verification).toMatchObject({ level: 'preview', go_live_checklist: checklist });
+    const list = await stack.api('GET', `/account/${m.merchant_id}/connectors`, undefined, stack.adminKey);
+    expect(list.body.find((a: any) => a.connector_name === 'openbank').connector_verification.level).toBe('preview');
+    const riverty = await create('riverty');
+    expect(riverty.body.connector_verification).toMatchObject({ level: 'partial', go_live_checklist: [] });
   });
 
   it('a connector account made from sandbox_account_details as is pays through that connector', async () => {

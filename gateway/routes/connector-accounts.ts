@@ -30,6 +30,17 @@ function maskedWebhookDetails(a: ConnectorAccountDoc) {
   return d ? { merchant_secret: mask(d.merchant_secret) } : null;
 }
 
+/**
+ * How far the account's connector was checked against its provider's published material (the manifest's
+ * verification): a preview connector's answer lists what the merchant must confirm with the provider before going
+ * live (issue 21). null for a connector without a manifest.
+ */
+function connectorVerification(connector: ConnectorName) {
+  const v = MANIFESTS[connector]?.verification;
+  if (!v) return null;
+  return { level: v.level, verified: v.verified, unverified: v.unverified, go_live_checklist: v.go_live_checklist ?? [] };
+}
+
 /** `generatedSecret`: a secret this very answer made, shown in clear this once (as an API key is). */
 export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: string) => ({
   connector_type: a.connector_type,
@@ -40,6 +51,7 @@ export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: s
   connector_label: a.connector_label,
   connector_account_details: maskedDetails(a),
   connector_webhook_details: generatedSecret ? { merchant_secret: generatedSecret } : maskedWebhookDetails(a),
+  connector_verification: connectorVerification(a.connector_name),
   payment_methods_enabled: a.payment_methods_enabled,
   test_mode: a.test_mode,
   disabled: a.disabled,
