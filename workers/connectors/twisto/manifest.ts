@@ -3,8 +3,12 @@
 import { z } from 'zod';
 import { defineManifest } from '../manifest.ts';
 
-/** HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`). */
-export const twistoCredentials = z.object({ api_key: z.string().min(1) });
+/**
+ * HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`); key1 (optional) the merchant's
+ * reference at Twisto, sent as the checkout's `merchant_reference` (else our merchant id): request.ts merchantReference.
+ */
+export const twistoCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1).optional() });
+export type TwistoCredentials = z.infer<typeof twistoCredentials>;
 
 export const TWISTO_SANDBOX_KEY = 'twisto_sandbox_secret_key';
 
