@@ -1,4 +1,4 @@
-// Our operations in Twisto's dialect (reference: ../shared/reference/providers/twisto.md): JSON bodies, amounts as
+// Our operations in Twisto's dialect (README.md `## Sources`: docs.twisto.cz psp-api): JSON bodies, amounts as
 // decimal strings in major units ("119.00"), the secret key as a Bearer token. Paths are relative to Twisto's API root
 // (TWISTO_BASE_URL, e.g. https://api.twisto.cz/psp/v4); without it the provider sandbox serves it at /twisto/psp/v4.
 // Idempotency: Twisto's "Edge cases and error handling" page (psp-api/edge-cases-and-error-handling) names POST
