@@ -81,7 +81,8 @@ describe('twisto through the stack', () => {
     expect(c).toMatchObject({
       state: 'approved',
       type: 'standard',
-      merchant_reference: p.merchant_order_reference_id,
+      // The merchant's reference at Twisto (our merchant id), not the order's (issue 21).
+      merchant_reference: M.merchant_id,
       config: { redirect_uri: 'https://shop.example/return' },
       order: {
         reference: p.merchant_order_reference_id,
@@ -227,7 +228,7 @@ describe('twisto through the stack', () => {
     const p = await pay('jana+flaky@example.cz');
     await checkout(p);
     const done = await calls.until(p, 'requires_capture');
-    const checkouts = await view('checkouts', { merchant_reference: done.merchant_order_reference_id });
+    const checkouts = await view('checkouts', { reference: done.merchant_order_reference_id });
     expect(checkouts).toHaveLength(1);
     const creates = await stack.sandboxCalls({ provider: 'twisto', path: '/twisto/psp/v4/checkouts' });
     expect(creates.filter((c) => c.idempotency_key === checkouts[0].idempotency_key).map((c) => c.status)).toEqual([500, 500, 201]);

@@ -9,7 +9,7 @@ import { parseNotification } from './notification.ts';
 
 export const connector = defineConnector({
   manifest,
-  authorize: { request: (job, c) => createCheckoutRequest(job, c.api_key), response: checkoutAnswerOutcome },
+  authorize: { request: (job, c) => createCheckoutRequest(job, c), response: checkoutAnswerOutcome },
   sync: { request: (job, c) => checkoutRequest(job, c.api_key), response: checkoutAnswerOutcome },
   capture: { request: (job, c) => checkoutRequest(job, c.api_key), next: (job, c, answers) => chargeNext(job, c.api_key, answers), response: chargeOutcome },
   void: { request: (job, c) => checkoutRequest(job, c.api_key), next: (job, c, answers) => cancelNext(job, c.api_key, answers), response: cancelOutcome },

@@ -1,10 +1,14 @@
 // twisto: Czech/Polish consumer buy now, pay later (Twisto PSP API v4: hosted checkout, then charges), imitated by
-// services/provider-sandbox/providers/twisto/. Reference: ../shared/reference/providers/twisto.md; README.md here.
+// services/provider-sandbox/providers/twisto/. Sources: README.md here (`## Sources`), fixtures/SOURCES.md.
 import { z } from 'zod';
 import { defineManifest } from '../manifest.ts';
 
-/** HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`). */
-export const twistoCredentials = z.object({ api_key: z.string().min(1) });
+/**
+ * HeaderKey: api_key is the Twisto secret key (`Authorization: Bearer <secret key>`); key1 (optional) the merchant's
+ * reference at Twisto, sent as the checkout's `merchant_reference` (else our merchant id): request.ts merchantReference.
+ */
+export const twistoCredentials = z.object({ api_key: z.string().min(1), key1: z.string().min(1).optional() });
+export type TwistoCredentials = z.infer<typeof twistoCredentials>;
 
 export const TWISTO_SANDBOX_KEY = 'twisto_sandbox_secret_key';
 
@@ -16,7 +20,8 @@ export const manifest = defineManifest({
   // An approved checkout is charged by a call of ours (POST /charges): automatic capture follows the authorization.
   capture_methods: ['automatic', 'manual'],
   automatic_capture: 'follow_up',
-  // "No partial capture; capture fully, then refund partially" (Twisto's charge docs).
+  // "There is no option for partial capture. If needed, use full capture and partial refund afterwards."
+  // (merchant-api/capture-or-cancel-a-charge); charge-create: "currently only the full amount is supported".
   partial_capture: false,
   multiple_capture: false,
   partial_refund: true,
@@ -40,6 +45,6 @@ export const manifest = defineManifest({
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-  // README.md has no Sources table yet (traced in issue 21): 9 points listed UNVERIFIED, the rest not yet checked.
-  verification: { verified: 0, unverified: 9, level: 'preview' },
+  // README.md `## Sources` (issue 21: Twisto's psp-api documentation): 47 rows traced, 11 points UNVERIFIED.
+  verification: { verified: 47, unverified: 11, level: 'partial' },
 });

@@ -1,15 +1,17 @@
-// Our operations in Twisto's dialect (reference: ../shared/reference/providers/twisto.md): JSON bodies, amounts as
+// Our operations in Twisto's dialect (README.md `## Sources`: docs.twisto.cz psp-api): JSON bodies, amounts as
 // decimal strings in major units ("119.00"), the secret key as a Bearer token. Paths are relative to Twisto's API root
 // (TWISTO_BASE_URL, e.g. https://api.twisto.cz/psp/v4); without it the provider sandbox serves it at /twisto/psp/v4.
-// Twisto documents no idempotency key: charges, refunds and the cancel read first (a GET), so a repeat after a lost
-// answer finds what the first call did instead of doing it twice. We still send Idempotency-Key (the operation id):
-// Twisto ignores it (UNVERIFIED), the sandbox's recorder shows it.
+// Idempotency: Twisto's "Edge cases and error handling" page (psp-api/edge-cases-and-error-handling) names POST
+// /charges, POST /refunds and POST /checkouts/{id}/cancel "transactional": a retry must carry the original request's
+// `Idempotency-Key` header. We send the operation id, the same on every retry of a job (issue 21: we used to say Twisto
+// documents none). The flows still read first (a GET), so a repeat after the key is forgotten finds what the first
+// call did. POST /checkouts is "non-transactional" (a repeat makes a new checkout, which the shopper never sees).
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
 import type { ProviderRequest, ProviderResponse } from '../kit/http.ts';
 import { maybeAnswer } from '../kit/answer.ts';
 import { majorString } from '../kit/money.ts';
 import { linesOf, obj, str } from '../kit/order.ts';
-import { manifest } from './manifest.ts';
+import { manifest, type TwistoCredentials } from './manifest.ts';
 import { TwistoCheckout, TwistoRefundList } from './schemas.ts';
 
 /** The API root's path below the base URL: the sandbox's when TWISTO_BASE_URL is unset. */
@@ -22,8 +24,16 @@ const cut = (v: string | undefined, max: number) => (v === undefined ? undefined
 /** Minor units -> Twisto's decimal string ("119.00"; CZK and EUR have two places): the kit's exact conversion. */
 export const decimal = (minor: number, currency: string): string => majorString(minor, currency);
 
-/** Our reference of the order at Twisto (merchant_reference, order.reference). */
+/** Our reference of the order at Twisto (order.reference, the charge's order.reference; ≤ 200). */
 const orderReference = (job: ConnectorJob) => cut(job.merchant_order_reference_id ?? job.payment_id, 200)!;
+
+/**
+ * The checkout's `merchant_reference`: in Twisto's PSP API the MERCHANT's reference, the `reference` the PSP gave it
+ * when registering it with POST /merchants ("Unique external reference - is later used in a checkout creation
+ * request in merchant_reference field", psp-api/register-merchant-and-eshop). Not the order's (issue 21: we sent the
+ * order reference). The account's `key1` when set, else our merchant id (the reference we register our merchants by).
+ */
+export const merchantReference = (job: ConnectorJob, c: TwistoCredentials) => c.key1 ?? job.merchant_id;
 
 const ITEM_TYPE: Record<string, string> = { shipping_costs: 'shipping', voucher: 'discount' };
 
@@ -41,7 +51,7 @@ export function items(job: ConnectorJob) {
       amount,
       quantity: Math.max(1, l.quantity ?? 1),
       type,
-      ...(l.product_id ? { reference: l.product_id } : {}),
+      ...(l.product_id ? { reference: cut(l.product_id, 200) } : {}),
     };
   });
   const whole = mapped.length > 0 && mapped.reduce((t, x) => t + x.amount, 0) === job.amount;
@@ -61,8 +71,8 @@ function shopper(job: ConnectorJob) {
   const birth = str(md.birth_date) ?? o.birth_date ?? undefined;
   return {
     email: o.customer?.email ?? job.customer_email ?? str(billing.email),
-    first_name: str(a.first_name) ?? (first || undefined),
-    last_name: str(a.last_name) ?? (rest.join(' ') || undefined),
+    first_name: cut(str(a.first_name) ?? (first || undefined), 40),
+    last_name: cut(str(a.last_name) ?? (rest.join(' ') || undefined), 40),
     ...(phone ? { phone: cut(phone, 20) } : {}),
     ...(birth && /^\d{4}-\d{2}-\d{2}$/.test(birth) ? { birth_date: birth } : {}),
     ...(str(md.personal_id) ? { personal_id: cut(str(md.personal_id), 11) } : {}),
@@ -82,7 +92,8 @@ function shopper(job: ConnectorJob) {
 }
 
 /** POST /checkouts: the hosted checkout the shopper is sent to (authorize). */
-export function createCheckoutRequest(job: ConnectorJob, secretKey: string): ProviderRequest {
+export function createCheckoutRequest(job: ConnectorJob, c: TwistoCredentials): ProviderRequest {
+  const secretKey = c.api_key;
   const ref = orderReference(job);
   const installments = (job.order?.payment_method_type ?? '').startsWith('installment');
   return {
@@ -95,7 +106,7 @@ export function createCheckoutRequest(job: ConnectorJob, secretKey: string): Pro
       config: { redirect_uri: cut(job.return_url ?? undefined, 1000) },
       shopper: shopper(job),
       order: { reference: ref, amount: decimal(job.amount, job.currency), currency: job.currency, items: items(job) },
-      merchant_reference: ref,
+      merchant_reference: merchantReference(job, c),
     },
   };
 }
@@ -124,7 +135,8 @@ export function chargeNext(job: ConnectorJob, secretKey: string, answers: readon
     headers: headers(secretKey),
     body: {
       authority: { type: 'checkout_id', value: job.connector_transaction_id },
-      reference: cut(invoice ?? ref, 200),
+      // ≤ 140 (charge-create; issue 21: we cut at 200): in a manual settlement the bank transfer's reference.
+      reference: cut(invoice ?? ref, 140),
       amount: decimal(job.amount, job.currency),
       currency: job.currency,
       capture: true,
@@ -165,7 +177,7 @@ export function refundNext(job: ConnectorJob, secretKey: string, answers: readon
     headers: headers(secretKey),
     body: {
       checkout_id: job.connector_transaction_id,
-      reference: job.refund_id ?? job.operation_id,
+      reference: cut(job.refund_id ?? job.operation_id, 140),
       reason: cut(job.reason ?? 'return', 255),
       amount: decimal(job.amount, job.currency),
     },

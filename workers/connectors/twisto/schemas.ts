@@ -20,7 +20,11 @@ export const TwistoCheckout = z.object({
 
 export type TwistoCheckoutBody = z.infer<typeof TwistoCheckout>;
 
-export const CHARGE_STATES = ['rejected', 'authorised', 'captured', 'cancelled', 'refunded', 'error'] as const;
+/**
+ * The charge-create reference's enum spells `authorised`; Twisto's create-a-charge guide spells `authorized` and asks
+ * that a system accept the states it lists: both are read (issue 21).
+ */
+export const CHARGE_STATES = ['rejected', 'authorised', 'authorized', 'captured', 'cancelled', 'refunded', 'error'] as const;
 
 export const TwistoCharge = z.object({
   id: z.string().min(1),

@@ -8,6 +8,8 @@ import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as twisto } from './index.ts';
 import { decimal, items } from './request.ts';
+import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
+import { TwistoCharge, TwistoCheckout, TwistoRefundList } from './schemas.ts';
 
 const requests = JSON.parse(readFileSync(new URL('./fixtures/requests.json', import.meta.url), 'utf8'));
 const answers: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
@@ -101,7 +103,8 @@ describe('twisto requests', () => {
     ).body as any;
     expect(body).toMatchObject({
       type: 'pay-in-three',
-      merchant_reference: 'pay_000000000000000000000000001',
+      order: { reference: 'pay_000000000000000000000000001' },
+      merchant_reference: 'mer_1',
       shopper: {
         email: 'jan@x.cz',
         first_name: 'Jan',
@@ -288,5 +291,113 @@ describe('twisto webhooks -> hints', () => {
   it('a body without a checkout, or not JSON: unknown', () => {
     expect(parse('no_checkout')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('checkout_id') });
     expect(flow(twisto.notification).parse('nope')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
+  });
+});
+
+// Issue 21: Twisto's own published material (fixtures/published/, SOURCES.md) and rules (fixtures/rules.json).
+const read = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+const rules = (call: 'checkout' | 'charge' | 'refund') => RequestRules.parse(read('rules.json')[call]);
+const published = (name: string, status = 200): ProviderResponse => ({ status, body: read(`published/${name}.json`) });
+
+describe("twisto requests against Twisto's published rules (issue 21)", () => {
+  const long = 'x'.repeat(300);
+  const capJob = (ref: string) =>
+    job({
+      kind: 'capture',
+      connector_transaction_id: CHK,
+      capture_details: { capture_metadata: { invoice_data: { merchant_invoice_ref: ref } }, metadata: null, order_details: null },
+    });
+  it("Twisto's own request examples obey rules.json", () => {
+    expect(firstBreach(rules('charge'), read('published/charge-create-request.json'))).toBeNull();
+    expect(firstBreach(rules('refund'), read('published/refund-create-request.json'))).toBeNull();
+  });
+  it('every request we build obeys rules.json, even with over-long names, references and products', () => {
+    const body = flow(authorize).request(
+      job({
+        merchant_order_reference_id: long,
+        order: order({
+          customer: { id: null, name: `${long} ${long}`, email: 'a@b.cz', phone: null, phone_country_code: null },
+          order_details: [{ product_name: long, quantity: 1, amount: 29_400, product_id: long }],
+        }),
+      }),
+      creds,
+    ).body;
+    expect(firstBreach(rules('checkout'), body)).toBeNull();
+    expect(firstBreach(rules('checkout'), requests.create_checkout)).toBeNull();
+    expect(firstBreach(rules('charge'), flow(capture).next!(capJob(long), creds, [a('checkout_approved')])!.body)).toBeNull();
+    const r = job({ kind: 'refund', amount: 100, connector_transaction_id: CHK, refund_id: long, reason: long });
+    expect(firstBreach(rules('refund'), flow(refund).next!(r, creds, [a('refund_list_empty')])!.body)).toBeNull();
+  });
+  it('issue 21: shopper names at most 40 characters (the old code sent them whole)', () => {
+    const body = flow(authorize).request(job({ order: order({ billing: { address: { first_name: 'F'.repeat(41), last_name: 'L'.repeat(60) } } }) }), creds)
+      .body as any;
+    expect(body.shopper.first_name).toHaveLength(40);
+    expect(body.shopper.last_name).toHaveLength(40);
+    // The rule can fail: 41 characters are refused.
+    expect(firstBreach(rules('checkout'), { ...body, shopper: { ...body.shopper, first_name: 'F'.repeat(41) } })).toEqual({
+      field: 'shopper.first_name',
+      message: 'shopper.first_name must be at most 40 characters',
+    });
+  });
+  it("issue 21: the charge's reference is at most 140 characters (the old code cut at 200)", () => {
+    const body = flow(capture).next!(capJob('I'.repeat(180)), creds, [a('checkout_approved')])!.body as any;
+    expect(body.reference).toBe('I'.repeat(140));
+    expect(body.order.reference).toBe('ORD-1');
+    expect(firstBreach(rules('charge'), { ...body, reference: 'I'.repeat(141) })).toMatchObject({ field: 'reference' });
+  });
+  it("issue 21: merchant_reference is the merchant's reference at Twisto (key1, else our merchant id), not the order's", () => {
+    const body = (c: typeof creds & { key1?: string }) => flow(authorize).request(job(), c).body as any;
+    expect(body(creds)).toMatchObject({ merchant_reference: 'mer_1', order: { reference: 'ORD-1' } });
+    expect(body({ ...creds, key1: 'shop-at-twisto' }).merchant_reference).toBe('shop-at-twisto');
+  });
+  it('issue 21: the transactional calls carry the operation id as Idempotency-Key (Twisto documents it)', () => {
+    const cap = { ...capJob('INV-1'), operation_id: 'op_c' };
+    expect(flow(capture).next!(cap, creds, [a('checkout_approved')])!.idempotencyKey).toBe('op_c');
+    expect(
+      flow(voidFlow).next!(job({ kind: 'void', operation_id: 'op_v', connector_transaction_id: CHK }), creds, [a('checkout_approved')])!.idempotencyKey,
+    ).toBe('op_v');
+    const r = job({ kind: 'refund', operation_id: 'op_r', connector_transaction_id: CHK, refund_id: 'RF-1' });
+    expect(flow(refund).next!(r, creds, [a('refund_list_empty')])!.idempotencyKey).toBe('op_r');
+  });
+});
+
+describe("twisto reads Twisto's published answers (issue 21)", () => {
+  it('the checkout (checkout-retrieve fields): created -> the shopper at its uri, merchant_reference kept', () => {
+    expect(TwistoCheckout.parse(read('published/checkout.json'))).toMatchObject({ state: 'created', merchant_reference: 'string' });
+    expect(flow(sync).response(published('checkout'), job())).toEqual({
+      kind: 'CUSTOMER_ACTION',
+      connector_transaction_id: 'string',
+      connector_reference_id: 'string',
+      redirect_url: 'string',
+    });
+  });
+  it("the charge (charge-create example): parses; issue 21: the guide's spelling `authorized` is read too", () => {
+    expect(TwistoCharge.parse(read('published/charge.json')).state).toBe('authorised');
+    // The old enum had only `authorised`: this threw UnexpectedAnswer.
+    expect(TwistoCharge.parse({ ...read('published/charge.json'), state: 'authorized' }).state).toBe('authorized');
+    const captured = { status: 201, body: { ...read('published/charge.json'), state: 'captured' } };
+    expect(flow(capture).response(captured, job(), [a('checkout_approved'), captured])).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: 'string',
+      connector_reference_id: 'string',
+    });
+  });
+  it('the refund (refund-create example) and the refund list (refund-list example)', () => {
+    expect(flow(refundSync).response(published('refund'), job())).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'string' });
+    const r = job({ kind: 'refund', refund_id: 'string' });
+    expect(flow(refund).response(published('refund', 201), r, [a('refund_list_empty'), published('refund', 201)])).toEqual({
+      kind: 'REFUNDED',
+      connector_transaction_id: 'string',
+    });
+    expect(TwistoRefundList.parse(read('published/refund-list.json')).count).toBe(123);
+    expect(flow(refund).response(published('refund-list'), r, [published('refund-list')])).toEqual({ kind: 'REFUNDED', connector_transaction_id: 'string' });
+    expect(flow(refund).next!(r, creds, [published('refund-list')])).toBeNull();
+  });
+  it('the webhook (psp-api webhooks example, as JSON): a hint naming the checkout', () => {
+    expect(flow(twisto.notification).parse(JSON.stringify(read('published/webhook.json')))).toEqual({
+      object: 'hint',
+      connector_transaction_id: 'string',
+      event: 'approved',
+    });
   });
 });

@@ -13,6 +13,9 @@ const requests = JSON.parse(readFileSync(new URL('../../../../workers/connectors
 const answers = JSON.parse(readFileSync(new URL('../../../../workers/connectors/twisto/fixtures/answers.json', import.meta.url), 'utf8'));
 const notifications = JSON.parse(readFileSync(new URL('../../../../workers/connectors/twisto/fixtures/notifications.json', import.meta.url), 'utf8'));
 const KEY = 'twisto_sandbox_secret_key';
+/** Twisto's published example `name` (workers/connectors/twisto/fixtures/published/, SOURCES.md). */
+const published = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../workers/connectors/twisto/fixtures/published/${name}.json`, import.meta.url), 'utf8'));
 
 let base = '';
 let server: ReturnType<express.Express['listen']>;
@@ -35,10 +38,14 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
+const call = async (method: string, path: string, body?: unknown, key: string | null = KEY, idempotencyKey?: string) => {
   const res = await fetch(`${base}/twisto/psp/v4${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -103,7 +110,9 @@ describe('twisto imitation', () => {
     await until(() => received.length >= 3);
     const events = received.map((r) => TwistoWebhook.parse(JSON.parse(r.body)));
     expect(events.map((e) => e.state)).toEqual(['approved', 'completed', 'completed']);
-    expect(events[2]).toMatchObject({ checkout_id: c.id, total_amount: '294.00', refunded_amount: '100.00', external_id: 'ORD-1' });
+    expect(events[2]).toMatchObject({ checkout_id: c.id, total_amount: '294.00', refunded_amount: '100.00' });
+    // Issue 21: the keys of Twisto's published psp-api webhook (the sandbox sent the merchant API's external_id too).
+    expect(Object.keys(JSON.parse(received[0]!.body))).toEqual(Object.keys(published('webhook')));
     expect(Object.keys(events[0]!).sort()).toEqual(Object.keys(notifications.approved).sort());
     expect(Object.keys(received[0]!.headers).filter((h) => /signature/i.test(h))).toEqual([]);
   });
@@ -145,5 +154,52 @@ describe('twisto imitation', () => {
     await shopper(rf.uri, 'approve');
     await call('POST', '/charges', { ...requests.create_charge, capture: true, authority: { type: 'checkout_id', value: rf.id } });
     expect(await call('POST', '/refunds', { ...requests.create_refund, checkout_id: rf.id })).toEqual({ status: 400, body: answers.refund_rejected.body });
+  });
+
+  it("issue 21: Twisto's published examples are accepted and answered in their keys; its published rules refuse", async () => {
+    const c = (await call('POST', '/checkouts', requests.create_checkout)).body;
+    expect(Object.keys(c)).toEqual(Object.keys(published('checkout')));
+    await shopper(c.uri, 'approve');
+    // Twisto's charge example, filled with this checkout and a currency Twisto takes (the example's is "str").
+    const charge = await call('POST', '/charges', { ...published('charge-create-request'), authority: { type: 'checkout_id', value: c.id }, currency: 'CZK' });
+    expect(charge.status).toBe(201);
+    expect(Object.keys(charge.body)).toEqual(Object.keys(published('charge')));
+    await call('POST', `/charges/${charge.body.id}/capture`, requests.capture_charge);
+    const refund = await call('POST', '/refunds', { ...published('refund-create-request'), checkout_id: c.id, amount: '10.00' });
+    expect(refund.status).toBe(201);
+    expect(Object.keys(refund.body)).toEqual(Object.keys(published('refund')));
+
+    // Published lengths the sandbox did not know (it took 255 and 200): names <= 40, the charge's reference <= 140.
+    const longName = { ...requests.create_checkout, shopper: { ...requests.create_checkout.shopper, first_name: 'F'.repeat(41) } };
+    expect(await call('POST', '/checkouts', longName)).toEqual({
+      status: 400,
+      body: { shopper: { first_name: ['Ensure this field has no more than 40 characters.'] } },
+    });
+    const c2 = (await call('POST', '/checkouts', requests.create_checkout)).body;
+    await shopper(c2.uri, 'approve');
+    const charge2 = { ...requests.create_charge, authority: { type: 'checkout_id', value: c2.id } };
+    expect(await call('POST', '/charges', { ...charge2, reference: 'R'.repeat(141) })).toEqual({
+      status: 400,
+      body: { reference: ['Ensure this field has no more than 140 characters.'] },
+    });
+    expect(await call('POST', '/charges', { ...charge2, order: {} })).toEqual({ status: 400, body: { order: { reference: ['This field is required.'] } } });
+    // The charge's reference is optional ("we will generate a random one").
+    const { reference: _r, ...noReference } = charge2;
+    expect((await call('POST', '/charges', noReference)).status).toBe(201);
+  });
+
+  it('issue 21: a repeated Idempotency-Key on a transactional call gets the first answer (one charge, one refund)', async () => {
+    const c = (await call('POST', '/checkouts', requests.create_checkout)).body;
+    await shopper(c.uri, 'approve');
+    const body = { ...requests.create_charge, capture: true, authority: { type: 'checkout_id', value: c.id } };
+    const first = await call('POST', '/charges', body, KEY, 'op_charge_1');
+    expect(first.status).toBe(201);
+    expect(await call('POST', '/charges', body, KEY, 'op_charge_1')).toEqual(first);
+    // Without the key a second charge of the completed checkout is refused: the key is what made the repeat safe.
+    expect((await call('POST', '/charges', body)).status).toBe(400);
+    const rf = { ...requests.create_refund, checkout_id: c.id };
+    const r1 = await call('POST', '/refunds', rf, KEY, 'op_refund_1');
+    expect(await call('POST', '/refunds', rf, KEY, 'op_refund_1')).toEqual(r1);
+    expect(TwistoRefundList.parse((await call('GET', `/refunds?checkoutId=${c.id}`)).body).count).toBe(1);
   });
 });

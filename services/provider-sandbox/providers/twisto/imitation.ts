@@ -10,8 +10,13 @@
 //        config.redirect_uri with checkout_id and state (parameter names UNVERIFIED)
 // Operator (the merchant's onboarding at Twisto; the sandbox's operator key): POST /sandbox/twisto/webhooks {secret_key, url} registers the
 // merchant's webhook URL. Webhooks (approved, completed, cancelled, refunded) are unsigned JSON, retried with the
-// sandbox's backoff. Auth: `Authorization: Bearer <secret key>`. Amounts: decimal strings in major units. Errors:
-// Django REST framework's {"detail", "code"} and field errors (UNVERIFIED). No idempotency key (none documented).
+// sandbox's backoff. Auth: `Authorization: Bearer <secret key>`. Amounts: decimal strings in major units. Requests
+// are checked by Twisto's published rules (workers/connectors/twisto/fixtures/rules.json, validate.ts `breach`);
+// answers take the keys of Twisto's published examples (fixtures/published/checkout.json, charge.json, refund.json),
+// in their order. Errors: Django REST framework's {"detail", "code"} and field errors (UNVERIFIED). Idempotency-Key:
+// the transactional calls (POST /charges, /refunds, /checkouts/:id/cancel, and the charge's capture and cancel) answer
+// a repeated key with the first answer (Twisto's edge-cases page: "use the same 'Idempotency-key' in the header as
+// the original request"); a 5xx is not kept. POST /checkouts is non-transactional: a repeat makes a new checkout.
 // Magic tags in shopper.email: +decline (the scoring rejects: checkout cancelled), +review (the scoring takes
 // SANDBOX_REVIEW_MS: the checkout stays created, then approved with its webhook), +slow, +flaky (500 twice on the
 // create), +refund_fail (refunds refused), +refund_flaky (500 twice on a refund). +refund_pending has no Twisto
@@ -26,7 +31,17 @@ import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { laterThan } from '../service_test/clock.ts';
-import { decimal, minor, validateCharge, validateCheckout, validateRefund, type FieldErrors } from './validate.ts';
+import { readFileSync } from 'node:fs';
+import { breach, decimal, minor, validateCharge, validateCheckout, validateRefund, type FieldErrors } from './validate.ts';
+
+/** Twisto's published answer example `name` (workers/connectors/twisto/fixtures/published/): its keys, in order. */
+const published = (name: string): string[] =>
+  Object.keys(JSON.parse(readFileSync(new URL(`../../../../workers/connectors/twisto/fixtures/published/${name}.json`, import.meta.url), 'utf8')));
+const CHECKOUT_KEYS = published('checkout');
+const CHARGE_KEYS = published('charge');
+const REFUND_KEYS = published('refund');
+/** `view` in the keys of a published example, in its order (a key the example lacks is not answered). */
+const asPublished = (keys: string[], view: Record<string, unknown>) => Object.fromEntries(keys.filter((k) => k in view).map((k) => [k, view[k]]));
 
 type Obj = Record<string, any>;
 type CheckoutState = 'created' | 'approved' | 'completed' | 'cancelled' | 'error';
@@ -109,40 +124,47 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     timers.add(t);
   };
 
-  const checkoutView = (c: Checkout) => ({
-    id: c.id,
-    uri: `${publicUrl()}/twisto/checkout/${c.id}`,
-    type: c.type,
-    config: c.config,
-    created: c.created,
-    settled: c.settled,
-    state: c.state,
-    shopper: c.shopper,
-    merchant_reference: c.merchant_reference,
-    order: { reference: c.order.reference, amount: decimal(c.order.amount), currency: c.order.currency, items: c.order.items },
-  });
-  const chargeView = (ch: Charge) => ({
-    id: ch.id,
-    reference: ch.reference,
-    amount: decimal(ch.amount),
-    currency: ch.currency,
-    captured_amount: decimal(ch.captured),
-    refunded_amount: decimal(ch.state === 'captured' || ch.state === 'refunded' ? checkouts.get(ch.checkout_id)!.refunded : 0),
-    created_date: ch.created_date,
-    receipt_number: ch.receipt_number,
-    product: ch.product,
-    state: ch.state,
-  });
-  const refundView = (r: Refund) => ({
-    id: r.id,
-    reason: r.reason,
-    amount: decimal(r.amount),
-    created_date: r.created_date,
-    reference: r.reference,
-    checkout_id: r.checkout_id,
-  });
+  const checkoutView = (c: Checkout) =>
+    asPublished(CHECKOUT_KEYS, {
+      id: c.id,
+      uri: `${publicUrl()}/twisto/checkout/${c.id}`,
+      type: c.type,
+      config: c.config,
+      created: c.created,
+      settled: c.settled,
+      state: c.state,
+      shopper: c.shopper,
+      merchant_reference: c.merchant_reference,
+      order: { reference: c.order.reference, amount: decimal(c.order.amount), currency: c.order.currency, items: c.order.items },
+    });
+  const chargeView = (ch: Charge) =>
+    asPublished(CHARGE_KEYS, {
+      id: ch.id,
+      reference: ch.reference,
+      amount: decimal(ch.amount),
+      currency: ch.currency,
+      captured_amount: decimal(ch.captured),
+      refunded_amount: decimal(ch.state === 'captured' || ch.state === 'refunded' ? checkouts.get(ch.checkout_id)!.refunded : 0),
+      created_date: ch.created_date,
+      receipt_number: ch.receipt_number,
+      product: ch.product,
+      state: ch.state,
+    });
+  const refundView = (r: Refund) =>
+    asPublished(REFUND_KEYS, {
+      id: r.id,
+      reason: r.reason,
+      amount: decimal(r.amount),
+      created_date: r.created_date,
+      reference: r.reference,
+      checkout_id: r.checkout_id,
+    });
 
-  /** The webhook of a checkout's change, to the URL its merchant registered (none registered: nothing sent). */
+  /**
+   * The webhook of a checkout's change, to the URL its merchant registered (none registered: nothing sent), in the
+   * keys of the psp-api webhooks page's example (published/webhook-psp-api.txt: no external_id, which only the
+   * merchant-api page shows).
+   */
   const notify = (c: Checkout, event: string) => {
     const url = hooks.get(c.secret_key);
     if (!url) return;
@@ -154,7 +176,6 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
       settled_date: c.settled,
       type: c.type,
       state: c.state,
-      external_id: c.merchant_reference,
     });
     const d: TwistoDelivery = {
       id: id('whk'),
@@ -189,6 +210,28 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const out = await handle();
     res.status(out.status).json(out.body);
   };
+  /**
+   * A transactional call: a repeated Idempotency-Key (per secret key and path) gets the first answer; one still being
+   * handled a 409 (UNVERIFIED: Twisto documents the key, not this answer); a 5xx is not kept. Without a key: handled.
+   */
+  const keyed = async (req: Request, res: Response, handle: () => Promise<Answer> | Answer) => {
+    const key = req.header('idempotency-key');
+    if (!key) return send(res, handle);
+    const scoped = `twisto:${keyOf(req)}:${req.path}:${key}`;
+    const seen = idem.get(scoped);
+    if (seen?.state === 'in_progress') return send(res, () => detail(409, 'A request with this Idempotency-Key is still being processed.', 'conflict'));
+    if (seen?.state === 'done') return send(res, () => ({ status: seen.status, body: seen.body }));
+    idem.begin(scoped);
+    try {
+      const out = await handle();
+      if (out.status >= 500) idem.abandon(scoped);
+      else idem.finish(scoped, out.status, out.body);
+      res.status(out.status).json(out.body);
+    } catch (err) {
+      idem.abandon(scoped);
+      throw err;
+    }
+  };
 
   router.use('/psp/v4', (req, res, next) => {
     const auth = req.header('authorization');
@@ -207,9 +250,12 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     send(res, async () => {
       const b: Obj = req.body ?? {};
       const tags = magicTags(typeof b.shopper?.email === 'string' ? b.shopper.email : null);
-      if (tags.has('flaky') && flaky('flaky', String(b.merchant_reference))) return unavailable;
+      if (tags.has('flaky') && flaky('flaky', String(b.order?.reference))) return unavailable;
+      // Every field error our checks find, else the first of Twisto's published rules broken (rules.json).
       const errors = validateCheckout(b);
       if (Object.keys(errors).length) return invalid(errors);
+      const broken = breach('checkout', b);
+      if (broken) return invalid(broken);
       if (tags.has('slow')) await sleep(config.sandboxSlowMs);
       const now = new Date().toISOString();
       const c: Checkout = {
@@ -241,7 +287,7 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   );
 
   router.post('/psp/v4/checkouts/:id/cancel', (req, res) =>
-    send(res, () => {
+    keyed(req, res, () => {
       const c = checkoutOf(req, req.params.id);
       if (!c) return notFound();
       if (c.state === 'cancelled') return { status: 200, body: checkoutView(c) };
@@ -254,10 +300,13 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   );
 
   router.post('/psp/v4/charges', (req, res) =>
-    send(res, () => {
+    keyed(req, res, () => {
       const b: Obj = req.body ?? {};
+      // Every field error our checks find, else the first of Twisto's published rules broken (rules.json).
       const errors = validateCharge(b);
       if (Object.keys(errors).length) return invalid(errors);
+      const broken = breach('charge', b);
+      if (broken) return invalid(broken);
       const c = checkoutOf(req, b.authority.value);
       if (!c) return invalid({ authority: { value: ['Checkout not found.'] } });
       if (c.state !== 'approved' || [...charges.values()].some((x) => x.checkout_id === c.id && x.state === 'authorised')) {
@@ -270,7 +319,7 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
         id: id('ch'),
         checkout_id: c.id,
         secret_key: c.secret_key,
-        reference: b.reference,
+        reference: b.reference ?? randomBytes(8).toString('hex'),
         amount: c.order.amount,
         currency: c.order.currency,
         captured: capture ? c.order.amount : 0,
@@ -297,7 +346,7 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     }),
   );
   router.post('/psp/v4/charges/:id/capture', (req, res) =>
-    send(res, () => {
+    keyed(req, res, () => {
       const ch = chargeOf(req);
       if (!ch) return notFound();
       if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be captured.`, 'invalid_state');
@@ -311,7 +360,7 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
     }),
   );
   router.post('/psp/v4/charges/:id/cancel', (req, res) =>
-    send(res, () => {
+    keyed(req, res, () => {
       const ch = chargeOf(req);
       if (!ch) return notFound();
       if (ch.state !== 'authorised') return detail(400, `Charge in state ${ch.state} cannot be cancelled.`, 'invalid_state');
@@ -322,13 +371,15 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   );
 
   router.post('/psp/v4/refunds', (req, res) =>
-    send(res, async () => {
+    keyed(req, res, async () => {
       const b: Obj = req.body ?? {};
       const c = checkoutOf(req, b.checkout_id);
       if (c?.tags.has('refund_flaky') && flaky('refund_flaky', String(b.reference ?? b.checkout_id))) return unavailable;
       const errors = validateRefund(b);
       if (!errors.checkout_id && !c) errors.checkout_id = ['Checkout not found.'];
       if (Object.keys(errors).length) return invalid(errors);
+      const broken = breach('refund', b);
+      if (broken) return invalid(broken);
       if (c!.tags.has('slow')) await sleep(config.sandboxSlowMs);
       if (c!.state !== 'completed') return detail(400, `Checkout in state ${c!.state} cannot be refunded: it is not charged.`, 'invalid_state');
       if (c!.tags.has('refund_fail')) return detail(400, 'The refund was rejected by Twisto.', 'refund_rejected');
@@ -470,7 +521,12 @@ export const imitation: Imitation = (idem, publicUrl) => {
     views: {
       checkouts: (q) =>
         [...t.checkouts.values()]
-          .filter((c) => (!q.id || c.id === q.id) && (!q.merchant_reference || c.merchant_reference === q.merchant_reference))
+          .filter(
+            (c) =>
+              (!q.id || c.id === q.id) &&
+              (!q.merchant_reference || c.merchant_reference === q.merchant_reference) &&
+              (!q.reference || c.order.reference === q.reference),
+          )
           .map(({ secret_key: _k, tags, ...c }) => ({ ...c, tags: [...tags] })),
       charges: (q) => [...t.charges.values()].filter((c) => !q.checkout_id || c.checkout_id === q.checkout_id).map(({ secret_key: _k, ...c }) => c),
       refunds: (q) => [...t.refunds.values()].filter((r) => !q.checkout_id || r.checkout_id === q.checkout_id).map(({ secret_key: _k, ...r }) => r),

@@ -1,7 +1,16 @@
-// Twisto's request validation as the sandbox imitates it: Django REST framework's field errors, nested like the
-// request ({"shopper": {"email": ["This field is required."]}}), with DRF's own messages. Twisto's exact bodies are
-// UNVERIFIED (workers/connectors/twisto/errors.ts reads both DRF shapes).
+// Twisto's request validation as the sandbox imitates it. Twisto's published rules (required fields, lengths, enums:
+// workers/connectors/twisto/fixtures/rules.json, read from docs.twisto.cz psp-api/api/*) are checked first, by the same
+// file the connector's tests use (`breach`); what rules.json cannot say (the decimal pattern, quantity >= 1, a date,
+// the items adding up) is checked here. The answer is Django REST framework's field errors, nested like the request
+// ({"shopper": {"email": ["This field is required."]}}): Twisto's exact error bodies are UNVERIFIED
+// (workers/connectors/twisto/errors.ts reads both DRF shapes).
+import { readFileSync } from 'node:fs';
+import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
+
 type Obj = Record<string, any>;
+const RULES = JSON.parse(readFileSync(new URL('../../../../workers/connectors/twisto/fixtures/rules.json', import.meta.url), 'utf8'));
+/** Twisto's published rules of one call. */
+export const rules = (call: 'checkout' | 'charge' | 'refund') => RequestRules.parse(RULES[call]);
 export type FieldErrors = { [k: string]: string[] | FieldErrors | FieldErrors[] };
 
 export const AMOUNT = /^-?\d{0,8}(\.\d{0,2})?$/;
@@ -36,6 +45,40 @@ function amount(errors: FieldErrors, b: Obj, key: string) {
   else if (typeof v !== 'string' || !AMOUNT.test(v) || v === '' || v === '-') errors[key] = ['A valid number is required.'];
 }
 
+/** A message at a path (`order.items[1].name`) as DRF nests it: {"order": {"items": [{}, {"name": [message]}]}}. */
+export function nested(field: string, message: string): FieldErrors {
+  const parts = field.split('.').flatMap((p): (string | number)[] => {
+    const m = /^(.*)\[(\d+)\]$/.exec(p);
+    return m ? [m[1]!, Number(m[2])] : [p];
+  });
+  let v: string[] | FieldErrors | FieldErrors[] = [message];
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const k = parts[i]!;
+    if (typeof k === 'number') {
+      const list: FieldErrors[] = Array.from({ length: k + 1 }, () => ({}));
+      // A list item is an object of its fields' errors; a message about the item itself is DRF's non_field_errors.
+      list[k] = Array.isArray(v) ? { non_field_errors: v.filter((x): x is string => typeof x === 'string') } : v;
+      v = list;
+    } else v = { [k]: v };
+  }
+  return Array.isArray(v) ? { non_field_errors: v.filter((x): x is string => typeof x === 'string') } : v;
+}
+
+/** The first of Twisto's published rules `body` breaks, as DRF's field error (DRF's messages), or null. */
+export function breach(call: 'checkout' | 'charge' | 'refund', body: unknown): FieldErrors | null {
+  const b = firstBreach(rules(call), body);
+  if (!b) return null;
+  const max = /at most (\d+) characters/.exec(b.message);
+  const message = b.message.endsWith('is required')
+    ? REQUIRED
+    : max
+      ? maxLen(Number(max[1]))
+      : b.message.includes('must be one of')
+        ? 'Not a valid choice.'
+        : 'Not a valid string.';
+  return nested(b.field, message);
+}
+
 const put = (errors: FieldErrors, key: string, sub: FieldErrors) => {
   if (Object.keys(sub).length) errors[key] = sub;
 };
@@ -56,7 +99,7 @@ export function validateCheckout(b: Obj): FieldErrors {
     const sh = b.shopper;
     text(s, sh, 'email', { required: true });
     if (!s.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(sh.email)) s.email = ['Enter a valid email address.'];
-    for (const k of ['first_name', 'middle_name', 'last_name', 'last_name2']) text(s, sh, k, { max: 255 });
+    for (const k of ['first_name', 'middle_name', 'last_name', 'last_name2']) text(s, sh, k, { max: 40 });
     text(s, sh, 'phone', { max: 20 });
     text(s, sh, 'personal_id', { max: 11 });
     if (sh.birth_date !== undefined && !(typeof sh.birth_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(sh.birth_date))) {
@@ -111,7 +154,8 @@ export function validateCharge(b: Obj): FieldErrors {
     text(a, b.authority, 'value', { required: true });
     put(errors, 'authority', a);
   }
-  text(errors, b, 'reference', { required: true, max: 200 });
+  // Optional ("If not specified, we will generate a random one"), ≤ 140 (charge-create).
+  text(errors, b, 'reference', { max: 140 });
   amount(errors, b, 'amount');
   if (!CURRENCIES.includes(b.currency)) errors.currency = b.currency ? [`"${b.currency}" is not a valid choice.`] : [REQUIRED];
   if (b.capture !== undefined && typeof b.capture !== 'boolean') errors.capture = ['Must be a valid boolean.'];
@@ -122,7 +166,7 @@ export function validateCharge(b: Obj): FieldErrors {
 export function validateRefund(b: Obj): FieldErrors {
   const errors: FieldErrors = {};
   text(errors, b, 'checkout_id', { required: true });
-  text(errors, b, 'reference', { max: 200 });
+  text(errors, b, 'reference', { max: 140 });
   text(errors, b, 'reason', { max: 255 });
   amount(errors, b, 'amount');
   if (!errors.amount && minor(b.amount) <= 0) errors.amount = ['Ensure this value is greater than 0.'];
