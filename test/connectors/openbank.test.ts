@@ -198,11 +198,16 @@ describe('openbank through the stack', () => {
     expect(created.filter((c) => c.idempotency_key === orders[0].merchant_order_id).map((c) => c.status)).toEqual([500, 500, 201]);
   });
 
-  it("Zinia's own validation: no date of birth -> failed naming customer.birth_date", async () => {
+  // issue 21: the customer gives the date of birth at Zinia's page (Computop's and payever's Zinia pages); the old
+  // imitation refused an order without it, so such a payment failed before the customer could reach Zinia.
+  it("no date of birth -> the customer's step at Zinia; a malformed one -> failed naming customer.birth_date", async () => {
     const body = bnplPayment('openbank', 'erika@example.com');
     const p = await calls.pay({ ...body, metadata: { ...body.metadata, birth_date: undefined } });
-    const f = await calls.until(p, 'failed');
-    expect(f).toMatchObject({ error_code: 'VALIDATION_ERROR', error_message: 'customer.birth_date is required', unified_code: 'UE_2000' });
+    const { payment } = await linkUp(p);
+    await calls.until(payment, 'requires_capture');
+    const q = await calls.pay({ ...body, metadata: { ...body.metadata, birth_date: '03.02.1980' } });
+    const f = await calls.until(q, 'failed');
+    expect(f).toMatchObject({ error_code: 'VALIDATION_ERROR', error_message: 'customer.birth_date must be YYYY-MM-DD', unified_code: 'UE_2000' });
   });
 
   it("wrong credentials: failed with Zinia's code (client secret) or the API gateway's (Merchant API Key)", async () => {

@@ -1,5 +1,7 @@
 // openbank's flows, pure: the login, our jobs -> Zinia's requests (decimal euros, the subscription key and the Bearer
-// token), and Zinia's answers in the documented-by-design shapes (fixtures/) -> outcomes; notifications -> hints.
+// token), and Zinia's answers in the documented-by-design shapes (fixtures/) -> outcomes; notifications -> hints. What
+// Zinia (and the gateways that wrap it) published is in fixtures/published/ (sentences, no JSON examples: SOURCES.md);
+// the issue-21 block checks the connector against those sentences and the README's counts and go-live list.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
@@ -7,6 +9,8 @@ import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { testSession } from '../kit/testing.ts';
 import { connector as openbank } from './index.ts';
+import { countVerification } from '../../../scripts/connector-verification.ts';
+import { verificationLevel } from '../manifest.ts';
 import { euros, itemOf, mobileOf } from './request.ts';
 
 const load = (f: string) => JSON.parse(readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8'));
@@ -211,7 +215,7 @@ describe('openbank answers -> outcomes', () => {
     expect(flow(authorize).response(a('validation_birth_date'), job())).toMatchObject({
       kind: 'DECLINED',
       error_code: 'VALIDATION_ERROR',
-      error_message: 'customer.birth_date is required',
+      error_message: 'customer.birth_date must be YYYY-MM-DD',
       unified_code: 'UE_2000',
     });
     expect(flow(authorize).response(a('amount_out_of_range'), job())).toMatchObject({ error_code: 'AMOUNT_OUT_OF_RANGE', unified_code: 'UE_2000' });
@@ -256,5 +260,68 @@ describe('openbank answers -> outcomes', () => {
     });
     expect(flow(notification).parse(JSON.stringify(notifications.no_order))).toMatchObject({ object: 'unknown' });
     expect(flow(notification).parse('not json')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
+  });
+});
+
+/** The items of a README section `## <title>` (its top-level `- ` lines, continuation lines joined). */
+function readmeList(readme: string, title: string): string[] {
+  const lines = readme.split('\n');
+  const from = lines.indexOf(`## ${title}`);
+  if (from < 0) return [];
+  const items: string[] = [];
+  for (const l of lines.slice(from + 1)) {
+    if (l.startsWith('## ')) break;
+    if (l.startsWith('- ')) items.push(l.slice(2).trim());
+    else if (l.startsWith('  ') && items.length) items[items.length - 1] += ` ${l.trim()}`;
+  }
+  return items;
+}
+
+describe('issue 21: openbank against what Zinia published (fixtures/published/)', () => {
+  const guide = load('published/zinia-integration-guide.json');
+  const computop = load('published/computop-zinia.json');
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+
+  it("the guide's three credentials: the Client ID and Client Secret log in, the Merchant API Key goes with every call", () => {
+    expect(Object.keys(guide.credentials)).toEqual(['Client ID', 'Client Secret', 'Merchant API Key']);
+    // Our SignatureKey: key1 = Client ID, api_secret = Client Secret, api_key = Merchant API Key (README, manifest.ts).
+    const login = flow(token).request({ key1: 'the-client-id', api_secret: 'the-client-secret', api_key: 'the-merchant-api-key' });
+    expect(JSON.stringify(login.body)).toContain('the-client-id');
+    expect(JSON.stringify(login.body)).toContain('the-client-secret');
+    expect(Object.values(login.headers ?? {})).toContain('the-merchant-api-key');
+    const create = flow(authorize).request(job(), { key1: 'the-client-id', api_secret: 'the-client-secret', api_key: 'the-merchant-api-key' }, session);
+    expect(Object.values(create.headers ?? {})).toContain('the-merchant-api-key');
+  });
+
+  it("Computop's mapping: Authorize is Merchant_login (an access token) then Create_order, which is the guide's POST /checkout/orders", () => {
+    expect(computop.request_mapping.Authorize).toEqual(['Merchant_login', 'Create_order']);
+    // Merchant_login: our token flow; its access token carries the checkout.
+    expect(openbank.token).toBeDefined();
+    const access = flow(token).response(a('token'));
+    expect(access).toMatchObject({ access_token: expect.any(String) });
+    const withToken = flow(authorize).request(job(), creds, { ...session, access_token: 'access_token' in access ? access.access_token : '' });
+    expect(JSON.stringify(withToken.headers)).toContain('access_token' in access ? access.access_token : 'missing');
+    // Create_order: the guide's sentence names the call.
+    const [, method, path] = /\((POST) (\/checkout\/orders)\)/.exec(guide.checkout) ?? [];
+    expect({ method: withToken.method, path: withToken.path }).toEqual({ method, path });
+  });
+
+  it("the create answer's URL of Zinia's checkout payment screen (the Link-Up) is where the customer goes: requires_customer_action", () => {
+    expect(guide.checkout).toContain('will provide a URL to show users the Zinia checkout payment screen (customer Link-Up process)');
+    expect(flow(authorize).response(a('created'), job())).toMatchObject({
+      kind: 'CUSTOMER_ACTION',
+      redirect_url: (a('created').body as { redirect_url: string }).redirect_url,
+    });
+  });
+
+  it('the README counts its Sources rows and UNVERIFIED items as the manifest states, at level preview, with the same go-live list', () => {
+    const counted = countVerification(readme);
+    const v = openbank.manifest.verification;
+    expect({ verified: v?.verified, unverified: v?.unverified }).toEqual(counted);
+    expect(v?.level).toBe(verificationLevel(counted.verified, counted.unverified));
+    expect(v?.level).toBe('preview');
+    expect(readme.split('\n').slice(0, 4).join(' ')).toMatch(/preview/i);
+    expect(v?.go_live_checklist?.length).toBeGreaterThan(10);
+    expect(readmeList(readme, 'Before going live')).toEqual([...(v?.go_live_checklist ?? [])]);
   });
 });

@@ -193,8 +193,8 @@ describe("the sandbox's Zinia", () => {
     }
   }, 15_000);
 
-  it("refuses in Zinia's {code, message, field}: a missing birth date, too many decimals, an amount out of range, a Spanish customer without national id", async () => {
-    const noBirth = await call('POST', '/checkout/orders', orderBody({}, { birth_date: undefined }));
+  it("refuses in Zinia's {code, message, field}: a malformed birth date, too many decimals, an amount out of range, a Spanish customer without national id", async () => {
+    const noBirth = await call('POST', '/checkout/orders', orderBody({}, { birth_date: '03.02.1980' }));
     expect(noBirth).toEqual(answers.validation_birth_date);
     expect(ZiniaError.parse(noBirth.body).field).toBe('customer.birth_date');
     expect((await call('POST', '/checkout/orders', orderBody({ amount: 119.001 }))).body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'amount' });
@@ -204,5 +204,68 @@ describe("the sandbox's Zinia", () => {
     expect((await call('POST', '/checkout/orders', es)).body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'customer.national_id' });
     expect((await call('POST', '/checkout/orders', orderBody({}, { mobile_phone: '015112345678' }))).body).toMatchObject({ field: 'customer.mobile_phone' });
     expect(await call('GET', '/checkout/orders/ZIN-nope')).toEqual(answers.order_not_found);
+  });
+
+  describe('issue 21: against what Zinia and the gateways published (workers/connectors/openbank/fixtures/published/)', () => {
+    const guide = load('published/zinia-integration-guide.json');
+    const computop = load('published/computop-zinia.json');
+    const payever = load('published/payever-zinia-de.json');
+
+    it("Merchant_login gives the access token the checkout is carried out with; POST /checkout/orders answers the Link-Up's URL", async () => {
+      expect(computop.request_mapping.description).toContain('merchant login is used to get acess token to carry out the checkout');
+      expect(await call('POST', '/checkout/orders', orderBody(), { bearer: false })).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
+      const login = await call(
+        'POST',
+        '/auth/login',
+        { client_id: 'openbank_sandbox_client_id', client_secret: 'openbank_sandbox_client_secret' },
+        { bearer: false },
+      );
+      expect(keys(login.body)).toEqual(keys(answers.token.body));
+      expect(guide.checkout).toContain('(POST /checkout/orders)');
+      const created = await call('POST', '/checkout/orders', orderBody(), { bearer: login.body.access_token });
+      expect(created.status).toBe(201);
+      expect(keys(created.body)).toEqual(keys(answers.created.body));
+      // "a URL to show users the Zinia checkout payment screen (customer Link-Up process)": it opens the customer's page.
+      const page = await fetch(created.body.redirect_url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<form method="post"/);
+    });
+
+    it('takes an order without mobile number and date of birth: the customer gives them at Zinia (old code: 400 customer.birth_date)', async () => {
+      expect(computop.customer_data).toBe('Enter customer mobile number and date of birth.');
+      expect(payever['https://support.payever.org/hc/en-us/articles/16873706611484-Zinia-by-Santander-Installment-Germany'][2]).toContain(
+        'the customer is forwarded to Zinia, where they simply enter their date of birth',
+      );
+      const bare = await call('POST', '/checkout/orders', orderBody({}, { mobile_phone: undefined, birth_date: undefined }));
+      expect(bare.status).toBe(201);
+      expect(ZiniaOrder.parse(bare.body).status).toBe('CREATED');
+      const page = await (await fetch(bare.body.redirect_url)).text();
+      expect(page).toMatch(/name="mobile_phone"/);
+      expect(page).toMatch(/name="birth_date"/);
+      // The customer's own birth date at the Link-Up decides legal age (Zinia: 18 or over).
+      const action = /action="([^"]+\/approve)"/.exec(page)![1]!;
+      const back = await fetch(new URL(action, bare.body.redirect_url), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ mobile_phone: '+4915112345678', birth_date: `${new Date().getUTCFullYear() - 17}-01-01` }).toString(),
+      });
+      expect(back.status).toBe(303);
+      expect((await call('GET', `/checkout/orders/${bare.body.order_id}`)).body).toMatchObject({
+        status: 'REJECTED',
+        rejection_reason: { code: 'CUSTOMER_UNDERAGE' },
+      });
+    });
+
+    it("instalments are 50-750 EUR by default as payever's Zinia page says (old code: up to 3000 EUR)", async () => {
+      expect(payever['https://support.payever.org/hc/en-us/articles/16873706611484-Zinia-by-Santander-Installment-Germany'][0]).toContain(
+        'between €50 and €750',
+      );
+      const item = { ...example.items[0], quantity: 1, unit_price: 1000, total_amount: 1000 };
+      const big = await call('POST', '/checkout/orders', orderBody({ product: 'INSTALMENTS', amount: 1000, items: [item] }));
+      expect(big).toMatchObject({ status: 422, body: { code: 'AMOUNT_OUT_OF_RANGE', field: 'amount' } });
+      const ok = { ...item, unit_price: 750, total_amount: 750 };
+      expect((await call('POST', '/checkout/orders', orderBody({ product: 'INSTALMENTS', amount: 750, items: [ok] }))).status).toBe(201);
+    });
   });
 });

@@ -27,7 +27,7 @@ import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { ZiniaNotifier, type ZiniaDelivery } from './notifier.ts';
-import { cents, Invalid, itemsTotal, s, validateOrder } from './validate.ts';
+import { age, cents, Invalid, itemsTotal, s, validateOrder } from './validate.ts';
 
 type Status = 'CREATED' | 'PENDING' | 'APPROVED' | 'PARTIALLY_SHIPPED' | 'SHIPPED' | 'REFUNDED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED';
 interface Reason {
@@ -336,11 +336,14 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
     }),
   );
 
-  // The Link-Up: the customer confirms mobile number and date of birth, picks the product, and Zinia decides.
+  // The Link-Up: the customer gives (or confirms what the shop sent) mobile number and date of birth, and Zinia decides.
+  // Sourced: the customer's step at Zinia and what it asks (Computop's and payever's Zinia pages); the page is ours.
   const linkUp = (id: string) => {
     const o = orders.get(id);
     return o && o.status === 'CREATED' ? o : undefined;
   };
+  /** A birth date the customer gave at the Link-Up (or the shop sent) that is under 18 years ago. */
+  const underage = (birth: string | null) => birth !== null && /^\d{4}-\d{2}-\d{2}$/.test(birth) && age(birth) < 18;
   router.get('/link-up/:id', (req, res) => {
     const o = linkUp(req.params.id);
     if (!o) return res.status(404).type('html').send('<!doctype html><title>Zinia</title><p>This application is no longer available.</p>');
@@ -348,8 +351,11 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
     const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
     res.type('html').send(`<!doctype html><title>Zinia – pay later</title>
 <h1>Pay ${toDecimalString(o.amount, 'EUR')} EUR ${o.product === 'INSTALMENTS' ? 'in instalments' : 'in 30 days'} with Zinia</h1>
-<p>Order ${esc(o.merchant_reference ?? o.merchant_order_id)}. Mobile number ${esc(c.mobile_phone)}, date of birth ${esc(c.birth_date)}.</p>
-<form method="post" action="/openbank/link-up/${o.order_id}/approve"><button>Confirm and pay later</button></form>
+<p>Order ${esc(o.merchant_reference ?? o.merchant_order_id)}.</p>
+<form method="post" action="/openbank/link-up/${o.order_id}/approve">
+<label>Mobile number <input name="mobile_phone" value="${esc(c.mobile_phone)}"></label>
+<label>Date of birth <input name="birth_date" type="date" value="${esc(c.birth_date)}"></label>
+<button>Confirm and pay later</button></form>
 <form method="post" action="/openbank/link-up/${o.order_id}/deny"><button>Cancel and return to the shop</button></form>`);
   });
   router.post('/link-up/:id/:decision', (req, res) => {
@@ -362,6 +368,9 @@ export function openbankRouter(idem: IdempotencyStore, publicUrl: () => string) 
       o.status = 'CANCELLED';
       o.rejection_reason = { code: 'CUSTOMER_CANCELLED', message: 'The customer cancelled the application' };
       back = urls.cancel_url ?? urls.return_url;
+    } else if (underage(s(req.body?.birth_date) ?? s(o.request.customer?.birth_date))) {
+      o.status = 'REJECTED';
+      o.rejection_reason = { code: 'CUSTOMER_UNDERAGE', message: 'The customer must be of legal age' };
     } else if (o.tags.has('decline')) {
       o.status = 'REJECTED';
       o.rejection_reason = { code: 'CREDIT_CHECK_REJECTED', message: 'Zinia could not approve the financing' };

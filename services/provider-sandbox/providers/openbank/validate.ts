@@ -34,7 +34,12 @@ export function cents(v: unknown, field: string): number {
   }
 }
 
-export const PRODUCTS = { PAY_IN_30: { min: 5_000, max: 75_000 }, INSTALMENTS: { min: 5_000, max: 300_000 } } as const;
+/**
+ * The default basket limits in cents: 50–750 EUR for pay in 30 days (payever's Zinia BNPL Germany page) and, by
+ * default, also for instalments (payever's Zinia instalment Germany page; issue 21: the imitation had 3000 EUR, which
+ * no source shows). Zinia sets a merchant's own maximum individually.
+ */
+export const PRODUCTS = { PAY_IN_30: { min: 5_000, max: 75_000 }, INSTALMENTS: { min: 5_000, max: 75_000 } } as const;
 export const COUNTRIES = ['DE', 'ES', 'NL'];
 const ITEM_TYPES = ['PRODUCT', 'DIGITAL', 'SHIPPING', 'DISCOUNT'];
 
@@ -55,7 +60,8 @@ export function itemsTotal(items: unknown, field: string): number {
   return total;
 }
 
-const age = (birth: string, now = new Date()) => {
+/** Full years since a YYYY-MM-DD birth date. */
+export const age = (birth: string, now = new Date()) => {
   const [y, m, d] = birth.split('-').map(Number) as [number, number, number];
   return now.getUTCFullYear() - y - (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d) ? 1 : 0);
 };
@@ -71,11 +77,13 @@ export function validateOrder(b: Obj): number {
   required(c.first_name, 'customer.first_name');
   required(c.last_name, 'customer.last_name');
   if (!s(c.email)?.includes('@')) throw new Invalid('customer.email is required', 'customer.email');
-  // The Link-Up identifies the customer by mobile number and date of birth: both mandatory.
-  if (!/^\+\d{8,15}$/.test(s(c.mobile_phone) ?? ''))
-    throw new Invalid('customer.mobile_phone is required in international format (+4915112345678)', 'customer.mobile_phone');
-  const birth = required(c.birth_date, 'customer.birth_date');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(birth)) throw new Invalid('customer.birth_date must be YYYY-MM-DD', 'customer.birth_date');
+  // The customer gives the mobile number and date of birth at Zinia's page (the Link-Up: Computop's Zinia page, payever's
+  // Zinia instalment page), so the order may come without them (issue 21: they were required here, which no source
+  // shows). When the shop sends them (a prefill, UNVERIFIED), they must be well formed.
+  if (c.mobile_phone != null && !/^\+\d{8,15}$/.test(s(c.mobile_phone) ?? ''))
+    throw new Invalid('customer.mobile_phone must be in international format (+4915112345678)', 'customer.mobile_phone');
+  const birth = c.birth_date == null ? null : (s(c.birth_date) ?? '');
+  if (birth !== null && !/^\d{4}-\d{2}-\d{2}$/.test(birth)) throw new Invalid('customer.birth_date must be YYYY-MM-DD', 'customer.birth_date');
   const a: Obj = b.billing_address ?? {};
   for (const f of ['address_line_1', 'postal_code', 'city', 'country_code']) required(a[f], `billing_address.${f}`);
   if (!COUNTRIES.includes(a.country_code))
@@ -88,7 +96,7 @@ export function validateOrder(b: Obj): number {
   for (const u of ['return_url', 'cancel_url']) if (!/^https?:\/\//.test(s(urls[u]) ?? '')) throw new Invalid(`urls.${u} must be an http(s) URL`, `urls.${u}`);
   if (urls.notification_url != null && !/^https?:\/\//.test(String(urls.notification_url)))
     throw new Invalid('urls.notification_url must be an http(s) URL', 'urls.notification_url');
-  if (age(birth) < 18) throw new Invalid('The customer must be of legal age', 'customer.birth_date', 'CUSTOMER_UNDERAGE', 422);
+  if (birth !== null && age(birth) < 18) throw new Invalid('The customer must be of legal age', 'customer.birth_date', 'CUSTOMER_UNDERAGE', 422);
   const limits = PRODUCTS[b.product as keyof typeof PRODUCTS];
   if (amount < limits.min || amount > limits.max) {
     throw new Invalid(`amount must be from ${limits.min / 100} to ${limits.max / 100} EUR for ${b.product}`, 'amount', 'AMOUNT_OUT_OF_RANGE', 422);
