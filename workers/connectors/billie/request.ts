@@ -1,4 +1,4 @@
-// Our operations in Billie's dialect (reference: ../shared/reference/providers/billie.md): JSON bodies, amounts as
+// Our operations in Billie's dialect (traced to Billie's SDK and docs: README.md, Sources): JSON bodies, amounts as
 // decimal euros {net, gross, tax} (converted exactly: lib/money.ts), a Bearer token from POST /oauth/token. Paths are
 // relative to Billie's API root (BILLIE_BASE_URL, e.g. https://paella-sandbox.billie.io/api/v2); without
 // BILLIE_BASE_URL the provider sandbox serves it at /billie/api/v2.
