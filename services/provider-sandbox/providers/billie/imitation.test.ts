@@ -110,7 +110,7 @@ describe('billie imitation', () => {
     expect(declined.status).toBe(200);
     expect(BillieOrder.parse(declined.body)).toMatchObject({ state: 'declined', decline_reason: 'risk_policy' });
   });
-  it('issue 21: refuses by Billie\'s rules, naming the field: no merchant_customer_id, an invoice without shipping_info', async () => {
+  it("issue 21: refuses by Billie's rules, naming the field: no merchant_customer_id, an invoice without shipping_info", async () => {
     const token = (
       await call('POST', '/oauth/token', {
         grant_type: 'client_credentials',
@@ -132,14 +132,21 @@ describe('billie imitation', () => {
       { orders: [created.body.uuid], external_code: 'INV-9', invoice_url: 'https://shop/i.pdf', amount: { net: 10, gross: 11.9, tax: 1.9 } },
       token,
     );
-    expect(inv).toEqual({ status: 400, body: { errors: [{ title: 'This value should not be blank.', code: 'request_validation_error', source: 'shipping_info' }] } });
+    expect(inv).toEqual({
+      status: 400,
+      body: { errors: [{ title: 'This value should not be blank.', code: 'request_validation_error', source: 'shipping_info' }] },
+    });
   });
   it("sends Billie's published webhook shape with the agreed secret in X-Api-Key", async () => {
-    expect((await fetch(`${root}/sandbox/billie/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'billie_sandbox_client_id', url: `${root}/hook`, secret: 's3cret' }),
-    })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${root}/sandbox/billie/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: 'billie_sandbox_client_id', url: `${root}/hook`, secret: 's3cret' }),
+        })
+      ).status,
+    ).toBe(201);
     const token = (
       await call('POST', '/oauth/token', {
         grant_type: 'client_credentials',

@@ -147,19 +147,19 @@ export function billieRouter(idem: IdempotencyStore) {
 
   const orderView = (o: Order): Obj => {
     const all: Obj = {
-    uuid: o.uuid,
-    external_code: o.external_code,
-    state: o.state,
-    decline_reason: o.decline_reason,
-    amount: amountView(o.amount_cents),
-    unshipped_amount: amountView(o.unshipped_cents),
-    duration: o.duration,
-    debtor: o.debtor,
-    delivery_address: o.delivery_address,
-    created_at: o.created_at,
-    invoices: o.invoices.map((id) => invoiceView(invoices.get(id)!)),
-    selected_payment_method: 'bank_transfer',
-    payment_methods: [],
+      uuid: o.uuid,
+      external_code: o.external_code,
+      state: o.state,
+      decline_reason: o.decline_reason,
+      amount: amountView(o.amount_cents),
+      unshipped_amount: amountView(o.unshipped_cents),
+      duration: o.duration,
+      debtor: o.debtor,
+      delivery_address: o.delivery_address,
+      created_at: o.created_at,
+      invoices: o.invoices.map((id) => invoiceView(invoices.get(id)!)),
+      selected_payment_method: 'bank_transfer',
+      payment_methods: [],
     };
     return Object.fromEntries(ORDER_KEYS.map((k) => [k, all[k] ?? null]));
   };
