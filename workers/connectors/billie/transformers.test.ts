@@ -1,5 +1,6 @@
 // billie's flows, pure: the token request and answer, our jobs -> Billie's requests (decimal amounts {net, gross, tax}),
-// and recorded Billie answers (fixtures/answers.json, the reference sheet's examples where it has them) -> outcomes.
+// Billie's published examples and shapes (fixtures/published/) and our scenario answers (fixtures/answers.json) ->
+// outcomes; every request checked by Billie's rules (fixtures/rules.json).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';

@@ -1,5 +1,5 @@
-// Billie's API v2 as the sandbox imitates it (the worker's side: workers/connectors/billie/; reference:
-// ../shared/reference/providers/billie.md). Mounted at /billie, so the API root is /billie/api/v2:
+// Billie's API v2 as the sandbox imitates it (the worker's side: workers/connectors/billie/; Billie's own material:
+// its README's Sources and fixtures/). Mounted at /billie, so the API root is /billie/api/v2:
 //   POST /api/v2/oauth/token                   client credentials (JSON or form) -> {token_type, expires_in, access_token}
 //   POST /api/v2/orders                        direct order -> 200 Order: created | declined (+decline_reason) | waiting (review)
 //   GET  /api/v2/orders/:uuid                  read
