@@ -86,6 +86,8 @@ describe('billie through the stack', () => {
       duration: 60,
       external_code: p.merchant_order_reference_id,
       debtor: {
+        // issue 21: Billie requires merchant_customer_id: our customer id (the gateway's customer for this buyer).
+        merchant_customer_id: expect.stringMatching(/^cus_/),
         name: 'ACME GmbH',
         legal_form: 'GmbH',
         tax_id: 'DE123456789',

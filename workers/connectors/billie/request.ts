@@ -1,4 +1,4 @@
-// Our operations in Billie's dialect (reference: ../shared/reference/providers/billie.md): JSON bodies, amounts as
+// Our operations in Billie's dialect (traced to Billie's SDK and docs: README.md, Sources): JSON bodies, amounts as
 // decimal euros {net, gross, tax} (converted exactly: lib/money.ts), a Bearer token from POST /oauth/token. Paths are
 // relative to Billie's API root (BILLIE_BASE_URL, e.g. https://paella-sandbox.billie.io/api/v2); without
 // BILLIE_BASE_URL the provider sandbox serves it at /billie/api/v2.
@@ -49,6 +49,7 @@ export function createOrderRequest(job: ConnectorJob, token: string | undefined)
   const lines = linesOf(o?.order_details);
   const tax = o?.order_tax_amount ?? lines.reduce((t, l) => t + lineTax(l), 0);
   const shipping = o?.shipping && obj(o.shipping).address ? o.shipping : null;
+  const email = o?.customer?.email ?? job.customer_email ?? str(billing.email);
   return {
     method: 'POST',
     path: `${apiRoot()}/orders`,
@@ -59,14 +60,16 @@ export function createOrderRequest(job: ConnectorJob, token: string | undefined)
       duration: int(md.net_term) ?? 30,
       external_code: job.merchant_order_reference_id ?? job.payment_id,
       debtor: {
-        merchant_customer_id: o?.customer?.id ?? undefined,
+        // Required by Billie (issue 21: a guest order without it is refused). Our customer id, else the buyer's email,
+        // as Billie's Magento 2 module sends for every buyer, guests included (docs/decisions.md).
+        merchant_customer_id: str(o?.customer?.id) ?? email,
         name: str(md.company_name),
         legal_form: str(md.legal_form),
         tax_id: str(md.company_vat_id),
         company_address: address(o?.billing),
       },
       debtor_person: {
-        email: o?.customer?.email ?? job.customer_email ?? str(billing.email),
+        email,
         first_name: str(name.first_name) ?? (first || undefined),
         last_name: str(name.last_name) ?? (rest.join(' ') || undefined),
         phone_number: o?.customer?.phone ?? str(obj(billing.phone).number),
@@ -103,6 +106,8 @@ export function invoiceRequest(job: ConnectorJob, token: string | undefined): Pr
       orders: [job.connector_transaction_id],
       external_code: number ?? job.operation_id,
       invoice_url: url,
+      // Billie's SDK: "can be an empty object, but is required" (issue 21). We have no carrier data to give.
+      shipping_info: {},
       amount: amountOf(job.amount, tax, job.currency),
       ...(lines.length ? { line_items: lines.map((l, i) => ({ external_id: l.product_id ?? `line-${i + 1}`, quantity: l.quantity ?? 1 })) } : {}),
     },

@@ -20,7 +20,9 @@ const ORDER_OUTCOME: Record<z.infer<typeof BillieOrder>['state'], OutcomeKind> =
   authorized: 'PENDING',
   declined: 'DECLINED',
   canceled: 'DECLINED',
+  cancelled: 'DECLINED',
 };
+const isCancelled = (state: string) => state === 'canceled' || state === 'cancelled';
 
 /** authorize (create the order) and its status sync (read it). */
 export function orderOutcome(res: ProviderResponse): Outcome {
@@ -31,7 +33,7 @@ export function orderOutcome(res: ProviderResponse): Outcome {
     connector_transaction_id: o.uuid,
     connector_reference_id: o.external_code ?? undefined,
     ...(o.state === 'declined' ? declined(o.decline_reason) : {}),
-    ...(o.state === 'canceled' ? { ...declined('canceled'), error_message: 'The order was cancelled at Billie' } : {}),
+    ...(isCancelled(o.state) ? { ...declined('canceled'), error_message: 'The order was cancelled at Billie' } : {}),
   };
 }
 
@@ -45,7 +47,7 @@ export function invoiceOutcome(res: ProviderResponse): Outcome {
 export function cancelOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   if (res.body === null) return { kind: 'VOIDED' };
-  return readAnswer(BillieOrder, res, 'billie').state === 'canceled'
+  return isCancelled(readAnswer(BillieOrder, res, 'billie').state)
     ? { kind: 'VOIDED' }
     : { kind: 'FAILED', error_code: 'state', error_message: 'The order was not cancelled' };
 }

@@ -17,6 +17,8 @@ export const ORDER_STATES = [
   'late',
   'complete',
   'canceled',
+  // Billie's order-states page spells it "cancelled", its SDK "canceled": both are read (issue 21).
+  'cancelled',
 ] as const;
 
 export const BillieOrder = z.object({

@@ -1,5 +1,6 @@
 // billie's flows, pure: the token request and answer, our jobs -> Billie's requests (decimal amounts {net, gross, tax}),
-// and recorded Billie answers (fixtures/answers.json, the reference sheet's examples where it has them) -> outcomes.
+// Billie's published examples and shapes (fixtures/published/) and our scenario answers (fixtures/answers.json) ->
+// outcomes; every request checked by Billie's rules (fixtures/rules.json).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
@@ -7,9 +8,15 @@ import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as billie } from './index.ts';
 import { amountOf, streetAndNumber } from './request.ts';
+import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const a = (name: string) => answers[name]!;
+/** Billie's published examples and shapes (fixtures/published/, listed in fixtures/SOURCES.md) and request rules. */
+const published = (name: string) => readFileSync(new URL(`./fixtures/published/${name}`, import.meta.url), 'utf8');
+const answer = (name: string, status = 200) => ({ status, body: JSON.parse(published(name)) as unknown, headers: {} });
+const RULES = JSON.parse(readFileSync(new URL('./fixtures/rules.json', import.meta.url), 'utf8'));
+const rules = (call: 'create_order' | 'create_invoice' | 'create_credit_note' | 'token') => RequestRules.parse(RULES[call]);
 const creds = { api_key: 'client_1', key1: 'secret_1' };
 const session = { access_token: 'tok_1' };
 const H = { authorization: 'Bearer tok_1' };
@@ -105,6 +112,7 @@ describe('billie requests', () => {
         duration: 60,
         external_code: '1001',
         debtor: {
+          merchant_customer_id: 'jane@acme.example',
           name: 'ACME GmbH',
           legal_form: 'GmbH',
           tax_id: 'DE123456789',
@@ -131,7 +139,13 @@ describe('billie requests', () => {
       path: '/billie/api/v2/invoices',
       idempotencyKey: 'op_2',
       headers: H,
-      body: { orders: [ORDER], external_code: 'INV-1', invoice_url: 'https://shop.example/inv.pdf', amount: { net: 50, gross: 59.5, tax: 9.5 } },
+      body: {
+        orders: [ORDER],
+        external_code: 'INV-1',
+        invoice_url: 'https://shop.example/inv.pdf',
+        shipping_info: {},
+        amount: { net: 50, gross: 59.5, tax: 9.5 },
+      },
     });
     expect(flow(voidFlow).request(job({ kind: 'void', operation_id: 'op_3', connector_transaction_id: ORDER }), creds, session)).toEqual({
       method: 'POST',
@@ -222,5 +236,78 @@ describe('billie webhooks -> notifications', () => {
     expect(billie.notification!.parse(hook('invoice_paid_out'))).toMatchObject({ object: 'unknown' });
     expect(billie.notification!.parse(JSON.stringify({ event: 'order_approved' }))).toMatchObject({ object: 'unknown' });
     expect(billie.notification!.parse('event=order_approved')).toMatchObject({ object: 'unknown' });
+  });
+});
+
+describe("billie against Billie's own material (issue 21)", () => {
+  const body = (r: { body?: unknown }) => r.body;
+  it('issue 21: debtor.merchant_customer_id is required; a guest order sends the buyer email (the old code sent none)', () => {
+    const guest = body(flow(authorize).request(job(), creds, session));
+    expect(guest).toMatchObject({ debtor: { merchant_customer_id: 'jane@acme.example' } });
+    expect(firstBreach(rules('create_order'), guest)).toBeNull();
+    const known = body(flow(authorize).request(job({ order: order({ customer: { ...order().customer!, id: 'cus_42' } }) }), creds, session));
+    expect(known).toMatchObject({ debtor: { merchant_customer_id: 'cus_42' } });
+    // What the old code sent for a guest: no merchant_customer_id, which Billie's rules refuse.
+    expect(firstBreach(rules('create_order'), { ...(guest as object), debtor: { name: 'ACME GmbH' } })).toMatchObject({
+      field: 'debtor.merchant_customer_id',
+    });
+  });
+  it('issue 21 (review): an invoice carries shipping_info, which Billie requires (an empty object will do)', () => {
+    const cap = job({ kind: 'capture', operation_id: 'op_2', amount: 5950, connector_transaction_id: ORDER });
+    const inv = body(flow(capture).request(cap, creds, session));
+    expect(inv).toMatchObject({ shipping_info: {} });
+    expect(firstBreach(rules('create_invoice'), inv)).toBeNull();
+    const withLines = job({
+      kind: 'capture',
+      operation_id: 'op_3',
+      connector_transaction_id: ORDER,
+      capture_details: { capture_metadata: null, metadata: null, order_details: order().order_details },
+    });
+    expect(firstBreach(rules('create_invoice'), body(flow(capture).request(withLines, creds, session)))).toBeNull();
+    const { shipping_info: _, ...old } = inv as Record<string, unknown>;
+    expect(firstBreach(rules('create_invoice'), old)).toMatchObject({ field: 'shipping_info' });
+  });
+  it("the credit note and the token request obey Billie's rules", () => {
+    const r = job({ kind: 'refund', operation_id: 'op_4', amount: 2000, connector_transaction_id: ORDER, refund_id: 'ref_1', connector_capture_id: INVOICE });
+    expect(firstBreach(rules('create_credit_note'), body(flow(refund).request(r, creds, session)))).toBeNull();
+    expect(firstBreach(rules('token'), body(flow(token).request(creds)))).toBeNull();
+  });
+  it("Billie's published answers parse: token, order, invoice, credit note, error", () => {
+    expect(flow(token).response(answer('token.json'))).toEqual({ access_token: expect.stringMatching(/^eyJ/), expires_in_s: 28800 });
+    expect(flow(sync).response(answer('order.json'), job())).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: '5ffdc1ad-7898-46f9-b604-499e03b4fcf7',
+      connector_reference_id: '1234567890',
+    });
+    expect(flow(capture).response(answer('invoice-created.json', 201), job())).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: '03f74b37-3a04-4f76-aa88-221d01520e08',
+    });
+    expect(flow(refund).response(answer('credit-note-created.json', 201), job())).toMatchObject({ kind: 'REFUNDED' });
+    expect(flow(authorize).response(answer('error.json', 400), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'request_validation_error',
+      error_message: 'debtor.merchant_customer_id: This value should not be blank.',
+      unified_code: 'UE_2000',
+    });
+  });
+  it('issue 21 (review): Billie\'s order-states page spells "cancelled" (its SDK "canceled"): both are read', () => {
+    const read = (state: string) => flow(sync).response({ status: 200, body: { ...JSON.parse(published('order.json')), state }, headers: {} }, job());
+    expect(read('cancelled')).toMatchObject({ kind: 'DECLINED', error_code: 'canceled' });
+    expect(read('canceled')).toMatchObject({ kind: 'DECLINED', error_code: 'canceled' });
+    expect(flow(voidFlow).response({ status: 200, body: { ...JSON.parse(published('order.json')), state: 'cancelled' }, headers: {} }, job())).toEqual({
+      kind: 'VOIDED',
+    });
+  });
+  it("Billie's published webhooks: order_approved authorizes; order_waiting and invoice_paid_out are left", () => {
+    expect(billie.notification!.parse(published('webhook-order-approved.json'))).toEqual({
+      object: 'payment',
+      connector_transaction_id: '5ffdc1ad-7898-46f9-b604-499e03b4fcf7',
+      object_id: '5ffdc1ad-7898-46f9-b604-499e03b4fcf7',
+      provider_updated_at: '2023-07-24T14:19:32Z',
+      outcome: { kind: 'AUTHORIZED', connector_transaction_id: '5ffdc1ad-7898-46f9-b604-499e03b4fcf7', connector_reference_id: '1234567890' },
+    });
+    expect(billie.notification!.parse(published('webhook-order-waiting.json'))).toMatchObject({ object: 'unknown' });
+    expect(billie.notification!.parse(published('webhook-invoice-paid-out.json'))).toMatchObject({ object: 'unknown' });
   });
 });

@@ -1,5 +1,5 @@
-// Billie's API v2 as the sandbox imitates it (the worker's side: workers/connectors/billie/; reference:
-// ../shared/reference/providers/billie.md). Mounted at /billie, so the API root is /billie/api/v2:
+// Billie's API v2 as the sandbox imitates it (the worker's side: workers/connectors/billie/; Billie's own material:
+// its README's Sources and fixtures/). Mounted at /billie, so the API root is /billie/api/v2:
 //   POST /api/v2/oauth/token                   client credentials (JSON or form) -> {token_type, expires_in, access_token}
 //   POST /api/v2/orders                        direct order -> 200 Order: created | declined (+decline_reason) | waiting (review)
 //   GET  /api/v2/orders/:uuid                  read
@@ -16,10 +16,15 @@
 // Webhooks: Billie configures a merchant's webhook address and the static secret it sends in X-Api-Key; here the
 // operator call POST /sandbox/billie/webhooks {client_id, url, secret} does. A review decided sends order_approved;
 // a cancellation order_canceled ({event, created_at, order_id, order_uuid}), retried on a non-2xx answer.
+// Requests are checked by Billie's published rules (required fields, enums), read from the connector's
+// fixtures/rules.json, and refused as Billie's 400 naming the field; answers and webhooks take the keys of Billie's
+// published shapes (fixtures/published/), so neither can simply agree with the connector (issue 21).
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
+import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
 import { counter, keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
@@ -27,6 +32,15 @@ import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 
 type Obj = Record<string, any>;
+
+const fixture = (name: string) => readFileSync(new URL(`../../../../workers/connectors/billie/fixtures/${name}`, import.meta.url), 'utf8');
+/** Billie's published request rules, per call (fixtures/rules.json, sources in fixtures/SOURCES.md). */
+const RULES = JSON.parse(fixture('rules.json'));
+const rules = (call: 'create_order' | 'create_invoice' | 'create_credit_note' | 'token') => RequestRules.parse(RULES[call]);
+/** Billie's published webhook (docs.billie.io/reference/webhooks): its keys, in its order, filled per event. */
+const WEBHOOK: Obj = JSON.parse(fixture('published/webhook-order-approved.json'));
+/** The keys of Billie's Order (its SDK's Model/Order), in the published example's order. */
+const ORDER_KEYS = Object.keys(JSON.parse(fixture('published/order.json')));
 type State = 'created' | 'declined' | 'waiting' | 'partially_shipped' | 'shipped' | 'canceled';
 interface Amount {
   net: number;
@@ -104,6 +118,12 @@ function amountIn(v: unknown, source: string): { gross: number; tax: number } | 
   return { gross, tax };
 }
 const isError = (x: unknown): x is FieldError => !!x && typeof x === 'object' && 'code' in x;
+/** The first of Billie's published rules the body breaks, as Billie's 400 naming the field; null when none. */
+function breach(call: Parameters<typeof rules>[0], body: unknown) {
+  const b = firstBreach(rules(call), body);
+  if (!b) return null;
+  return errors(400, [b.message.endsWith('is required') ? blank(b.field) : { title: b.message, code: 'request_validation_error', source: b.field }]);
+}
 
 export function billieRouter(idem: IdempotencyStore) {
   const router: Router = express.Router();
@@ -125,19 +145,24 @@ export function billieRouter(idem: IdempotencyStore) {
     timers.add(t);
   };
 
-  const orderView = (o: Order) => ({
-    uuid: o.uuid,
-    external_code: o.external_code,
-    state: o.state,
-    decline_reason: o.decline_reason,
-    amount: amountView(o.amount_cents),
-    unshipped_amount: amountView(o.unshipped_cents),
-    duration: o.duration,
-    debtor: o.debtor,
-    delivery_address: o.delivery_address,
-    created_at: o.created_at,
-    invoices: o.invoices.map((id) => invoiceView(invoices.get(id)!)),
-  });
+  const orderView = (o: Order): Obj => {
+    const all: Obj = {
+      uuid: o.uuid,
+      external_code: o.external_code,
+      state: o.state,
+      decline_reason: o.decline_reason,
+      amount: amountView(o.amount_cents),
+      unshipped_amount: amountView(o.unshipped_cents),
+      duration: o.duration,
+      debtor: o.debtor,
+      delivery_address: o.delivery_address,
+      created_at: o.created_at,
+      invoices: o.invoices.map((id) => invoiceView(invoices.get(id)!)),
+      selected_payment_method: 'bank_transfer',
+      payment_methods: [],
+    };
+    return Object.fromEntries(ORDER_KEYS.map((k) => [k, all[k] ?? null]));
+  };
   const invoiceView = (i: Invoice) => ({
     uuid: i.uuid,
     invoice_number: i.external_code,
@@ -161,17 +186,11 @@ export function billieRouter(idem: IdempotencyStore) {
   const webhooks = new Map<string, { url: string; secret: string }>();
   const deliveries: WebhookDelivery[] = [];
   const retrier = new Retrier(retryFirstMs());
-  const notify = (o: Order, event: 'order_approved' | 'order_declined' | 'order_canceled') => {
+  const notify = (o: Order, event: 'order_approved' | 'order_canceled') => {
     const hook = webhooks.get(o.client_id);
     if (!hook) return;
-    const body = JSON.stringify({
-      event,
-      created_at: billieDate(),
-      order_id: o.external_code,
-      order_uuid: o.uuid,
-      amount: amountView(o.amount_cents),
-      ...(event === 'order_declined' ? { decline_reason: o.decline_reason } : {}),
-    });
+    const filled: Obj = { event, order_id: o.external_code, created_at: billieDate(), order_uuid: o.uuid };
+    const body = JSON.stringify(Object.fromEntries(Object.keys(WEBHOOK).map((k) => [k, filled[k] ?? null])));
     const d: WebhookDelivery = {
       event,
       order_uuid: o.uuid,
@@ -220,6 +239,8 @@ export function billieRouter(idem: IdempotencyStore) {
         .json({ error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' });
     if (b.client_id !== clientId || b.client_secret !== clientSecret)
       return res.status(401).json({ error: 'invalid_client', error_description: 'Client authentication failed' });
+    const broken = firstBreach(rules('token'), b);
+    if (broken) return res.status(400).json({ error: 'invalid_request', error_description: broken.message });
     const token = `bil_${randomBytes(24).toString('hex')}`;
     tokens.set(token, { client_id: b.client_id, expires_at: Date.now() + ttlS * 1000 });
     tokensIssued += 1;
@@ -240,6 +261,8 @@ export function billieRouter(idem: IdempotencyStore) {
       const b: Obj = req.body ?? {};
       const tags = magicTags(typeof b.debtor_person?.email === 'string' ? b.debtor_person.email : null);
       if (tags.has('flaky') && flaky('flaky', req.header('idempotency-key') ?? String(b.external_code))) return unavailable;
+      const broken = breach('create_order', b);
+      if (broken) return broken;
       const problems: FieldError[] = [];
       const amount = amountIn(b.amount, 'amount');
       if (isError(amount)) problems.push(amount);
@@ -338,6 +361,8 @@ export function billieRouter(idem: IdempotencyStore) {
       view(o);
       if (o.state !== 'created' && o.state !== 'partially_shipped')
         return errors(403, [{ title: `An order in state ${o.state} cannot be invoiced`, code: 'order_not_shippable' }]);
+      const broken = breach('create_invoice', b);
+      if (broken) return broken;
       const problems: FieldError[] = [];
       if (!b.external_code) problems.push(blank('external_code'));
       if (!b.invoice_url) problems.push(blank('invoice_url'));
@@ -384,6 +409,8 @@ export function billieRouter(idem: IdempotencyStore) {
       if (o.tags.has('refund_flaky') && flaky('refund_flaky', req.header('idempotency-key') ?? String(b.external_code))) return unavailable;
       if (o.tags.has('slow')) await sleep(config.sandboxSlowMs);
       if (o.tags.has('refund_fail')) return errors(403, [{ title: 'The invoice cannot be credited', code: 'invoice_not_creditable' }]);
+      const broken = breach('create_credit_note', b);
+      if (broken) return broken;
       const problems: FieldError[] = [];
       if (!b.external_code) problems.push(blank('external_code'));
       const amount = amountIn(b.amount, 'amount');
