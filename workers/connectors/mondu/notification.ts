@@ -1,5 +1,6 @@
 // Mondu's webhooks (signed: X-MONDU-SIGNATURE = hex HMAC-SHA256 of the raw body with the account's webhook_secret,
-// verified by the gateway): {topic, order_uuid, external_reference_id, order_state, …}. Mondu has no per-order
+// verified by the gateway): {topic, order_uuid, external_reference_id, order_state, reason (a decline's), bank_account}
+// (magento2-checkout playwright/helpers/webhook.ts and Controller/Webhooks/Index.php). Mondu has no per-order
 // notification URL: the merchant registers one per topic (POST /webhooks {topic, address}), which is
 // `<PROVIDER_WEBHOOK_BASE_URL>/webhooks/<merchant_id>/<merchant_connector_id>`.
 //   order/confirmed, order/pending, order/declined, order/canceled   the authorization's outcome
@@ -27,7 +28,7 @@ export function parseNotification(rawBody: string): ProviderNotification {
     uuid: n.order_uuid,
     state: n.order_state,
     external_reference_id: n.external_reference_id,
-    decline_reason: n.decline_reason,
+    decline_reason: n.reason,
   };
   return {
     object: 'payment',

@@ -18,7 +18,8 @@ const PAYMENT_METHOD: Record<string, string> = {
   installment_invoice: 'installment_by_invoice',
   installment_direct_debit: 'installment',
 };
-const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
+// docs.mondu.ai Create Order, recommended body: `language` en|de|nl|fr (we sent es and it too before issue 21).
+const LANGUAGES = ['en', 'de', 'nl', 'fr'];
 
 /** Mondu's address from ours (spec 2.3). */
 function address(a: unknown) {
@@ -104,9 +105,20 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
 }
 
 /**
- * The status sync of an authorization: confirm the order. The buyer's hosted checkout leaves it `authorized`, and
- * only the merchant's confirm makes Mondu decide (confirmed, pending review, declined); confirming an order already
- * decided answers it as it is, one whose checkout is not finished is refused (422 on `state`).
+ * The status sync of an authorization, first call: read the order (`GET /orders/{uuid}`), as Mondu's plugins do
+ * before they confirm (magento2-checkout `Observer/CreateOrder.php`: read, then confirm only an order the state
+ * calls for). Issue 21: we used to confirm on every sync.
+ */
+export const readOrderRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
+  method: 'GET',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}`,
+  headers: headers(apiToken),
+});
+
+/**
+ * The status sync's second call, made only when the read order is `authorized` (the buyer finished the hosted
+ * checkout): confirm it with the shop's order number (docs.mondu.ai Confirm Order: "from authorized to confirmed",
+ * body `{external_reference_id}`). Mondu then decides: confirmed, pending (review), declined.
  */
 export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
   method: 'POST',

@@ -49,8 +49,10 @@ export const OrderWebhook = z.object({
   order_uuid: z.string().min(1),
   external_reference_id: z.string().nullish(),
   order_state: z.enum(ORDER_STATES),
-  decline_reason: z.string().nullish(),
-  /** When Mondu last changed the order (UNVERIFIED: the payload's timestamp field is not documented). */
+  /** A decline's reason (e.g. `risk_policy`, `buyer_fraud`): magento2-checkout `Controller/Webhooks/Index.php` reads
+   * `reason` (issue 21: we read `decline_reason`, which no Mondu material shows in a webhook). */
+  reason: z.string().nullish(),
+  /** When Mondu last changed the order (UNVERIFIED: no published payload has a timestamp; absent, '' is used). */
   updated_at: z.string().nullish(),
   created_at: z.string().nullish(),
 });
