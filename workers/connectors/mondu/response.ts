@@ -65,7 +65,8 @@ export function invoiceOutcome(res: ProviderResponse): Outcome {
   return {
     kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED',
     connector_transaction_id: i.uuid,
-    connector_reference_id: i.external_reference_id ?? undefined,
+    // The merchant's number as Mondu shows it (`invoice_number`, woocommerce Presenters/PaymentInfo.php), else as sent.
+    connector_reference_id: i.invoice_number ?? i.external_reference_id ?? undefined,
   };
 }
 

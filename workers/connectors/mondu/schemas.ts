@@ -27,8 +27,16 @@ export const MonduOrder = z.object({
 
 export const OrderAnswer = z.object({ order: MonduOrder });
 
+/** {invoice: {uuid, state, invoice_number, gross_amount_cents, …}}: magento2-checkout `Helpers/InvoiceOrderHelper.php`
+ * (uuid, state), woocommerce `Presenters/PaymentInfo.php` (invoice_number, gross_amount_cents, state `canceled`). */
 export const InvoiceAnswer = z.object({
-  invoice: z.object({ uuid: z.string().min(1), state: z.string(), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
+  invoice: z.object({
+    uuid: z.string().min(1),
+    state: z.string(),
+    invoice_number: z.string().nullish(),
+    external_reference_id: z.string().nullish(),
+    gross_amount_cents: z.number().int().optional(),
+  }),
 });
 
 export const CreditNoteAnswer = z.object({

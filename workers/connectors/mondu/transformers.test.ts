@@ -163,7 +163,7 @@ describe('mondu requests', () => {
   });
   it('issue 21: the sync confirms only an order the buyer authorized, once, with our order number', () => {
     const synced = job({ mode: 'sync', connector_transaction_id: ORDER });
-    const next = flow(sync.next);
+    const next = flow(flow(sync).next);
     const read = (state: string) => ({ status: 200, body: { order: { uuid: ORDER, state, external_reference_id: '1001' } } });
     expect(next(synced, creds, [read('authorized')])).toEqual({
       method: 'POST',
@@ -187,7 +187,9 @@ describe('mondu requests', () => {
       expect(firstBreach(rules('order'), flow(authorize).request(job({ order: order({ payment_method_type: t }) }), creds).body)).toBeNull();
     }
     // issue 21 (review): Mondu lists en|de|nl|fr; we sent es and it too.
-    expect(flow(authorize).request(job({ order: order({ metadata: { company_name: 'ACME GmbH', customer_locale: 'es-ES' } }) }), creds).body).not.toHaveProperty('language');
+    expect(
+      flow(authorize).request(job({ order: order({ metadata: { company_name: 'ACME GmbH', customer_locale: 'es-ES' } }) }), creds).body,
+    ).not.toHaveProperty('language');
     const confirm = flow(flow(sync).next)(job({ mode: 'sync', connector_transaction_id: ORDER }), creds, [
       { status: 200, body: { order: { uuid: ORDER, state: 'authorized' } } },
     ])!.body;
@@ -315,7 +317,7 @@ describe('mondu answers -> outcomes', () => {
       connector_reference_id: 'string',
     });
   });
-  it('sync: a confirm refused on the state leaves the read order\'s word (the next sync reads again)', () => {
+  it("sync: a confirm refused on the state leaves the read order's word (the next sync reads again)", () => {
     const read = { status: 200, body: { order: { uuid: ORDER, state: 'authorized', external_reference_id: '1001' } } };
     const refused = a('confirm_not_authorized');
     expect(flow(sync).response(refused, job(), [read, refused])).toEqual({ kind: 'PENDING', connector_transaction_id: ORDER, connector_reference_id: '1001' });
@@ -348,6 +350,12 @@ describe('mondu answers -> outcomes', () => {
       kind: 'CAPTURED',
       connector_transaction_id: INVOICE,
       connector_reference_id: 'INV-1001-1',
+    });
+    // The invoice as Mondu shows it names the merchant's number `invoice_number` (woocommerce Presenters/PaymentInfo.php).
+    expect(flow(capture).response({ status: 201, body: { invoice: { uuid: INVOICE, state: 'created', invoice_number: 'RE-7' } } }, job())).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: INVOICE,
+      connector_reference_id: 'RE-7',
     });
     expect(flow(capture).response(a('invoice_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'gross_amount_cents', unified_code: 'UE_2000' });
   });
