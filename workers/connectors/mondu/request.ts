@@ -18,8 +18,8 @@ const PAYMENT_METHOD: Record<string, string> = {
   installment_invoice: 'installment_by_invoice',
   installment_direct_debit: 'installment',
 };
-// docs.mondu.ai Create Order, recommended body: `language` en|de|nl|fr (we sent es and it too before issue 21).
-const LANGUAGES = ['en', 'de', 'nl', 'fr'];
+// docs.mondu.ai/reference/post_api-v1-orders: `language` enum en, de, nl, fr, es, it (fixtures/rules.json).
+const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
 
 /** Mondu's address from ours (spec 2.3). */
 function address(a: unknown) {

@@ -102,7 +102,7 @@ describe('mondu imitation', () => {
     expect(body).toMatchObject({ topic: 'order/declined', order_uuid: uuid, order_state: 'declined', reason: 'risk_policy' });
   });
   it("refuses by Mondu's published rules (the connector's fixtures/rules.json)", async () => {
-    const lang = await call('POST', '/orders', { ...requests.create_order, language: 'es' });
+    const lang = await call('POST', '/orders', { ...requests.create_order, language: 'pl' });
     expect(lang.status).toBe(422);
     expect(MonduError.parse(lang.body).errors[0]).toMatchObject({ name: 'language' });
     const noRef = await call('POST', '/orders', {
