@@ -405,8 +405,12 @@ describe('mondu webhooks -> what they say', () => {
     // The old code read `decline_reason` and so reported every decline as plain `declined`.
     expect(pub('webhook-order-declined')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' } });
   });
-  it('order/authorized is left to the status sync (which confirms); invoice topics, other shapes and non-JSON are unknown', () => {
-    expect(parse('order_authorized')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('confirms') });
+  it('order/authorized is a hint (the status sync runs: it reads the order and confirms it); invoice topics, other shapes and non-JSON are unknown', () => {
+    expect(parse('order_authorized')).toEqual({ object: 'hint', connector_transaction_id: ORDER, event: 'order/authorized' });
+    // Both spellings of the cancellation topic (the WooCommerce plugin handles order/canceled and order/cancelled).
+    expect(
+      flow(mondu.notification).parse(JSON.stringify({ topic: 'order/cancelled', order_uuid: ORDER, external_reference_id: '1001', order_state: 'canceled' })),
+    ).toMatchObject({ object: 'payment', outcome: { kind: 'DECLINED', error_code: 'canceled' } });
     expect(parse('invoice_created')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('invoice/created') });
     expect(parse('order_bad_state')).toMatchObject({ object: 'unknown' });
     expect(flow(mondu.notification).parse('nope')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
