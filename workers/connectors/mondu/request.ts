@@ -1,4 +1,4 @@
-// Our operations in Mondu's dialect (reference: ../shared/reference/providers/mondu.md): JSON bodies, amounts in
+// Our operations in Mondu's dialect (Sources: README.md): JSON bodies, amounts in
 // integer cents, the API token in the `Api-Token` header. Paths are relative to Mondu's API root (MONDU_BASE_URL,
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
 import type { ConnectorJob } from '../../../domain/job.ts';
