@@ -218,7 +218,8 @@ describe('mondu through the stack', () => {
     const { location } = await checkout(p);
     expect(location).toMatch(/^https:\/\/shop\.example\/return\?order_uuid=/);
     const f = await stack.poll(p.payment_id, M.api_key, (x) => x.status === 'failed');
-    expect(f).toMatchObject({ error_code: 'buyer_not_creditworthy', unified_code: 'UE_1000', connector: 'mondu' });
+    // issue 21: the decline's reason as Mondu's order/declined webhook names it (`reason`; the value of its published example).
+    expect(f).toMatchObject({ error_code: 'risk_policy', unified_code: 'UE_1000', connector: 'mondu' });
   });
 
   it("review (+review): confirm -> pending (processing), decided by Mondu's signed order/confirmed webhook", async () => {

@@ -1,4 +1,4 @@
-// Our operations in Mondu's dialect (reference: ../shared/reference/providers/mondu.md): JSON bodies, amounts in
+// Our operations in Mondu's dialect (Sources: README.md): JSON bodies, amounts in
 // integer cents, the API token in the `Api-Token` header. Paths are relative to Mondu's API root (MONDU_BASE_URL,
 // e.g. https://api.demo.mondu.ai/api/v1); without MONDU_BASE_URL the provider sandbox serves it at /mondu/api/v1.
 import type { ConnectorJob } from '../../../domain/job.ts';
@@ -18,6 +18,7 @@ const PAYMENT_METHOD: Record<string, string> = {
   installment_invoice: 'installment_by_invoice',
   installment_direct_debit: 'installment',
 };
+// docs.mondu.ai/reference/post_api-v1-orders: `language` enum en, de, nl, fr, es, it (fixtures/rules.json).
 const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
 
 /** Mondu's address from ours (spec 2.3). */
@@ -104,9 +105,20 @@ export function createOrderRequest(job: ConnectorJob, apiToken: string): Provide
 }
 
 /**
- * The status sync of an authorization: confirm the order. The buyer's hosted checkout leaves it `authorized`, and
- * only the merchant's confirm makes Mondu decide (confirmed, pending review, declined); confirming an order already
- * decided answers it as it is, one whose checkout is not finished is refused (422 on `state`).
+ * The status sync of an authorization, first call: read the order (`GET /orders/{uuid}`), as Mondu's plugins do
+ * before they confirm (magento2-checkout `Observer/CreateOrder.php`: read, then confirm only an order the state
+ * calls for). Issue 21: we used to confirm on every sync.
+ */
+export const readOrderRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
+  method: 'GET',
+  path: `${apiRoot()}/orders/${job.connector_transaction_id}`,
+  headers: headers(apiToken),
+});
+
+/**
+ * The status sync's second call, made only when the read order is `authorized` (the buyer finished the hosted
+ * checkout): confirm it with the shop's order number (docs.mondu.ai Confirm Order: "from authorized to confirmed",
+ * body `{external_reference_id}`). Mondu then decides: confirmed, pending (review), declined.
  */
 export const confirmRequest = (job: ConnectorJob, apiToken: string): ProviderRequest => ({
   method: 'POST',

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
-import { readAnswer } from '../kit/answer.ts';
+import { maybeAnswer, readAnswer } from '../kit/answer.ts';
 import { declined, errorFields, isStateError } from './errors.ts';
 import { UNIFIED } from '../kit/errors.ts';
 import { CreditNoteAnswer, InvoiceAnswer, type MonduOrder, OrderAnswer } from './schemas.ts';
@@ -39,12 +39,24 @@ export function orderOutcome(o: z.infer<typeof MonduOrder>): Outcome {
   };
 }
 
-/** authorize (create the order) and its status sync (confirm the order). */
+/** authorize: the created order (its hosted checkout). */
 export function orderAnswerOutcome(res: ProviderResponse): Outcome {
-  // Confirming before the buyer finished the checkout: still waiting for the buyer.
-  if (isStateError(res)) return { kind: 'CUSTOMER_ACTION' };
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   return orderOutcome(readAnswer(OrderAnswer, res, 'mondu').order);
+}
+
+/** Whether the read order calls for our confirm: only an `authorized` one (the buyer finished the checkout). */
+export const needsConfirm = (read: ProviderResponse): boolean => maybeAnswer(OrderAnswer, read)?.order.state === 'authorized';
+
+/**
+ * The status sync: the order as read, or, when it was `authorized` and we confirmed it, as the confirm answers. A
+ * confirm refused on the order's state (another confirm or a webhook came first) leaves the read's word: the next
+ * sync reads again.
+ */
+export function syncOutcome(res: ProviderResponse, answers: readonly ProviderResponse[] = [res]): Outcome {
+  const read = answers[0] ?? res;
+  if (res !== read && isStateError(res)) return orderAnswerOutcome(read);
+  return orderAnswerOutcome(res);
 }
 
 export function invoiceOutcome(res: ProviderResponse): Outcome {
@@ -53,7 +65,8 @@ export function invoiceOutcome(res: ProviderResponse): Outcome {
   return {
     kind: i.state === 'canceled' ? 'FAILED' : 'CAPTURED',
     connector_transaction_id: i.uuid,
-    connector_reference_id: i.external_reference_id ?? undefined,
+    // The merchant's number as Mondu shows it (`invoice_number`, woocommerce Presenters/PaymentInfo.php), else as sent.
+    connector_reference_id: i.invoice_number ?? i.external_reference_id ?? undefined,
   };
 }
 

@@ -27,8 +27,16 @@ export const MonduOrder = z.object({
 
 export const OrderAnswer = z.object({ order: MonduOrder });
 
+/** {invoice: {uuid, state, invoice_number, gross_amount_cents, …}}: magento2-checkout `Helpers/InvoiceOrderHelper.php`
+ * (uuid, state), woocommerce `Presenters/PaymentInfo.php` (invoice_number, gross_amount_cents, state `canceled`). */
 export const InvoiceAnswer = z.object({
-  invoice: z.object({ uuid: z.string().min(1), state: z.string(), external_reference_id: z.string().nullish(), gross_amount_cents: z.number().int() }),
+  invoice: z.object({
+    uuid: z.string().min(1),
+    state: z.string(),
+    invoice_number: z.string().nullish(),
+    external_reference_id: z.string().nullish(),
+    gross_amount_cents: z.number().int().optional(),
+  }),
 });
 
 export const CreditNoteAnswer = z.object({
@@ -49,8 +57,10 @@ export const OrderWebhook = z.object({
   order_uuid: z.string().min(1),
   external_reference_id: z.string().nullish(),
   order_state: z.enum(ORDER_STATES),
-  decline_reason: z.string().nullish(),
-  /** When Mondu last changed the order (UNVERIFIED: the payload's timestamp field is not documented). */
+  /** A decline's reason (e.g. `risk_policy`, `buyer_fraud`): magento2-checkout `Controller/Webhooks/Index.php` reads
+   * `reason` (issue 21: we read `decline_reason`, which no Mondu material shows in a webhook). */
+  reason: z.string().nullish(),
+  /** When Mondu last changed the order (UNVERIFIED: no published payload has a timestamp; absent, '' is used). */
   updated_at: z.string().nullish(),
   created_at: z.string().nullish(),
 });

@@ -8,9 +8,14 @@ import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as mondu } from './index.ts';
 import { taxShare } from '../kit/order.ts';
+import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
 
 const answers: Record<string, { status: number; body: unknown }> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const a = (name: string) => answers[name]!;
+const read = (file: string) => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
+/** Mondu's published example `name` (fixtures/published/, SOURCES.md), as an answer with HTTP `status`. */
+const published = (name: string, status = 200) => ({ status, body: read(`published/${name}.json`) });
+const rules = (call: 'order' | 'confirm' | 'invoice') => RequestRules.parse(read('rules.json')[call]);
 const creds = { api_key: 'mondu_test_token' };
 const H = { 'api-token': 'mondu_test_token' };
 const ORDER = '6f3c9a8e-2b1d-4c7e-9f0a-1b2c3d4e5f60';
@@ -149,16 +154,65 @@ describe('mondu requests', () => {
     expect(body.external_reference_id).toBe('pay_000000000000000000000000001');
     expect(body.tax_cents).toBe(1900);
   });
-  it('a status sync confirms the order; a sync before the order exists repeats the create with the same key', () => {
+  it('a status sync reads the order first; a sync before the order exists repeats the create with the same key', () => {
     const synced = job({ mode: 'sync', connector_transaction_id: ORDER });
     expect(flowFor(synced)).toBe('sync');
-    expect(flow(sync).request(synced, creds)).toEqual({
+    // issue 21: the first call of a sync is GET /orders/{uuid} (the plugins read before they confirm), never a confirm.
+    expect(flow(sync).request(synced, creds)).toEqual({ method: 'GET', path: `/mondu/api/v1/orders/${ORDER}`, headers: H });
+    expect(flowFor(job({ mode: 'sync' }))).toBe('authorize');
+  });
+  it('issue 21: the sync confirms only an order the buyer authorized, once, with our order number', () => {
+    const synced = job({ mode: 'sync', connector_transaction_id: ORDER });
+    const next = flow(flow(sync).next);
+    const read = (state: string) => ({ status: 200, body: { order: { uuid: ORDER, state, external_reference_id: '1001' } } });
+    expect(next(synced, creds, [read('authorized')])).toEqual({
       method: 'POST',
       path: `/mondu/api/v1/orders/${ORDER}/confirm`,
       headers: H,
       body: { external_reference_id: '1001' },
     });
-    expect(flowFor(job({ mode: 'sync' }))).toBe('authorize');
+    // Already decided, under review, or not yet authorized: no confirm (the old code confirmed on every sync).
+    for (const state of ['created', 'data_required', 'pending', 'confirmed', 'declined', 'canceled', 'shipped']) {
+      expect(next(synced, creds, [read(state)])).toBeNull();
+    }
+    // After the confirm: no third call.
+    expect(next(synced, creds, [read('authorized'), a('order_confirmed')])).toBeNull();
+    // An answer that does not parse asks for no confirm (the response then names it).
+    expect(next(synced, creds, [{ status: 200, body: { nope: true } }])).toBeNull();
+  });
+  it("the requests obey Mondu's published rules (fixtures/rules.json) and match its published confirm request", () => {
+    const created = flow(authorize).request(job(), creds).body;
+    expect(firstBreach(rules('order'), created)).toBeNull();
+    for (const t of ['installment_invoice', 'installment_direct_debit', 'direct_debit']) {
+      expect(firstBreach(rules('order'), flow(authorize).request(job({ order: order({ payment_method_type: t }) }), creds).body)).toBeNull();
+    }
+    // A language Mondu's enum lacks is left out (Mondu's default, en, applies).
+    const pl = flow(authorize).request(job({ order: order({ metadata: { company_name: 'ACME GmbH', customer_locale: 'pl-PL' } }) }), creds).body;
+    expect(pl).not.toHaveProperty('language');
+    expect(firstBreach(rules('order'), { ...(pl as object), language: 'pl' })).toMatchObject({ field: 'language' });
+    const confirm = flow(flow(sync).next)(job({ mode: 'sync', connector_transaction_id: ORDER }), creds, [
+      { status: 200, body: { order: { uuid: ORDER, state: 'authorized' } } },
+    ])!.body;
+    expect(Object.keys(confirm as object)).toEqual(Object.keys(read('published/confirm-request.json')));
+    expect(firstBreach(rules('confirm'), confirm)).toBeNull();
+    const inv = flow(capture).request(
+      job({
+        kind: 'capture',
+        connector_transaction_id: ORDER,
+        capture_details: {
+          capture_metadata: null,
+          metadata: null,
+          order_details: [{ product_name: 'Desk', quantity: 1, amount: 4760, total_tax_amount: 760, product_id: 'sku-desk' }],
+        },
+      }),
+      creds,
+    ).body;
+    expect(firstBreach(rules('invoice'), inv)).toBeNull();
+    // Mondu's own example invoice obeys the same rules; the rules can fail.
+    expect(firstBreach(rules('invoice'), read('published/invoice-request.json'))).toBeNull();
+    expect(firstBreach(rules('invoice'), { ...(inv as object), invoice_url: undefined })).toEqual({ field: 'invoice_url', message: 'invoice_url is required' });
+    // The payload examples' comment says `installments`; the schema's enum and the three plugins say `installment`.
+    expect(firstBreach(rules('order'), { ...(created as object), payment_method: 'installments' })).toMatchObject({ field: 'payment_method' });
   });
   it("capture: an invoice with the merchant's invoice number and URL, gross and tax in cents", () => {
     const cap = job({
@@ -251,16 +305,31 @@ describe('mondu answers -> outcomes', () => {
       redirect_url: `https://checkout.demo.mondu.ai/${ORDER}`,
     });
   });
-  it('confirm: confirmed -> authorized, pending (review) -> pending, declined with its reason, cancelled by the buyer -> declined', () => {
+  it('sync: the read (or the confirm) answers: confirmed -> authorized, pending (review) -> pending, declined with its reason, cancelled by the buyer -> declined', () => {
     expect(flow(sync).response(a('order_confirmed'), job())).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' });
     expect(flow(sync).response(a('order_pending'), job())).toMatchObject({ kind: 'PENDING', connector_transaction_id: ORDER });
     expect(flow(sync).response(a('order_declined'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'buyer_not_creditworthy', unified_code: 'UE_1000' });
     expect(flow(sync).response(a('order_canceled'), job())).toMatchObject({ kind: 'DECLINED', error_code: 'canceled' });
   });
-  it("confirm before the checkout is finished: still the buyer's turn", () => {
-    expect(flow(sync).response(a('confirm_not_authorized'), job())).toEqual({ kind: 'CUSTOMER_ACTION' });
+  it("sync: Mondu's published confirm answer parses; an order still at the checkout is the buyer's turn", () => {
+    expect(flow(sync).response(published('confirm-answer'), job())).toEqual({
+      kind: 'CUSTOMER_ACTION',
+      connector_transaction_id: '504fd996-9620-4e7d-aa75-55fbb1e79796',
+      connector_reference_id: 'string',
+    });
+  });
+  it("sync: a confirm refused on the state leaves the read order's word (the next sync reads again)", () => {
+    const read = { status: 200, body: { order: { uuid: ORDER, state: 'authorized', external_reference_id: '1001' } } };
+    const refused = a('confirm_not_authorized');
+    expect(flow(sync).response(refused, job(), [read, refused])).toEqual({ kind: 'PENDING', connector_transaction_id: ORDER, connector_reference_id: '1001' });
   });
   it("errors: Mondu's field and details as error code and message", () => {
+    expect(flow(authorize).response(published('error-validation', 422), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'currency',
+      error_message: expect.stringContaining('buyer.email is missing; lines.0.lineItems.1.externalReferenceId is missing'),
+      unified_code: 'UE_2000',
+    });
     expect(flow(authorize).response(a('validation_error'), job())).toEqual({
       kind: 'FAILED',
       error_code: 'buyer.email',
@@ -282,6 +351,12 @@ describe('mondu answers -> outcomes', () => {
       kind: 'CAPTURED',
       connector_transaction_id: INVOICE,
       connector_reference_id: 'INV-1001-1',
+    });
+    // The invoice as Mondu shows it names the merchant's number `invoice_number` (woocommerce Presenters/PaymentInfo.php).
+    expect(flow(capture).response({ status: 201, body: { invoice: { uuid: INVOICE, state: 'created', invoice_number: 'RE-7' } } }, job())).toEqual({
+      kind: 'CAPTURED',
+      connector_transaction_id: INVOICE,
+      connector_reference_id: 'RE-7',
     });
     expect(flow(capture).response(a('invoice_too_much'), job())).toMatchObject({ kind: 'FAILED', error_code: 'gross_amount_cents', unified_code: 'UE_2000' });
   });
@@ -317,8 +392,25 @@ describe('mondu webhooks -> what they say', () => {
     expect(parse('order_pending')).toMatchObject({ outcome: { kind: 'PENDING' } });
     expect(parse('order_declined')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'buyer_not_creditworthy', unified_code: 'UE_1000' } });
   });
-  it('order/authorized is left to the status sync (which confirms); invoice topics, other shapes and non-JSON are unknown', () => {
-    expect(parse('order_authorized')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('confirms') });
+  it("Mondu's published order webhooks (magento2-checkout's shapes): the decline's `reason` is read (issue 21)", () => {
+    const pub = (name: string) => flow(mondu.notification).parse(JSON.stringify(published(name).body));
+    expect(pub('webhook-order-confirmed')).toEqual({
+      object: 'payment',
+      connector_transaction_id: ORDER,
+      object_id: ORDER,
+      provider_updated_at: '',
+      outcome: { kind: 'AUTHORIZED', connector_transaction_id: ORDER, connector_reference_id: '1001' },
+    });
+    expect(pub('webhook-order-pending')).toMatchObject({ outcome: { kind: 'PENDING' } });
+    // The old code read `decline_reason` and so reported every decline as plain `declined`.
+    expect(pub('webhook-order-declined')).toMatchObject({ outcome: { kind: 'DECLINED', error_code: 'risk_policy', unified_code: 'UE_1000' } });
+  });
+  it('order/authorized is a hint (the status sync runs: it reads the order and confirms it); invoice topics, other shapes and non-JSON are unknown', () => {
+    expect(parse('order_authorized')).toEqual({ object: 'hint', connector_transaction_id: ORDER, event: 'order/authorized' });
+    // Both spellings of the cancellation topic (the WooCommerce plugin handles order/canceled and order/cancelled).
+    expect(
+      flow(mondu.notification).parse(JSON.stringify({ topic: 'order/cancelled', order_uuid: ORDER, external_reference_id: '1001', order_state: 'canceled' })),
+    ).toMatchObject({ object: 'payment', outcome: { kind: 'DECLINED', error_code: 'canceled' } });
     expect(parse('invoice_created')).toMatchObject({ object: 'unknown', reason: expect.stringContaining('invoice/created') });
     expect(parse('order_bad_state')).toMatchObject({ object: 'unknown' });
     expect(flow(mondu.notification).parse('nope')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });

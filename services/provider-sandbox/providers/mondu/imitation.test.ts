@@ -11,6 +11,8 @@ import { CreditNoteAnswer, InvoiceAnswer, MonduError, OrderAnswer } from '../../
 
 const requests = JSON.parse(readFileSync(new URL('../../../../workers/connectors/mondu/fixtures/requests.json', import.meta.url), 'utf8'));
 const answers = JSON.parse(readFileSync(new URL('../../../../workers/connectors/mondu/fixtures/answers.json', import.meta.url), 'utf8'));
+const published = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../workers/connectors/mondu/fixtures/published/${name}.json`, import.meta.url), 'utf8'));
 const TOKEN = 'mondu_sandbox_api_token';
 
 let base = '';
@@ -56,10 +58,15 @@ describe('mondu imitation', () => {
     const done = await fetch(`${base}/mondu/checkout/${order.uuid}/authorize`, { method: 'POST', redirect: 'manual' });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(`https://shop/ok?order_uuid=${order.uuid}&external_reference_id=1001`);
-    const confirmed = await call('POST', `/orders/${order.uuid}/confirm`, {});
+    const confirmed = await call('POST', `/orders/${order.uuid}/confirm`, { external_reference_id: '1001' });
+    // The answer in the keys of Mondu's published confirm answer.
+    expect(Object.keys(confirmed.body.order)).toEqual(Object.keys(published('confirm-answer').order));
     expect(OrderAnswer.parse(confirmed.body).order.state).toBe('confirmed');
-    // Confirming again answers the order as it is.
-    expect((await call('POST', `/orders/${order.uuid}/confirm`, {})).body.order.state).toBe('confirmed');
+    // issue 21: confirming a confirmed order again is refused on its state (it never simply agrees).
+    expect(await call('POST', `/orders/${order.uuid}/confirm`, { external_reference_id: '1001' })).toEqual({
+      status: 422,
+      body: { status: 422, errors: [{ name: 'state', details: 'cannot transition from confirmed to confirmed' }] },
+    });
     const inv = await call('POST', `/orders/${order.uuid}/invoices`, {
       external_reference_id: 'INV-1',
       invoice_url: 'https://shop/inv.pdf',
@@ -81,6 +88,28 @@ describe('mondu imitation', () => {
     // The order webhooks, signed as Mondu signs them.
     await expect.poll(() => received.map((r) => JSON.parse(r.body).topic)).toEqual(['order/authorized', 'order/confirmed']);
     for (const r of received) expect(r.headers['x-mondu-signature']).toBe(signMondu(r.body, 'mondu_sandbox_webhook_secret'));
+    // In the keys of Mondu's published order/confirmed example.
+    expect(Object.keys(JSON.parse(received[1]!.body))).toEqual(Object.keys(published('webhook-order-confirmed')));
+  });
+  it("a declined order's webhook: the keys of Mondu's published order/declined, the reason in `reason`", async () => {
+    received.length = 0;
+    const created = await call('POST', '/orders', { ...requests.create_order, buyer: { ...requests.create_order.buyer, email: 'a+decline@b.de' } });
+    const { uuid } = OrderAnswer.parse(created.body).order;
+    await fetch(`${base}/mondu/checkout/${uuid}/authorize`, { method: 'POST', redirect: 'manual' });
+    await expect.poll(() => received.length).toBe(1);
+    const body = JSON.parse(received[0]!.body);
+    expect(Object.keys(body)).toEqual(Object.keys(published('webhook-order-declined')));
+    expect(body).toMatchObject({ topic: 'order/declined', order_uuid: uuid, order_state: 'declined', reason: 'risk_policy' });
+  });
+  it("refuses by Mondu's published rules (the connector's fixtures/rules.json)", async () => {
+    const lang = await call('POST', '/orders', { ...requests.create_order, language: 'pl' });
+    expect(lang.status).toBe(422);
+    expect(MonduError.parse(lang.body).errors[0]).toMatchObject({ name: 'language' });
+    const noRef = await call('POST', '/orders', {
+      ...requests.create_order,
+      lines: [{ line_items: [{ title: 'X', quantity: 1, net_price_per_item_cents: 10000, net_price_cents: 10000, tax_cents: 1900 }] }],
+    });
+    expect(noRef.body.errors).toEqual([{ name: 'lines.0.line_items.0.external_reference_id', details: 'is missing' }]);
   });
   it("errors in Mondu's shape: a wrong token, a missing field, an unknown order", async () => {
     expect(await call('POST', '/orders', requests.create_order, 'wrong')).toEqual({ status: 401, body: answers.unauthorized.body });

@@ -15,6 +15,8 @@
 // SANDBOX_REVIEW_MS later), +slow, +flaky (500 twice on create), +refund_fail (credit notes refused), +refund_flaky.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
 import { config } from '../../../../lib/config.ts';
 import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
@@ -81,6 +83,31 @@ interface CreditNote {
   created_at: string;
 }
 
+/** A file of the connector's fixtures: Mondu's published examples (published/) and request rules (rules.json). */
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/mondu/fixtures/${name}`, import.meta.url), 'utf8'));
+const RULES = fixture('rules.json');
+const rules = (call: 'order' | 'confirm' | 'invoice') => RequestRules.parse(RULES[call]);
+/** The first of Mondu's published rules a body breaks, as Mondu's 422 error naming the field (docs.mondu.ai/reference/errors:
+ * a missing field `is missing`, as there; other wordings are the sandbox's). */
+const breach = (call: Parameters<typeof rules>[0], body: unknown): FieldError[] => {
+  const b = firstBreach(rules(call), body);
+  if (!b) return [];
+  const details = b.message === `${b.field} is required` ? 'is missing' : b.message.replace(`${b.field} `, '');
+  // Mondu names a field by a dotted path with the indices as parts (`lines.0.lineItems.1.quantity`).
+  return [{ name: b.field.replace(/\[(\d+)\]/g, '.$1'), details }];
+};
+/** The keys of Mondu's published order webhooks (magento2-checkout playwright/helpers/webhook.ts), by topic; a topic
+ * without a published example takes order/pending's keys (topic, order_uuid, external_reference_id, order_state). */
+const WEBHOOK_KEYS: Record<string, string[]> = {
+  'order/pending': Object.keys(fixture('published/webhook-order-pending.json')),
+  'order/confirmed': Object.keys(fixture('published/webhook-order-confirmed.json')),
+  'order/declined': Object.keys(fixture('published/webhook-order-declined.json')),
+};
+/** The bank account Mondu's published order/confirmed example carries (the sandbox's buyers pay to it). */
+const BANK_ACCOUNT = fixture('published/webhook-order-confirmed.json').bank_account;
+/** The keys of Mondu's published confirm answer (docs.mondu.ai Confirm Order): {order: {uuid, state, external_reference_id}}. */
+const CONFIRM_KEYS = Object.keys(fixture('published/confirm-answer.json').order);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorBody = (status: number, errors: FieldError[]) => ({ status, body: { status, errors } });
 const notFound = (what: string) => errorBody(404, [{ name: what, details: 'not found' }]);
@@ -125,21 +152,23 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     created_at: o.created_at,
     updated_at: o.updated_at,
   });
-  const invoiceView = ({ api_token: _t, ...i }: Invoice) => i;
-  /** The order webhooks (order/confirmed, order/pending, …): the order's uuid, reference and state. */
-  const notifyOrder = (o: Order, topic: string) =>
-    webhooks.send(
-      o.api_token,
-      {
-        topic,
-        order_uuid: o.uuid,
-        external_reference_id: o.external_reference_id,
-        order_state: o.state,
-        ...(o.decline_reason ? { decline_reason: o.decline_reason } : {}),
-        updated_at: o.updated_at,
-      },
-      o.uuid,
-    );
+  /** An invoice as Mondu shows it: `invoice_number` (the merchant's number: woocommerce Presenters/PaymentInfo.php reads
+   * it), uuid, state, gross_amount_cents; external_reference_id as we sent it (UNVERIFIED in an answer). */
+  const invoiceView = ({ api_token: _t, ...i }: Invoice) => ({ ...i, invoice_number: i.external_reference_id });
+  /** The order webhooks (order/confirmed, order/pending, …) in the keys of Mondu's published examples: the order's
+   * uuid, reference and state; a decline's `reason`; a confirmed order's `bank_account`. No timestamp (none published). */
+  const notifyOrder = (o: Order, topic: string) => {
+    const all: Obj = {
+      topic,
+      order_uuid: o.uuid,
+      external_reference_id: o.external_reference_id,
+      order_state: o.state,
+      reason: o.decline_reason,
+      bank_account: BANK_ACCOUNT,
+    };
+    const keys = WEBHOOK_KEYS[topic] ?? WEBHOOK_KEYS['order/pending']!;
+    webhooks.send(o.api_token, Object.fromEntries(keys.map((k) => [k, all[k]])) as { topic: string }, o.uuid);
+  };
   const move = (o: Order, state: State, topic?: string) => {
     o.state = state;
     o.updated_at = laterThan(o.updated_at);
@@ -200,7 +229,8 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
       const b: Obj = req.body ?? {};
       const tags = magicTags(typeof b.buyer?.email === 'string' ? b.buyer.email : null);
       if (tags.has('flaky') && flaky('flaky', req.header('idempotency-key') ?? String(b.external_reference_id))) return unavailable;
-      const errors = validateOrder(b);
+      const errors = breach('order', b);
+      if (!errors.length) errors.push(...validateOrder(b));
       if (errors.length) return errorBody(422, errors);
       if (tags.has('slow')) await sleep(config.sandboxSlowMs);
       const now = new Date().toISOString();
@@ -249,18 +279,25 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
     res.json({ order: view(o) });
   });
 
-  // Confirming an order already decided answers it as it is; one the buyer has not authorized is refused (UNVERIFIED).
+  // Confirm: "from authorized to confirmed" (docs.mondu.ai Confirm Order). A pending one (Mondu's review) is answered as
+  // it is (magento2-checkout confirms `authorized` or `pending` orders); any other state is refused (422 on `state`:
+  // UNVERIFIED wording), so a connector that confirms on every sync (issue 21) meets a refusal, not agreement.
+  // The answer has the keys of Mondu's published example.
   router.post('/api/v1/orders/:uuid/confirm', (req, res) =>
     run(req, res, 'confirm', async () => {
       const o = order(req);
       if (!o) return notFound('order');
       view(o);
+      const errors = breach('confirm', req.body ?? {});
+      if (errors.length) return errorBody(422, errors);
       if (o.state === 'created') return stateError('cannot transition from created to confirmed: the buyer has not completed the checkout');
+      if (o.state !== 'authorized' && o.state !== 'pending') return stateError(`cannot transition from ${o.state} to confirmed`);
       if (o.state === 'authorized') {
         if (typeof req.body?.external_reference_id === 'string' && req.body.external_reference_id) o.external_reference_id = req.body.external_reference_id;
         decide(o);
       }
-      return { status: 200, body: { order: view(o) } };
+      const v: Obj = view(o);
+      return { status: 200, body: { order: Object.fromEntries(CONFIRM_KEYS.map((k) => [k, v[k]])) } };
     }),
   );
 
@@ -284,7 +321,8 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
       view(o);
       if (o.state !== 'confirmed' && o.state !== 'partially_shipped') return stateError(`cannot invoice a ${o.state} order`);
       const b: Obj = req.body ?? {};
-      const errors = validateInvoice(b, o.gross_amount_cents - o.invoiced_amount_cents);
+      const errors = breach('invoice', b);
+      if (!errors.length) errors.push(...validateInvoice(b, o.gross_amount_cents - o.invoiced_amount_cents));
       if ([...invoices.values()].some((i) => i.order_uuid === o.uuid && i.external_reference_id === b.external_reference_id)) {
         errors.push({ name: 'external_reference_id', details: 'has already been taken' });
       }
@@ -398,7 +436,8 @@ export function monduRouter(idem: IdempotencyStore, publicUrl: () => string) {
       return res.redirect(303, back(o.cancel_url, o));
     }
     if (o.tags.has('decline')) {
-      o.decline_reason = 'buyer_not_creditworthy';
+      // The reason value of Mondu's published order/declined example.
+      o.decline_reason = 'risk_policy';
       move(o, 'declined', 'order/declined');
       return res.redirect(303, back(o.declined_url, o));
     }

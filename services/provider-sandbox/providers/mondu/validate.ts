@@ -1,5 +1,7 @@
 // Mondu's request validation as the sandbox imitates it: every problem as {name: dotted path, details}, answered
-// 422 {"status": 422, "errors": [...]} (the shape of https://docs.mondu.ai/reference/errors).
+// 422 {"status": 422, "errors": [...]} (the shape of https://docs.mondu.ai/reference/errors). Mondu's published rules
+// (enums of payment_method, language, state_flow; required fields) are checked first by the connector's
+// fixtures/rules.json in imitation.ts; what is here is the sandbox's own (amounts adding up, net terms, currencies).
 export interface FieldError {
   name: string;
   details: string;
@@ -11,9 +13,7 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 const isInt = (v: unknown, min = 0) => typeof v === 'number' && Number.isInteger(v) && v >= min;
 
 export const CURRENCIES = ['EUR', 'GBP'];
-export const PAYMENT_METHODS = ['invoice', 'direct_debit', 'installment', 'billing_statement', 'installment_by_invoice', 'pay_now'];
 export const NET_TERMS = [7, 14, 30, 45, 60, 90];
-const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'];
 
 export function validateOrder(b: Obj): FieldError[] {
   const errors: FieldError[] = [];
@@ -23,8 +23,6 @@ export function validateOrder(b: Obj): FieldError[] {
   missing('currency', b.currency);
   if (present(b.currency) && !CURRENCIES.includes(b.currency as string)) errors.push({ name: 'currency', details: 'is not included in the list' });
   missing('external_reference_id', b.external_reference_id);
-  if (b.payment_method !== undefined && !PAYMENT_METHODS.includes(b.payment_method as string))
-    errors.push({ name: 'payment_method', details: 'is not included in the list' });
   if (!isInt(b.gross_amount_cents, 1)) errors.push({ name: 'gross_amount_cents', details: 'must be a positive integer' });
   for (const k of ['net_price_cents', 'tax_cents'] as const) if (b[k] !== undefined && !isInt(b[k])) errors.push({ name: k, details: 'must be an integer' });
   if (
@@ -37,8 +35,6 @@ export function validateOrder(b: Obj): FieldError[] {
   }
   if (b.net_term !== undefined && !NET_TERMS.includes(b.net_term as number))
     errors.push({ name: 'net_term', details: `must be one of the net terms of the account (${NET_TERMS.join(', ')})` });
-  if (b.language !== undefined && !LANGUAGES.includes(b.language as string)) errors.push({ name: 'language', details: 'is not included in the list' });
-  if (b.state_flow !== undefined && b.state_flow !== 'authorization_flow') errors.push({ name: 'state_flow', details: 'is not included in the list' });
   const buyer = obj(b.buyer);
   for (const k of ['email', 'first_name', 'last_name', 'company_name']) missing(`buyer.${k}`, buyer[k]);
   const billing = obj(b.billing_address);
