@@ -44,6 +44,8 @@ export const manifest = defineManifest({
     'customer.email',
     'customer.phone',
     'browser_info.device_fingerprint.payla',
+    // issue 21: PAYONE requires `ip` on the secured invoice's (pre)authorization (README.md, Sources).
+    'browser_info.ip_address',
   ],
   auth_type: 'MultiAuthKey',
   credentials: paylaCredentials,
