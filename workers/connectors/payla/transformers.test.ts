@@ -82,9 +82,7 @@ function job(over: Partial<ConnectorJob> = {}): ConnectorJob {
 }
 
 /** PAYONE's own secured-invoice preauthorization (shopware-6's credentials test), its values as strings. */
-const published: Record<string, string> = Object.fromEntries(
-  Object.entries(read('published/preauthorization-request.json')).map(([k, v]) => [k, String(v)]),
-);
+const published: Record<string, string> = Object.fromEntries(Object.entries(read('published/preauthorization-request.json')).map(([k, v]) => [k, String(v)]));
 
 describe('payla requests', () => {
   it("a manual-capture authorization is PAYONE's published preauthorization, with the account parameters and sha384 key", () => {
@@ -142,7 +140,15 @@ describe('payla requests', () => {
     const whole = captureRequest(job(tx), creds).form!;
     expect(whole).toMatchObject({ 'it[1]': 'goods', 'id[1]': '5013210425384', 'pr[1]': '10000', 'no[1]': '1', 'de[1]': 'Test product', 'va[1]': '1900' });
     const named = captureRequest(
-      job({ ...tx, amount: 4_000, capture_details: { capture_metadata: null, metadata: null, order_details: [{ product_name: 'Lamp', quantity: 2, amount: 4_000, tax_percentage: 19, product_id: 'sku-lamp' }] } }),
+      job({
+        ...tx,
+        amount: 4_000,
+        capture_details: {
+          capture_metadata: null,
+          metadata: null,
+          order_details: [{ product_name: 'Lamp', quantity: 2, amount: 4_000, tax_percentage: 19, product_id: 'sku-lamp' }],
+        },
+      }),
       creds,
     ).form!;
     expect(named).toMatchObject({ 'id[1]': 'sku-lamp', 'pr[1]': '2000', 'no[1]': '2', 'de[1]': 'Lamp', 'va[1]': '1900' });
@@ -154,9 +160,25 @@ describe('payla requests', () => {
   it('issue 21: a debit carries the basket with negative prices: the whole order, or one position for a part', () => {
     const tx = { connector_transaction_id: '123456789', kind: 'refund' as const, follow_ups_before: 1 };
     const all = refundRequest(job(tx), creds).form!;
-    expect(all).toMatchObject({ request: 'debit', amount: '-10000', sequencenumber: '2', 'it[1]': 'goods', 'id[1]': '5013210425384', 'pr[1]': '-10000', 'no[1]': '1' });
+    expect(all).toMatchObject({
+      request: 'debit',
+      amount: '-10000',
+      sequencenumber: '2',
+      'it[1]': 'goods',
+      'id[1]': '5013210425384',
+      'pr[1]': '-10000',
+      'no[1]': '1',
+    });
     const part = refundRequest(job({ ...tx, amount: 2_500, reason: 'damaged' }), creds).form!;
-    expect(part).toMatchObject({ amount: '-2500', 'id[1]': 'refund', 'pr[1]': '-2500', 'no[1]': '1', 'de[1]': 'Refund', 'va[1]': '1900', narrative_text: 'damaged' });
+    expect(part).toMatchObject({
+      amount: '-2500',
+      'id[1]': 'refund',
+      'pr[1]': '-2500',
+      'no[1]': '1',
+      'de[1]': 'Refund',
+      'va[1]': '1900',
+      narrative_text: 'damaged',
+    });
     for (const f of [all, part]) expect(broken('debit', f)).toBeNull();
     // The old debit (no basket) breaks the rules.
     const old = Object.fromEntries(Object.entries(part).filter(([k]) => !/^(it|id|pr|no|de|va)\[/.test(k)));
