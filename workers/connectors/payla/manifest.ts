@@ -61,7 +61,9 @@ export const manifest = defineManifest({
     base_url: { env: 'PAYLA_BASE_URL', default: 'sandbox/payla' },
     default_api_key: { env: 'PAYLA_API_KEY', default: PAYLA_SANDBOX.portalid },
   },
-  webhook: { scheme: 'unsigned' },
+  // PAYONE wants the body TSOK to a TransactionStatus, else it sends it again (woocommerce-3 Plugin::process_callback,
+  // shopware-6 WebhookProcessor, magento-2 Controller/Transactionstatus/Index: all answer `TSOK`).
+  webhook: { scheme: 'unsigned', acknowledgement: 'TSOK' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
   // README.md has no Sources table yet (traced in issue 21): 9 points listed UNVERIFIED, the rest not yet checked.

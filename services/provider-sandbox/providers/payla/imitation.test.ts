@@ -27,6 +27,9 @@ beforeAll(async () => {
     received.push(req.body as string);
     res.type('text/plain').send('TSOK');
   });
+  app.post('/hook-json', (_req, res) => {
+    res.json({ received: true });
+  });
   app.use(express.urlencoded({ extended: false }));
   app.use(express.json());
   app.use('/payla', im.router);
@@ -242,5 +245,24 @@ describe("payla imitation: PAYONE's published rules (issue 21)", () => {
     expect(await send('refund', { connector_transaction_id: txid, amount: 1_000, follow_ups_before: 1 })).toMatchObject({ kind: 'REFUNDED' });
     expect(await send('void', { connector_transaction_id: txid, follow_ups_before: 2 })).toEqual({ kind: 'VOIDED' });
     expect(im.transactions.get(txid)).toMatchObject({ captured: 4_000, refunded: 1_000, released: 6_000, completed: true, sequence: 3 });
+  });
+
+  it('a TransactionStatus counts as delivered only when the shop answers TSOK; a 200 with another body is sent again', async () => {
+    const url = (u: string) =>
+      fetch(`${base}/sandbox/payla/portals/${PAYLA_SANDBOX.portalid}/transaction-status-url`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${base}${u}` }),
+      });
+    expect((await url('/hook-json')).status).toBe(200);
+    const txid = (await preauth()).lines.txid!;
+    let d = im.deliveries.find((x) => x.txid === txid);
+    for (let i = 0; i < 100 && !d?.last_status; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      d = im.deliveries.find((x) => x.txid === txid);
+    }
+    expect(d).toMatchObject({ delivered: false, last_status: 200, last_error: 'not acknowledged: {"received":true}' });
+    expect(d!.next_attempt_at).not.toBeNull();
+    expect((await url('/hook')).status).toBe(200);
   });
 });

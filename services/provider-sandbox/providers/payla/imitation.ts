@@ -7,7 +7,7 @@
 // mode test|live. Amounts in minor units, debits negative; follow-ups carry sequencenumber = previous + 1.
 // TransactionStatus notifications (appointed, capture, debit) go form-encoded, with key = md5 of the portal key, to
 // the URL configured for the portal (the PMI's setting: operator call POST /sandbox/payla/portals/:portalid/
-// transaction-status-url {url}), retried with the shared Retrier until a 2xx.
+// transaction-status-url {url}), retried with the shared Retrier until the shop answers TSOK.
 // Requests are checked by PAYONE's published rules (required parameters, lengths, enums, what a call must not carry),
 // read from the connector's fixtures/rules.json, so the imitation cannot agree with a belief of the connector alone:
 // the (pre)authorization needs `ip`; captures and debits carry the basket it/id/pr/no/de/va[n] and captures no
@@ -190,7 +190,15 @@ export function paylaImitation(idem: IdempotencyStore) {
       next_attempt_at: null,
     };
     keep(deliveries, d);
-    retrier.post(d, portal.txstatus_url, body, { 'content-type': 'application/x-www-form-urlencoded' }, { provider: 'payla', txid: t.txid, txaction });
+    // Delivered only when the shop answers TSOK (PAYONE's plugins all do); anything else is sent again.
+    retrier.post(
+      d,
+      portal.txstatus_url,
+      body,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { provider: 'payla', txid: t.txid, txaction },
+      (text) => text.trim() === 'TSOK',
+    );
   }
 
   /** The account parameters: the portal's mid, aid and hashed key; else PAYONE's error for the first one wrong. */
