@@ -164,7 +164,14 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
       sent = await imitationView(stack, 'payla', 'notifications', { txid: p.connector_transaction_id });
       await new Promise((r) => setTimeout(r, 100));
     }
+    // Delivered means acknowledged: the imitation, like PAYONE, wants the body TSOK (issue 21's review).
     expect(sent.map((d) => [d.txaction, d.delivered, d.last_status])).toEqual([['appointed', true, 200]]);
+    const direct = await fetch(`${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: '0'.repeat(32), txaction: 'paid', txid: '1', portalid: PAYLA_SANDBOX.portalid }).toString(),
+    });
+    expect([direct.status, direct.headers.get('content-type')?.split(';')[0], await direct.text()]).toEqual([200, 'text/plain', 'TSOK']);
     let inbox: any[] = [];
     for (let i = 0; i < 100 && !inbox.some((d) => d.result); i += 1) {
       inbox = (await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray()).filter(
