@@ -93,14 +93,16 @@ export function basketOf(lines: OrderLine[], sign: 1 | -1 = 1): Form {
 
 const orderLines = (job: ConnectorJob) => linesOf(job.order?.order_details);
 
-/** One position for `amount` (minor units), its tax the order's in proportion. */
-const onePosition = (job: ConnectorJob, amount: number, name: string, id: string): OrderLine => ({
-  product_name: name,
-  quantity: 1,
-  amount,
-  product_id: id,
-  total_tax_amount: taxShare(amount, job.order),
-});
+/**
+ * One position for `amount` (minor units): at the order's VAT rate when its lines share one, else with the order's
+ * tax in proportion (its rate derived from that).
+ */
+function onePosition(job: ConnectorJob, amount: number, name: string, id: string): OrderLine {
+  const rates = new Set(orderLines(job).map((l) => l.tax_percentage ?? null));
+  const [only] = [...rates];
+  const line: OrderLine = { product_name: name, quantity: 1, amount, product_id: id };
+  return rates.size === 1 && only != null ? { ...line, tax_percentage: only } : { ...line, total_tax_amount: taxShare(amount, job.order) };
+}
 
 const grossOf = (lines: OrderLine[]) => lines.reduce((t, l) => t + (l.amount ?? 0), 0);
 

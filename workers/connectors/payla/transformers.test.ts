@@ -180,6 +180,15 @@ describe('payla requests', () => {
       narrative_text: 'damaged',
     });
     for (const f of [all, part]) expect(broken('debit', f)).toBeNull();
+    // A small part keeps the order's one rate (not a rate rounded from a tax share of a few cents).
+    expect(refundRequest(job({ ...tx, amount: 101 }), creds).form!['va[1]']).toBe('1900');
+    const mixed = job({ ...tx, amount: 101 });
+    mixed.order!.order_details = [
+      { product_name: 'Book', quantity: 1, amount: 5_000, tax_percentage: 7, total_tax_amount: 327 },
+      { product_name: 'Lamp', quantity: 1, amount: 5_000, tax_percentage: 19, total_tax_amount: 798 },
+    ];
+    mixed.order!.order_tax_amount = 1_125;
+    expect(refundRequest(mixed, creds).form!['va[1]']).toBe(vatParam(Math.round((11 / 90) * 1000) / 10));
     // The old debit (no basket) breaks the rules.
     const old = Object.fromEntries(Object.entries(part).filter(([k]) => !/^(it|id|pr|no|de|va)\[/.test(k)));
     expect(broken('debit', old)).toMatchObject({ field: 'items' });
