@@ -32,8 +32,8 @@ export const manifest = defineManifest({
   countries: ['DE', 'AT'],
   currencies: ['EUR'],
   customers: ['B2C', 'B2B'],
-  // B2C also needs metadata.birth_date (PAYONE birthday), B2B metadata.company_name: required_fields cannot say "for
-  // B2C only", so PAYONE's own parameter error answers a missing one.
+  // PAYONE also needs the birthday (metadata.birth_date, or the payment's birth_date: one path cannot say "either"),
+  // and for B2B metadata.company_name ("for B2B only" neither): PAYONE's own parameter error answers a missing one.
   required_fields: [
     'billing.address.first_name',
     'billing.address.last_name',

@@ -196,7 +196,7 @@ describe('payla requests', () => {
 
   it("every request obeys PAYONE's published rules (fixtures/rules.json); the rules can fail", () => {
     const b2b = job({ capture_method: 'automatic' });
-    b2b.order!.metadata = { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789' };
+    b2b.order!.metadata = { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', birth_date: '1970-05-06' };
     for (const j of [job(), b2b]) expect(broken('authorize', authorizeRequest(j, creds).form!)).toBeNull();
     const f = authorizeRequest(job(), creds).form!;
     expect(broken('authorize', { ...f, reference: 'R'.repeat(21) })).toEqual({ field: 'reference', message: 'reference must be at most 20 characters' });
@@ -204,12 +204,13 @@ describe('payla requests', () => {
     expect(broken('authorize', { ...f, 'id[1]': 'x'.repeat(33) })).toMatchObject({ field: 'items[0].id' });
   });
 
-  it('automatic capture is request=authorization; B2B sends company and vatid instead of a birthday', () => {
+  it('automatic capture is request=authorization; B2B sends company and vatid, and the birthday too (PAYONE requires it for both)', () => {
     const b2b = job({ capture_method: 'automatic' });
-    b2b.order!.metadata = { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789' };
+    b2b.order!.metadata = { buyer_type: 'business', company_name: 'ACME GmbH', company_vat_id: 'DE123456789', birth_date: '1970-05-06' };
     const f = authorizeRequest(b2b, creds).form!;
-    expect(f).toMatchObject({ request: 'authorization', businessrelation: 'b2b', company: 'ACME GmbH', vatid: 'DE123456789' });
-    expect(f.birthday).toBeUndefined();
+    expect(f).toMatchObject({ request: 'authorization', businessrelation: 'b2b', company: 'ACME GmbH', vatid: 'DE123456789', birthday: '19700506' });
+    b2b.order!.metadata = { buyer_type: 'business', company_name: 'ACME GmbH' };
+    expect(broken('authorize', authorizeRequest(b2b, creds).form!)).toEqual({ field: 'birthday', message: 'birthday is required' });
   });
 
   it('the basket: unit gross prices in minor units, shipping as shipment, an uneven line as one position, VAT in basis points', () => {

@@ -103,7 +103,8 @@ describe('payla imitation: preauthorization', () => {
     expect((await preauth({ 'add_paydata[device_token]': '' })).lines.errormessage).toBe('Parameter {add_paydata[device_token]} faulty or missing');
     expect((await preauth({ country: 'CH' })).lines).toMatchObject({ status: 'ERROR', errorcode: '1001' });
     expect((await preauth({ amount: '9999' })).lines.errormessage).toContain('does not match the basket');
-    expect((await preauth({ businessrelation: 'b2b', birthday: '' })).lines.errormessage).toBe('Parameter {company} faulty or missing');
+    expect((await preauth({ businessrelation: 'b2b' })).lines.errormessage).toBe('Parameter {company} faulty or missing');
+    expect((await preauth({ businessrelation: 'b2b', company: 'ACME GmbH', birthday: '' })).lines.errormessage).toBe('Parameter {birthday} faulty or missing');
   });
 
   it('+decline: errorcode 307 with a customer message; a used reference 911', async () => {

@@ -219,9 +219,9 @@ export function paylaImitation(idem: IdempotencyStore) {
     if (refused) return refused;
     if (!/^[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount');
     if (!/^[A-Za-z0-9_./-]{1,20}$/.test(p.reference ?? '')) return faulty('reference');
-    if (p.businessrelation === 'b2b') {
-      if (!has(p, 'company')) return faulty('company');
-    } else if (!/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(p.birthday ?? '')) return faulty('birthday');
+    // The birthday for B2B too (PAYONE's table marks it required; its Shopware plugin refuses to pay without one).
+    if (!/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(p.birthday ?? '')) return faulty('birthday');
+    if (p.businessrelation === 'b2b' && !has(p, 'company')) return faulty('company');
     const basket = readBasket(p);
     if (typeof basket === 'string') return faulty(basket);
     const sum = basketSum(basket);
