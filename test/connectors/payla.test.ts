@@ -129,13 +129,13 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     });
   });
 
-  it("wrong credentials: failed with PAYONE's errorcode 2 ({key}), UE_4000", async () => {
+  it("wrong credentials: failed with PAYONE's parameter error naming {key}, UE_4000", async () => {
     const bad = await merchantWithAccount(stack, 'payla', { ...PAYLA_SANDBOX_DETAILS(), api_secret: 'not-the-portal-key' });
     const created = await merchantCalls(stack, bad.api_key).pay(profile('erika@example.com'));
     const p = await stack.poll(created.payment_id, bad.api_key, (x) => x.status !== 'processing');
     expect(p).toMatchObject({
       status: 'failed',
-      error_code: '2',
+      error_code: '1001',
       error_message: expect.stringContaining('Parameter {key} faulty or missing'),
       unified_code: 'UE_4000',
     });

@@ -66,6 +66,6 @@ export const manifest = defineManifest({
   webhook: { scheme: 'unsigned', acknowledgement: 'TSOK' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-  // README.md's Sources (issue 21): 43 points traced to PAYONE's plugins and docs, 13 UNVERIFIED.
-  verification: { verified: 43, unverified: 13, level: 'partial' },
+  // README.md's Sources (issue 21): 44 points traced to PAYONE's plugins and docs, 13 UNVERIFIED.
+  verification: { verified: 44, unverified: 13, level: 'partial' },
 });

@@ -294,9 +294,16 @@ describe('payla answers', () => {
     expect(authorizeOutcome(text(answers.error_parameter), job())).toMatchObject({ kind: 'DECLINED', error_code: '1001', unified_code: 'UE_2000' });
     expect(authorizeOutcome(text(answers.error_key), job())).toMatchObject({
       kind: 'FAILED',
-      error_code: '2',
+      error_code: '1001',
       error_message: expect.stringContaining('{key}'),
       unified_code: 'UE_4000',
+    });
+    // PAYONE's published list gives 1-99 to the card issuer's answers (2 "Authorization declined"): not the account's
+    // credentials, which the old mapping made of every code below 100.
+    expect(authorizeOutcome(text('status=ERROR\nerrorcode=2\nerrormessage=Authorization declined\n'), job())).toMatchObject({
+      kind: 'DECLINED',
+      error_code: '2',
+      unified_code: 'UE_9000',
     });
   });
 

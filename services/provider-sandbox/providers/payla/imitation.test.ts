@@ -90,9 +90,13 @@ describe('payla imitation: preauthorization', () => {
     const bad = await preauth({ key: createHash('md5').update('wrong').digest('hex') });
     expect(bad.status).toBe(200);
     expect(bad.lines).toEqual(splitLines(answers.error_key));
-    expect(connector.authorize!.response({ status: 200, body: bad.text }, job())).toMatchObject({ kind: 'FAILED', error_code: '2', unified_code: 'UE_4000' });
-    expect((await preauth({ portalid: '1' })).lines.errorcode).toBe('3');
-    expect((await preauth({ mid: '1' })).lines.errorcode).toBe('4');
+    expect(connector.authorize!.response({ status: 200, body: bad.text }, job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: '1001',
+      unified_code: 'UE_4000',
+    });
+    expect((await preauth({ portalid: '1' })).lines.errormessage).toBe('Parameter {portalid} faulty or missing');
+    expect((await preauth({ mid: '1' })).lines.errormessage).toBe('Parameter {mid} faulty or missing');
     // The current plugin's sha384 key is taken too.
     expect((await preauth({ key: createHash('sha384').update(PAYLA_SANDBOX.portal_key).digest('hex') })).lines.status).toBe('APPROVED');
   });

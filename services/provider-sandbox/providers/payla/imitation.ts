@@ -12,8 +12,8 @@
 // read from the connector's fixtures/rules.json, so the imitation cannot agree with a belief of the connector alone:
 // the (pre)authorization needs `ip`; captures and debits carry the basket it/id/pr/no/de/va[n] and captures no
 // capturemode (issue 21). A capture of 0 releases what is left; what is not captured stays reserved.
-// Error codes are the imitation's (PAYONE publishes its list only in the PMI): 2 key, 3 portalid, 4 mid, 5 aid,
-// 1001 a parameter faulty or missing (the message names it), 307 risk decline, 911 reference used, 921 sequencenumber,
+// Error codes are the imitation's but for 307 (PAYONE's published list gives 1-99 to card issuers' answers): 1001 a
+// parameter faulty or missing, the account's (key, portalid, mid, aid) included (the message names it), 307 risk decline, 911 reference used, 921 sequencenumber,
 // 922 amount above what is open, 950 transaction closed, 600 txid unknown, 991 debit refused.
 // Magic tags (customer email, ../../magic.ts): +decline (307), +slow, +flaky (500 for the first two calls of a
 // reference), +refund_fail (991), +refund_flaky (500 for the first two debits of a sequence). PAYONE's fnc decides at
@@ -204,11 +204,11 @@ export function paylaImitation(idem: IdempotencyStore) {
   /** The account parameters: the portal's mid, aid and hashed key; else PAYONE's error for the first one wrong. */
   function account(p: Params): Portal | Answer {
     const portal = has(p, 'portalid') ? portals.get(p.portalid!) : undefined;
-    if (!portal) return error(3, 'Parameter {portalid} faulty or missing');
+    if (!portal) return faulty('portalid');
     const key = (p.key ?? '').toLowerCase();
-    if (key !== md5(portal.portal_key) && key !== sha384(portal.portal_key)) return error(2, 'Parameter {key} faulty or missing');
-    if (p.mid !== portal.mid) return error(4, 'Parameter {mid} faulty or missing');
-    if (p.aid !== portal.aid) return error(5, 'Parameter {aid} faulty or missing');
+    if (key !== md5(portal.portal_key) && key !== sha384(portal.portal_key)) return faulty('key');
+    if (p.mid !== portal.mid) return faulty('mid');
+    if (p.aid !== portal.aid) return faulty('aid');
     if (!/^3\.\d+$/.test(p.api_version ?? '')) return faulty('api_version');
     if (p.mode !== 'test' && p.mode !== 'live') return faulty('mode');
     return portal;
