@@ -103,7 +103,8 @@ export function webhooksRouter(db: Db, deps: Pick<Deps, 'setup' | 'queues' | 're
     // job id is the same and nothing is added.
     await deps.queues.enqueueNotification(job);
     log.info('notification received', { merchant_id: merchantId, merchant_connector_id: mcaId, connector, body_sha256: job.body_sha256, repeat: !first });
-    res.json({ received: true });
+    if (spec.scheme === 'unsigned' && spec.acknowledgement) res.type('text/plain').send(spec.acknowledgement);
+    else res.json({ received: true });
   });
   return r;
 }

@@ -66,11 +66,19 @@ export class Retrier {
     this.firstRetryMs = firstRetryMs;
   }
 
-  post(d: Attempts, url: string, body: string, headers: Record<string, string>, what: Record<string, unknown>): void {
-    void this.attempt(d, url, body, headers, what);
+  /** `accepted`: when a 2xx is not enough (PAYONE wants the body TSOK), what the answer must be to count as delivered. */
+  post(d: Attempts, url: string, body: string, headers: Record<string, string>, what: Record<string, unknown>, accepted?: (text: string) => boolean): void {
+    void this.attempt(d, url, body, headers, what, accepted);
   }
 
-  private async attempt(d: Attempts, url: string, body: string, headers: Record<string, string>, what: Record<string, unknown>): Promise<void> {
+  private async attempt(
+    d: Attempts,
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    what: Record<string, unknown>,
+    accepted?: (text: string) => boolean,
+  ): Promise<void> {
     const generation = this.generation;
     d.attempts += 1;
     d.next_attempt_at = null;
@@ -81,10 +89,11 @@ export class Retrier {
         body,
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
-      await res.arrayBuffer().catch(() => undefined);
+      const text = await res.text().catch(() => '');
       d.last_status = res.status;
       d.last_error = null;
-      d.delivered = res.status >= 200 && res.status < 300;
+      d.delivered = res.status >= 200 && res.status < 300 && (!accepted || accepted(text));
+      if (!d.delivered && res.status >= 200 && res.status < 300) d.last_error = `not acknowledged: ${text.slice(0, 100)}`;
     } catch (err) {
       d.last_status = null;
       d.last_error = (err as Error).message;
@@ -102,7 +111,7 @@ export class Retrier {
     d.next_attempt_at = new Date(Date.now() + wait).toISOString();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.attempt(d, url, body, headers, what);
+      void this.attempt(d, url, body, headers, what, accepted);
     }, wait);
     timer.unref();
     this.timers.add(timer);

@@ -1,7 +1,8 @@
 // payla through the real processes: the worker speaks PAYONE's Server API to the sandbox (form-encoded calls to
-// /post-gateway/ with mid/aid/portalid and the md5 of the portal key, amounts in minor units, key=value answers).
-// Automatic capture is request=authorization, manual a preauthorization; captures, the release of a void (a completed
-// capture of 0) and debits (negative refunds) are numbered by sequencenumber. PAYONE's secured invoice decides at once
+// /post-gateway/ with mid/aid/portalid and the sha384 of the portal key, amounts in minor units, key=value answers).
+// Automatic capture is request=authorization, manual a preauthorization (with the customer's `ip`); captures (with
+// their basket, no capturemode), the release of a void (a capture of 0) and debits (negative refunds, with their
+// basket) are numbered by sequencenumber. PAYONE's secured invoice decides at once
 // and has no redirect and no status read: +review and +redirect change nothing (said so below), the customer step is
 // the Payla device token, and TransactionStatus notifications (unsigned: a key in the body) are hints that the worker
 // records without anything to sync.
@@ -49,13 +50,13 @@ describe('payla: authorize and capture', () => {
       currency: 'EUR',
     });
     expect(t.basket).toEqual([
-      { it: 'goods', id: 'sku-lamp', pr: '4760', no: '2', de: 'Lamp', va: '19' },
-      { it: 'shipment', id: 'shipping', pr: '2380', no: '1', de: 'Shipping', va: '19' },
+      { it: 'goods', id: 'sku-lamp', pr: '4760', no: '2', de: 'Lamp', va: '1900' },
+      { it: 'shipment', id: 'shipping', pr: '2380', no: '1', de: 'Shipping', va: '1900' },
     ]);
     expect(t.reference).toBe(p.payment_id.slice(-20));
   });
 
-  it('manual capture: a preauthorization, then the full capture (sequencenumber 1, completed)', async () => {
+  it('manual capture: a preauthorization, then the full capture (sequencenumber 1, all captured)', async () => {
     const p = await settled(await pay('erika@example.com'));
     expect(p.status).toBe('requires_capture');
     expect(await tx(p.connector_transaction_id)).toMatchObject({ request: 'preauthorization', captured: 0 });
@@ -64,23 +65,23 @@ describe('payla: authorize and capture', () => {
     expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 11_900, sequence: 1, completed: true });
   });
 
-  it('a partial capture (manual): completed, PAYONE releases the rest', async () => {
+  it('a partial capture (manual): no capturemode (issue 21), so the rest stays reserved at PAYONE', async () => {
     const p = await settled(await pay('erika@example.com'));
     const c = await calls.capture(p.payment_id, { amount_to_capture: 5_000 });
     expect(c.body, JSON.stringify(c.body)).toMatchObject({ status: 'partially_captured', amount_received: 5_000 });
-    expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 5_000, released: 6_900, completed: true, sequence: 1 });
+    expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 5_000, released: 0, completed: false, sequence: 1 });
   });
 
-  it('multiple captures (manual_multiple): notcompleted, sequencenumber 1 then 2', async () => {
+  it('multiple captures (manual_multiple): sequencenumber 1 then 2, each with its basket', async () => {
     const p = await settled(await pay('erika@example.com', { capture_method: 'manual_multiple' }));
     const one = await calls.capture(p.payment_id, { amount_to_capture: 4_000 });
     expect(one.body, JSON.stringify(one.body)).toMatchObject({ status: 'partially_captured_and_capturable', amount_received: 4_000, amount_capturable: 7_900 });
     const two = await calls.capture(p.payment_id, { amount_to_capture: 7_900 });
     expect(two.body, JSON.stringify(two.body)).toMatchObject({ status: 'succeeded', amount_received: 11_900 });
-    expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 11_900, sequence: 2, completed: false });
+    expect(await tx(p.connector_transaction_id)).toMatchObject({ captured: 11_900, sequence: 2, completed: true });
   });
 
-  it('void: a completed capture of 0 releases the reservation', async () => {
+  it('void: a capture of 0 releases the reservation', async () => {
     const p = await settled(await pay('erika@example.com'));
     const v = await calls.cancel(p.payment_id, { cancellation_reason: 'out of stock' });
     expect(v.body, JSON.stringify(v.body)).toMatchObject({ status: 'cancelled' });
@@ -128,13 +129,13 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     });
   });
 
-  it("wrong credentials: failed with PAYONE's errorcode 2 ({key}), UE_4000", async () => {
+  it("wrong credentials: failed with PAYONE's parameter error naming {key}, UE_4000", async () => {
     const bad = await merchantWithAccount(stack, 'payla', { ...PAYLA_SANDBOX_DETAILS(), api_secret: 'not-the-portal-key' });
     const created = await merchantCalls(stack, bad.api_key).pay(profile('erika@example.com'));
     const p = await stack.poll(created.payment_id, bad.api_key, (x) => x.status !== 'processing');
     expect(p).toMatchObject({
       status: 'failed',
-      error_code: '2',
+      error_code: '1001',
       error_message: expect.stringContaining('Parameter {key} faulty or missing'),
       unified_code: 'UE_4000',
     });
@@ -163,7 +164,14 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
       sent = await imitationView(stack, 'payla', 'notifications', { txid: p.connector_transaction_id });
       await new Promise((r) => setTimeout(r, 100));
     }
+    // Delivered means acknowledged: the imitation, like PAYONE, wants the body TSOK (issue 21's review).
     expect(sent.map((d) => [d.txaction, d.delivered, d.last_status])).toEqual([['appointed', true, 200]]);
+    const direct = await fetch(`${stack.gatewayUrl}/webhooks/${M.merchant_id}/${M.mca}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: '0'.repeat(32), txaction: 'paid', txid: '1', portalid: PAYLA_SANDBOX.portalid }).toString(),
+    });
+    expect([direct.status, direct.headers.get('content-type')?.split(';')[0], await direct.text()]).toEqual([200, 'text/plain', 'TSOK']);
     let inbox: any[] = [];
     for (let i = 0; i < 100 && !inbox.some((d) => d.result); i += 1) {
       inbox = (await (await stack.db()).collection('provider_notifications').find({ merchant_id: M.merchant_id }).toArray()).filter(
@@ -175,7 +183,7 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, M.api_key)).body.status).toBe('requires_capture');
   });
 
-  it('what PAYONE cannot take is refused with our 400 before any call: USD, CH, no Payla device token', async () => {
+  it('what PAYONE cannot take is refused with our 400 before any call: USD, CH, no Payla device token, no customer IP', async () => {
     const before = (await stack.sandboxCalls({ provider: 'payla' })).filter((c) => c.method !== 'GET').length;
     const cases: [Record<string, unknown>, string, string][] = [
       [{ currency: 'USD' }, 'IR_05', 'currency'],
@@ -185,6 +193,8 @@ describe('payla: declines, failures and what PAYONE does not have', () => {
         'billing.address.country',
       ],
       [{ browser_info: { user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: 'rp-1' } } }, 'IR_04', 'browser_info.device_fingerprint.payla'],
+      // issue 21: PAYONE requires `ip` on the (pre)authorization.
+      [{ browser_info: { user_agent: 'Mozilla/5.0', device_fingerprint: { payla: 'pl-1' } } }, 'IR_04', 'browser_info.ip_address'],
     ];
     for (const [extra, code, param] of cases) {
       const r = await stack.api('POST', '/payments', profile('erika@example.com', {}, extra), M.api_key);

@@ -43,7 +43,14 @@ export type WebhookSignature =
       generated_secret?: boolean;
     }
   | { scheme: 'shared_secret'; header: string }
-  | { scheme: 'unsigned' };
+  | {
+      scheme: 'unsigned';
+      /**
+       * The plain-text body the provider expects as our answer, when it wants more than a 2xx (PAYONE's
+       * TransactionStatus: `TSOK`, else it sends the notice again). Default: JSON `{"received": true}`.
+       */
+      acknowledgement?: string;
+    };
 
 /**
  * How much of the connector was checked against the provider's own material (its SDKs, shop plugins, OpenAPI

@@ -1,11 +1,12 @@
 // Our operations in PAYONE's Server API dialect: every call is a form-encoded POST of key=value parameters to
-// {base}/post-gateway/ with the account parameters (mid, aid, portalid, key = md5 of the portal key, api_version,
-// mode, encoding); amounts in minor units (refunds negative); answers are key=value lines (response.ts).
+// {base}/post-gateway/ with the account parameters (mid, aid, portalid, key = sha384 of the portal key, api_version,
+// mode, encoding); amounts in minor units (refunds negative); answers are key=value lines (response.ts). Each point is
+// traced to PAYONE's own shop plugins and docs in README.md (Sources).
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderRequest } from '../kit/http.ts';
-import { linesOf, obj, trimmed as str, type OrderLine } from '../kit/order.ts';
+import { linesOf, obj, trimmed as str, taxShare, type OrderLine } from '../kit/order.ts';
 import type { paylaCredentials } from './manifest.ts';
 
 type Credentials = z.infer<typeof paylaCredentials>;
@@ -16,8 +17,11 @@ export const API_VERSION = '3.10';
 /** PAYONE's test or live mode: one endpoint for both (PAYLA_MODE, default test). */
 export const mode = () => (process.env.PAYLA_MODE === 'live' ? 'live' : 'test');
 
-/** `key`: the portal key's MD5 (hex), as the Server API takes it. */
-export const hashedKey = (portalKey: string) => createHash('md5').update(portalKey, 'utf8').digest('hex');
+/**
+ * `key`: the portal key's SHA-384 (hex), as PAYONE's current plugins send it (woocommerce-3 Request::set_key,
+ * shopware-6 AbstractRequestParameterEnricher::createRequest). PAYONE's TransactionStatus carries the MD5 instead.
+ */
+export const hashedKey = (portalKey: string) => createHash('sha384').update(portalKey, 'utf8').digest('hex');
 
 function call(c: Credentials, params: Form): ProviderRequest {
   return {
@@ -49,8 +53,12 @@ export const sequenceNumber = (job: ConnectorJob) => String((job.follow_ups_befo
 
 // ---- basket ----------------------------------------------------------------------------------------------------
 
-/** PAYONE's va[n]: a VAT rate in percent when whole (19), else in basis points (7.7% -> 770). */
-export const vatParam = (rate: number) => (Number.isInteger(rate) ? String(rate) : String(Math.round(rate * 100)));
+/**
+ * PAYONE's va[n]: the VAT rate in basis points (19% -> 1900, 7.7% -> 770), as all three of PAYONE's plugins send it
+ * (shopware-6 LineItemHydrator: rate x 100; woocommerce-3 Transaction/Base: round(100 x rate); magento-2
+ * Model/Api/Invoice: "expected * 100 to also handle vats with decimals").
+ */
+export const vatParam = (rate: number) => String(Math.round(rate * 100));
 
 function rateOf(l: OrderLine): number {
   if (l.tax_percentage != null) return l.tax_percentage;
@@ -62,7 +70,8 @@ function rateOf(l: OrderLine): number {
 /**
  * Our order lines as PAYONE basket positions it[n] / id[n] / pr[n] (unit gross, minor units) / no[n] / de[n] / va[n].
  * Unit prices must multiply out exactly: a line whose total does not divide by its quantity goes as one position
- * "3 x Shoe". `sign` -1 for a refund's lines.
+ * "3 x Shoe". `sign` -1 for a debit's lines: PAYONE's plugins negate pr[n] on refunds of the secured methods
+ * (shopware-6 OrderLinesRequestParameterBuilder, magento-2 Debit setNegatePrice), no[n] stays positive.
  */
 export function basketOf(lines: OrderLine[], sign: 1 | -1 = 1): Form {
   const f: Form = {};
@@ -84,6 +93,19 @@ export function basketOf(lines: OrderLine[], sign: 1 | -1 = 1): Form {
 
 const orderLines = (job: ConnectorJob) => linesOf(job.order?.order_details);
 
+/**
+ * One position for `amount` (minor units): at the order's VAT rate when its lines share one, else with the order's
+ * tax in proportion (its rate derived from that).
+ */
+function onePosition(job: ConnectorJob, amount: number, name: string, id: string): OrderLine {
+  const rates = new Set(orderLines(job).map((l) => l.tax_percentage ?? null));
+  const [only] = [...rates];
+  const line: OrderLine = { product_name: name, quantity: 1, amount, product_id: id };
+  return rates.size === 1 && only != null ? { ...line, tax_percentage: only } : { ...line, total_tax_amount: taxShare(amount, job.order) };
+}
+
+const grossOf = (lines: OrderLine[]) => lines.reduce((t, l) => t + (l.amount ?? 0), 0);
+
 /** The authorization's basket: the order lines, or one position for the whole amount (rate from order_tax_amount). */
 export function authorizeBasket(job: ConnectorJob): Form {
   const lines = orderLines(job);
@@ -97,6 +119,31 @@ export function authorizeBasket(job: ConnectorJob): Form {
       total_tax_amount: job.order?.order_tax_amount ?? 0,
     },
   ]);
+}
+
+/**
+ * A capture's basket (issue 21: PAYONE's plugins send it on every capture of the secured invoice: woocommerce-3
+ * Transaction/Base::should_submit_cart for SecuredInvoice captures, shopware-6 OrderLinesRequestParameterBuilder for
+ * SecuredInvoicePaymentHandler, magento-2 Capture::sendRequest): the lines the capture names; else the order's lines
+ * when it captures the whole order; else one position for the amount.
+ */
+export function captureBasket(job: ConnectorJob): Form {
+  const named = linesOf(job.capture_details?.order_details);
+  if (named.length) return basketOf(named);
+  const lines = orderLines(job);
+  if (lines.length && grossOf(lines) === job.amount) return basketOf(lines);
+  return basketOf([onePosition(job, job.amount, 'Partial delivery', 'capture')]);
+}
+
+/**
+ * A debit's basket, its prices negative (issue 21: woocommerce-3 sends the refund's articles on every secured-invoice
+ * debit, shopware-6 and magento-2 the credit memo's lines with negated prices): the order's lines when the whole order
+ * is refunded, else one position for the amount.
+ */
+export function debitBasket(job: ConnectorJob): Form {
+  const lines = orderLines(job);
+  if (lines.length && grossOf(lines) === job.amount) return basketOf(lines, -1);
+  return basketOf([onePosition(job, job.amount, 'Refund', 'refund')], -1);
 }
 
 // ---- the buyer ---------------------------------------------------------------------------------------------------
@@ -177,6 +224,14 @@ export function buyerOf(job: ConnectorJob): Form {
 
 export const isManual = (job: ConnectorJob) => job.capture_method === 'manual' || job.capture_method === 'manual_multiple';
 
+/**
+ * The customer's IP address (issue 21: `ip` is required on the secured invoice's (pre)authorization, docs.payone.com
+ * "PAYONE - Secured Invoice", ip CHAR(1..39); the plugins send the shopper's address): browser_info.ip_address, which
+ * the manifest requires (the gateway refuses a payment without it, naming the field). Absent only for a payment
+ * confirmed before the requirement: then no `ip` is sent and PAYONE's parameter error declines it.
+ */
+export const ipOf = (job: ConnectorJob): string | undefined => str(obj(job.order?.browser_info).ip_address)?.slice(0, 39);
+
 /** The Payla device token: browser_info.device_fingerprint.payla, else metadata.device_token. */
 export function deviceToken(job: ConnectorJob): string {
   return str(obj(obj(job.order?.browser_info).device_fingerprint).payla) ?? str(job.order?.metadata?.device_token) ?? '';
@@ -194,28 +249,27 @@ export const authorizeRequest = (job: ConnectorJob, c: Credentials): ProviderReq
     ...buyerOf(job),
     ...authorizeBasket(job),
     'add_paydata[device_token]': deviceToken(job),
+    ...(ipOf(job) ? { ip: ipOf(job)! } : {}),
     ...(job.merchant_order_reference_id ? { param: job.merchant_order_reference_id.slice(0, 255) } : {}),
   });
 
 /**
- * A capture of part or all of what is authorized, with the captured lines when the capture names them. capturemode:
- * manual captures once (completed: PAYONE releases the rest), manual_multiple may capture again (notcompleted).
+ * A capture of part or all of what is authorized, with its basket. No `capturemode` and no `settleaccount`
+ * (issue 21: shopware-6 CaptureRequestParameterBuilder unsets capturemode for PaymentHandlerGroups::BNPL, woocommerce-3
+ * Transaction/Capture sends neither): PAYONE keeps what is not captured reserved for further captures.
  */
 export function captureRequest(job: ConnectorJob, c: Credentials): ProviderRequest {
-  const lines = linesOf(job.capture_details?.order_details);
   return call(c, {
     request: 'capture',
     txid: job.connector_transaction_id ?? '',
     sequencenumber: sequenceNumber(job),
     amount: String(job.amount),
     currency: job.currency,
-    capturemode: job.capture_method === 'manual_multiple' ? 'notcompleted' : 'completed',
-    settleaccount: 'auto',
-    ...(lines?.length ? basketOf(lines) : {}),
+    ...captureBasket(job),
   });
 }
 
-/** A void: PAYONE's convention, a completed capture of 0 that releases what is left of the reservation. */
+/** A void: a capture of 0, which releases what is left of the reservation (no basket: nothing is captured). */
 export const voidRequest = (job: ConnectorJob, c: Credentials): ProviderRequest =>
   call(c, {
     request: 'capture',
@@ -223,11 +277,9 @@ export const voidRequest = (job: ConnectorJob, c: Credentials): ProviderRequest 
     sequencenumber: sequenceNumber(job),
     amount: '0',
     currency: job.currency,
-    capturemode: 'completed',
-    settleaccount: 'auto',
   });
 
-/** A refund: request=debit with the negative amount. */
+/** A refund: request=debit with the negative amount and its basket (prices negative). */
 export const refundRequest = (job: ConnectorJob, c: Credentials): ProviderRequest =>
   call(c, {
     request: 'debit',
@@ -235,5 +287,6 @@ export const refundRequest = (job: ConnectorJob, c: Credentials): ProviderReques
     sequencenumber: sequenceNumber(job),
     amount: String(-job.amount),
     currency: job.currency,
+    ...debitBasket(job),
     ...(job.reason ? { narrative_text: job.reason.slice(0, 81) } : {}),
   });

@@ -29,7 +29,7 @@ export function errorOutcome(e: z.infer<typeof PayoneError>, kind: 'DECLINED' | 
   const text =
     [e.errormessage, e.customermessage && e.customermessage !== e.errormessage ? `(customer: ${e.customermessage})` : ''].filter(Boolean).join(' ') ||
     `PAYONE error ${e.errorcode}`;
-  const unified = unifiedFor(e.errorcode);
+  const unified = unifiedFor(e.errorcode, e.errormessage);
   // A refusal of the account's credentials fails the payment; the buyer was not declined.
   return {
     kind: unified.unified_code === 'UE_4000' ? 'FAILED' : kind,

@@ -7,16 +7,23 @@
 // mode test|live. Amounts in minor units, debits negative; follow-ups carry sequencenumber = previous + 1.
 // TransactionStatus notifications (appointed, capture, debit) go form-encoded, with key = md5 of the portal key, to
 // the URL configured for the portal (the PMI's setting: operator call POST /sandbox/payla/portals/:portalid/
-// transaction-status-url {url}), retried with the shared Retrier until a 2xx.
-// Error codes are the imitation's (PAYONE publishes its list only in the PMI): 2 key, 3 portalid, 4 mid, 5 aid,
-// 1001 a parameter faulty or missing (the message names it), 307 risk decline, 911 reference used, 921 sequencenumber,
+// transaction-status-url {url}), retried with the shared Retrier until the shop answers TSOK.
+// Requests are checked by PAYONE's published rules (required parameters, lengths, enums, what a call must not carry),
+// read from the connector's fixtures/rules.json, so the imitation cannot agree with a belief of the connector alone:
+// the (pre)authorization needs `ip`; captures and debits carry the basket it/id/pr/no/de/va[n] and captures no
+// capturemode (issue 21). A capture of 0 releases what is left; what is not captured stays reserved.
+// Error codes are the imitation's but for 307 (PAYONE's published list gives 1-99 to card issuers' answers): 1001 a
+// parameter faulty or missing, the account's (key, portalid, mid, aid) included (the message names it), 307 risk decline, 911 reference used, 921 sequencenumber,
 // 922 amount above what is open, 950 transaction closed, 600 txid unknown, 991 debit refused.
 // Magic tags (customer email, ../../magic.ts): +decline (307), +slow, +flaky (500 for the first two calls of a
 // reference), +refund_fail (991), +refund_flaky (500 for the first two debits of a sequence). PAYONE's fnc decides at
 // once and debits synchronously: +redirect, +review and +refund_pending change nothing.
 import express, { type Router } from 'express';
 import { createHash, randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { config } from '../../../../lib/config.ts';
+import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
 import { counter, keptState, records } from '../../kept.ts';
 import { magicTags } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
@@ -80,8 +87,39 @@ export const toLines = (lines: Params) =>
     .map(([k, v]) => `${k}=${v}`)
     .join('\n');
 
-const REQUIRED = ['firstname', 'lastname', 'street', 'zip', 'city', 'country', 'email', 'telephonenumber'];
-const COUNTRIES = ['DE', 'AT'];
+type Call = 'authorize' | 'capture' | 'void' | 'debit';
+const RULES_FILE = JSON.parse(readFileSync(new URL('../../../../workers/connectors/payla/fixtures/rules.json', import.meta.url), 'utf8'));
+/** PAYONE's published rules per call (the connector's fixtures/rules.json). */
+const RULES: Record<Call, RequestRules> = {
+  authorize: RequestRules.parse(RULES_FILE.authorize),
+  capture: RequestRules.parse(RULES_FILE.capture),
+  void: RequestRules.parse(RULES_FILE.void),
+  debit: RequestRules.parse(RULES_FILE.debit),
+};
+const FORBIDDEN = z.record(z.string(), z.array(z.string())).parse(RULES_FILE.forbidden);
+
+/** The form as the rules read it: its parameters, with the basket positions it[n]..va[n] as items[n-1]. */
+export function rulesView(p: Params): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  const items: Record<string, string>[] = [];
+  for (const [k, v] of Object.entries(p)) {
+    const m = /^(it|id|pr|no|de|va)\[(\d+)\]$/.exec(k);
+    if (!m) view[k] = v;
+    else (items[Number(m[2]) - 1] ??= {})[m[1]!] = v;
+  }
+  const list = Array.from(items, (i) => i ?? {});
+  if (list.length) view.items = list;
+  return view;
+}
+
+/** The first published rule the call breaks, as PAYONE's parameter error naming PAYONE's own parameter. */
+function breach(call: Call, p: Params): Answer | null {
+  for (const k of FORBIDDEN[call] ?? []) if (k in p) return error(1001, `Parameter {${k}} not allowed for clearingtype fnc`);
+  const b = firstBreach(RULES[call], rulesView(p));
+  if (!b) return null;
+  const field = b.field.replace(/^items\[(\d+)\]\.(\w+)$/, (_, i: string, k: string) => `${k}[${Number(i) + 1}]`).replace(/^items$/, 'it[1]');
+  return faulty(field, b.message.endsWith('is required') ? 'faulty or missing' : b.message.replace(b.field, '').trim());
+}
 
 /** The basket positions it[n]..va[n], n = 1.. without gaps, or the first faulty parameter's name. */
 function readBasket(p: Params): Record<string, string>[] | string {
@@ -96,6 +134,9 @@ function readBasket(p: Params): Record<string, string>[] | string {
   }
   return out.length ? out : 'it[1]';
 }
+
+/** The basket's total in minor units (unit price x quantity). */
+const basketSum = (basket: Record<string, string>[]) => basket.reduce((s, l) => s + Number(l.pr) * Number(l.no), 0);
 
 export function paylaImitation(idem: IdempotencyStore) {
   const router: Router = express.Router();
@@ -149,40 +190,41 @@ export function paylaImitation(idem: IdempotencyStore) {
       next_attempt_at: null,
     };
     keep(deliveries, d);
-    retrier.post(d, portal.txstatus_url, body, { 'content-type': 'application/x-www-form-urlencoded' }, { provider: 'payla', txid: t.txid, txaction });
+    // Delivered only when the shop answers TSOK (PAYONE's plugins all do); anything else is sent again.
+    retrier.post(
+      d,
+      portal.txstatus_url,
+      body,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { provider: 'payla', txid: t.txid, txaction },
+      (text) => text.trim() === 'TSOK',
+    );
   }
 
   /** The account parameters: the portal's mid, aid and hashed key; else PAYONE's error for the first one wrong. */
   function account(p: Params): Portal | Answer {
     const portal = has(p, 'portalid') ? portals.get(p.portalid!) : undefined;
-    if (!portal) return error(3, 'Parameter {portalid} faulty or missing');
+    if (!portal) return faulty('portalid');
     const key = (p.key ?? '').toLowerCase();
-    if (key !== md5(portal.portal_key) && key !== sha384(portal.portal_key)) return error(2, 'Parameter {key} faulty or missing');
-    if (p.mid !== portal.mid) return error(4, 'Parameter {mid} faulty or missing');
-    if (p.aid !== portal.aid) return error(5, 'Parameter {aid} faulty or missing');
+    if (key !== md5(portal.portal_key) && key !== sha384(portal.portal_key)) return faulty('key');
+    if (p.mid !== portal.mid) return faulty('mid');
+    if (p.aid !== portal.aid) return faulty('aid');
     if (!/^3\.\d+$/.test(p.api_version ?? '')) return faulty('api_version');
     if (p.mode !== 'test' && p.mode !== 'live') return faulty('mode');
     return portal;
   }
 
   async function authorize(p: Params, portal: Portal): Promise<Answer> {
-    if (p.clearingtype !== 'fnc') return faulty('clearingtype');
-    if (p.financingtype !== 'PIV')
-      return error(1001, `Parameter {financingtype} ${has(p, 'financingtype') ? 'not part of the contract' : 'faulty or missing'}`);
+    const refused = breach('authorize', p);
+    if (refused) return refused;
     if (!/^[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount');
-    if (p.currency !== 'EUR') return faulty('currency');
     if (!/^[A-Za-z0-9_./-]{1,20}$/.test(p.reference ?? '')) return faulty('reference');
-    for (const k of REQUIRED) if (!has(p, k)) return faulty(k);
-    if (!COUNTRIES.includes(p.country!)) return error(1001, `Parameter {country} not part of the contract: ${p.country}`);
-    if (p.businessrelation === 'b2b') {
-      if (!has(p, 'company')) return faulty('company');
-    } else if (p.businessrelation === 'b2c') {
-      if (!/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(p.birthday ?? '')) return faulty('birthday');
-    } else return faulty('businessrelation');
-    if (!has(p, 'add_paydata[device_token]')) return faulty('add_paydata[device_token]');
+    // The birthday for B2B too (PAYONE's table marks it required; its Shopware plugin refuses to pay without one).
+    if (!/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(p.birthday ?? '')) return faulty('birthday');
+    if (p.businessrelation === 'b2b' && !has(p, 'company')) return faulty('company');
     const basket = readBasket(p);
     if (typeof basket === 'string') return faulty(basket);
-    const sum = basket.reduce((s, l) => s + Number(l.pr) * Number(l.no), 0);
+    const sum = basketSum(basket);
     if (sum !== Number(p.amount)) return error(1001, `Parameter {amount} does not match the basket (${sum})`);
     const email = p.email!;
     const tags = magicTags(email);
@@ -235,29 +277,43 @@ export function paylaImitation(idem: IdempotencyStore) {
     return t;
   }
 
+  /**
+   * A capture: of 0, the release of what is left (the void); else of part or all of what is open, with its basket
+   * (its total the amount). No capturemode: what is not captured stays reserved for further captures.
+   */
   async function capture(p: Params, portal: Portal): Promise<Answer> {
+    const release = p.amount === '0';
+    const refused = breach(release ? 'void' : 'capture', p);
+    if (refused) return refused;
     const t = followUp(p, portal);
     if ('http' in t) return t;
     if (!/^\d+$/.test(p.amount ?? '')) return faulty('amount');
-    if (p.capturemode !== 'completed' && p.capturemode !== 'notcompleted') return faulty('capturemode');
     if (t.completed) return error(950, 'Transaction already completed');
     const amount = Number(p.amount);
-    if (amount > t.amount - t.captured) return error(922, `Amount exceeds the open amount (${t.amount - t.captured})`);
+    if (amount > t.amount - t.captured - t.released) return error(922, `Amount exceeds the open amount (${t.amount - t.captured - t.released})`);
+    if (!release) {
+      const basket = readBasket(p);
+      if (typeof basket === 'string') return faulty(basket);
+      if (basketSum(basket) !== amount) return error(1001, `Parameter {amount} does not match the basket (${basketSum(basket)})`);
+    }
     if (magicTags(t.email).has('slow')) await sleep(config.sandboxSlowMs);
     t.sequence += 1;
     t.captured += amount;
-    if (p.capturemode === 'completed') {
-      t.released = t.amount - t.captured;
-      t.completed = true;
-    }
+    if (release) t.released = t.amount - t.captured;
+    if (t.captured + t.released >= t.amount) t.completed = true;
     notify(t, 'capture');
     return approved({ txid: t.txid, settleaccount: p.settleaccount === 'no' ? 'no' : 'yes' });
   }
 
   async function debit(p: Params, portal: Portal): Promise<Answer> {
+    const refused = breach('debit', p);
+    if (refused) return refused;
     const t = followUp(p, portal);
     if ('http' in t) return t;
     if (!/^-[1-9]\d*$/.test(p.amount ?? '')) return faulty('amount', 'must be negative');
+    const basket = readBasket(p);
+    if (typeof basket === 'string') return faulty(basket);
+    if (basketSum(basket) !== Number(p.amount)) return error(1001, `Parameter {amount} does not match the basket (${basketSum(basket)})`);
     const tags = magicTags(t.email);
     if (tags.has('refund_flaky') && idem.count(`payla:refund_flaky:${t.txid}:${p.sequencenumber}`) <= 2) return { http: 500, lines: {} };
     const amount = -Number(p.amount);
