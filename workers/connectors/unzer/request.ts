@@ -43,6 +43,56 @@ function address(a: Obj, extra: Obj = {}) {
   return defined({ name, street, state: str(ad.state), zip: str(ad.zip), city: str(ad.city), country: str(ad.country), ...extra });
 }
 
+/**
+ * Unzer's companyType enum: authority, association, sole, company, other (php-sdk src/Constants/CompanyTypes.php;
+ * java-sdk CompanyInfo.CompanyType). Issue 21: our legal_form ("GmbH", "e.K.") was sent as it came. A legal form we
+ * cannot place is `other`.
+ */
+const COMPANY_TYPE: Record<string, 'authority' | 'association' | 'sole' | 'company'> = {
+  authority: 'authority',
+  public_authority: 'authority',
+  government: 'authority',
+  behoerde: 'authority',
+  association: 'association',
+  verein: 'association',
+  ev: 'association',
+  sole: 'sole',
+  sole_proprietor: 'sole',
+  sole_trader: 'sole',
+  sole_proprietorship: 'sole',
+  freelancer: 'sole',
+  einzelunternehmen: 'sole',
+  ek: 'sole',
+  company: 'company',
+  gmbh: 'company',
+  ug: 'company',
+  ag: 'company',
+  kg: 'company',
+  ohg: 'company',
+  gbr: 'company',
+  se: 'company',
+  kgaa: 'company',
+  gmbh_co_kg: 'company',
+  ltd: 'company',
+  llc: 'company',
+  inc: 'company',
+  bv: 'company',
+  nv: 'company',
+  sa: 'company',
+  sarl: 'company',
+};
+export function companyType(legalForm: string | undefined): 'authority' | 'association' | 'sole' | 'company' | 'other' | undefined {
+  if (!legalForm) return undefined;
+  const key = legalForm
+    .toLowerCase()
+    .replace(/ö/g, 'oe')
+    .replace(/&/g, ' ')
+    .replace(/[.()]/g, '')
+    .trim()
+    .replace(/[\s-]+/g, '_');
+  return COMPANY_TYPE[key] ?? 'other';
+}
+
 const SALUTATION: Record<string, string> = { m: 'mr', male: 'mr', mr: 'mr', f: 'mrs', female: 'mrs', mrs: 'mrs', ms: 'mrs' };
 
 /** POST /v1/customers: B2C with its birth date, B2B with the company (Unzer infers which from company/companyInfo). */
@@ -84,7 +134,7 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
             registrationType: 'not_registered',
             function: 'OWNER',
             commercialSector: 'OTHER',
-            companyType: str(md.legal_form),
+            companyType: companyType(str(md.legal_form)),
             owner: defined({ firstname, lastname, birthdate: birthDate }),
           })
         : undefined,
@@ -184,9 +234,11 @@ export const chargeRequest = (job: ConnectorJob, apiKey: string, paymentId: stri
   body: { amount: decimal(job.amount, job.currency), invoiceId: invoiceId(job), orderId: orderId(job) },
 });
 
+/** The payment read: GET /v1/payments/{id}. The id may be our orderId (the PHP SDK's fetchPaymentByOrderId: a
+ * payment's external id is its orderId), as after an authorization answered API.320.200.138 (authorizeOutcome). */
 export const paymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
   method: 'GET',
-  path: `/v1/payments/${job.connector_transaction_id}`,
+  path: `/v1/payments/${encodeURIComponent(job.connector_transaction_id ?? '')}`,
   headers: headers(apiKey, job),
 });
 
