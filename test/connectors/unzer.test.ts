@@ -229,12 +229,13 @@ describe('unzer: decisions', () => {
     const r = await pay('buyer@muster.example', {}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', birth_date: undefined });
     expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded' });
     const customers = (await (await stack.sandbox(`/__sandbox/unzer/customers`)).json()) as any[];
-    expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'GmbH' } });
+    // issue 21: Unzer's companyType enum (authority, association, sole, company, other); "GmbH" was sent as it came.
+    expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'company' } });
   });
 
   it("a private buyer without birth date: failed with Unzer's validation code", async () => {
     const r = await pay('erika@example.com', {}, { birth_date: undefined });
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.330.100.200', unified_code: 'UE_2000' });
+    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.710.200.100', unified_code: 'UE_2000' });
   });
 
   it("wrong credentials: failed with Unzer's 401 code", async () => {
@@ -251,6 +252,6 @@ describe('unzer: decisions', () => {
     );
     expect(a.status).toBe(200);
     const r = await pay('erika@example.com', {}, {}, other.api_key);
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.320.000.004', unified_code: 'UE_4000' });
+    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.710.000.002', unified_code: 'UE_4000' });
   });
 });

@@ -18,15 +18,7 @@ import {
   typeRequest,
   voidRequest,
 } from './request.ts';
-import {
-  authorizeOutcome,
-  awaitsCharge,
-  captureOutcome,
-  refundOutcome,
-  syncOutcome,
-  transactionOf,
-  voidOutcome,
-} from './response.ts';
+import { authorizeOutcome, awaitsCharge, captureOutcome, refundOutcome, syncOutcome, transactionOf, voidOutcome } from './response.ts';
 import { UnzerPayment, UnzerResource } from './schemas.ts';
 import { maybeAnswer, readAnswer } from '../kit/answer.ts';
 

@@ -52,9 +52,7 @@ export type UnzerPayment = z.infer<typeof UnzerPayment>;
 export const UnzerError = z.object({
   id: z.string().optional(),
   isError: z.boolean().optional(),
-  errors: z
-    .array(z.object({ code: z.string().optional(), merchantMessage: z.string().optional(), customerMessage: z.string().optional() }))
-    .min(1),
+  errors: z.array(z.object({ code: z.string().optional(), merchantMessage: z.string().optional(), customerMessage: z.string().optional() })).min(1),
 });
 
 /** A notification: {event, publicKey, retrieveUrl, paymentId} (docs.unzer.com notifications). Ids are s-… in the sandbox
