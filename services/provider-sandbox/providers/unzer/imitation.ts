@@ -38,7 +38,10 @@ import type { IdempotencyStore } from '../../recorder.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import { show, units } from './amounts.ts';
-import { breach, CODE, customerProblem, fail, type Answer } from './validate.ts';
+import { breach, CODE, customerProblem, fail, published, type Answer } from './validate.ts';
+
+/** Unzer's published answer to a payment type's creation. */
+const PUBLISHED_TYPE: { method: string; recurring: boolean; geoLocation: { clientIp: string; countryIsoA2: string } } = published('type-created');
 
 /** The private key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const UNZER_SANDBOX_KEY = 's-priv-2a10sandboxunzer0000000000';
@@ -247,11 +250,11 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   router.use('/v2', guard);
 
   router.post('/v1/types/paylater-invoice', (req, res) => {
+    // Unzer's published answer (fixtures/published/type-created.json) with this type's id and the shopper's IP.
     const t = {
+      ...PUBLISHED_TYPE,
       id: id('piv'),
-      method: '/paylater-invoice',
-      recurring: false,
-      geoLocation: { clientIp: req.header('clientip') ?? req.ip ?? '', countryIsoA2: 'DE' },
+      geoLocation: { ...PUBLISHED_TYPE.geoLocation, clientIp: req.header('clientip') ?? req.ip ?? '' },
     };
     types.set(t.id, t);
     res.json(t);

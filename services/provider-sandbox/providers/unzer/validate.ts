@@ -9,6 +9,8 @@ import { firstBreach, RequestRules } from '../../../../lib/request-rules.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/unzer/fixtures/${name}`, import.meta.url), 'utf8'));
 
+/** One of Unzer's published examples (fixtures/published/<name>.json). */
+export const published = (name: string) => fixture(`published/${name}.json`);
 /** Unzer's published error body: the imitation answers in its keys. */
 const PUBLISHED_ERROR = fixture('published/error-decline.json');
 const RULES = fixture('rules.json');
