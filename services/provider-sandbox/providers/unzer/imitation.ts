@@ -21,7 +21,8 @@
 // the first (UNVERIFIED how the real API answers those repeats).
 // Magic tags come from the customer's email (POST /v1/customers), in Unzer's words: +decline (an error transaction,
 // COR.400.100.101), +redirect (pending with a redirectUrl to /redirect/:id), +review (pending, decided after
-// SANDBOX_REVIEW_MS), +slow, +flaky (HTTP 500 for the first two authorizations of an orderId), +refund_fail,
+// SANDBOX_REVIEW_MS), +slow, +flaky (HTTP 500 for the first two authorizations of an orderId; the second made the
+// payment, whose answer was lost: a third meets API.320.200.138), +refund_fail,
 // +refund_pending, +refund_flaky. A payment whose authorization is pending is in state 0 (pending), as Unzer's
 // payment-states page has it (4, payment review, is an overpayment to check: never used here).
 // Webhooks: registered per private key (POST /v1/webhooks {url, event} or {url, eventList: [...]}, GET, DELETE
@@ -339,9 +340,11 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     const earlier = orderId ? [...payments.values()].find((p) => p.orderId === orderId && auth(p).status !== 'error') : undefined;
     if (earlier) return send(res, fail(u, 400, CODE.orderIdInUse, `the orderId ${orderId} is already in use`));
     const tags = magicTags(customer.email);
-    if (tags.has('flaky') && orderId && idem.count(`unzer-flaky:${orderId}`) <= 2) {
-      return send(res, fail(u, 500, 'COR.900.100.100', 'Temporary failure, please retry'));
-    }
+    // +flaky: the first authorization of an orderId fails before anything is made; the second is made but its answer
+    // is lost (500), so the worker's next attempt meets API.320.200.138 and reads the payment back by its orderId.
+    const flaky = tags.has('flaky') && orderId ? idem.count(`unzer-flaky:${orderId}`) : 0;
+    const lost = () => send(res, fail(u, 500, 'COR.900.100.100', 'Temporary failure, please retry'));
+    if (flaky === 1) return lost();
     if (tags.has('slow')) await sleep(config.sandboxSlowMs);
     const p: Payment = {
       id: id('pay'),
@@ -373,6 +376,7 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
     p.transactions.push(t);
     settle(p);
     payments.set(p.id, p);
+    if (flaky === 2) return lost();
     res.json(transaction(p, t));
   });
 
