@@ -12,7 +12,7 @@
 //   GET  /v1/payments/:id/charges/cancels/:cnl read such a cancel
 //   GET  /redirect/:id, POST /redirect/:id/(approve|deny)   the customer step of a +redirect payment
 // Auth: "Authorization: Basic base64(<private key>:)" (UNZER_API_KEY, default the manifest's sandbox key); a wrong key
-// is 401 with API.710.000.002 (php-sdk ApiResponseCodes API_ERROR_INVALID_KEY; the HTTP status is UNVERIFIED). Amounts:
+// is 401 (docs.unzer.com error-codes) with API.710.000.002 (php-sdk ApiResponseCodes API_ERROR_INVALID_KEY). Amounts:
 // decimals in major units, answered with 4 decimals. Answers carry the keys of Unzer's published examples and requests
 // are refused by Unzer's published rules (workers/connectors/unzer/fixtures/published/, rules.json; validate.ts).
 // No Idempotency-Key (Unzer has none): a repeated authorize with the orderId of a payment not declined is refused with
