@@ -223,10 +223,14 @@ describe('unzer: decisions', () => {
     const authorizations = (await stack.sandboxCalls({ provider: 'unzer', path: '/unzer/v1/payments/authorize' })).map((c) => c.status);
     expect(authorizations.filter((s) => s === 500)).toHaveLength(2);
     // issue 21: the next attempt meets Unzer's API.320.200.138 (the orderId in use), which the connector took for a
-    // refused key; now the status sync reads the payment by its orderId (GET /v1/payments/flaky-order-1) and charges it.
+    // refused key; now the status sync reads the payment by its orderId (GET /v1/payments/{orderId}) and charges it.
     expect(authorizations.filter((s) => s === 400)).toHaveLength(1);
-    expect((await stack.sandboxCalls({ provider: 'unzer', path: '/unzer/v1/payments/flaky-order-1' })).length).toBeGreaterThan(0);
-    const payments = (await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as { id: string; state: { name: string } }[];
+    // (The orderId is our payment id.)
+    expect((await stack.sandboxCalls({ provider: 'unzer', path: `/unzer/v1/payments/${r.body.payment_id}` })).length).toBeGreaterThan(0);
+    const payments = (await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=${r.body.payment_id}`)).json()) as {
+      id: string;
+      state: { name: string };
+    }[];
     expect(payments).toHaveLength(1);
     expect(payments[0]).toMatchObject({ state: { name: 'completed' } });
     expect(done).toMatchObject({ connector_transaction_id: payments[0]!.id });

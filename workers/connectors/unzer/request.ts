@@ -24,8 +24,12 @@ const language = (o: ProviderOrder | undefined | null) =>
     .toLowerCase();
 export const isBusiness = (o: ProviderOrder | undefined | null) => o?.metadata?.buyer_type === 'business';
 export const isAutomatic = (job: ConnectorJob) => !['manual', 'manual_multiple'].includes(job.capture_method);
-/** The order id Unzer knows the payment by (its uniqueness guards a repeated authorization). */
-export const orderId = (job: ConnectorJob) => job.merchant_order_reference_id ?? job.payment_id;
+/**
+ * The orderId Unzer knows the payment by: our payment id, unique per payment. Unzer refuses an orderId it has
+ * (API.320.200.138) and the connector then reads the payment of that orderId as its own (authorizeOutcome): with the
+ * merchant's order reference, a second payment for the same order would take over the first (issue 21).
+ */
+export const orderId = (job: ConnectorJob) => job.payment_id;
 
 // --- the authorization chain --------------------------------------------------------------------------------------
 
@@ -205,7 +209,8 @@ export function authorizeRequest(job: ConnectorJob, apiKey: string, ids: { typeI
       currency: job.currency,
       orderId: orderId(job),
       returnUrl: job.return_url ?? undefined,
-      paymentReference: str(o?.description),
+      // The merchant's order reference where there is no description (orderId is our payment id).
+      paymentReference: str(o?.description) ?? job.merchant_order_reference_id ?? undefined,
       resources: ids,
       additionalTransactionData: {
         riskData: defined({

@@ -126,7 +126,7 @@ describe('unzer requests: the authorization chain', () => {
     expect(b.body).toEqual({
       totalValueGross: '119.00',
       currencyCode: 'EUR',
-      orderId: '1001',
+      orderId: 'pay_000000000000000000000000001',
       basketItems: [
         { basketItemReferenceId: 'sku-1', title: 'Lamp', quantity: 2, vat: 19, amountPerUnitGross: '50.00', type: 'goods', unit: 'pc' },
         { basketItemReferenceId: 'item-2', title: '3 x Bulb', quantity: 1, vat: 19, amountPerUnitGross: '10.00', type: 'goods', unit: 'pc' },
@@ -147,22 +147,27 @@ describe('unzer requests: the authorization chain', () => {
     expect(r.body).toEqual({
       amount: '119.00',
       currency: 'EUR',
-      orderId: '1001',
+      orderId: 'pay_000000000000000000000000001',
       returnUrl: 'https://shop.example/return',
       paymentReference: 'Order 1001',
       resources: { typeId: 's-piv-voi3gcbwinos', customerId: 's-cst-8cbf627620c7', basketId: 's-bsk-2c6e104c1dba' },
       additionalTransactionData: { riskData: { threatMetrixId: 'tmx-session-1', customerGroup: 'NEUTRAL', registrationLevel: '1' } },
     });
-    expect(A.next!(job({ merchant_order_reference_id: null }), creds, chain('type', 'customer', 'basket'))!.body).toMatchObject({
-      orderId: 'pay_000000000000000000000000001',
+    // issue 21: the orderId is our payment id, never the merchant's order reference (which a second payment may share):
+    // Unzer's API.320.200.138 then always means our own earlier attempt. The reference goes to paymentReference.
+    const other = job({ payment_id: 'pay_000000000000000000000000002', order: order({ description: null }) });
+    expect(A.next!(other, creds, chain('type', 'customer', 'basket'))!.body).toMatchObject({
+      orderId: 'pay_000000000000000000000000002',
+      paymentReference: '1001',
     });
+    expect(A.next!(other, creds, chain('type', 'customer'))!.body).toMatchObject({ orderId: 'pay_000000000000000000000000002' });
   });
   it('charges an approved authorization at once for automatic capture, and stops otherwise', () => {
     expect(A.next!(job(), creds, chain('type', 'customer', 'basket', 'authorized'))).toBeNull();
     expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', 'authorized'))).toMatchObject({
       method: 'POST',
       path: '/v1/payments/s-pay-4404/charges',
-      body: { amount: '119.00', invoiceId: 'op_1', orderId: '1001' },
+      body: { amount: '119.00', invoiceId: 'op_1', orderId: 'pay_000000000000000000000000001' },
     });
     for (const n of ['declined', 'review', 'redirect'])
       expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', n))).toBeNull();
@@ -207,7 +212,7 @@ describe('unzer requests: the payment afterwards', () => {
     expect(flow(capture).request(c, creds)).toMatchObject({
       method: 'POST',
       path: '/v1/payments/s-pay-4404/charges',
-      body: { amount: '40.00', invoiceId: 'INV-7', orderId: '1001' },
+      body: { amount: '40.00', invoiceId: 'INV-7', orderId: 'pay_000000000000000000000000001' },
     });
     expect(flow(capture).request({ ...j, kind: 'capture' }, creds).body).toMatchObject({ invoiceId: 'op_2' });
   });
@@ -422,9 +427,12 @@ describe("issue 21: what the review against Unzer's material changed", () => {
     const j = job();
     expect(flow(authorize).response(a('order_id_in_use'), j, chain('type', 'customer', 'basket', 'order_id_in_use'))).toEqual({
       kind: 'PENDING',
-      connector_transaction_id: '1001',
+      connector_transaction_id: 'pay_000000000000000000000000001',
     });
-    expect(flow(sync).request({ ...j, mode: 'sync', connector_transaction_id: '1001' }, creds)).toMatchObject({ method: 'GET', path: '/v1/payments/1001' });
+    expect(flow(sync).request({ ...j, mode: 'sync', connector_transaction_id: j.payment_id }, creds)).toMatchObject({
+      method: 'GET',
+      path: '/v1/payments/pay_000000000000000000000000001',
+    });
     // The read names the payment by its id, which the outcome carries from then on.
     expect(flow(sync).response(a('payment_authorized'), j, [a('payment_authorized')])).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 's-pay-4405' });
   });
