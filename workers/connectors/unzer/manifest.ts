@@ -44,6 +44,6 @@ export const manifest = defineManifest({
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-  // README.md: 50 points traced to Unzer's own material (its SDKs, Shopware and Magento plugins, docs), 12 UNVERIFIED (issue 21).
-  verification: { verified: 50, unverified: 12, level: 'partial' },
+  // README.md: 52 points traced to Unzer's own material (its SDKs, Shopware and Magento plugins, docs), 12 UNVERIFIED (issue 21).
+  verification: { verified: 52, unverified: 12, level: 'partial' },
 });
