@@ -41,6 +41,9 @@ import type { Imitation } from '../../provider.ts';
 import { show, units } from './amounts.ts';
 import { breach, CODE, customerProblem, fail, published, type Answer } from './validate.ts';
 
+/** Unzer's published transaction (fixtures/published/authorize-success.json), without what only a card's has: the
+ * template of every transaction the imitation answers, its values replaced. */
+const { card3ds: _card3ds, additionalTransactionData: _card, ...PUBLISHED_TRANSACTION } = published('authorize-success');
 /** Unzer's published answer to a payment type's creation. */
 const PUBLISHED_TYPE: { method: string; recurring: boolean; geoLocation: { clientIp: string; countryIsoA2: string } } = published('type-created');
 
@@ -195,6 +198,7 @@ export function unzerRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const transaction = (p: Payment, t: Tx) => {
     const traceId = randomBytes(16).toString('hex');
     return {
+      ...PUBLISHED_TRANSACTION,
       id: t.id,
       isSuccess: t.status === 'success',
       isPending: t.status === 'pending',
