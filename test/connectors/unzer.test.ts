@@ -216,25 +216,37 @@ describe('unzer: decisions', () => {
     expect(await stack.poll(r.body.payment_id, key, (p) => p.status !== 'requires_customer_action', 20_000)).toMatchObject({ status: 'succeeded' });
   });
 
-  it('Unzer answers 500 twice: the worker runs the chain again, one payment at Unzer for the order', async () => {
+  it('Unzer answers 500 twice, the second after making the payment: the orderId in use is read back, one payment at Unzer', async () => {
     const r = await pay('erika+flaky@example.com', { merchant_order_reference_id: 'flaky-order-1' });
     const done = r.body.status === 'processing' ? await stack.poll(r.body.payment_id, key, (p) => p.status !== 'processing') : r.body;
     expect(done).toMatchObject({ status: 'succeeded' });
     const authorizations = (await stack.sandboxCalls({ provider: 'unzer', path: '/unzer/v1/payments/authorize' })).map((c) => c.status);
     expect(authorizations.filter((s) => s === 500)).toHaveLength(2);
-    expect((await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=flaky-order-1`)).json()) as unknown[]).toHaveLength(1);
+    // issue 21: the next attempt meets Unzer's API.320.200.138 (the orderId in use), which the connector took for a
+    // refused key; now the status sync reads the payment by its orderId (GET /v1/payments/{orderId}) and charges it.
+    expect(authorizations.filter((s) => s === 400)).toHaveLength(1);
+    // (The orderId is our payment id.)
+    expect((await stack.sandboxCalls({ provider: 'unzer', path: `/unzer/v1/payments/${r.body.payment_id}` })).length).toBeGreaterThan(0);
+    const payments = (await (await stack.sandbox(`/__sandbox/unzer/payments?orderId=${r.body.payment_id}`)).json()) as {
+      id: string;
+      state: { name: string };
+    }[];
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ state: { name: 'completed' } });
+    expect(done).toMatchObject({ connector_transaction_id: payments[0]!.id });
   });
 
   it('a business buyer: the customer carries the company', async () => {
     const r = await pay('buyer@muster.example', {}, { buyer_type: 'business', company_name: 'Muster GmbH', legal_form: 'GmbH', birth_date: undefined });
     expect(r.body, JSON.stringify(r.body)).toMatchObject({ status: 'succeeded' });
     const customers = (await (await stack.sandbox(`/__sandbox/unzer/customers`)).json()) as any[];
-    expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'GmbH' } });
+    // issue 21: Unzer's companyType enum (authority, association, sole, company, other); "GmbH" was sent as it came.
+    expect(customers.find((c) => c.email === 'buyer@muster.example')?.body).toMatchObject({ company: 'Muster GmbH', companyInfo: { companyType: 'company' } });
   });
 
   it("a private buyer without birth date: failed with Unzer's validation code", async () => {
     const r = await pay('erika@example.com', {}, { birth_date: undefined });
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.330.100.200', unified_code: 'UE_2000' });
+    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.710.200.100', unified_code: 'UE_2000' });
   });
 
   it("wrong credentials: failed with Unzer's 401 code", async () => {
@@ -251,6 +263,6 @@ describe('unzer: decisions', () => {
     );
     expect(a.status).toBe(200);
     const r = await pay('erika@example.com', {}, {}, other.api_key);
-    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.320.000.004', unified_code: 'UE_4000' });
+    expect(r.body).toMatchObject({ status: 'failed', error_code: 'API.710.000.002', unified_code: 'UE_4000' });
   });
 });

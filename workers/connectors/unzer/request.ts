@@ -24,8 +24,12 @@ const language = (o: ProviderOrder | undefined | null) =>
     .toLowerCase();
 export const isBusiness = (o: ProviderOrder | undefined | null) => o?.metadata?.buyer_type === 'business';
 export const isAutomatic = (job: ConnectorJob) => !['manual', 'manual_multiple'].includes(job.capture_method);
-/** The order id Unzer knows the payment by (its uniqueness guards a repeated authorization). */
-export const orderId = (job: ConnectorJob) => job.merchant_order_reference_id ?? job.payment_id;
+/**
+ * The orderId Unzer knows the payment by: our payment id, unique per payment. Unzer refuses an orderId it has
+ * (API.320.200.138) and the connector then reads the payment of that orderId as its own (authorizeOutcome): with the
+ * merchant's order reference, a second payment for the same order would take over the first (issue 21).
+ */
+export const orderId = (job: ConnectorJob) => job.payment_id;
 
 // --- the authorization chain --------------------------------------------------------------------------------------
 
@@ -41,6 +45,56 @@ function address(a: Obj, extra: Obj = {}) {
   const name = [str(ad.first_name), str(ad.last_name)].filter(Boolean).join(' ') || undefined;
   const street = [str(ad.line1), str(ad.line2), str(ad.line3)].filter(Boolean).join(' ') || undefined;
   return defined({ name, street, state: str(ad.state), zip: str(ad.zip), city: str(ad.city), country: str(ad.country), ...extra });
+}
+
+/**
+ * Unzer's companyType enum: authority, association, sole, company, other (php-sdk src/Constants/CompanyTypes.php;
+ * java-sdk CompanyInfo.CompanyType). Issue 21: our legal_form ("GmbH", "e.K.") was sent as it came. A legal form we
+ * cannot place is `other`.
+ */
+const COMPANY_TYPE: Record<string, 'authority' | 'association' | 'sole' | 'company'> = {
+  authority: 'authority',
+  public_authority: 'authority',
+  government: 'authority',
+  behoerde: 'authority',
+  association: 'association',
+  verein: 'association',
+  ev: 'association',
+  sole: 'sole',
+  sole_proprietor: 'sole',
+  sole_trader: 'sole',
+  sole_proprietorship: 'sole',
+  freelancer: 'sole',
+  einzelunternehmen: 'sole',
+  ek: 'sole',
+  company: 'company',
+  gmbh: 'company',
+  ug: 'company',
+  ag: 'company',
+  kg: 'company',
+  ohg: 'company',
+  gbr: 'company',
+  se: 'company',
+  kgaa: 'company',
+  gmbh_co_kg: 'company',
+  ltd: 'company',
+  llc: 'company',
+  inc: 'company',
+  bv: 'company',
+  nv: 'company',
+  sa: 'company',
+  sarl: 'company',
+};
+export function companyType(legalForm: string | undefined): 'authority' | 'association' | 'sole' | 'company' | 'other' | undefined {
+  if (!legalForm) return undefined;
+  const key = legalForm
+    .toLowerCase()
+    .replace(/ö/g, 'oe')
+    .replace(/&/g, ' ')
+    .replace(/[.()]/g, '')
+    .trim()
+    .replace(/[\s-]+/g, '_');
+  return COMPANY_TYPE[key] ?? 'other';
 }
 
 const SALUTATION: Record<string, string> = { m: 'mr', male: 'mr', mr: 'mr', f: 'mrs', female: 'mrs', mrs: 'mrs', ms: 'mrs' };
@@ -84,7 +138,7 @@ export function customerRequest(job: ConnectorJob, apiKey: string): ProviderRequ
             registrationType: 'not_registered',
             function: 'OWNER',
             commercialSector: 'OTHER',
-            companyType: str(md.legal_form),
+            companyType: companyType(str(md.legal_form)),
             owner: defined({ firstname, lastname, birthdate: birthDate }),
           })
         : undefined,
@@ -155,7 +209,8 @@ export function authorizeRequest(job: ConnectorJob, apiKey: string, ids: { typeI
       currency: job.currency,
       orderId: orderId(job),
       returnUrl: job.return_url ?? undefined,
-      paymentReference: str(o?.description),
+      // The merchant's order reference where there is no description (orderId is our payment id).
+      paymentReference: str(o?.description) ?? job.merchant_order_reference_id ?? undefined,
       resources: ids,
       additionalTransactionData: {
         riskData: defined({
@@ -184,9 +239,11 @@ export const chargeRequest = (job: ConnectorJob, apiKey: string, paymentId: stri
   body: { amount: decimal(job.amount, job.currency), invoiceId: invoiceId(job), orderId: orderId(job) },
 });
 
+/** The payment read: GET /v1/payments/{id}. The id may be our orderId (the PHP SDK's fetchPaymentByOrderId: a
+ * payment's external id is its orderId), as after an authorization answered API.320.200.138 (authorizeOutcome). */
 export const paymentRequest = (job: ConnectorJob, apiKey: string): ProviderRequest => ({
   method: 'GET',
-  path: `/v1/payments/${job.connector_transaction_id}`,
+  path: `/v1/payments/${encodeURIComponent(job.connector_transaction_id ?? '')}`,
   headers: headers(apiKey, job),
 });
 

@@ -3,13 +3,15 @@ import type { ConnectorJob } from '../../../domain/job.ts';
 import type { Outcome, OutcomeKind } from '../../../domain/payment.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
-import { unifiedFor } from './errors.ts';
-import { UnzerError, UnzerPayment, UnzerTransaction } from './schemas.ts';
+import { UNIFIED } from '../kit/errors.ts';
+import { ORDER_ID_IN_USE, unifiedFor } from './errors.ts';
+import { orderId } from './request.ts';
+import { STATE, UnzerError, UnzerPayment, UnzerTransaction } from './schemas.ts';
 
 /** An error body ({errors: [...]}, on an HTTP error or not), or null. */
 export function errorOf(res: ProviderResponse): { code: string; message: string } | null {
   const e = maybeAnswer(UnzerError, res);
-  if (e) return { code: e.errors[0]!.code, message: e.errors[0]!.merchantMessage };
+  if (e) return { code: e.errors[0]!.code || `HTTP_${res.status}`, message: e.errors[0]!.merchantMessage || 'Unzer reported an error' };
   if (res.status >= 400) return { code: `HTTP_${res.status}`, message: `Unzer answered HTTP ${res.status}` };
   return null;
 }
@@ -21,10 +23,11 @@ const failure = (kind: OutcomeKind, e: { code: string; message: string }): Outco
   ...unifiedFor(e.code),
 });
 
-/** What an error answer is: the key refused or the request invalid fails; anything else asking for credit is a decline. */
+/** What an error answer is: a decline (COR.400.*) asking for credit is DECLINED; the key, the data, the state or
+ * Unzer itself failing is FAILED. */
 function errorOutcome(e: { code: string; message: string }, credit: boolean): Outcome {
   const unified = unifiedFor(e.code).unified_code;
-  return failure(credit && unified !== 'UE_4000' && unified !== 'UE_2000' ? 'DECLINED' : 'FAILED', e);
+  return failure(credit && unified === 'UE_1000' ? 'DECLINED' : 'FAILED', e);
 }
 
 /** A transaction's error: its message ({code, merchant}). */
@@ -37,8 +40,15 @@ export function transactionOf(res: ProviderResponse): UnzerTransaction | { error
   return readAnswer(UnzerTransaction, res, 'unzer');
 }
 
+/** Whether an authorization was refused because its orderId is in use (API.320.200.138). */
+export const orderIdInUse = (res: ProviderResponse) => errorOf(res)?.code === ORDER_ID_IN_USE;
+
 /** authorize: the last answer of the chain (type, customer, basket, authorization, charge). */
-export function authorizeOutcome(res: ProviderResponse, _job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
+export function authorizeOutcome(res: ProviderResponse, job: ConnectorJob, answers: readonly ProviderResponse[] = [res]): Outcome {
+  // Issue 21: Unzer refuses an orderId it already has (API.320.200.138, php-sdk ApiResponseCodes): our own earlier
+  // attempt, whose answer was lost. Not a failure: the payment is read by its orderId (GET /v1/payments/{orderId}) in
+  // the status sync, which then names it by its id (and charges an automatic capture approved and not charged).
+  if (answers.length === 4 && orderIdInUse(res)) return { kind: 'PENDING', connector_transaction_id: orderId(job) };
   const last = transactionOf(res);
   // An answer before the authorization refused (type, customer, basket): the request was not acceptable.
   if ('error' in last) {
@@ -64,21 +74,25 @@ function transactionOutcome(t: UnzerTransaction, success: OutcomeKind, credit: b
   throw new UnexpectedAnswer(`unzer: transaction ${t.id} is neither success, pending nor error`);
 }
 
-/** The authorization's state in a payment read: its authorize transaction, then the payment's state. */
+/**
+ * The authorization's state in a payment read: its authorize transaction, then the payment's state by id. Issue 21:
+ * state 4 (payment review) is an overpayment to check after money came in (docs.unzer.com payment-states), not a risk
+ * review: a review or customer step is a pending authorize transaction in a payment that is pending (0).
+ */
 export function paymentState(p: UnzerPayment): Outcome {
   const ids = { connector_transaction_id: p.id };
   const auth = p.transactions.find((t) => t.type === 'authorize');
   if (!auth) throw new UnexpectedAnswer(`unzer: payment ${p.id} has no authorization`);
   if (auth.status === 'error') return { ...failure('DECLINED', { code: 'COR.400.100.101', message: 'The authorization was declined' }), ...ids };
-  if (auth.status === 'pending' || auth.status === 'resumed' || p.state.name === 'payment_review' || p.state.name === 'create')
-    return { kind: 'PENDING', ...ids };
+  if (auth.status === 'pending' || auth.status === 'resumed' || p.state.id === STATE.create) return { kind: 'PENDING', ...ids };
   if (p.transactions.some((t) => t.type === 'charge' && t.status === 'pending')) return { kind: 'PENDING', ...ids };
-  switch (p.state.name) {
-    case 'completed':
-    case 'partly':
-    case 'chargeback':
+  switch (p.state.id) {
+    case STATE.completed:
+    case STATE.partly:
+    case STATE.payment_review:
+    case STATE.chargeback:
       return { kind: 'CAPTURED', ...ids };
-    case 'canceled':
+    case STATE.canceled:
       return { kind: 'VOIDED', ...ids };
     default:
       return { kind: 'AUTHORIZED', ...ids };
@@ -87,7 +101,7 @@ export function paymentState(p: UnzerPayment): Outcome {
 
 /** Whether a read payment is authorized and nothing charged yet (an automatic capture then charges it). */
 export const awaitsCharge = (p: UnzerPayment) =>
-  p.state.name === 'pending' &&
+  p.state.id === STATE.pending &&
   p.transactions.some((t) => t.type === 'authorize' && t.status === 'success') &&
   !p.transactions.some((t) => t.type === 'charge');
 
@@ -119,13 +133,19 @@ export function voidOutcome(res: ProviderResponse): Outcome {
   return o.kind === 'CUSTOMER_ACTION' ? { kind: 'PENDING' } : o;
 }
 
-/** refund and refund sync: the charges' cancel (s-cnl-…); Unzer refusing it is a declined refund. */
+/** A refund Unzer refused: DECLINED, whatever the decline code (refund_declined). */
+const refundDeclined = (e: { code: string; message: string }): Outcome => ({
+  kind: 'DECLINED',
+  error_code: e.code,
+  error_message: e.message,
+  ...UNIFIED.refund_declined,
+});
+
+/** refund and refund sync: the charges' cancel (s-cnl-…); Unzer refusing it (an error transaction, a COR.400.* error
+ * body) is a declined refund; a refused request or key fails it. */
 export function refundOutcome(res: ProviderResponse): Outcome {
   const t = transactionOf(res);
-  if ('error' in t) return failure(unifiedFor(t.error.code).unified_code === 'UE_6000' ? 'DECLINED' : 'FAILED', t.error);
-  if (t.isError) {
-    const e = transactionError(t);
-    return { ...failure('DECLINED', e), connector_transaction_id: t.id };
-  }
+  if ('error' in t) return t.error.code.startsWith('COR.400.') ? refundDeclined(t.error) : failure('FAILED', t.error);
+  if (t.isError) return { ...refundDeclined(transactionError(t)), connector_transaction_id: t.id };
   return { kind: t.isSuccess ? 'REFUNDED' : 'PENDING', connector_transaction_id: t.id };
 }

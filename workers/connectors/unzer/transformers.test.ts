@@ -1,5 +1,6 @@
 // unzer's flows, pure: our jobs -> Unzer's requests (the authorization's chain of calls), and recorded Unzer answers
-// (fixtures/answers.json; the sheet's examples where it has them) -> outcomes. No stack.
+// (fixtures/answers.json) and Unzer's own published examples (fixtures/published/, SOURCES.md) -> outcomes; our
+// requests checked against Unzer's published rules (fixtures/rules.json). No stack.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConnectorJob, ProviderOrder } from '../../../domain/job.ts';
@@ -7,10 +8,16 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as unzer } from './index.ts';
-import { basketItems } from './request.ts';
+import { firstBreach, RequestRules } from '../../../lib/request-rules.ts';
+import { unifiedFor } from './errors.ts';
+import { basketItems, companyType } from './request.ts';
 
 const answers: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
 const a = (name: string) => answers[name]!;
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+/** Unzer's own published example, as an answer with HTTP status 200 unless told. */
+const published = (name: string, status = 200): ProviderResponse => ({ status, body: fixture(`published/${name}.json`) });
+const rules = (call: string) => RequestRules.parse(fixture('rules.json')[call]);
 const creds = { api_key: 's-priv-test' };
 const BASIC = `Basic ${Buffer.from('s-priv-test:').toString('base64')}`;
 const order = (over: Partial<ProviderOrder> = {}, metadata: Record<string, unknown> = {}): ProviderOrder => ({
@@ -108,7 +115,7 @@ describe('unzer requests: the authorization chain', () => {
         registrationType: 'not_registered',
         function: 'OWNER',
         commercialSector: 'OTHER',
-        companyType: 'GmbH',
+        companyType: 'company',
         owner: { firstname: 'Erika', lastname: 'Mustermann' },
       },
     });
@@ -119,7 +126,7 @@ describe('unzer requests: the authorization chain', () => {
     expect(b.body).toEqual({
       totalValueGross: '119.00',
       currencyCode: 'EUR',
-      orderId: '1001',
+      orderId: 'pay_000000000000000000000000001',
       basketItems: [
         { basketItemReferenceId: 'sku-1', title: 'Lamp', quantity: 2, vat: 19, amountPerUnitGross: '50.00', type: 'goods', unit: 'pc' },
         { basketItemReferenceId: 'item-2', title: '3 x Bulb', quantity: 1, vat: 19, amountPerUnitGross: '10.00', type: 'goods', unit: 'pc' },
@@ -140,23 +147,27 @@ describe('unzer requests: the authorization chain', () => {
     expect(r.body).toEqual({
       amount: '119.00',
       currency: 'EUR',
-      orderId: '1001',
+      orderId: 'pay_000000000000000000000000001',
       returnUrl: 'https://shop.example/return',
       paymentReference: 'Order 1001',
       resources: { typeId: 's-piv-voi3gcbwinos', customerId: 's-cst-8cbf627620c7', basketId: 's-bsk-2c6e104c1dba' },
       additionalTransactionData: { riskData: { threatMetrixId: 'tmx-session-1', customerGroup: 'NEUTRAL', registrationLevel: '1' } },
     });
-    expect(
-      (A.request(job({ merchant_order_reference_id: null }), creds),
-      (A.next!(job({ merchant_order_reference_id: null }), creds, chain('type', 'customer', 'basket'))!.body as { orderId: string }).orderId),
-    ).toBe('pay_000000000000000000000000001');
+    // issue 21: the orderId is our payment id, never the merchant's order reference (which a second payment may share):
+    // Unzer's API.320.200.138 then always means our own earlier attempt. The reference goes to paymentReference.
+    const other = job({ payment_id: 'pay_000000000000000000000000002', order: order({ description: null }) });
+    expect(A.next!(other, creds, chain('type', 'customer', 'basket'))!.body).toMatchObject({
+      orderId: 'pay_000000000000000000000000002',
+      paymentReference: '1001',
+    });
+    expect(A.next!(other, creds, chain('type', 'customer'))!.body).toMatchObject({ orderId: 'pay_000000000000000000000000002' });
   });
   it('charges an approved authorization at once for automatic capture, and stops otherwise', () => {
     expect(A.next!(job(), creds, chain('type', 'customer', 'basket', 'authorized'))).toBeNull();
     expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', 'authorized'))).toMatchObject({
       method: 'POST',
       path: '/v1/payments/s-pay-4404/charges',
-      body: { amount: '119.00', invoiceId: 'op_1', orderId: '1001' },
+      body: { amount: '119.00', invoiceId: 'op_1', orderId: 'pay_000000000000000000000000001' },
     });
     for (const n of ['declined', 'review', 'redirect'])
       expect(A.next!(job({ capture_method: 'automatic' }), creds, chain('type', 'customer', 'basket', n))).toBeNull();
@@ -201,7 +212,7 @@ describe('unzer requests: the payment afterwards', () => {
     expect(flow(capture).request(c, creds)).toMatchObject({
       method: 'POST',
       path: '/v1/payments/s-pay-4404/charges',
-      body: { amount: '40.00', invoiceId: 'INV-7', orderId: '1001' },
+      body: { amount: '40.00', invoiceId: 'INV-7', orderId: 'pay_000000000000000000000000001' },
     });
     expect(flow(capture).request({ ...j, kind: 'capture' }, creds).body).toMatchObject({ invoiceId: 'op_2' });
   });
@@ -248,10 +259,10 @@ describe('unzer answers -> outcomes', () => {
     });
   });
   it("authorize: a refused step fails the payment with Unzer's code (wrong key, invalid data)", () => {
-    expect(read('unauthorized')).toMatchObject({ kind: 'FAILED', error_code: 'API.320.000.004', unified_code: 'UE_4000' });
+    expect(read('unauthorized')).toMatchObject({ kind: 'FAILED', error_code: 'API.710.000.002', unified_code: 'UE_4000' });
     expect(read('type', 'birthdate_missing')).toMatchObject({
       kind: 'FAILED',
-      error_code: 'API.330.100.200',
+      error_code: 'API.710.200.100',
       error_message: expect.stringContaining('birthDate'),
       unified_code: 'UE_2000',
     });
@@ -312,5 +323,133 @@ describe('unzer webhooks -> hints', () => {
     expect(unzer.notification!.parse(JSON.stringify({ event: 'types', retrieveUrl: 'https://x/v1/types/s-piv-1' }))).toMatchObject({ object: 'unknown' });
     expect(unzer.notification!.parse(JSON.stringify({ event: 'customer.created', paymentId: 's-cst-1' }))).toMatchObject({ object: 'unknown' });
     expect(unzer.notification!.parse('paymentId=s-pay-1')).toMatchObject({ object: 'unknown' });
+  });
+});
+
+describe("Unzer's published examples (fixtures/published/) through our schemas", () => {
+  it('transactions: an authorization approved, one pending, a charge, a cancel', () => {
+    const j = job();
+    const steps = [a('type'), a('customer'), a('basket')];
+    expect(flow(authorize).response(published('authorize-success'), j, [...steps, published('authorize-success')])).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: 's-pay-286',
+      connector_reference_id: 's-aut-1',
+    });
+    // redirectUrl "" (Unzer sends it empty): pending, not a customer step.
+    expect(flow(authorize).response(published('authorize-pending'), j, [...steps, published('authorize-pending')])).toMatchObject({ kind: 'PENDING' });
+    expect(flow(capture).response(published('charge-success'), j)).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-chg-1' });
+    expect(flow(voidFlow).response(published('cancel-success'), j)).toEqual({ kind: 'VOIDED' });
+    expect(flow(refund).response(published('cancel-success'), j)).toEqual({ kind: 'REFUNDED', connector_transaction_id: 's-cnl-1' });
+    expect(flow(authorize).next!(j, creds, [published('type-created')])).toMatchObject({ path: '/v1/customers' });
+  });
+  it('payment reads: pending with its authorization, canceled, chargeback', () => {
+    const s = (name: string) => flow(sync).response(published(name), job(), [published(name)]);
+    expect(s('payment-pending')).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 's-pay-286' });
+    expect(s('payment-chargeback')).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-pay-123' });
+    // A preauthorized card payment has no authorize transaction: not an answer this connector's payments give.
+    expect(() => s('payment-canceled')).toThrow(UnexpectedAnswer);
+  });
+  it('error bodies: a decline (COR.400.100.101), a refused request, one without a code (the PHP SDK reads it too)', () => {
+    const steps = [a('type'), a('customer'), a('basket')];
+    const decline = published('error-decline', 400);
+    expect(flow(authorize).response(decline, job(), [...steps, decline])).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'COR.400.100.101',
+      error_message: 'Address untraceable',
+      unified_code: 'UE_1000',
+    });
+    expect(flow(capture).response(published('error-request', 400), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'API.410.200.010',
+      unified_code: 'UE_2000',
+    });
+    expect(flow(refund).response(decline, job())).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_6000' });
+    // issue 21: the schema required a code and a merchant message; Unzer's PHP SDK test sends neither a code.
+    expect(flow(capture).response(published('error-no-code', 400), job())).toMatchObject({
+      kind: 'FAILED',
+      error_code: 'HTTP_400',
+      error_message: 'This is an error message for the merchant!',
+    });
+  });
+  it('notifications: the documented payment.pending and chargeback name the payment; a types event is left', () => {
+    const parse = (name: string) => unzer.notification!.parse(JSON.stringify(fixture(`published/${name}.json`)));
+    expect(parse('notification-payment-pending')).toEqual({ object: 'hint', connector_transaction_id: 's-pay-774', event: 'payment.pending' });
+    expect(parse('notification-chargeback')).toEqual({ object: 'hint', connector_transaction_id: 's-pay-42', event: 'chargeback' });
+    expect(parse('notification-types')).toMatchObject({ object: 'unknown' });
+  });
+});
+
+describe("our requests obey Unzer's published rules (fixtures/rules.json)", () => {
+  const A = flow(authorize);
+  it('customer (B2C and B2B), basket, authorization, cancel of charges', () => {
+    expect(firstBreach(rules('customer'), A.next!(job(), creds, chain('type'))!.body)).toBeNull();
+    for (const legal_form of ['GmbH', 'e.K.', 'e.V.', 'GmbH & Co. KG', 'Stiftung', undefined]) {
+      const b2b = job({ order: order({}, { buyer_type: 'business', company_name: 'Muster', legal_form }) });
+      expect(firstBreach(rules('customer'), A.next!(b2b, creds, chain('type'))!.body), String(legal_form)).toBeNull();
+    }
+    expect(firstBreach(rules('basket'), A.next!(job(), creds, chain('type', 'customer'))!.body)).toBeNull();
+    const auth = A.next!(job(), creds, chain('type', 'customer', 'basket'))!.body;
+    expect(firstBreach(rules('authorize'), auth)).toBeNull();
+    expect(firstBreach(rules('authorize'), A.next!(job({ order: order({ customer: null }) }), creds, chain('type', 'customer', 'basket'))!.body)).toBeNull();
+    for (const reason of ['return', 'goodwill', undefined]) {
+      const body = flow(refund).request(job({ kind: 'refund', connector_transaction_id: 's-pay-1', refund_id: 'ref_1', reason }), creds).body;
+      expect(firstBreach(rules('refund'), body)).toBeNull();
+    }
+  });
+  it('the rules can fail: a legal form as it came, a salutation or item type Unzer does not list, no reason code', () => {
+    expect(firstBreach(rules('customer'), { companyInfo: { companyType: 'GmbH' } })).toMatchObject({ field: 'companyInfo.companyType' });
+    expect(firstBreach(rules('customer'), { salutation: 'ms' })).toMatchObject({ field: 'salutation' });
+    expect(firstBreach(rules('basket'), { totalValueGross: '1', currencyCode: 'EUR', basketItems: [{ type: 'service' }] })).toMatchObject({
+      field: 'basketItems[0].type',
+    });
+    expect(firstBreach(rules('refund'), { amount: '1.00' })).toMatchObject({ field: 'reasonCode' });
+  });
+});
+
+describe("issue 21: what the review against Unzer's material changed", () => {
+  it("companyInfo.companyType is Unzer's enum (authority, association, sole, company, other), not our legal form", () => {
+    expect(companyType('GmbH')).toBe('company');
+    expect(companyType('GmbH & Co. KG')).toBe('company');
+    expect(companyType('e.K.')).toBe('sole');
+    expect(companyType('e.V.')).toBe('association');
+    expect(companyType('Behörde')).toBe('authority');
+    expect(companyType('Stiftung')).toBe('other');
+    expect(companyType(undefined)).toBeUndefined();
+  });
+  it("error codes as Unzer's PHP SDK names them: API.710.000.002 is the wrong key; API.320.000.004 is an authorization not allowed", () => {
+    expect(unifiedFor('API.710.000.002').unified_code).toBe('UE_4000');
+    expect(unifiedFor('API.320.000.004').unified_code).toBe('UE_3000');
+    expect(unifiedFor('API.320.100.008').unified_code).toBe('UE_2000'); // customer id required: not a key problem
+    expect(unifiedFor('API.340.100.014').unified_code).toBe('UE_3000'); // already cancelled
+    expect(unifiedFor('API.340.100.018').unified_code).toBe('UE_3000'); // already charged
+  });
+  it('an orderId already in use (API.320.200.138) is our earlier attempt: PENDING, the status sync reads the payment by its orderId', () => {
+    const j = job();
+    expect(flow(authorize).response(a('order_id_in_use'), j, chain('type', 'customer', 'basket', 'order_id_in_use'))).toEqual({
+      kind: 'PENDING',
+      connector_transaction_id: 'pay_000000000000000000000000001',
+    });
+    expect(flow(sync).request({ ...j, mode: 'sync', connector_transaction_id: j.payment_id }, creds)).toMatchObject({
+      method: 'GET',
+      path: '/v1/payments/pay_000000000000000000000000001',
+    });
+    // The read names the payment by its id, which the outcome carries from then on.
+    expect(flow(sync).response(a('payment_authorized'), j, [a('payment_authorized')])).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 's-pay-4405' });
+  });
+  it('the payment state is read by its id; 4 (payment review) is an overpayment to check, not a pending risk review', () => {
+    const s = (name: string) => flow(sync).response(a(name), job(), [a(name)]);
+    // Unzer's PHP SDK spells state 4 "payment review": the old schema's enum refused that answer.
+    expect(s('payment_overpaid')).toEqual({ kind: 'CAPTURED', connector_transaction_id: 's-pay-4404' });
+    // A review is a pending authorize transaction in a pending payment (docs.unzer.com payment-states: 0 pending).
+    expect(s('payment_review')).toEqual({ kind: 'PENDING', connector_transaction_id: 's-pay-4405' });
+  });
+  it('a production payment id (p-pay-…) in a notification is read; only s-pay- was before', () => {
+    const body = JSON.stringify({
+      event: 'payment.completed',
+      publicKey: 'p-pub-x',
+      retrieveUrl: 'https://api.unzer.com/v1/payments/p-pay-123',
+      paymentId: 'p-pay-123',
+    });
+    expect(unzer.notification!.parse(body)).toEqual({ object: 'hint', connector_transaction_id: 'p-pay-123', event: 'payment.completed' });
   });
 });

@@ -1,7 +1,7 @@
-// The Unzer imitation, checked against the same recorded answers the connector is tested with
-// (workers/connectors/unzer/fixtures/answers.json, the sheet's examples where it has them): each answer of the
-// imitation has the fixture's shape, and the connector's flows run against it end to end (no stack: the router on a
-// port of its own, the worker's provider call).
+// The Unzer imitation, checked against Unzer's own published examples (workers/connectors/unzer/fixtures/published/,
+// read as files: its answers carry their keys) and rules (fixtures/rules.json: it refuses by them), and against the
+// recorded scenarios the connector is tested with (fixtures/answers.json); the connector's flows run against it end to
+// end (no stack: the router on a port of its own, the worker's provider call).
 import express from 'express';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -19,6 +19,9 @@ import { unzerRouter } from './imitation.ts';
 const fixtures: Record<string, ProviderResponse> = JSON.parse(
   readFileSync(new URL('../../../../workers/connectors/unzer/fixtures/answers.json', import.meta.url), 'utf8'),
 );
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/unzer/fixtures/${name}`, import.meta.url), 'utf8'));
+const published = (name: string) => read(`published/${name}.json`);
+const keys = (v: unknown) => Object.keys(v as object);
 let server: Server;
 let base: string;
 beforeAll(async () => {
@@ -117,8 +120,8 @@ describe('unzer imitation against the recorded answers', () => {
       part.outcome.connector_transaction_id,
     );
     const over = await run(connector.capture!, { ...paid, kind: 'capture', operation_id: 'cap_2', amount: 8000 });
-    sameShape(over.answers[0]!, 'error_body');
-    expect(over.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.340.100.014', unified_code: 'UE_2000' });
+    sameShape(over.answers[0]!, 'order_id_in_use');
+    expect(over.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.330.100.007', unified_code: 'UE_2000' });
     const refund = await run(connector.refund!, { ...paid, kind: 'refund', refund_id: 'ref_1', amount: 1000 });
     sameShape(refund.answers[0]!, 'canceled');
     expect(refund.outcome.kind).toBe('REFUNDED');
@@ -152,13 +155,13 @@ describe('unzer imitation against the recorded answers', () => {
   it('refused: a wrong key (401), a B2C customer without birth date, a missing fingerprint', async () => {
     const wrong = await run(connector.authorize!, job('erika@example.com'), { api_key: 's-priv-wrong' });
     sameShape(wrong.answers[0]!, 'unauthorized');
-    expect(wrong.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.320.000.004', unified_code: 'UE_4000' });
+    expect(wrong.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.710.000.002', unified_code: 'UE_4000' });
     const j = job('erika@example.com');
     const noBirth = await run(connector.authorize!, { ...j, order: { ...j.order!, metadata: {} } });
     sameShape(noBirth.answers[1]!, 'birthdate_missing');
-    expect(noBirth.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.330.100.200' });
+    expect(noBirth.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.710.200.100' });
     const noFp = await run(connector.authorize!, { ...j, payment_id: 'pay_nofp', order: { ...j.order!, browser_info: null } });
-    expect(noFp.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.330.100.008', error_message: expect.stringContaining('threatMetrixId') });
+    expect(noFp.outcome).toMatchObject({ kind: 'FAILED', error_code: 'API.710.200.100', error_message: expect.stringContaining('threatMetrixId') });
   });
   it('refunds: +refund_fail and +refund_pending as recorded', async () => {
     const auto = (email: string) => run(connector.authorize!, job(email, { capture_method: 'automatic' }));
@@ -186,5 +189,77 @@ describe('unzer imitation against the recorded answers', () => {
       }),
     );
     expect(again.outcome).toMatchObject({ kind: 'PENDING', connector_transaction_id: pending.outcome.connector_transaction_id });
+  });
+});
+
+describe("unzer imitation against Unzer's published examples and rules", () => {
+  const post = async (path: string, body: unknown, key = UNZER_SANDBOX_KEY) => {
+    const res = await fetch(`${base}/unzer${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const get = async (path: string) => {
+    const res = await fetch(`${base}/unzer${path}`, { headers: { authorization: `Basic ${Buffer.from(`${UNZER_SANDBOX_KEY}:`).toString('base64')}` } });
+    return { status: res.status, body: await res.json() };
+  };
+  it("answers in the keys of Unzer's examples: the type, a transaction, a payment read, an error body", async () => {
+    const { answers, outcome } = await run(connector.authorize!, job('erika@example.com'));
+    expect(keys(answers[0]!.body)).toEqual(keys(published('type-created')));
+    // Every key of Unzer's published transaction but the card's own (card3ds, additionalTransactionData.card).
+    const tx = keys(published('authorize-success')).filter((k) => k !== 'card3ds' && k !== 'additionalTransactionData');
+    expect(keys(answers[3]!.body)).toEqual(expect.arrayContaining(tx));
+    expect(keys((answers[3]!.body as { resources: object }).resources)).toEqual(expect.arrayContaining(keys(published('charge-success').resources)));
+    const p = await get(`/v1/payments/${outcome.connector_transaction_id}`);
+    expect(keys(p.body)).toEqual(keys(published('payment-pending')));
+    expect(keys(p.body.resources)).toEqual(keys(published('payment-pending').resources));
+    expect(keys(p.body.transactions[0])).toEqual(expect.arrayContaining(['date', 'type', 'status', 'url', 'amount']));
+    const wrong = await post('/v1/types/paylater-invoice', {}, 's-priv-wrong');
+    expect(wrong.status).toBe(401);
+    expect(keys(wrong.body)).toEqual(keys(published('error-decline')));
+    expect(keys(wrong.body.errors[0])).toEqual(keys(published('error-decline').errors[0]));
+  });
+  it("refuses by Unzer's published rules (rules.json), naming the field", async () => {
+    const customer = {
+      firstname: 'E',
+      lastname: 'M',
+      email: 'e@example.com',
+      company: 'Muster GmbH',
+      billingAddress: { street: 'S 1', zip: '1', city: 'B', country: 'DE' },
+    };
+    const legal = await post('/v1/customers', { ...customer, companyInfo: { companyType: 'GmbH' } });
+    expect(legal).toMatchObject({
+      status: 400,
+      body: { errors: [{ code: 'API.500.300.999', merchantMessage: expect.stringContaining('companyInfo.companyType') }] },
+    });
+    expect((await post('/v1/customers', { ...customer, companyInfo: { companyType: 'company' } })).status).toBe(200);
+    const item = { basketItemReferenceId: 'i1', title: 'Hat', quantity: 1, vat: 19, amountPerUnitGross: '119.00' };
+    const basket = await post('/v2/baskets', { totalValueGross: '119.00', currencyCode: 'EUR', basketItems: [{ ...item, type: 'service' }] });
+    expect(basket).toMatchObject({ status: 400, body: { errors: [{ merchantMessage: expect.stringContaining('basketItems[0].type') }] } });
+    const { outcome } = await run(connector.authorize!, job('erika@example.com', { capture_method: 'automatic' }));
+    const noReason = await post(`/v1/payments/${outcome.connector_transaction_id}/charges/cancels`, { amount: '1.00' });
+    expect(noReason).toMatchObject({ status: 400, body: { errors: [{ code: 'API.340.100.024' }] } });
+    const hook = await post('/v1/webhooks', { url: 'https://shop.example/hook', eventList: ['payment.completed', 'authorize.approved'] });
+    expect(hook).toMatchObject({ status: 400, body: { errors: [{ merchantMessage: expect.stringContaining('event') }] } });
+    const hooks = await post('/v1/webhooks', { url: 'https://shop.example/hook', eventList: ['payment.completed', 'authorize.succeeded'] });
+    expect(hooks.body.events).toHaveLength(2);
+  });
+  it('issue 21: a repeated orderId is refused with API.320.200.138; the connector then reads the payment by its orderId', async () => {
+    const j = job('erika@example.com');
+    const first = await run(connector.authorize!, j);
+    expect(first.outcome.kind).toBe('AUTHORIZED');
+    const again = await run(connector.authorize!, j);
+    expect(again.answers[3]!.body).toMatchObject({ errors: [{ code: 'API.320.200.138' }] });
+    expect(again.outcome).toEqual({ kind: 'PENDING', connector_transaction_id: j.payment_id });
+    const read = await run(connector.sync!, { ...j, mode: 'sync', connector_transaction_id: j.payment_id });
+    expect(read.outcome).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: first.outcome.connector_transaction_id });
+  });
+  it('issue 21: a review is a pending authorization in a pending payment (state 0), never state 4 (payment review)', async () => {
+    const r = await run(connector.authorize!, job('erika+review@example.com'));
+    const p = await get(`/v1/payments/${r.outcome.connector_transaction_id}`);
+    expect(p.body.state).toEqual({ id: 0, name: 'pending' });
+    expect(p.body.transactions[0]).toMatchObject({ type: 'authorize', status: 'pending' });
   });
 });
