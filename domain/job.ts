@@ -56,6 +56,12 @@ export interface ConnectorJob {
    * before this one (providers that number the calls on a transaction, e.g. PAYONE's sequencenumber).
    */
   follow_ups_before?: number;
+  /**
+   * For an authorize (issue 22): the mandate this payment sets up ('new', or 'setup' for a zero authorization) or
+   * charges on ('recurring': off-session, no customer step, on the provider's reference connector_mandate_id).
+   * Absent for a payment without one. Only a connector whose manifest declares `mandates` gets one.
+   */
+  mandate?: { kind: 'new' | 'setup' | 'recurring'; mandate_id: string; connector_mandate_id: string | null };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface Outcome {
   unified_message?: string;
   /** For an authenticate operation: the 3DS server's answer. */
   authentication?: AuthenticationResult;
+  /** For an authorize that set up a mandate (issue 22): the provider's reference to charge the customer again. */
+  connector_mandate_id?: string;
 }
 
 export type OperationKind = 'authorize' | 'capture' | 'void' | 'incremental_authorization' | 'authenticate' | 'refund';

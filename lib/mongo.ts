@@ -48,6 +48,11 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'connector_accounts', keys: { merchant_id: 1 }, name: 'mca_by_merchant' },
   { collection: 'retired_connector_accounts', keys: { merchant_connector_id: 1, merchant_id: 1 }, name: 'retired_mca_merchant', unique: true },
   { collection: 'customers', keys: { customer_id: 1, merchant_id: 1 }, name: 'customer_merchant', unique: true },
+  // Mandates and saved payment methods (issue 22): one id per merchant; a customer's, newest first.
+  { collection: 'mandates', keys: { mandate_id: 1, merchant_id: 1 }, name: 'mandate_merchant', unique: true },
+  { collection: 'mandates', keys: { merchant_id: 1, customer_id: 1, created_at: -1, mandate_id: -1 }, name: 'mandates_by_customer' },
+  { collection: 'payment_methods', keys: { payment_token: 1, merchant_id: 1 }, name: 'payment_token_merchant', unique: true },
+  { collection: 'payment_methods', keys: { merchant_id: 1, customer_id: 1, created_at: -1, payment_token: -1 }, name: 'payment_methods_by_customer' },
   // One refund_id names one refund of a merchant (the gateway's claim); the lists of POST /refunds/list.
   { collection: 'refunds', keys: { refund_id: 1, merchant_id: 1 }, name: 'refund_merchant', unique: true },
   { collection: 'refunds', keys: { merchant_id: 1, created_at: -1, refund_id: -1 }, name: 'refunds_list' },

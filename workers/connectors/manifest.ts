@@ -2,7 +2,7 @@
 // data (it imports only lib/schemas/, zod and other manifest files), so every process may read it: domain/ derives
 // the capabilities from it, adapters/queue.ts the retry policy, scripts/start.ts and the test stack the worker processes.
 import type { z } from 'zod';
-import type { CAPTURE_METHODS, ConnectorName, COUNTRIES, CURRENCIES } from '../../lib/schemas/common.ts';
+import type { CAPTURE_METHODS, ConnectorName, COUNTRIES, CURRENCIES, PAYMENT_METHOD_TYPES } from '../../lib/schemas/common.ts';
 
 /** Every flow a connector may have (workers/connectors/types.ts); a manifest lists those its connector implements. */
 export const FLOWS = ['authorize', 'sync', 'capture', 'void', 'incrementalAuthorization', 'refund', 'refundSync', 'notification'] as const;
@@ -147,6 +147,19 @@ export interface Manifest<Credentials = unknown> {
   queue: QueuePolicy;
   /** What was checked against the provider's own material (shown by GET /feature_matrix and README.md's table). */
   verification: Verification;
+  /**
+   * Mandates (issue 22): what the provider publishes for charging a customer again without them (a recurring token,
+   * a recurring payment type), traced in the README's Sources like every other point. Absent or null: none, and a
+   * payment asking for a mandate through this connector is refused before anything is queued.
+   */
+  mandates?: MandateSupport | null;
+}
+
+export interface MandateSupport {
+  /** The payment method types whose payments may set up a mandate (and be charged again on it). */
+  payment_method_types: readonly (typeof PAYMENT_METHOD_TYPES)[number][];
+  /** payment_type setup_mandate: a zero authorization, or the provider's verification, that leaves a mandate. */
+  setup_mandate: boolean;
 }
 
 /**
