@@ -78,16 +78,15 @@ export class IdempotencyStore {
 /** A provider's error answer, in the sandbox's shared shape. */
 export const failWith = (res: Response, status: number, code: string, message: string) => res.status(status).json({ error: { code, message } });
 
+type Answer = { status: number; body: unknown };
+
 /**
- * Runs an idempotent POST as providers do: the Idempotency-Key header is required; a repeated key gets the first
- * answer; a key still being processed gets 409; a 5xx is not kept (the retry runs again).
+ * Runs a call under an idempotency key already scoped: a repeated key gets the first answer; a key still being
+ * processed gets `inProgress` (the provider's own 409); a 5xx is not kept (the retry runs again).
  */
-export async function idempotent(idem: IdempotencyStore, req: Request, res: Response, scope: string, handle: () => Promise<{ status: number; body: unknown }>) {
-  const key = req.header('idempotency-key');
-  if (!key) return failWith(res, 400, 'invalid_request', 'Idempotency-Key header is required');
-  const scoped = `${scope}:${key}`;
+export async function runKeyed(idem: IdempotencyStore, scoped: string, res: Response, handle: () => Promise<Answer> | Answer, inProgress: () => void) {
   const seen = idem.get(scoped);
-  if (seen?.state === 'in_progress') return failWith(res, 409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed');
+  if (seen?.state === 'in_progress') return inProgress();
   if (seen?.state === 'done') return res.status(seen.status).json(seen.body);
   idem.begin(scoped);
   try {
@@ -99,4 +98,16 @@ export async function idempotent(idem: IdempotencyStore, req: Request, res: Resp
     idem.abandon(scoped);
     throw err;
   }
+}
+
+/**
+ * Runs an idempotent POST as providers do: the Idempotency-Key header is required; a repeated key gets the first
+ * answer; a key still being processed gets 409; a 5xx is not kept (the retry runs again).
+ */
+export async function idempotent(idem: IdempotencyStore, req: Request, res: Response, scope: string, handle: () => Promise<Answer>) {
+  const key = req.header('idempotency-key');
+  if (!key) return failWith(res, 400, 'invalid_request', 'Idempotency-Key header is required');
+  return runKeyed(idem, `${scope}:${key}`, res, handle, () =>
+    failWith(res, 409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed'),
+  );
 }

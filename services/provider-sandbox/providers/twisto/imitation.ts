@@ -28,7 +28,7 @@ import { config } from '../../../../lib/config.ts';
 import { keptState, records, tagSet } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
-import type { IdempotencyStore } from '../../recorder.ts';
+import { runKeyed, type IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { laterThan } from '../service_test/clock.ts';
 import { readFileSync } from 'node:fs';
@@ -217,20 +217,9 @@ export function twistoRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const keyed = async (req: Request, res: Response, handle: () => Promise<Answer> | Answer) => {
     const key = req.header('idempotency-key');
     if (!key) return send(res, handle);
-    const scoped = `twisto:${keyOf(req)}:${req.path}:${key}`;
-    const seen = idem.get(scoped);
-    if (seen?.state === 'in_progress') return send(res, () => detail(409, 'A request with this Idempotency-Key is still being processed.', 'conflict'));
-    if (seen?.state === 'done') return send(res, () => ({ status: seen.status, body: seen.body }));
-    idem.begin(scoped);
-    try {
-      const out = await handle();
-      if (out.status >= 500) idem.abandon(scoped);
-      else idem.finish(scoped, out.status, out.body);
-      res.status(out.status).json(out.body);
-    } catch (err) {
-      idem.abandon(scoped);
-      throw err;
-    }
+    return runKeyed(idem, `twisto:${keyOf(req)}:${req.path}:${key}`, res, handle, () =>
+      send(res, () => detail(409, 'A request with this Idempotency-Key is still being processed.', 'conflict')),
+    );
   };
 
   router.use('/psp/v4', (req, res, next) => {
