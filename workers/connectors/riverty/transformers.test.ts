@@ -74,6 +74,9 @@ describe('riverty manifest', () => {
   it("webhooks are unsigned hints: Riverty's CustomerAuthenticationCompleted example carries no signature (was: our HMAC)", () => {
     expect(riverty.manifest.webhook).toEqual({ scheme: 'unsigned' });
   });
+  it("declares no mandates: Riverty's eCommerce API v3 has no recurring charge (README.md, Mandates)", () => {
+    expect(riverty.manifest.mandates ?? null).toBeNull();
+  });
 });
 
 describe('riverty requests', () => {

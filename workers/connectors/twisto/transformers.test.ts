@@ -73,6 +73,11 @@ describe('twisto manifest', () => {
       countries: ['CZ', 'PL'],
     });
   });
+  it("declares no mandates: a Twisto charge's only authority is an approved checkout (README.md, Mandates)", () => {
+    expect(twisto.manifest.mandates ?? null).toBeNull();
+    const rules = JSON.parse(readFileSync(new URL('./fixtures/rules.json', import.meta.url), 'utf8'));
+    expect(rules.charge.enum['authority.type']).toEqual(['checkout_id']);
+  });
 });
 
 describe('twisto requests', () => {

@@ -80,6 +80,13 @@ describe('unzer manifest', () => {
     expect(unzer.manifest.credentials.safeParse({ auth_type: 'HeaderKey' }).success).toBe(false);
     expect(unzer.manifest.credentials.safeParse(unzer.manifest.sandbox_account_details).success).toBe(true);
   });
+  it('declares no mandates: Unzer publishes no recurring charge for paylater-invoice (README.md, Mandates)', () => {
+    expect(unzer.manifest.mandates ?? null).toBeNull();
+    expect(fixture('published/type-created.json')).toMatchObject({
+      method: '/paylater-invoice',
+      recurring: false,
+    });
+  });
 });
 
 describe('unzer requests: the authorization chain', () => {
