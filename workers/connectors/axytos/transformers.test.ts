@@ -9,6 +9,7 @@ import type { ProviderResponse } from '../kit/http.ts';
 import { FLOWS } from '../manifest.ts';
 import { UnexpectedAnswer } from '../types.ts';
 import { connector as axytos } from './index.ts';
+import { manifest } from './manifest.ts';
 import { ConfirmRequest, InvoiceRequest, PrecheckRequest, RefundRequest } from './schemas.ts';
 
 const answers: Record<string, ProviderResponse> = JSON.parse(readFileSync(new URL('./fixtures/answers.json', import.meta.url), 'utf8'));
@@ -357,5 +358,15 @@ describe('axytos answers -> outcomes', () => {
       unified_code: 'UE_6000',
     });
     expect(flow(refund).response(a('unauthorized'), job())).toMatchObject({ kind: 'FAILED', unified_code: 'UE_4000' });
+  });
+});
+
+describe('mandates (issue 22)', () => {
+  it('declares none, and the README says what was searched: axytos publishes no recurring charge for an invoice order', () => {
+    // Absent `mandates`: the gateway refuses a mandate request through axytos before anything is queued.
+    expect(manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const line = /^## Mandates\n\n(.+)$/m.exec(readme)?.[1] ?? '';
+    expect(line).toMatch(/^None published\b.*refused up front\. Searched \(\d{4}-\d{2}-\d{2}\): /);
   });
 });

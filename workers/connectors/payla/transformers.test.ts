@@ -339,3 +339,13 @@ describe('payla TransactionStatus', () => {
     expect(parseNotification('key=abc&txaction=appointed&txid=1&portalid=1').object).toBe('unknown');
   });
 });
+
+describe('mandates (issue 22)', () => {
+  it('declares none, and the README says what was searched: PAYONE publishes no recurring charge for the secured invoice', () => {
+    // Absent `mandates`: the gateway refuses a mandate request through payla before anything is queued.
+    expect(manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const line = /^## Mandates\n\n(.+)$/m.exec(readme)?.[1] ?? '';
+    expect(line).toMatch(/^None published\b.*refused up front\. Searched \(\d{4}-\d{2}-\d{2}\): /);
+  });
+});

@@ -9,6 +9,7 @@ import { TEST_SANDBOX_URL, testSession } from '../kit/testing.ts';
 import { FLOWS } from '../manifest.ts';
 import { flowFor, UnexpectedAnswer } from '../types.ts';
 import { connector as ratepay } from './index.ts';
+import { manifest } from './manifest.ts';
 import { endpoints, itemsOf, splitStreet } from './request.ts';
 import { RatepayAuthorizationRequest, RatepayFollowUpRequest, RatepayTokenRequest } from './schemas.ts';
 
@@ -490,5 +491,15 @@ describe("ratepay answers -> outcomes (Ratepay's published answers)", () => {
       kind: 'FAILED',
       unified_code: 'UE_3000',
     });
+  });
+});
+
+describe('mandates (issue 22)', () => {
+  it('declares none, and the README says what was searched: Ratepay publishes no recurring charge', () => {
+    // Absent `mandates`: the gateway refuses a mandate request through ratepay before anything is queued.
+    expect(manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const line = /^## Mandates\n\n(.+)$/m.exec(readme)?.[1] ?? '';
+    expect(line).toMatch(/^None published\b.*refused up front\. Searched \(\d{4}-\d{2}-\d{2}\): /);
   });
 });
