@@ -311,3 +311,14 @@ describe("billie against Billie's own material (issue 21)", () => {
     expect(billie.notification!.parse(published('webhook-invoice-paid-out.json'))).toMatchObject({ object: 'unknown' });
   });
 });
+
+describe('issue 22: billie keeps no mandates (Billie publishes no recurring charge)', () => {
+  it('the manifest declares no mandates, and the README says so under ## Mandates, naming what was searched', () => {
+    expect(billie.manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const mandates = readme.split(/^## /m).filter((s) => s.startsWith('Mandates\n'));
+    expect(mandates).toHaveLength(1);
+    expect(mandates[0]).toMatch(/^None \(issue 22\): Billie publishes no(thing about)? recurring/m);
+    expect(mandates[0]).toContain('Searched:');
+  });
+});

@@ -416,3 +416,14 @@ describe('mondu webhooks -> what they say', () => {
     expect(flow(mondu.notification).parse('nope')).toEqual({ object: 'unknown', reason: 'the body is not JSON' });
   });
 });
+
+describe('issue 22: mondu keeps no mandates (Mondu publishes no recurring charge)', () => {
+  it('the manifest declares no mandates, and the README says so under ## Mandates, naming what was searched', () => {
+    expect(mondu.manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const mandates = readme.split(/^## /m).filter((s) => s.startsWith('Mandates\n'));
+    expect(mandates).toHaveLength(1);
+    expect(mandates[0]).toMatch(/^None \(issue 22\): Mondu publishes no(thing about)? recurring/m);
+    expect(mandates[0]).toContain('Searched:');
+  });
+});

@@ -325,3 +325,14 @@ describe('issue 21: openbank against what Zinia published (fixtures/published/)'
     expect(readmeList(readme, 'Before going live')).toEqual([...(v?.go_live_checklist ?? [])]);
   });
 });
+
+describe('issue 22: openbank keeps no mandates (Zinia publishes no recurring charge)', () => {
+  it('the manifest declares no mandates, and the README says so under ## Mandates, naming what was searched', () => {
+    expect(openbank.manifest.mandates ?? null).toBeNull();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const mandates = readme.split(/^## /m).filter((s) => s.startsWith('Mandates\n'));
+    expect(mandates).toHaveLength(1);
+    expect(mandates[0]).toMatch(/^None \(issue 22\): Zinia publishes no(thing about)? recurring/m);
+    expect(mandates[0]).toContain('Searched:');
+  });
+});
