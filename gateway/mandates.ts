@@ -2,6 +2,7 @@
 // mandate_revoked event, stored and queued for the merchant's webhook like every event), and what deleting a customer
 // does to them. The mandates themselves are written by the payment path (projections of the payment that set them
 // up: adapters/mandate-store.ts); this is the only place that revokes one at a merchant's request.
+import type { z } from 'zod';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ApiError, errors } from '../lib/errors.ts';
@@ -12,10 +13,16 @@ import { EventStore, WebhookQueue } from '../adapters/event-store.ts';
 import type { PaymentStore } from '../adapters/payment-store.ts';
 import { MANDATE_REVOKED_ORDER, mandateRevokedEvent } from '../domain/events.ts';
 
-/** The resource as the API shows it: only its fields (parsed: no _id, no field a later version stored beside). */
-export const mandateResource = (m: MandateDoc): MandateResource => MandateResource.parse(m);
+/** Only the schema's fields, a field the store left out (a null it did not keep) as null; then parsed. */
+function resource<S extends z.ZodObject>(schema: S, doc: object): z.infer<S> {
+  const stored = new Map(Object.entries(doc));
+  return schema.parse(Object.fromEntries(Object.keys(schema.shape).map((k) => [k, stored.get(k) ?? null])));
+}
+
+/** The resource as the API shows it: only its fields (no _id, no field stored beside them). */
+export const mandateResource = (m: MandateDoc): MandateResource => resource(MandateResource, m);
 /** A saved payment method as the API shows it (no merchant_id; BNPL keeps no sensitive data on it). */
-export const paymentMethodResource = (pm: PaymentMethodDoc): CustomerPaymentMethod => CustomerPaymentMethod.parse(pm);
+export const paymentMethodResource = (pm: PaymentMethodDoc): CustomerPaymentMethod => resource(CustomerPaymentMethod, pm);
 
 /** 404 HE_02 naming the id looked for: unknown and another merchant's look the same. */
 export const notFoundNaming = (what: string, param: string) => new ApiError(404, 'HE_02', `${what} does not exist in our records`, param);
