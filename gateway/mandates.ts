@@ -9,9 +9,8 @@ import { ApiError, errors } from '../lib/errors.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 import { MandateStore, type MandateDoc, type PaymentMethodDoc } from '../adapters/mandate-store.ts';
-import { EventStore, WebhookQueue } from '../adapters/event-store.ts';
+import { EventStore, recordMandateRevoked, WebhookQueue } from '../adapters/event-store.ts';
 import type { PaymentStore } from '../adapters/payment-store.ts';
-import { MANDATE_REVOKED_ORDER, mandateRevokedEvent } from '../domain/events.ts';
 
 /** Only the schema's fields, a field the store left out (a null it did not keep) as null; then parsed. */
 function resource<S extends z.ZodObject>(schema: S, doc: object): z.infer<S> {
@@ -82,30 +81,12 @@ export class Mandates {
 
   /** The mandate_revoked event: stored once (its id comes from the mandate), then its delivery queued (jobId = event id). */
   private async announce(m: MandateDoc): Promise<void> {
-    const view = mandateResource(m);
-    const e = mandateRevokedEvent(view);
     const payment = await this.payments.find(m.merchant_id, m.original_payment_id).catch(() => null);
     const profileId = payment?.profile_id ?? (await this.setup.merchant(m.merchant_id))?.default_profile ?? null;
-    const doc = {
-      ...e,
-      merchant_id: m.merchant_id,
+    await recordMandateRevoked(this.events, () => (this.queue ??= new WebhookQueue(this.redis)), mandateResource(m), {
       profile_id: profileId,
-      payment_id: m.original_payment_id,
-      // After the events of the payment's latest transition (webhooks of a payment go out in order).
       sequence: payment?.seq ?? 0,
-      order: MANDATE_REVOKED_ORDER,
-      created_at: m.revoked_at ?? new Date().toISOString(),
-      delivery_status: 'pending' as const,
-      delivery_attempts: 0,
-      last_attempt_at: null,
-      delivered_at: null,
-    };
-    await this.events.insert(doc);
-    // Delivered or given up already (a revocation asked again long after): nothing to queue.
-    const stored = await this.events.find(m.merchant_id, e.event_id);
-    if (stored && stored.delivery_status !== 'pending') return;
-    this.queue ??= new WebhookQueue(this.redis);
-    await this.queue.enqueue(doc);
+    });
   }
 }
 

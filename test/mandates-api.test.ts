@@ -10,6 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import { MandateStore } from '../adapters/mandate-store.ts';
 import { insertMandates, mandateDoc, paymentMethodDoc } from './support/mandates.ts';
 import { Stack, freePort, sleep } from './support/stack.ts';
 
@@ -97,6 +98,8 @@ beforeAll(async () => {
         created_at: t(40),
         mandate_type: { single_use: { amount: 10_000, currency: 'EUR', start_date: '2025-01-01T00:00:00.000Z', end_date: past } },
       }),
+      mandateDoc({ mandate_id: 'man_a_race', merchant_id: A.merchant_id, customer_id: 'cus_mandates_a2', original_payment_id: paymentId }),
+      mandateDoc({ mandate_id: 'man_a_crash', merchant_id: A.merchant_id, customer_id: 'cus_mandates_a2', original_payment_id: paymentId }),
       mandateDoc({ mandate_id: 'man_b_only', merchant_id: B.merchant_id, customer_id: 'cus_mandates_b', original_payment_id: 'pay_b_unknown' }),
     ],
     [
@@ -217,6 +220,27 @@ describe('mandates API', () => {
     expect(await (await stack.db()).collection('events').countDocuments({ merchant_id: A.merchant_id, object_id: 'man_a_second' })).toBe(1);
   });
 
+  it('revokes at once: one revoked, one event; a revocation that stopped before its event gets it when asked again', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => revoke('man_a_race')));
+    for (const a of answers) expect(a.body).toEqual({ mandate_id: 'man_a_race', status: 'revoked' });
+    // A crash between the revoke and its event, as MandateStore leaves it: revoked, no event.
+    const db = await stack.db();
+    await new MandateStore(db).revokeMandate(A.merchant_id, 'man_a_crash', new Date().toISOString());
+    expect(await db.collection('events').countDocuments({ object_id: 'man_a_crash' })).toBe(0);
+    expect((await revoke('man_a_crash')).body).toEqual({ mandate_id: 'man_a_crash', status: 'revoked' });
+    for (const id of ['man_a_race', 'man_a_crash']) {
+      await until(`mandate_revoked for ${id}`, async () => hooks.find((h) => h.event_type === 'mandate_revoked' && h.content.object.mandate_id === id));
+    }
+    await sleep(1_000);
+    for (const id of ['man_a_race', 'man_a_crash']) {
+      expect(
+        hooks.filter((h) => h.event_type === 'mandate_revoked' && h.content.object.mandate_id === id),
+        id,
+      ).toHaveLength(1);
+      expect(await db.collection('events').countDocuments({ object_id: id }), id).toBe(1);
+    }
+  });
+
   it('an expired mandate cannot be revoked: 400 naming mandate_id, nothing changed, no event', async () => {
     const r = await revoke('man_a_expired');
     expect(r.status).toBe(400);
@@ -246,7 +270,7 @@ describe('mandates API', () => {
     expect(hook.content.object).toMatchObject({ status: 'revoked', customer_id: CUS });
     expect(
       hooks
-        .filter((h) => h.event_type === 'mandate_revoked')
+        .filter((h) => h.event_type === 'mandate_revoked' && h.content.object.customer_id === CUS)
         .map((h) => h.content.object.mandate_id)
         .sort(),
     ).toEqual(['man_a_first', 'man_a_second']);
