@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import { telemetry } from './queue.ts';
-import type { EventObjectType, EventType } from '../domain/events.ts';
+import { MANDATE_REVOKED_ORDER, mandateRevokedEvent, type EventObjectType, type EventType } from '../domain/events.ts';
+import type { MandateResource } from '../lib/schemas/mandate.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'not_configured';
 
@@ -152,6 +153,39 @@ export class EventStore {
     // Never move a delivered event back.
     await this.events.updateOne({ event_id: eventId, delivery_status: { $ne: 'delivered' } }, { $set: set });
   }
+}
+
+/**
+ * The mandate_revoked event of a revoked mandate (issue 22), stored once (its id comes from the mandate: however often
+ * this is called, by whatever revoked it) and its delivery queued while undelivered (jobId = event id). `sequence`: the
+ * latest seq of the payment that set the mandate up, so the event goes out after that payment's own events; the
+ * profile: that payment's, else the merchant's default (null: the default at delivery).
+ */
+export async function recordMandateRevoked(
+  events: EventStore,
+  queue: () => WebhookQueue,
+  m: MandateResource,
+  ctx: { profile_id: string | null; sequence: number },
+): Promise<EventDoc> {
+  const e = mandateRevokedEvent(m);
+  const doc: EventDoc = {
+    ...e,
+    merchant_id: m.merchant_id,
+    profile_id: ctx.profile_id,
+    payment_id: m.original_payment_id,
+    sequence: ctx.sequence,
+    order: MANDATE_REVOKED_ORDER,
+    created_at: m.revoked_at ?? new Date().toISOString(),
+    delivery_status: 'pending',
+    delivery_attempts: 0,
+    last_attempt_at: null,
+    delivered_at: null,
+  };
+  await events.insert(doc);
+  const stored = (await events.find(m.merchant_id, e.event_id)) ?? doc;
+  // Delivered or given up already (revoked again long after): nothing to queue.
+  if (stored.delivery_status === 'pending') await queue().enqueue(stored);
+  return stored;
 }
 
 /** The producer side of the `webhooks` queue (the relay, the re-enqueuer, the gateway's manual retry). */

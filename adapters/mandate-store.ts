@@ -99,4 +99,10 @@ export class MandateStore {
       this.paymentMethods.updateOne({ merchant_id: merchantId, payment_token: paymentToken }, { $set: { last_used_at: at } }),
     );
   }
+
+  /** A customer's saved payment methods removed (DELETE /customers/{id}); returns how many. */
+  async deletePaymentMethods(merchantId: string, customerId: string): Promise<number> {
+    const r = await this.span('delete', 'payment_methods', () => this.paymentMethods.deleteMany({ merchant_id: merchantId, customer_id: customerId }));
+    return r.deletedCount;
+  }
 }

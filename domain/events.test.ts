@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization } from './begin.ts';
 import { disputeOutcome } from './disputes.ts';
-import { deriveEvents, EVENT_TYPES, EVENT_TYPE_NAMES, eventId, webhookPayload } from './events.ts';
+import { deriveEvents, EVENT_TYPES, EVENT_TYPE_NAMES, eventId, mandateRevokedEvent, webhookPayload } from './events.ts';
 import { createIntent } from './intent.ts';
 import { applyOutcome } from './outcomes.ts';
 import type { Decision, Outcome, StoredPayment } from './payment.ts';
@@ -227,5 +227,98 @@ describe('deriveEvents', () => {
     expect(Object.keys(p)).toEqual(['merchant_id', 'event_id', 'event_type', 'content', 'timestamp']);
     expect(p.content).toEqual({ type: 'payment_details', object: e.object });
     expect(p.timestamp).toBe(now);
+  });
+});
+
+// Issue 22 (api lane). The payment's mandate part is set by hand here: the decisions that set it (core lane) are not
+// merged yet; begin and outcome keep the field they do not know, as they keep every other.
+describe('mandate events', () => {
+  const withMandate = (p: StoredPayment, kind: 'new' | 'setup' | 'recurring'): StoredPayment => ({
+    ...p,
+    mandate: {
+      kind,
+      mandate_id: 'man_0001',
+      customer_acceptance: { acceptance_type: 'online', accepted_at: now, online: { ip_address: '192.0.2.1', user_agent: 'test' } },
+      mandate_type: { single_use: { amount: 10_000, currency: 'EUR' } },
+      connector_mandate_id: null,
+    },
+  });
+  const subscription = (capture_method: string, kind: 'new' | 'setup' | 'recurring' = 'new') =>
+    withMandate(intent(capture_method, { customer: { id: 'cus_sub' }, setup_future_usage: 'off_session' }), kind);
+
+  it('mandate_active once the payment that sets it up is authorized, with the mandate as GET shows it; not again at capture', () => {
+    const confirming = confirm(subscription('manual'));
+    expect(types(subscription('manual'), confirming)).toEqual(['payment_processing']);
+    const authorized = outcome(confirming, 'op_a', { kind: 'AUTHORIZED', connector_mandate_id: 'prov_ref_1' });
+    const events = deriveEvents(confirming, authorized);
+    expect(events.map((e) => e.event_type)).toEqual(['payment_authorized', 'mandate_active']);
+    const active = events[1]!;
+    expect(active).toMatchObject({ object_type: 'mandate_details', object_id: 'man_0001', order: 1 });
+    expect(active.object).toMatchObject({
+      mandate_id: 'man_0001',
+      merchant_id: 'm1',
+      customer_id: 'cus_sub',
+      status: 'active',
+      connector: 'service_test',
+      original_payment_id: authorized.payment_id,
+      mandate_type: { single_use: { amount: 10_000, currency: 'EUR' } },
+      revoked_at: null,
+    });
+    expect(active.event_id).toBe(eventId('m1', authorized.payment_id, authorized.seq, 'mandate_active', 'man_0001'));
+    const capturing = step(authorized, beginCapture(authorized, {}, { now, operationId: 'op_c', captureId: 'cap_1' }));
+    const paid = outcome(capturing, 'op_c', { kind: 'CAPTURED' });
+    expect(types(capturing, paid)).toEqual(['payment_captured', 'payment_succeeded']);
+  });
+
+  it('an automatic capture: mandate_active with payment_succeeded; setup: the same; a decline or a recurring charge: none', () => {
+    const c1 = confirm(subscription('automatic'));
+    expect(types(c1, outcome(c1, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded', 'mandate_active']);
+    const c2 = confirm(subscription('automatic', 'setup'));
+    expect(types(c2, outcome(c2, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded', 'mandate_active']);
+    const c3 = confirm(subscription('automatic'));
+    expect(types(c3, outcome(c3, 'op_a', { kind: 'DECLINED', error_code: 'declined' }))).toEqual(['payment_failed']);
+    const c4 = confirm(subscription('automatic', 'recurring'));
+    expect(types(c4, outcome(c4, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded']);
+    // No mandate part: nothing about mandates.
+    const c5 = confirm(intent('automatic', { customer: { id: 'cus_sub' } }));
+    expect(types(c5, outcome(c5, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded']);
+  });
+
+  it('an authorization followed by our own capture (processing -> processing): mandate_active then; held in our review: at approval', () => {
+    const confirming = confirm(subscription('automatic'));
+    const authorized = outcome(confirming, 'op_a', { kind: 'AUTHORIZED' });
+    const capturing = { ...authorized, status: 'processing' as const };
+    expect(types(confirming, capturing)).toContain('mandate_active');
+    expect(types(capturing, { ...capturing, status: 'succeeded', seq: capturing.seq + 1 })).not.toContain('mandate_active');
+    const held = { ...authorized, status: 'requires_merchant_action' as const };
+    expect(types(confirming, held)).not.toContain('mandate_active');
+    expect(types(held, { ...authorized, seq: held.seq + 1 })).toContain('mandate_active');
+    expect(types(held, { ...held, status: 'cancelled', seq: held.seq + 1 })).not.toContain('mandate_active');
+  });
+
+  it('mandate_revoked: one id per mandate whenever it is derived, in the table, about the mandate', () => {
+    const m = {
+      mandate_id: 'man_0001',
+      merchant_id: 'm1',
+      customer_id: 'cus_sub',
+      status: 'revoked' as const,
+      payment_method: 'pay_later',
+      payment_method_type: 'subscription_invoice',
+      payment_token: null,
+      connector: 'service_test',
+      merchant_connector_id: null,
+      connector_mandate_id: null,
+      customer_acceptance: null,
+      mandate_type: null,
+      original_payment_id: 'pay_1',
+      created_at: now,
+      revoked_at: now,
+    };
+    const e = mandateRevokedEvent(m);
+    expect(e).toMatchObject({ event_type: 'mandate_revoked', object_type: 'mandate_details', object_id: 'man_0001', object: m });
+    expect(mandateRevokedEvent({ ...m, revoked_at: '2026-12-01T00:00:00.000Z' }).event_id).toBe(e.event_id);
+    expect(mandateRevokedEvent({ ...m, mandate_id: 'man_0002' }).event_id).not.toBe(e.event_id);
+    expect(EVENT_TYPES.mandate_active.object_type).toBe('mandate_details');
+    expect(EVENT_TYPES.mandate_revoked.object_type).toBe('mandate_details');
   });
 });

@@ -12,6 +12,10 @@
 //   payment_incremental_authorization: an incremental authorization was decided (its row says success or failure). Ours.
 //   refund_succeeded, refund_failed: a refund of the payment reached that status. Reference events.
 //   dispute_*: a dispute of the payment was opened or moved; the type is the dispute's new status (reference events).
+//   mandate_active: a payment that sets up a mandate (its mandate part is new or setup) became authorized or
+//     succeeded: the mandate exists from then on (reference event). mandate_revoked: the mandate was revoked (written
+//     by the revocation, not by a transition: mandateRevokedEvent; reference event). Both about the mandate
+//     (object_type mandate_details, the object GET /mandates/{mandate_id} answers).
 // One transition can give several events (a capture that completes the payment: payment_captured then
 // payment_succeeded); `order` keeps their order within the transition, and (sequence, order) orders a payment's events.
 import { createHash } from 'node:crypto';
@@ -22,8 +26,9 @@ import type { StoredPayment } from './payment.ts';
 import { toResource } from './intent.ts';
 import { refundView } from './refunds.ts';
 import { disputeView } from './disputes.ts';
+import { mandateView, type MandateResource } from './mandates.ts';
 
-export type EventObjectType = 'payment_details' | 'refund_details' | 'dispute_details';
+export type EventObjectType = 'payment_details' | 'refund_details' | 'dispute_details' | 'mandate_details';
 
 interface EventTypeInfo {
   object_type: EventObjectType;
@@ -61,6 +66,16 @@ export const EVENT_TYPES = {
   ...(Object.fromEntries(
     DISPUTE_STATUSES.map((s) => [s, { object_type: 'dispute_details', when: `a dispute was opened or moved with status ${s}`, reference: true }]),
   ) as Record<(typeof DISPUTE_STATUSES)[number], EventTypeInfo>),
+  mandate_active: {
+    object_type: 'mandate_details',
+    when: 'a payment that sets up a mandate became authorized or succeeded: the mandate is active',
+    reference: true,
+  },
+  mandate_revoked: {
+    object_type: 'mandate_details',
+    when: 'a mandate was revoked (POST /mandates/revoke/{mandate_id}, or its customer deleted)',
+    reference: true,
+  },
 } satisfies Record<EventTypeName, EventTypeInfo>;
 
 export type EventType = EventTypeName;
@@ -143,7 +158,42 @@ export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): D
     out.push({ event_type: d.dispute_status, object_type: 'dispute_details', object_id: d.dispute_id, object: disputeView(d) });
   }
 
+  // The mandate the payment sets up exists once the payment is authorized (or succeeded at once).
+  const mandate = mandateView(next);
+  if (mandate && mandateSetUp(next) && !(prev && mandateSetUp(prev))) {
+    out.push({ event_type: 'mandate_active', object_type: 'mandate_details', object_id: mandate.mandate_id, object: mandate });
+  }
+
   return out.map((e, order) => ({ ...e, order, event_id: eventId(next.merchant_id, next.payment_id, next.seq, e.event_type, e.object_id) }));
+}
+
+/**
+ * Whether the payment's authorization went through (so a mandate it sets up exists): an authorize operation answered
+ * AUTHORIZED or CAPTURED, and the payment is neither failed nor cancelled nor held in our manual review (approved, it
+ * counts from then). Read from the operations, not the status alone: an automatic capture that follows the
+ * authorization goes processing -> processing -> succeeded, and a manual capture requires_capture -> processing -> ...
+ */
+export function mandateSetUp(p: StoredPayment): boolean {
+  if (p.status === 'failed' || p.status === 'cancelled' || p.status === 'requires_merchant_action') return false;
+  return p.operations.some((o) => o.kind === 'authorize' && (o.last_outcome === 'AUTHORIZED' || o.last_outcome === 'CAPTURED'));
+}
+
+/** mandate_revoked's `order` within its payment's transition: after every event that transition derived. */
+export const MANDATE_REVOKED_ORDER = 1_000;
+
+/**
+ * The mandate_revoked event of a revoked mandate (`m`: as GET answers it now, status revoked). One per mandate: its id
+ * comes from the mandate alone, so a revocation retried after a crash, or revoked twice, stores and delivers one event.
+ * It is filed under the payment that set the mandate up (payment_id), after that payment's events.
+ */
+export function mandateRevokedEvent(m: MandateResource): Omit<DerivedEvent, 'order'> {
+  return {
+    event_id: eventId(m.merchant_id, m.original_payment_id, -1, 'mandate_revoked', m.mandate_id),
+    event_type: 'mandate_revoked',
+    object_type: 'mandate_details',
+    object_id: m.mandate_id,
+    object: m,
+  };
 }
 
 /** The body a merchant receives for an event: exactly these fields, serialized once and signed as sent. */

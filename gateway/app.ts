@@ -22,6 +22,8 @@ import { disputesRouter } from './routes/disputes.ts';
 import { DisputeStore } from '../lib/dispute-store.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { eventsRouter } from './routes/events.ts';
+import { mandatesRouter } from './routes/mandates.ts';
+import { Mandates } from './mandates.ts';
 
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
@@ -55,10 +57,13 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
+  app.use('/mandates', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/refunds', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/disputes', keyAuth(db), rateLimit(deps.redis));
   app.use(paymentsRouter(deps));
-  app.use(customersRouter(deps.customers));
+  const mandates = new Mandates(db, deps.redis, deps.store);
+  app.use(customersRouter(deps.customers, mandates));
+  app.use(mandatesRouter(mandates, deps.customers));
   app.use(refundsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
   app.use(disputesRouter(new DisputeStore(db)));

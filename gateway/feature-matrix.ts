@@ -32,6 +32,13 @@ function entry(m: Manifest) {
     required_fields_by_capture_method: Object.fromEntries(m.capture_methods.map((c) => [c, fieldsNeeded(m, c)])),
     auth_type: m.auth_type,
     amount_unit: m.amount_unit,
+    // Recurring payments (issue 22): which payment method types may set up a mandate, and whether a zero
+    // authorization (payment_type setup_mandate) may; absent from the manifest: none (a mandate request is refused).
+    mandates: {
+      supported: !!m.mandates,
+      payment_method_types: m.mandates?.payment_method_types ?? [],
+      setup_mandate: m.mandates?.setup_mandate ?? false,
+    },
     // What was checked against the provider's own material: counts of the points traced to a source and of those
     // UNVERIFIED in the connector's README, and the level they give (workers/connectors/manifest.ts Verification).
     verification: m.verification,

@@ -28,6 +28,7 @@ import {
   UpdateMerchantAccountRequest,
   UpdateProfileRequest,
 } from '../lib/schemas/merchant.ts';
+import { CustomerPaymentMethod, MandateResource, MandateRevoked } from '../lib/schemas/mandate.ts';
 import { EventAttempts, EventList, ListEventsQuery, RetryEventResponse } from '../lib/schemas/event.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } } });
@@ -200,6 +201,44 @@ export function openApiDocument() {
           summary: 'Delete a customer (payments keep their copy)',
           parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { 200: { description: 'Deleted', ...json(CustomerDeleted) }, 404: { description: 'Not found', ...json(ErrorBody) } },
+        },
+      },
+      '/customers/{customer_id}/mandates': {
+        get: {
+          summary: "List a customer's mandates, newest first (secret key; status expired once past a single_use end_date)",
+          parameters: [pathParam('customer_id')],
+          responses: {
+            200: { description: 'Mandates', ...json(z.array(MandateResource)) },
+            404: { description: 'Not found (param customer_id)', ...json(ErrorBody) },
+          },
+        },
+      },
+      '/customers/{customer_id}/payment_methods': {
+        get: {
+          summary: "List a customer's saved payment methods, newest first (secret key; no sensitive data)",
+          parameters: [pathParam('customer_id')],
+          responses: {
+            200: { description: 'Saved payment methods', ...json(z.object({ customer_payment_methods: z.array(CustomerPaymentMethod) })) },
+            404: { description: 'Not found (param customer_id)', ...json(ErrorBody) },
+          },
+        },
+      },
+      '/mandates/{mandate_id}': {
+        get: {
+          summary: 'Retrieve a mandate (secret key)',
+          parameters: [pathParam('mandate_id')],
+          responses: { 200: { description: 'Mandate', ...json(MandateResource) }, 404: { description: 'Not found (param mandate_id)', ...json(ErrorBody) } },
+        },
+      },
+      '/mandates/revoke/{mandate_id}': {
+        post: {
+          summary: 'Revoke a mandate (secret key; no body): active -> revoked with a mandate_revoked event; revoked already answers revoked again',
+          parameters: [pathParam('mandate_id')],
+          responses: {
+            200: { description: 'Revoked', ...json(MandateRevoked) },
+            400: { description: 'An expired mandate cannot be revoked (param mandate_id)', ...json(ErrorBody) },
+            404: { description: 'Not found (param mandate_id)', ...json(ErrorBody) },
+          },
         },
       },
       '/disputes/list': {

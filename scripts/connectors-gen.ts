@@ -121,6 +121,13 @@ export function notificationsOf(m: Manifest): string {
   return `shared secret in \`${m.webhook.header}\``;
 }
 
+/** A connector's mandates (issue 22) in words: none, or the payment method types that may set one up, and setup_mandate. */
+export function mandatesOf(m: Manifest): string {
+  if (!m.mandates) return 'no';
+  const types = m.mandates.payment_method_types.length ? m.mandates.payment_method_types.join(', ') : 'no payment method type';
+  return m.mandates.setup_mandate ? `${types}; setup_mandate` : types;
+}
+
 /** docs/connectors.md: the providers' connectors (service_test, ours, is left out), from their manifests. */
 export function renderConnectorsPage(manifests: Manifest[]): string {
   const providers = manifests.filter((m) => m.verification.level !== 'own');
@@ -131,7 +138,7 @@ export function renderConnectorsPage(manifests: Manifest[]): string {
       ...(m.multiple_capture ? ['multiple'] : []),
     ].join('; ');
     const customers = ['B2B', 'B2C'].map((k) => `${k} ${yes(m.customers.includes(k as 'B2B' | 'B2C'))}`).join(', ');
-    return `| [${m.name}](../workers/connectors/${m.name}/README.md) | ${verification(m.verification)} | ${capture} | ${refundsOf(m)} | ${notificationsOf(m)} | ${customers} | ${list(m.countries)} | ${list(m.currencies)} |`;
+    return `| [${m.name}](../workers/connectors/${m.name}/README.md) | ${verification(m.verification)} | ${capture} | ${refundsOf(m)} | ${notificationsOf(m)} | ${customers} | ${list(m.countries)} | ${list(m.currencies)} | ${mandatesOf(m)} |`;
   });
   const previews = providers.filter((m) => m.verification.level === 'preview');
   const checklists = previews.flatMap((m) => [`### ${m.name}`, '', ...(m.verification.go_live_checklist ?? []).map((item) => `- ${item}`), '']);
@@ -148,8 +155,12 @@ export function renderConnectorsPage(manifests: Manifest[]): string {
     '- **preview**: nothing traced, or more unverified than traced. Confirm the checklist below with the provider before',
     "  going live; the connector account's answer (`connector_verification`) says the same.",
     '',
-    '| connector | verification | capture | refunds | notifications | customers | countries | currencies |',
-    '|---|---|---|---|---|---|---|---|',
+    'Mandates: the payment method types whose payments may set up a mandate and be charged again on it without the',
+    'customer (recurring payments), and `setup_mandate` where a zero authorization leaves one; each traced in the',
+    "connector's README (its Sources, or its `## Mandates` line when the provider publishes no recurring charge: `no`).",
+    '',
+    '| connector | verification | capture | refunds | notifications | customers | countries | currencies | mandates |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '## Before going live with a preview connector',

@@ -143,6 +143,10 @@ describe("verification level: the manifest's counts are its README's", () => {
     // A definition that changes changes the page: a connector that loses its refunds says so.
     const billie = { ...MANIFESTS.billie!, flows: MANIFESTS.billie!.flows.filter((f) => f !== 'refund') };
     expect(renderConnectorsPage([billie])).toMatch(/\| \[billie\]\(.*\) \| [^|]+ \| [^|]+ \| no \|/);
+    // The mandates column (issue 22): the manifest's mandates, or no.
+    const withMandates = { ...MANIFESTS.billie!, mandates: { payment_method_types: ['subscription_invoice' as const], setup_mandate: true } };
+    expect(renderConnectorsPage([withMandates])).toMatch(/\| \[billie\]\(.*\) \|.* \| subscription_invoice; setup_mandate \|$/m);
+    expect(renderConnectorsPage([{ ...MANIFESTS.billie!, mandates: null }])).toMatch(/\| \[billie\]\(.*\) \|.* \| no \|$/m);
   });
 
   it('the Before going live list: items, wrapped lines joined, none without the heading', () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfApp } from './support/routes.ts';
 import { Stack } from './support/stack.ts';
+import { insertMandates, mandateDoc, paymentMethodDoc } from './support/mandates.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -252,12 +253,20 @@ describe('a merchant id is never reused (issue 19, item 2)', () => {
       'O link',
     );
     const db = await stack.db();
+    // A mandate and a saved payment method of its customer (issue 22), written as the payment-state projection will:
+    // the payment path that creates them is not merged yet.
+    const mandateId = 'man_deleted_owner';
+    await insertMandates(
+      db,
+      [mandateDoc({ mandate_id: mandateId, merchant_id: o.merchant_id, customer_id: customer.customer_id, original_payment_id: paid.payment_id })],
+      [paymentMethodDoc({ payment_token: 'token_deleted_owner', merchant_id: o.merchant_id, customer_id: customer.customer_id, mandate_id: mandateId })],
+    );
     // Every event its payments give is derived (no transition waits in the outbox), so what it left stands still.
     await until(async () => (await db.collection('transitions').countDocuments({ merchant_id: o.merchant_id, outbox: { $exists: true } })) === 0, "O's events");
     const event = await until(() => db.collection('events').findOne({ merchant_id: o.merchant_id }), "O's events");
     const ownedBy = (merchantId: string) =>
       Promise.all(
-        ['payments', 'refunds', 'customers', 'events', 'payment_links', 'transitions'].map(async (c) =>
+        ['payments', 'refunds', 'customers', 'events', 'payment_links', 'transitions', 'mandates', 'payment_methods'].map(async (c) =>
           JSON.stringify(
             (
               await db
@@ -308,6 +317,8 @@ describe('a merchant id is never reused (issue 19, item 2)', () => {
       profile.profile_id,
       keys[0].key_id,
       linked.payment_link.payment_link_id,
+      mandateId,
+      'token_deleted_owner',
     ];
     const bodies: Record<string, unknown> = {
       'POST /accounts': { merchant_id: o.merchant_id },
@@ -331,6 +342,7 @@ describe('a merchant id is never reused (issue 19, item 2)', () => {
           .replace(':payment_link_id', linked.payment_link.payment_link_id)
           .replace(':event_id', event.event_id)
           .replace(':customer_id', customer.customer_id)
+          .replace(':mandate_id', mandateId)
           .replace(':refund_id', refund.refund_id)
           .replace(':dispute_id', `dp_${'0'.repeat(26)}`)
           .replace(':key_id', keys[0].key_id)

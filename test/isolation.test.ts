@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfApp } from './support/routes.ts';
 import { call, paymentStateClient } from '../lib/grpc.ts';
 import { sleep, Stack } from './support/stack.ts';
+import { insertMandates, mandateDoc, paymentMethodDoc } from './support/mandates.ts';
 
 let stack: Stack;
 let admin: string;
@@ -26,6 +27,8 @@ let B: Merchant & {
   customers: string[];
   refunds: string[];
   disputes: string[];
+  /** Issue 22: written with MandateStore (the payment path that creates them is not merged yet). */
+  mandates: string[];
   payments: Record<'pending' | 'authorized' | 'linked' | 'review' | 'succeeded' | 'threeDs', any>;
 };
 
@@ -126,9 +129,19 @@ beforeAll(async () => {
   const disputes = (await ok(stack.api('GET', '/disputes/list', undefined, b.api_key), 'B disputes')).map((d: any) => d.dispute_id as string);
   expect(disputes).toHaveLength(1);
 
+  // B's mandates and saved payment method (issue 22), written as the payment-state projection will write them: the
+  // payment path that creates them from a confirmed payment is not merged yet.
+  const mandates = ['man_b_isolation_1', 'man_b_isolation_2'];
+  await insertMandates(
+    await stack.db(),
+    mandates.map((mandate_id) => mandateDoc({ mandate_id, merchant_id: b.merchant_id, customer_id: customer, original_payment_id: succeeded.payment_id })),
+    [paymentMethodDoc({ payment_token: 'token_b_isolation', merchant_id: b.merchant_id, customer_id: customer, mandate_id: mandates[0] })],
+  );
+
   B = {
     ...b,
     secondKey,
+    mandates,
     keyIds,
     mca,
     profiles,
@@ -302,6 +315,15 @@ function walkTable(): Row[] {
       calls: B.customers.map((c) => ({ method: 'POST', path: `/customers/${c}`, body: { name: 'Mallory', email: 'mallory@a.example' }, key: sk })),
     },
     { route: 'DELETE /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'DELETE', path: `/customers/${c}`, key: sk })) },
+
+    // Mandates and saved payment methods (A's secret key; issue 22).
+    { route: 'GET /mandates/:mandate_id', calls: B.mandates.map((m) => ({ method: 'GET', path: `/mandates/${m}`, key: sk })) },
+    { route: 'POST /mandates/revoke/:mandate_id', calls: B.mandates.map((m) => ({ method: 'POST', path: `/mandates/revoke/${m}`, key: sk })) },
+    { route: 'GET /customers/:customer_id/mandates', calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}/mandates`, key: sk })) },
+    {
+      route: 'GET /customers/:customer_id/payment_methods',
+      calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}/payment_methods`, key: sk })),
+    },
 
     // Disputes (A's secret key).
     { route: 'GET /disputes/:dispute_id', calls: B.disputes.map((d) => ({ method: 'GET', path: `/disputes/${d}`, key: sk })) },
@@ -501,6 +523,10 @@ describe('isolation between merchants', () => {
     expect(approved.body).toMatchObject({ status: 'requires_capture', merchant_decision: 'approve' });
     const customer = await stack.api('GET', `/customers/${B.customers[0]}`, undefined, B.secondKey);
     expect(customer.body).toMatchObject({ customer_id: B.customers[0], name: 'Bob B' });
+    for (const m of B.mandates)
+      expect((await stack.api('GET', `/mandates/${m}`, undefined, B.api_key)).body).toMatchObject({ mandate_id: m, status: 'active' });
+    const saved = await stack.api('GET', `/customers/${B.customers[0]}/payment_methods`, undefined, B.api_key);
+    expect(saved.body.customer_payment_methods.map((p: any) => p.payment_token)).toEqual(['token_b_isolation']);
     const link = await stack.api(
       'GET',
       `/payment_link/${B.payments.linked.payment_link.payment_link_id}?client_secret=${B.payments.linked.client_secret}`,

@@ -8,6 +8,7 @@ import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfApp } from './support/routes.ts';
 import { sleep, Stack, type ApiResponse } from './support/stack.ts';
+import { insertMandates, mandateDoc, paymentMethodDoc } from './support/mandates.ts';
 
 let stack: Stack;
 interface Merchant {
@@ -20,6 +21,7 @@ let B: Merchant;
 /** A's payment (with a link), customer; C: the merchant the admin routes are walked on. */
 let pay: { payment_id: string; client_secret: string; payment_link: { payment_link_id: string } };
 let customerId: string;
+const mandateId = 'man_scope';
 let refundId: string;
 /** Disputes exist only by a provider's report (test/disputes.test.ts walks real ones): a well-formed id serves scope. */
 const disputeId = `dp_${'0'.repeat(26)}`;
@@ -57,6 +59,13 @@ beforeAll(async () => {
     'A payment',
   );
   customerId = 'cus_scope';
+  // A mandate and a saved payment method of A's customer (issue 22), written as the payment-state projection will: the
+  // payment path that creates them is not merged yet.
+  await insertMandates(
+    await stack.db(),
+    [mandateDoc({ mandate_id: mandateId, merchant_id: A.merchant_id, customer_id: customerId, original_payment_id: pay.payment_id })],
+    [paymentMethodDoc({ payment_token: 'token_scope', merchant_id: A.merchant_id, customer_id: customerId, mandate_id: mandateId })],
+  );
   const paid = await ok(
     stack.api('POST', '/payments', { amount: 3_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice' }, A.api_key),
     'A paid',
@@ -149,7 +158,7 @@ function routeKind(route: string): RouteKind {
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
   // The Events API: the admin key, or the merchant's own secret key.
   if (/^\/events(\/|$)/.test(path)) return 'admin or merchant';
-  if (/^\/(payments|customers|refunds|disputes)(\/|$)/.test(path)) return 'merchant';
+  if (/^\/(payments|customers|refunds|disputes|mandates)(\/|$)/.test(path)) return 'merchant';
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
 
@@ -172,6 +181,7 @@ function callFor(route: string, key: KeyKind): Call {
     .replace(':payment_link_id', pay.payment_link.payment_link_id)
     .replace(':event_id', `evt_${'0'.repeat(32)}`)
     .replace(':customer_id', customerId)
+    .replace(':mandate_id', mandateId)
     .replace(':refund_id', refundId)
     .replace(':dispute_id', disputeId)
     .replace(':key_id', C.key_id)

@@ -7,10 +7,11 @@ import { CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type 
 import { customerView, type Customers } from '../customers.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
+import type { Mandates } from '../mandates.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
 const pathId = (req: Request) => req.params.customer_id as string;
-export function customersRouter(customers: Customers): Router {
+export function customersRouter(customers: Customers, mandates: Mandates): Router {
   const r = scopedRouter();
   // Only a merchant's secret key reaches these routes (keyAuth without `publishable`); refuse anything else here too,
   // so a mounting mistake cannot open them.
@@ -45,6 +46,11 @@ export function customersRouter(customers: Customers): Router {
 
   r.delete('/customers/:customer_id', async (req, res) => {
     const customerId = pathId(req);
+    if (!(await customers.find(merchantOf(req), customerId))) throw errors.notFound('Customer');
+    // Before the record goes: a deletion that stops half-way is asked again, finds the customer, and finishes. Its
+    // active mandates are revoked (each with its mandate_revoked event), its saved payment methods deleted.
+    await mandates.revokeAllOf(merchantOf(req), customerId);
+    await mandates.store.deletePaymentMethods(merchantOf(req), customerId);
     if (!(await customers.delete(merchantOf(req), customerId))) throw errors.notFound('Customer');
     const deleted: CustomerDeletedResource = { customer_id: customerId, customer_deleted: true, address_deleted: true, payment_methods_deleted: true };
     res.json(deleted);

@@ -14,7 +14,7 @@ import { adminAuth, keyAuth } from '../auth.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 
-const CLASS = { payment_details: 'payments', refund_details: 'refunds', dispute_details: 'disputes' } as const;
+const CLASS = { payment_details: 'payments', refund_details: 'refunds', dispute_details: 'disputes', mandate_details: 'mandates' } as const;
 
 export const eventView = (e: EventDoc) => ({
   event_id: e.event_id,

@@ -21,10 +21,12 @@ export const EVENT_TYPE_NAMES = [
   'refund_succeeded',
   'refund_failed',
   ...DISPUTE_STATUSES,
+  'mandate_active',
+  'mandate_revoked',
 ] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
 export const EventTypeEnum = z.enum(EVENT_TYPE_NAMES);
-export const EVENT_OBJECT_TYPES = ['payment_details', 'refund_details', 'dispute_details'] as const;
+export const EVENT_OBJECT_TYPES = ['payment_details', 'refund_details', 'dispute_details', 'mandate_details'] as const;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'not_configured'] as const;
 
 /** A comma-separated list of event types (or the parameter repeated). */
@@ -61,7 +63,7 @@ export const Event = z.object({
   merchant_id: z.string(),
   profile_id: z.string().nullable(),
   event_type: EventTypeEnum,
-  event_class: z.enum(['payments', 'refunds', 'disputes']),
+  event_class: z.enum(['payments', 'refunds', 'disputes', 'mandates']),
   object_type: z.enum(EVENT_OBJECT_TYPES),
   object_id: z.string(),
   payment_id: z.string(),
