@@ -16,7 +16,7 @@ export const connector = defineConnector({
     request: (job, c, s) => (job.mandate?.kind === 'recurring' ? recurringRequest(job, c, s?.access_token) : initializeRequest(job, c, s?.access_token, s)),
     response: (res, job, answers, s) => (job.mandate?.kind === 'recurring' ? recurringOutcome(res) : initializeOutcome(res, job, answers, s)),
   },
-  sync: { request: (job, c, s) => readRequest(job, c, s?.access_token), response: (res, job) => purchaseOutcome(res, job) },
+  sync: { request: (job, c, s) => readRequest(job, c, s?.access_token), response: purchaseOutcome },
   capture: { request: (job, c, s) => activateRequest(job, c, s?.access_token), response: activateOutcome },
   void: { request: (job, c, s) => cancelRequest(job, c, s?.access_token), response: cancelOutcome },
   refund: { request: (job, c, s) => refundRequest(job, c, s?.access_token), response: refundOutcome },

@@ -8,7 +8,7 @@ import type { ProviderResponse } from '../kit/http.ts';
 import type { Session } from '../kit/session.ts';
 import type { Outcome } from '../kit/outcome.ts';
 import { ended, errorFields } from './errors.ts';
-import { mandateReference, redirectUrl, setsUpMandate, tranId } from './request.ts';
+import { mandateReference, redirectUrl, tranId } from './request.ts';
 import {
   InitializeAnswer,
   PURCHASE,
@@ -42,7 +42,7 @@ export const stepOf = (p: PaymentStatus): PurchaseState | null => (p.mode === 'B
 
 /** sync: the purchase's step in our terms (schemas.ts PURCHASE). A step Avarda does not publish does not parse: an
  * unknown outcome, tried again, never a guess. */
-export function purchaseOutcome(res: ProviderResponse, job?: ConnectorJob): Outcome {
+export function purchaseOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) return { kind: 'FAILED', ...errorFields(res) };
   const p = readAnswer(PaymentStatusSchema, res, 'avarda payment status');
   const step = stepOf(p);
@@ -50,10 +50,12 @@ export function purchaseOutcome(res: ProviderResponse, job?: ConnectorJob): Outc
   const id = { connector_transaction_id: p.purchaseId };
   const kind = PURCHASE.kind(step);
   if (kind === 'DECLINED') return { kind, ...id, ...ended(step) };
-  // A payment setting up a mandate: once Completed, the purchase's recurring payment token (present when the customer
-  // kept the consent box ticked) is the mandate's reference at Avarda, with the purchase it belongs to.
+  // A payment setting up a mandate: once Completed, the purchase's recurring payment token (present only when we
+  // offered recurring payments, i.e. for a mandate part new/setup, and the customer kept the consent box ticked) is the
+  // mandate's reference at Avarda, with the purchase it belongs to. Read from the answer itself, so it does not depend
+  // on the sync job carrying job.mandate.
   const token = p.paymentMethods?.selectedPayment?.recurringPaymentToken;
-  if (kind === 'AUTHORIZED' && token && job && setsUpMandate(job)) return { kind, ...id, connector_mandate_id: mandateReference(p.purchaseId, token) };
+  if (kind === 'AUTHORIZED' && token) return { kind, ...id, connector_mandate_id: mandateReference(p.purchaseId, token) };
   return { kind, ...id };
 }
 
