@@ -422,7 +422,7 @@ describe('svea mandates (recurring orders: php-checkout §6-§9, docs checkout/r
     const signature = Buffer.from(String(req.headers?.authorization).slice(5), 'base64').toString().split(':')[1];
     expect(signature).toBe(
       createHash('sha512')
-        .update(JSON.stringify(req.body) + 'secret' + req.headers?.timestamp)
+        .update(`${JSON.stringify(req.body)}secret${req.headers?.timestamp}`)
         .digest('hex'),
     );
     // php-checkout's own example data (its token goes into the path; its clientOrderNumber printed as a number).
@@ -445,7 +445,7 @@ describe('svea mandates (recurring orders: php-checkout §6-§9, docs checkout/r
     expect(() => a.response({ status: 201, body: {} }, j)).toThrow(UnexpectedAnswer);
   });
 
-  it('refusals come in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers; an unknown or cancelled token is the customer\'s mandate gone', () => {
+  it("refusals come in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers; an unknown or cancelled token is the customer's mandate gone", () => {
     const a = flow(svea.authorize);
     const j = job({ mandate: mandate('recurring', TOKEN) });
     expect(a.response({ status: 404, body: null, headers: {} }, j)).toMatchObject({
