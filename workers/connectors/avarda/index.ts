@@ -4,13 +4,18 @@
 import { defineConnector } from '../kit/define.ts';
 import { manifest } from './manifest.ts';
 import { parseNotification } from './notification.ts';
-import { activateRequest, cancelRequest, initializeRequest, readRequest, refundRequest, tokenRequest } from './request.ts';
-import { activateOutcome, cancelOutcome, initializeOutcome, purchaseOutcome, refundOutcome, tokenOutcome } from './response.ts';
+import { activateRequest, cancelRequest, initializeRequest, readRequest, recurringRequest, refundRequest, tokenRequest } from './request.ts';
+import { activateOutcome, cancelOutcome, initializeOutcome, purchaseOutcome, recurringOutcome, refundOutcome, tokenOutcome } from './response.ts';
 
 export const connector = defineConnector({
   manifest,
   token: { request: tokenRequest, response: tokenOutcome },
-  authorize: { request: (job, c, s) => initializeRequest(job, c, s?.access_token, s), response: initializeOutcome },
+  // A recurring charge (job.mandate kind 'recurring') charges the first purchase's token off-session; every other
+  // authorize initializes a purchase (offering recurring payments when it sets up a mandate).
+  authorize: {
+    request: (job, c, s) => (job.mandate?.kind === 'recurring' ? recurringRequest(job, c, s?.access_token) : initializeRequest(job, c, s?.access_token, s)),
+    response: (res, job, answers, s) => (job.mandate?.kind === 'recurring' ? recurringOutcome(res) : initializeOutcome(res, job, answers, s)),
+  },
   sync: { request: (job, c, s) => readRequest(job, c, s?.access_token), response: purchaseOutcome },
   capture: { request: (job, c, s) => activateRequest(job, c, s?.access_token), response: activateOutcome },
   void: { request: (job, c, s) => cancelRequest(job, c, s?.access_token), response: cancelOutcome },

@@ -43,6 +43,10 @@ export const manifest = defineManifest({
   webhook: { scheme: 'unsigned' },
   amount_unit: 'major',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-  // README.md: 51 request and answer points traced to the provider's own material (its Sources tables), 9 UNVERIFIED.
-  verification: { verified: 51, unverified: 9, level: 'partial' },
+  // Recurring payments (README.md ## Sources, "Recurring payments"): a purchase offering them leaves a recurring payment
+  // token once Completed; a recurring charge authorizes a new purchase on it without the customer. No zero
+  // authorization is published (a purchase's items must add up to more than 0), so no setup_mandate.
+  mandates: { payment_method_types: ['invoice', 'subscription_invoice'], setup_mandate: false },
+  // README.md: 61 request and answer points traced to the provider's own material (its Sources tables), 13 UNVERIFIED.
+  verification: { verified: 61, unverified: 13, level: 'partial' },
 });

@@ -16,6 +16,7 @@ import {
   ITEM_TEXT_MAX,
   ORDER_REFERENCE_MAX,
   type OrderRequest,
+  type RecurringRequest,
   TRAN_ID_MAX,
 } from './schemas.ts';
 
@@ -206,6 +207,9 @@ export function initializeRequest(job: ConnectorJob, _c: Credentials, token?: st
       enableCountrySelector: false,
       invoicingCountries: country ? [country] : undefined,
       deliveryCountries: shipCountry ? [shipCountry] : undefined,
+      // A payment that sets up a mandate offers recurring payments (the customer's consent box, ticked), as the
+      // WooCommerce plugin does for a subscription; the purchase's token is read once it is Completed (response.ts).
+      ...(setsUpMandate(job) ? { recurringPayments: 'checked' as const, hideUnsupportedRecurringPaymentMethods: true } : {}),
     }),
     items: itemsFor(job, job.amount, linesOf(o?.order_details), o?.description ?? 'Order'),
     extraIdentifiers: { orderReference: orderReference(job) },
@@ -247,4 +251,41 @@ export function cancelRequest(job: ConnectorJob, _c: Credentials, token?: string
 export function refundRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
   const body: OrderRequest = { orderReference: orderReference(job), tranId: tranId(job), items: itemsFor(job, job.amount, null, 'Return') };
   return { method: 'POST', path: `${purchase(job)}/return`, headers: auth(token), body };
+}
+
+// ---- mandates (recurring payments) --------------------------------------------------------------------------------
+
+/** A payment that sets up a mandate: recurring payments are offered in its checkout. */
+export const setsUpMandate = (job: Pick<ConnectorJob, 'mandate'>) => job.mandate?.kind === 'new' || job.mandate?.kind === 'setup';
+
+/**
+ * Our connector_mandate_id for Avarda: a recurring charge needs both the purchase the customer consented in (its path)
+ * and that purchase's recurring payment token (its body), so the reference holds both: `<purchaseId>:<token>`.
+ */
+export const mandateReference = (purchaseId: string, token: string) => `${purchaseId}:${token}`;
+export function readMandateReference(ref: string | null | undefined): { purchaseId: string; token: string } | null {
+  const at = ref?.indexOf(':') ?? -1;
+  if (!ref || at < 1 || at === ref.length - 1) return null;
+  return { purchaseId: ref.slice(0, at), token: ref.slice(at + 1) };
+}
+
+/**
+ * A recurring charge (job.mandate.kind 'recurring'): off-session on the first purchase's token, no customer step.
+ * `POST /api/partner/payments/{purchaseId}/authorizerecurringpayment {recurringPaymentToken, items, orderReference}`
+ * (WooCommerce plugin ACO_Request_Auth_Recurring_Payment); the answer names a new purchase, activated as any other.
+ */
+export function recurringRequest(job: ConnectorJob, _c: Credentials, token?: string): ProviderRequest {
+  const ref = readMandateReference(job.mandate?.connector_mandate_id);
+  if (!ref) throw new Error(`avarda: the mandate ${job.mandate?.mandate_id ?? '(none)'} holds no Avarda reference <purchaseId>:<token>`);
+  const body: RecurringRequest = {
+    recurringPaymentToken: ref.token,
+    items: itemsFor(job, job.amount, linesOf(job.order?.order_details), job.order?.description ?? 'Order'),
+    orderReference: orderReference(job),
+  };
+  return {
+    method: 'POST',
+    path: `/api/partner/payments/${encodeURIComponent(ref.purchaseId)}/authorizerecurringpayment`,
+    headers: auth(token),
+    body,
+  };
 }

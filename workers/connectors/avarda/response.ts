@@ -3,12 +3,21 @@
 // status is read.
 import type { ConnectorJob } from '../../../domain/job.ts';
 import { readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import type { Session } from '../kit/session.ts';
 import type { Outcome } from '../kit/outcome.ts';
 import { ended, errorFields } from './errors.ts';
-import { redirectUrl, tranId } from './request.ts';
-import { InitializeAnswer, PURCHASE, type PaymentStatus, PaymentStatus as PaymentStatusSchema, type PurchaseState, TokenAnswer } from './schemas.ts';
+import { mandateReference, redirectUrl, tranId } from './request.ts';
+import {
+  InitializeAnswer,
+  PURCHASE,
+  RecurringAnswer,
+  type PaymentStatus,
+  PaymentStatus as PaymentStatusSchema,
+  type PurchaseState,
+  TokenAnswer,
+} from './schemas.ts';
 
 /** Without `tokenExpirationUtc` the token is taken to live 55 minutes (the WooCommerce plugin's cache; docs: 1 h). */
 const TOKEN_FALLBACK_S = 55 * 60;
@@ -40,7 +49,28 @@ export function purchaseOutcome(res: ProviderResponse): Outcome {
   if (!step) throw new UnexpectedAnswer(`avarda: purchase ${p.purchaseId} names no ${p.mode} step`);
   const id = { connector_transaction_id: p.purchaseId };
   const kind = PURCHASE.kind(step);
-  return kind === 'DECLINED' ? { kind, ...id, ...ended(step) } : { kind, ...id };
+  if (kind === 'DECLINED') return { kind, ...id, ...ended(step) };
+  // A payment setting up a mandate: once Completed, the purchase's recurring payment token (present only when we
+  // offered recurring payments, i.e. for a mandate part new/setup, and the customer kept the consent box ticked) is the
+  // mandate's reference at Avarda, with the purchase it belongs to. Read from the answer itself, so it does not depend
+  // on the sync job carrying job.mandate.
+  const token = p.paymentMethods?.selectedPayment?.recurringPaymentToken;
+  if (kind === 'AUTHORIZED' && token) return { kind, ...id, connector_mandate_id: mandateReference(p.purchaseId, token) };
+  return { kind, ...id };
+}
+
+/**
+ * A recurring charge answered 200 with the new purchase: authorized without the customer (the plugin marks the renewal
+ * paid on this answer); activated, cancelled and returned like any purchase. A refusal (a token no longer valid, the
+ * credit refused) is declined with Avarda's words.
+ */
+export function recurringOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) {
+    const e = errorFields(res);
+    return { kind: res.status >= 500 || e.unified_code === UNIFIED.credentials_refused.unified_code ? 'FAILED' : 'DECLINED', ...e };
+  }
+  const p = readAnswer(RecurringAnswer, res, 'avarda recurring payment');
+  return { kind: 'AUTHORIZED', connector_transaction_id: p.purchaseId };
 }
 
 /** The activation answers no id: the TranId we sent names it (the capture's connector id, kept for its refunds). */

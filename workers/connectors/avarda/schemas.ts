@@ -70,6 +70,10 @@ export const InitializeRequest = z.object({
     enableCountrySelector: z.boolean().optional(),
     invoicingCountries: z.array(z.string().length(2)).optional(),
     deliveryCountries: z.array(z.string().length(2)).optional(),
+    /** A purchase that offers recurring payments: `'checked'` (the consent box ticked), with the methods that cannot
+     * recur hidden (WooCommerce plugin classes/class-aco-subscription.php `set_recurring`). */
+    recurringPayments: z.literal('checked').optional(),
+    hideUnsupportedRecurringPaymentMethods: z.boolean().optional(),
   }),
   items: z.array(Item).min(1),
   extraIdentifiers: z.object({ orderReference: z.string().min(1).max(ORDER_REFERENCE_MAX) }).optional(),
@@ -87,6 +91,18 @@ export const OrderRequest = z.object({
   items: z.array(Item).min(1),
 });
 export type OrderRequest = z.infer<typeof OrderRequest>;
+
+/**
+ * A recurring charge on the purchase the customer consented in: `POST …/{purchaseId}/authorizerecurringpayment` with
+ * the recurring payment token and the rows (WooCommerce plugin class-aco-request-auth-recurring-payment.php; Checkout
+ * 2's AuthorizeRecurringPayment names the same parts: token, items, OrderReference).
+ */
+export const RecurringRequest = z.object({
+  recurringPaymentToken: z.string().min(1),
+  orderReference: z.string().min(1).max(ORDER_REFERENCE_MAX),
+  items: z.array(Item).min(1),
+});
+export type RecurringRequest = z.infer<typeof RecurringRequest>;
 
 /** `…/refund`: money the customer no longer needs to be delivered (not yet activated), a decimal. */
 export const RefundRequest = z.object({ amount: z.number().positive() });
@@ -162,8 +178,16 @@ export const PaymentStatus = z.object({
   b2B: ModeData.nullish(),
   totalPrice: z.number().optional(),
   expiredUtc: z.string().optional(),
+  /** Once completed with recurring payments offered and accepted: the token to charge again (WooCommerce plugin
+   * `$avarda_order['paymentMethods']['selectedPayment']['recurringPaymentToken']`). */
+  paymentMethods: z.object({ selectedPayment: z.object({ recurringPaymentToken: z.string().nullish() }).nullish() }).nullish(),
 });
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+/** The recurring charge's answer: the new purchase, to be activated like any other (the plugin reads `purchaseId`;
+ * Checkout 2: "returns … new externalid … Avarda expects a purchase order for the actual delivery sent in to this new
+ * externalid"). */
+export const RecurringAnswer = z.object({ purchaseId: z.string().min(1) });
 
 /** The completion callback: `{"purchaseId": "…"}`, unsigned. */
 export const Callback = z.object({ purchaseId: z.string().min(1) });

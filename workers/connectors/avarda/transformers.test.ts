@@ -16,6 +16,7 @@ import {
   OrderRequest,
   PaymentStatus,
   PurchaseState,
+  RecurringRequest,
   RefundRequest,
   TokenAnswer,
   TokenRequest,
@@ -349,5 +350,75 @@ describe('avarda completion callback', () => {
     });
     expect(avarda.notification!.parse('not json')).toMatchObject({ object: 'unknown' });
     expect(avarda.notification!.parse('{"orderId":"1"}')).toMatchObject({ object: 'unknown' });
+  });
+});
+
+describe("avarda mandates (recurring payments: the WooCommerce plugin's subscription support)", () => {
+  const mandate = (kind: 'new' | 'setup' | 'recurring', connector_mandate_id: string | null = null) => ({ kind, mandate_id: 'man_1', connector_mandate_id });
+  const REF = `${PURCHASE}:5a64a5847abedb9aab8eca79ff54fb59`;
+
+  it('the manifest declares recurring payments on invoice, without a zero authorization (none published)', () => {
+    expect(avarda.manifest.mandates).toEqual({ payment_method_types: ['invoice', 'subscription_invoice'], setup_mandate: false });
+  });
+
+  it('a payment setting up a mandate offers recurring payments in its checkout (recurringPayments "checked"); others do not', () => {
+    const body = InitializeRequest.parse(flow(avarda.authorize).request(job({ mandate: mandate('new') }), creds, s).body);
+    expect(body.checkoutSetup).toMatchObject({ recurringPayments: 'checked', hideUnsupportedRecurringPaymentMethods: true });
+    const plain = InitializeRequest.parse(flow(avarda.authorize).request(job(), creds, s).body);
+    expect(plain.checkoutSetup).not.toHaveProperty('recurringPayments');
+    expect(plain.checkoutSetup).not.toHaveProperty('hideUnsupportedRecurringPaymentMethods');
+  });
+
+  it("once Completed, the purchase's recurring payment token (the plugin's path) is the mandate's reference, with its purchase", () => {
+    const sync = flow(avarda.sync);
+    const read = ok(fixture('payment-status-recurring.json'));
+    expect(PaymentStatus.parse(fixture('payment-status-recurring.json')).paymentMethods?.selectedPayment?.recurringPaymentToken).toBe(
+      '5a64a5847abedb9aab8eca79ff54fb59',
+    );
+    expect(sync.response(read, after({ mandate: mandate('new') }))).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: 'string',
+      connector_mandate_id: 'string:5a64a5847abedb9aab8eca79ff54fb59',
+    });
+    // Read from the answer (a sync job need not carry the mandate part); without a token (recurring payments not
+    // offered, or the customer unticked the consent), no reference.
+    expect(sync.response(read, after())).toMatchObject({ connector_mandate_id: 'string:5a64a5847abedb9aab8eca79ff54fb59' });
+    expect(sync.response(status('Completed'), after({ mandate: mandate('new') }))).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: 'string' });
+  });
+
+  it("a recurring charge: POST …/{first purchase}/authorizerecurringpayment with the token, items and OrderReference (the plugin's body)", () => {
+    const req = flow(avarda.authorize).request(job({ mandate: mandate('recurring', REF) }), creds, s);
+    expect(req).toMatchObject({
+      method: 'POST',
+      path: `/api/partner/payments/${PURCHASE}/authorizerecurringpayment`,
+      headers: { authorization: 'Bearer jwt' },
+    });
+    const body = RecurringRequest.parse(req.body);
+    expect(body).toEqual({
+      recurringPaymentToken: '5a64a5847abedb9aab8eca79ff54fb59',
+      items: [{ description: 'Shirt', notes: 'SKU1', amount: 299, taxCode: '25', taxAmount: 59.8, quantity: 1 }],
+      orderReference: '0123456789abcdefghijABCDEF'.slice(-20),
+    });
+    // The plugin's own body parses by the same schema (its purchase_id, also in the path, is not ours to send).
+    expect(RecurringRequest.parse(fixture('recurring-request.json'))).toMatchObject({ recurringPaymentToken: '5a64a5847abedb9aab8eca79ff54fb59' });
+    // A mandate without an Avarda reference is not sent.
+    expect(() => flow(avarda.authorize).request(job({ mandate: mandate('recurring', 'nonsense') }), creds, s)).toThrow(/no Avarda reference/);
+  });
+
+  it("the answer names the new purchase: authorized without the customer; a refused token is declined with Avarda's words", () => {
+    const authorize = flow(avarda.authorize);
+    const j = job({ mandate: mandate('recurring', REF) });
+    expect(authorize.response(ok(fixture('recurring-response.json')), j)).toEqual({ kind: 'AUTHORIZED', connector_transaction_id: '5f1b6e0c2a9d4e7f8a3b1c2d' });
+    const refused = {
+      Errors: [{ Property: 'RecurringPaymentToken', ErrorCode: 0, ErrorMessage: 'The recurring payment token is not valid' }],
+      StatusCode: 400,
+    };
+    expect(authorize.response(ok(refused, 400), j)).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'RecurringPaymentToken',
+      error_message: 'RecurringPaymentToken: The recurring payment token is not valid',
+    });
+    expect(authorize.response(ok({ errorMessage: 'down' }, 500), j)).toMatchObject({ kind: 'FAILED' });
+    expect(() => authorize.response(ok({}), j)).toThrow(UnexpectedAnswer);
   });
 });

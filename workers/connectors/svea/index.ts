@@ -9,13 +9,14 @@ import {
   adminOrderRequest,
   authorizeRequest,
   checkoutOrderRequest,
+  recurringRequest,
   deliverRequests,
   refundRequest,
   refundSyncRequest,
   taskRequest,
   voidRequest,
 } from './request.ts';
-import { authorizeOutcome, captureOutcome, refundOutcome, refundSyncOutcome, syncOutcome, taskStep, voidOutcome } from './response.ts';
+import { authorizeOutcome, captureOutcome, recurringOutcome, refundOutcome, refundSyncOutcome, syncOutcome, taskStep, voidOutcome } from './response.ts';
 import { AdminOrder, CheckoutOrder } from './schemas.ts';
 import { parseNotification } from './notification.ts';
 
@@ -29,7 +30,12 @@ const resourceOf = (c: Credentials, res: ProviderResponse | undefined) => {
 
 export const connector = defineConnector({
   manifest,
-  authorize: { request: authorizeRequest, response: authorizeOutcome },
+  // A recurring charge (job.mandate kind 'recurring') is an order on the first order's RecurringToken, without the
+  // customer; every other authorize creates a checkout order (a recurring one when it sets up a mandate).
+  authorize: {
+    request: (job, c, session) => (job.mandate?.kind === 'recurring' ? recurringRequest(job, c, session) : authorizeRequest(job, c, session)),
+    response: (res, job) => (job.mandate?.kind === 'recurring' ? recurringOutcome(res) : authorizeOutcome(res)),
+  },
   sync: {
     request: checkoutOrderRequest,
     // A Final checkout order: whether Svea lets it be delivered yet (the admin order's actions).

@@ -35,6 +35,11 @@ export const manifest = defineManifest({
   webhook: { scheme: 'unsigned' },
   amount_unit: 'minor',
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
-  // README.md: 42 request and answer points traced to the provider's own material (its Sources tables), 11 UNVERIFIED.
-  verification: { verified: 42, unverified: 11, level: 'partial' },
+  // Recurring orders (README.md ## Sources, "Recurring orders"): a checkout order with `recurring: true` leaves a
+  // RecurringToken once Final; an order on the token charges the customer again without them. "If recurring is true,
+  // only card and invoice payment methods will be available": invoice here. A recurring cart must total above 0, so
+  // no zero authorization (setup_mandate).
+  mandates: { payment_method_types: ['invoice', 'subscription_invoice'], setup_mandate: false },
+  // README.md: 52 request and answer points traced to the provider's own material (its Sources tables), 15 UNVERIFIED.
+  verification: { verified: 52, unverified: 15, level: 'partial' },
 });

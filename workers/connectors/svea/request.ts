@@ -9,7 +9,7 @@ import type { sveaCredentials } from './manifest.ts';
 import { sveaHeaders } from './sign.ts';
 import { int, obj, perUnit, str, type Obj } from '../kit/order.ts';
 import { PUSH_PARAM } from './notification.ts';
-import { CreateOrderRequest, PHONE, type AdminRow, type OrderRowRequest } from './schemas.ts';
+import { CreateOrderRequest, PHONE, type AdminRow, type OrderRowRequest, type TokenOrderRequest } from './schemas.ts';
 
 type Credentials = z.infer<typeof sveaCredentials>;
 
@@ -112,8 +112,30 @@ export function authorizeRequest(job: ConnectorJob, c: Credentials, session?: Se
     },
     presetValues: presets,
     merchantData: job.payment_id,
+    // A payment setting up a mandate: a recurring order, whose RecurringToken (once Final) is the mandate's reference.
+    ...(setsUpMandate(job) ? { recurring: true } : {}),
   };
   return signed(c, 'POST', '/api/orders', body);
+}
+
+/** A payment that sets up a mandate (job.mandate kind new or setup). */
+export const setsUpMandate = (job: Pick<ConnectorJob, 'mandate'>) => job.mandate?.kind === 'new' || job.mandate?.kind === 'setup';
+
+/**
+ * A recurring charge (job.mandate kind 'recurring'): a new order on the first order's RecurringToken (our
+ * connector_mandate_id), `POST /api/tokens/{token}/orders`, no customer step. clientOrderNumber is the operation id as
+ * for any authorization, so a retry never makes a second order (Svea refuses a used one).
+ */
+export function recurringRequest(job: ConnectorJob, c: Credentials, session?: Session): ProviderRequest {
+  const token = job.mandate?.connector_mandate_id;
+  if (!token) throw new Error(`svea: the mandate ${job.mandate?.mandate_id ?? '(none)'} holds no RecurringToken`);
+  const body: TokenOrderRequest = {
+    currency: job.currency,
+    clientOrderNumber: clientOrderNumber(job),
+    merchantSettings: { pushUri: pushUri(session), ...(job.return_url ? { checkoutUri: job.return_url } : {}) },
+    cart: { items: cartOf(job) },
+  };
+  return signed(c, 'POST', `/api/tokens/${encodeURIComponent(token)}/orders`, body);
 }
 
 /** The order id at Svea: the payment's connector_transaction_id. */

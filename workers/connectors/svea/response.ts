@@ -68,6 +68,40 @@ export function authorizeOutcome(res: ProviderResponse): Outcome {
 }
 
 /**
+ * A recurring order's refusal: Svea's token endpoints answer their errors in the headers X-SVEACHECKOUT-ERRORCODE and
+ * X-SVEACHECKOUT-ERRORMESSAGE (docs checkout/recurring-orders/introduction: "Any errors will be returned in the response
+ * header"); 404 "No token with the requested ID was found" and 118 "Invalid token status" (a cancelled token) mean the
+ * mandate is gone at Svea: declined as the customer's. A body of Svea's error shape is read too.
+ */
+export function tokenErrorFields(res: ProviderResponse) {
+  const code = res.headers?.['x-sveacheckout-errorcode'];
+  const message = res.headers?.['x-sveacheckout-errormessage'];
+  if (!code && res.status !== 404) return errorFields(res);
+  const c = code ?? 'http_404';
+  const gone = res.status === 404 || c === '118';
+  return {
+    error_code: c,
+    error_message: message || (res.status === 404 ? 'No token with the requested ID was found' : `HTTP ${res.status}`),
+    ...(gone ? unifiedFor('Cancelled') : unifiedFor(c, res.status)),
+  };
+}
+
+/**
+ * authorize of a recurring charge: the new order made on the token (201, the checkout order's shape without a Gui: "not
+ * applicable for an order created with token"). Not yet authorized here: the status sync reads it as any order (Final,
+ * then the admin order's deliver actions). A refusal is declined with Svea's words.
+ */
+export function recurringOutcome(res: ProviderResponse): Outcome {
+  if (res.status >= 400) return { kind: 'DECLINED', ...tokenErrorFields(res) };
+  const o = readAnswer(CheckoutOrder, res, 'svea recurring order');
+  if (o.Status === 'Cancelled') return { kind: 'DECLINED', ...idsOf(o), ...CANCELLED };
+  return { kind: 'PENDING', ...idsOf(o) };
+}
+
+/** The mandate's reference once the first order is authorized: its RecurringToken (set when Final, §9). */
+const mandateOf = (o: CheckoutOrder) => (o.RecurringToken ? { connector_mandate_id: o.RecurringToken } : {});
+
+/**
  * sync: the checkout order, and for a Final one the admin order: deliverable (CanDeliverOrder or CanDeliverPartially)
  * is authorized; Open without either, or Processing, is still being checked by Svea (pending); Delivered is
  * authorized (captured by the capture's own sync); Cancelled or Failed is declined.
@@ -83,11 +117,11 @@ export function syncOutcome(res: ProviderResponse, _job: ConnectorJob, answers: 
   const o = readAnswer(AdminOrder, res, 'svea admin order');
   switch (o.OrderStatus) {
     case 'Open':
-      return DELIVERABLE.some((a) => o.Actions.includes(a)) ? { kind: 'AUTHORIZED', ...ids } : { kind: 'PENDING', ...ids };
+      return DELIVERABLE.some((a) => o.Actions.includes(a)) ? { kind: 'AUTHORIZED', ...ids, ...mandateOf(checkout) } : { kind: 'PENDING', ...ids };
     case 'Processing':
       return { kind: 'PENDING', ...ids };
     case 'Delivered':
-      return { kind: 'AUTHORIZED', ...ids };
+      return { kind: 'AUTHORIZED', ...ids, ...mandateOf(checkout) };
     case 'Cancelled':
     case 'Failed':
       return { kind: 'DECLINED', ...ids, error_code: o.OrderStatus, error_message: `Svea's order is ${o.OrderStatus}`, ...unifiedFor('Cancelled') };

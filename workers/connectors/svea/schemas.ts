@@ -50,8 +50,28 @@ export const CreateOrderRequest = z.object({
   presetValues: z.array(PresetValue).optional(),
   /** No length in any source (UNVERIFIED); ours is the payment id (30 characters). */
   merchantData: z.string().optional(),
+  /** §3: "if set to true the order will be a recurring order" (a merchant account with the feature enabled); its
+   * RecurringToken is set once the order is Final (§9). */
+  recurring: z.boolean().optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
+
+/**
+ * A recurring order on a token (php-checkout README §6, src/Implementation/CreateTokenOrder.php `POST
+ * /api/tokens/{token}/orders`; docs.payments.svea.com checkout/recurring-orders/creating-recurring-order): currency,
+ * clientOrderNumber (≤ 32, unique per order), merchantSettings (pushUri required by php-checkout's
+ * ValidateCreateTokenOrderData), cart (its total above 0). No customer step: the token stands for the customer and the
+ * payment method of the first order.
+ */
+export const TokenOrderRequest = z.object({
+  currency: z.string().length(3),
+  clientOrderNumber: z.string().min(1).max(32),
+  merchantSettings: z.object({ pushUri: Uri.refine((u) => u.includes('{checkout.order.uri}')), checkoutUri: Uri.optional() }),
+  cart: z.object({ items: z.array(OrderRowRequest).min(1) }),
+});
+export type TokenOrderRequest = z.infer<typeof TokenOrderRequest>;
+/** PATCH /api/tokens/{token} (UpdateToken.php; docs cancel-recurring-order): `{"status": "Cancelled"}`. */
+export const UpdateTokenRequest = z.object({ status: z.literal('Cancelled') });
 
 /** §13.3: every row id to deliver ([] = everything); a partial quantity of a row (×100) in rowDeliveryOptions. */
 export const DeliverRequest = z.object({
@@ -82,6 +102,9 @@ export const CheckoutOrder = z.object({
   PaymentType: z.string().nullish(),
   SveaWillBuyOrder: z.boolean().nullish(),
   MerchantData: z.string().nullish(),
+  /** §9: whether the order is recurring, and its token for later orders ("Only available when the order is FINAL"). */
+  Recurring: z.boolean().nullish(),
+  RecurringToken: z.string().nullish(),
 });
 export type CheckoutOrder = z.infer<typeof CheckoutOrder>;
 

@@ -10,7 +10,7 @@ import { UnexpectedAnswer } from '../types.ts';
 import { connector as svea } from './index.ts';
 import { adminBase, rowOf, unitsFor } from './request.ts';
 import { checkoutUrlOf } from './response.ts';
-import { CreateOrderRequest } from './schemas.ts';
+import { CheckoutOrder, CreateOrderRequest, TokenOrderRequest, UpdateTokenRequest } from './schemas.ts';
 import { sveaHeaders, sveaToken } from './sign.ts';
 import { testSession } from '../kit/testing.ts';
 
@@ -369,5 +369,94 @@ describe('svea notices -> hints', () => {
       reason: expect.stringContaining('Subscription.Renewed'),
     });
     expect(parse('nope')).toMatchObject({ object: 'unknown' });
+  });
+});
+
+describe('svea mandates (recurring orders: php-checkout §6-§9, docs checkout/recurring-orders)', () => {
+  const mandate = (kind: 'new' | 'setup' | 'recurring', connector_mandate_id: string | null = null) => ({ kind, mandate_id: 'man_1', connector_mandate_id });
+  const TOKEN = '12345678-90ab-cdef-1234-567890abcdef';
+
+  it('the manifest declares recurring orders on invoice, without a zero authorization (a recurring cart must total above 0)', () => {
+    expect(svea.manifest.mandates).toEqual({ payment_method_types: ['invoice', 'subscription_invoice'], setup_mandate: false });
+  });
+
+  it('a payment setting up a mandate creates a recurring checkout order (`recurring: true`, §3); others do not', () => {
+    const a = flow(svea.authorize);
+    expect(CreateOrderRequest.parse(a.request(job({ mandate: mandate('new') }), creds, S).body)).toMatchObject({ recurring: true });
+    expect(a.request(job(), creds, S).body).not.toHaveProperty('recurring');
+  });
+
+  it("the first order's RecurringToken (§9, once Final) is the mandate's reference when the order is authorized", () => {
+    const s = flow(svea.sync);
+    const known = job({ mode: 'sync', connector_transaction_id: '8932787', mandate: mandate('new') });
+    const final = answer('checkout_order_final_recurring');
+    expect(CheckoutOrder.parse(fixture('checkout_order_final_recurring')).RecurringToken).toBe(TOKEN);
+    expect(s.response(answer('admin_order_open'), known, [final, answer('admin_order_open')])).toEqual({
+      kind: 'AUTHORIZED',
+      connector_transaction_id: '8932787',
+      connector_reference_id: '638297691863676770',
+      connector_mandate_id: TOKEN,
+    });
+    // Not yet deliverable: no reference yet; an order that is not recurring has none.
+    const checking = answer('admin_order_open', 200, { Actions: [] });
+    expect(s.response(checking, known, [final, checking])).not.toHaveProperty('connector_mandate_id');
+    const plain = answer('checkout_order_final');
+    expect(s.response(answer('admin_order_open'), known, [plain, answer('admin_order_open')])).not.toHaveProperty('connector_mandate_id');
+  });
+
+  it('a recurring charge: POST /api/tokens/{token}/orders, signed, with currency, clientOrderNumber, pushUri and the cart', () => {
+    const req = flow(svea.authorize).request(job({ mandate: mandate('recurring', TOKEN) }), creds, S);
+    expect(req).toMatchObject({ method: 'POST', path: `/api/tokens/${TOKEN}/orders` });
+    const body = TokenOrderRequest.parse(req.body);
+    expect(body).toEqual({
+      currency: 'SEK',
+      clientOrderNumber: 'op_01234567890123456789012345',
+      merchantSettings: { pushUri: 'https://gateway.example/webhooks/mer_1/mca_1?svea_order={checkout.order.uri}', checkoutUri: 'https://shop.example/return' },
+      cart: {
+        items: [
+          { articleNumber: 'sku-lamp', name: 'Lamp', quantity: 200, unitPrice: 4_760, vatPercent: 2500 },
+          { name: 'Shipping', quantity: 100, unitPrice: 2_380, vatPercent: 2500 },
+        ],
+      },
+    });
+    const signature = Buffer.from(String(req.headers?.authorization).slice(5), 'base64').toString().split(':')[1];
+    expect(signature).toBe(
+      createHash('sha512')
+        .update(`${JSON.stringify(req.body)}secret${req.headers?.timestamp}`)
+        .digest('hex'),
+    );
+    // php-checkout's own example data (its token goes into the path; its clientOrderNumber printed as a number).
+    const { token, ...published } = fixture('token_order_request');
+    expect(token).toBe(TOKEN);
+    expect(TokenOrderRequest.parse({ ...published, clientOrderNumber: String(published.clientOrderNumber) })).toMatchObject({ currency: 'SEK' });
+    expect(UpdateTokenRequest.parse(fixture('token_update_request'))).toEqual({ status: 'Cancelled' });
+    expect(() => flow(svea.authorize).request(job({ mandate: mandate('recurring') }), creds, S)).toThrow(/no RecurringToken/);
+  });
+
+  it('the 201 answer is the new order: pending until the status sync reads it Final and deliverable; no customer step', () => {
+    const a = flow(svea.authorize);
+    const j = job({ mandate: mandate('recurring', TOKEN) });
+    expect(a.response(answer('token_order_created', 201), j)).toEqual({
+      kind: 'PENDING',
+      connector_transaction_id: '8932790',
+      connector_reference_id: '12356',
+    });
+    expect(a.response(answer('token_order_created', 201, { Status: 'Cancelled' }), j)).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_1000' });
+    expect(() => a.response({ status: 201, body: {} }, j)).toThrow(UnexpectedAnswer);
+  });
+
+  it("refusals come in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers; an unknown or cancelled token is the customer's mandate gone", () => {
+    const a = flow(svea.authorize);
+    const j = job({ mandate: mandate('recurring', TOKEN) });
+    expect(a.response({ status: 404, body: null, headers: {} }, j)).toMatchObject({
+      kind: 'DECLINED',
+      error_code: 'http_404',
+      error_message: 'No token with the requested ID was found',
+      unified_code: 'UE_1000',
+    });
+    const cancelled = { status: 400, body: null, headers: { 'x-sveacheckout-errorcode': '118', 'x-sveacheckout-errormessage': 'Invalid token status.' } };
+    expect(a.response(cancelled, j)).toMatchObject({ kind: 'DECLINED', error_code: '118', error_message: 'Invalid token status.', unified_code: 'UE_1000' });
+    const bad = { status: 400, body: null, headers: { 'x-sveacheckout-errorcode': '126', 'x-sveacheckout-errormessage': 'Invalid client order number.' } };
+    expect(a.response(bad, j)).toMatchObject({ kind: 'DECLINED', error_code: '126', unified_code: 'UE_2000' });
   });
 });

@@ -205,3 +205,110 @@ describe("avarda imitation: Avarda's rules on the initialization", () => {
     expect((await call('GET', `${API}/none`, undefined, { authorization: 'Bearer nope' })).status).toBe(401);
   });
 });
+
+describe("avarda imitation: recurring payments (the WooCommerce plugin's subscription calls)", () => {
+  const withRecurring = (email = 'a@example.se') => {
+    const b = initialize(email);
+    return { ...b, checkoutSetup: { ...b.checkoutSetup, recurringPayments: 'checked', hideUnsupportedRecurringPaymentMethods: true } };
+  };
+  const published = fixture('recurring-request.json');
+
+  it('a purchase offering recurring payments shows its token once Completed, at the path the plugin reads; a plain one none', async () => {
+    const h = await bearer();
+    const init = await call('POST', API, withRecurring(), h);
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    expect((await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body.paymentMethods).toEqual({});
+    await customer(init.body.jwt, 'complete');
+    const read = (await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body;
+    expect(read.paymentMethods.selectedPayment.recurringPaymentToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(keysOf(fixture('payment-status-recurring.json').paymentMethods.selectedPayment)).toEqual(['recurringPaymentToken']);
+    const plain = await completed();
+    expect((await call('GET', `${API}/${plain.id}`, undefined, plain.h)).body.paymentMethods.selectedPayment).not.toHaveProperty('recurringPaymentToken');
+  });
+
+  it('authorizerecurringpayment with the token: a new purchase, Completed without the customer, activated and returned like any other', async () => {
+    const h = await bearer();
+    const init = await call('POST', API, withRecurring(), h);
+    await customer(init.body.jwt, 'complete');
+    const first = init.body.purchaseId as string;
+    const token = (await call('GET', `${API}/${first}`, undefined, h)).body.paymentMethods.selectedPayment.recurringPaymentToken as string;
+    const path = `${API}/${first}/authorizerecurringpayment`;
+    // The plugin's body shape (its purchase_id is ignored), with this purchase's token.
+    const charged = await call('POST', path, { ...published, recurringPaymentToken: token }, h);
+    expect(charged.status, JSON.stringify(charged.body)).toBe(200);
+    expect(keysOf(charged.body)).toEqual(keysOf(fixture('recurring-response.json')));
+    const second = charged.body.purchaseId as string;
+    expect(second).not.toBe(first);
+    const read = (await call('GET', `${API}/${second}`, undefined, h)).body;
+    expect(read).toMatchObject({
+      purchaseId: second,
+      totalPrice: 100,
+      b2C: { step: { current: 'Completed' } },
+      extraIdentifiers: { orderReference: '123456' },
+    });
+    expect(await call('POST', `${API}/${second}/order`, { orderReference: '123456', tranId: 't1', items: published.items }, h)).toEqual({
+      status: 200,
+      body: '',
+    });
+    expect(await call('POST', `${API}/${second}/return`, { orderReference: '123456', tranId: 't2', items: published.items.slice(1) }, h)).toEqual({
+      status: 204,
+      body: '',
+    });
+    // Charged again next month on the same token.
+    expect((await call('POST', path, { ...published, recurringPaymentToken: token, orderReference: '123457' }, h)).status).toBe(200);
+  });
+
+  it("refuses a wrong or missing token, a purchase not Completed, and rows over Avarda's rules, in Avarda's error shape", async () => {
+    const h = await bearer();
+    const init = await call('POST', API, withRecurring(), h);
+    const path = `${API}/${init.body.purchaseId}/authorizerecurringpayment`;
+    expect(await call('POST', path, published, h)).toMatchObject({ status: 400, body: { Errors: [{ ErrorCode: 100 }] } });
+    await customer(init.body.jwt, 'complete');
+    expect(await call('POST', path, published, h)).toMatchObject({ status: 400, body: { Errors: [{ Property: 'RecurringPaymentToken' }], StatusCode: 400 } });
+    const { recurringPaymentToken: _t, ...none } = published;
+    expect(await call('POST', path, none, h)).toMatchObject({ status: 400, body: { Errors: [{ Property: 'RecurringPaymentToken' }] } });
+    const token = (await call('GET', `${API}/${init.body.purchaseId}`, undefined, h)).body.paymentMethods.selectedPayment.recurringPaymentToken;
+    expect(await call('POST', path, { ...published, recurringPaymentToken: token, orderReference: 'x'.repeat(21) }, h)).toMatchObject({
+      status: 400,
+      body: { Errors: [{ Property: 'OrderReference' }] },
+    });
+    // A purchase that did not offer recurring payments holds no token.
+    const plain = await completed();
+    expect(await call('POST', `${API}/${plain.id}/authorizerecurringpayment`, { ...published, recurringPaymentToken: token }, plain.h)).toMatchObject({
+      status: 400,
+      body: { Errors: [{ Property: 'RecurringPaymentToken' }] },
+    });
+  });
+
+  it('the operator revokes a token (consent withdrawn at Avarda): the next charge on it is refused', async () => {
+    const app = express();
+    const a = avardaRouter(new IdempotencyStore(), () => '');
+    app.use(express.json());
+    app.use('/avarda', a.router);
+    app.use('/sandbox', a.operator);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const own = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+        const res = await fetch(own + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        return { status: res.status, body: await res.json().catch(() => '') };
+      };
+      const h = { authorization: `Bearer ${(await post('/avarda/api/partner/tokens', SANDBOX)).body.token}` };
+      const init = await post(API, withRecurring(), h);
+      const p = a.purchases.get(init.body.purchaseId)!;
+      p.step = 'Completed';
+      p.recurringPaymentToken = 'feedfacefeedfacefeedfacefeedface';
+      const path = `${API}/${p.purchaseId}/authorizerecurringpayment`;
+      expect((await post(path, { ...published, recurringPaymentToken: p.recurringPaymentToken }, h)).status).toBe(200);
+      expect((await post('/sandbox/avarda/revoke/feedfacefeedfacefeedfacefeedface', {})).status).toBe(200);
+      expect(await post(path, { ...published, recurringPaymentToken: 'feedfacefeedfacefeedfacefeedface' }, h)).toMatchObject({
+        status: 400,
+        body: { Errors: [{ Property: 'RecurringPaymentToken' }] },
+      });
+      expect((await post('/sandbox/avarda/revoke/unknown', {})).status).toBe(404);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -9,6 +9,9 @@
 //   POST /api/partner/payments/:id/cancel          {reason} cancel what is not activated -> 200, no content
 //   POST /api/partner/payments/:id/refund          {amount} release money not yet delivered (not activated) -> 204
 //   POST /api/partner/payments/:id/return          {orderReference, tranId, items}: credit activated rows -> 204
+//   POST /api/partner/payments/:id/authorizerecurringpayment  {recurringPaymentToken, items, orderReference}: a
+//        recurring charge on a Completed purchase that offered recurring payments -> {purchaseId} of a new purchase,
+//        Completed at once (no customer step), activated like any other (WooCommerce plugin's subscription support)
 //   GET  /checkout?purchaseJwt=&redirectUrl=       the page the customer completes Avarda Checkout on (Avarda's is a
 //   POST /checkout/complete | /checkout/leave      script embedded with the purchase JWT; this is its stand-in)
 // Bearer partner token on /api/partner/payments; a missing, foreign or expired one answers 401. Errors are Avarda's
@@ -20,6 +23,9 @@
 // Magic tags in the customer's userInputs.email: +decline (the form declines the credit; the customer can only leave),
 // +review (the form waits for BankID, Completed SANDBOX_REVIEW_MS later), +slow, +flaky (500 twice per
 // orderReference on initialize), +refund_fail (returns refused), +refund_flaky (500 twice per return).
+// A purchase initialized with checkoutSetup.recurringPayments 'checked' gets a recurringPaymentToken when Completed,
+// shown in the status as paymentMethods.selectedPayment.recurringPaymentToken; POST /sandbox/avarda/revoke/:token
+// (a sandbox control, not Avarda's) ends a token, so the next charge on it is refused (a mandate revoked at Avarda).
 // +redirect is every purchase here (the customer step is Avarda's way); +refund_pending has no counterpart.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -61,6 +67,10 @@ interface Purchase {
   released: number;
   returned: number;
   declined?: boolean;
+  /** Set when a purchase offering recurring payments is Completed; null once revoked (the sandbox's control). */
+  recurringPaymentToken?: string | null;
+  /** A purchase made by a recurring charge: the purchase whose token it charged. */
+  recurringOf?: string;
   activations: { orderReference: string; tranId: string | null; items: Obj[]; amount: number; at: string }[];
   refunds: { kind: 'return' | 'refund'; orderReference: string | null; tranId: string | null; amount: number; items?: Obj[]; at: string }[];
   expiredUtc: string;
@@ -128,6 +138,9 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
   };
   const move = (p: Purchase, step: Step) => {
     p.step = step;
+    if (step === 'Completed' && p.setup.recurringPayments === 'checked' && p.recurringPaymentToken === undefined) {
+      p.recurringPaymentToken = randomBytes(16).toString('hex');
+    }
     touch(p);
     if (step === 'Completed') callback(p);
   };
@@ -155,7 +168,10 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
       checkoutSite: { siteCode: 'sandbox', countryCode: country, currencyCode: CURRENCY[country] ?? 'SEK' },
       mode: p.mode,
       [key]: { ...p.customer, step: { ...exampleMode.step, customerToken: null, current: p.step } },
-      paymentMethods: p.step === 'Completed' ? { selectedPayment: { type: 'Invoice' } } : {},
+      paymentMethods:
+        p.step === 'Completed'
+          ? { selectedPayment: { type: 'Invoice', ...(p.recurringPaymentToken ? { recurringPaymentToken: p.recurringPaymentToken } : {}) } }
+          : {},
     };
   };
 
@@ -321,6 +337,51 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
     done(res, 204);
   });
 
+  /**
+   * A recurring charge on the token of a Completed purchase (the WooCommerce plugin's renewal): the token must be the
+   * purchase's and not revoked; the rows and OrderReference are checked as an activation's. The answer names a new
+   * purchase, Completed without the customer (the plugin marks the renewal paid on it), in the same mode.
+   */
+  router.post('/api/partner/payments/:id/authorizerecurringpayment', (req, res) => {
+    const first = owned(req, res);
+    if (!first) return send(res, notFound());
+    advance(first);
+    if (first.step !== 'Completed') return send(res, notCompleted());
+    const b = bodyOf(req);
+    const errors = validateOrder(b);
+    if (typeof b.recurringPaymentToken !== 'string' || !b.recurringPaymentToken)
+      errors.push({ Property: 'RecurringPaymentToken', ErrorCode: 0, ErrorMessage: 'The RecurringPaymentToken field is required.' });
+    if (errors.length) return send(res, avardaError(errors));
+    if (!first.recurringPaymentToken || first.recurringPaymentToken !== b.recurringPaymentToken)
+      return send(res, refusal('The recurring payment token is not valid for this purchase', 0, 'RecurringPaymentToken'));
+    const total = itemsTotal(b.items);
+    if (total < 1) return send(res, refusal('The total of the items must be greater than 0', 0, 'Items'));
+    const now = new Date();
+    const p: Purchase = {
+      ...first,
+      purchaseId: randomBytes(12).toString('hex'),
+      step: 'Completed',
+      tags: new Set(first.tags),
+      orderReference: b.orderReference,
+      setup: { ...first.setup, recurringPayments: undefined, completedNotificationUrl: undefined },
+      items: b.items,
+      total,
+      activated: 0,
+      cancelled: 0,
+      released: 0,
+      returned: 0,
+      declined: undefined,
+      recurringPaymentToken: undefined,
+      recurringOf: first.purchaseId,
+      activations: [],
+      refunds: [],
+      created: now.toISOString(),
+      updated: now.toISOString(),
+    };
+    purchases.set(p.purchaseId, p);
+    res.json({ purchaseId: p.purchaseId });
+  });
+
   // The customer's side: Avarda Checkout's form, initialized with the purchase JWT (as avardaCheckoutInit is).
   const byJwt = (jwt: unknown) => {
     const id = typeof jwt === 'string' ? jwts.verify(jwt, 'purchase') : null;
@@ -385,6 +446,16 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
     return back ? res.redirect(303, back) : res.type('html').send('<!doctype html><p>Thank you.</p>');
   });
 
+  /** Operator call (Avarda's back office): the token ends, as a customer withdrawing consent; the next charge is refused. */
+  const operator: Router = express.Router();
+  operator.post('/avarda/revoke/:token', (req, res) => {
+    const p = [...purchases.values()].find((x) => x.recurringPaymentToken && x.recurringPaymentToken === req.params.token);
+    if (!p) return res.status(404).json({ error: 'no purchase holds this recurring payment token' });
+    p.recurringPaymentToken = null;
+    touch(p);
+    res.json({ purchaseId: p.purchaseId, revoked: true });
+  });
+
   const reset = () => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
@@ -411,13 +482,14 @@ ${form('leave', 'Back to the shop', jwt, back)}`;
       jwts.load(s.jwt);
     },
   };
-  return { router, purchases, callbacks, jwts, reset, state };
+  return { router, operator, purchases, callbacks, jwts, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
   const a = avardaRouter(idem, publicUrl);
   return {
     router: a.router,
+    operator: a.operator,
     reset: a.reset,
     state: a.state,
     views: {

@@ -188,3 +188,73 @@ describe('svea imitation', () => {
     expect(r.pushes.filter((p) => p.object_id === String(id)).map((p) => p.event)).toEqual(['push', 'CheckoutOrder.Closed']);
   });
 });
+
+describe('svea imitation: recurring orders (php-checkout §6-§9, docs checkout/recurring-orders)', () => {
+  /** A recurring order the customer completes: its RecurringToken. */
+  async function recurringToken(): Promise<{ token: string; first: number }> {
+    const created = await call('POST', '/api/orders', { ...createBody(), recurring: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const first = (created.body as any).OrderId as number;
+    expect(created.body).toMatchObject({ Recurring: true, RecurringToken: null });
+    await fetch(`${base}/svea/checkout/${first}/approve`, { method: 'POST', redirect: 'manual' });
+    const final = await call('GET', `/api/orders/${first}`);
+    expect(final.body).toMatchObject({ Status: 'Final', Recurring: true });
+    // The keys of the checkout order the imitation answers for every order (checkout_order_created), with §9's two.
+    expect(keysOf(final.body)).toEqual(expect.arrayContaining([...keysOf(fixture('checkout_order_created')), 'Recurring', 'RecurringToken']));
+    const token = (final.body as any).RecurringToken as string;
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    return { token, first };
+  }
+  const tokenBody = () => {
+    const { token: _t, ...published } = fixture('token_order_request');
+    return { ...published, clientOrderNumber: `R-${++n}-${Date.now()}` };
+  };
+
+  it('a plain order has no token; a recurring one gets its RecurringToken once Final (§9)', async () => {
+    const plain = await call('POST', '/api/orders', createBody());
+    expect(plain.body).toMatchObject({ Recurring: null, RecurringToken: null });
+    await recurringToken();
+  });
+
+  it("php-checkout's example data on the token: a new order, 201, Final without the customer (no Gui), deliverable in Payment Admin", async () => {
+    const { token } = await recurringToken();
+    const b = tokenBody();
+    const created = await call('POST', `/api/tokens/${token}/orders`, b);
+    expect(created.status, JSON.stringify(created.headers)).toBe(201);
+    expect(keysOf(created.body)).toEqual(expect.arrayContaining([...keysOf(fixture('checkout_order_created')), 'Recurring', 'RecurringToken']));
+    expect(created.body).toMatchObject({ Gui: null, Status: 'Final', ClientOrderNumber: b.clientOrderNumber, Recurring: true });
+    const id = (created.body as any).OrderId;
+    expect((await call('GET', `/api/orders/${id}`)).body).toMatchObject({ Status: 'Final' });
+    expect((await call('GET', `/api/tokens/${token}/orders/${id}`)).body).toMatchObject({ OrderId: id });
+    const admin = await call('GET', `/api/v1/orders/${id}`);
+    expect(admin.body).toMatchObject({ OrderStatus: 'Open', Actions: expect.arrayContaining(['CanDeliverOrder']), OrderAmount: 133_200 });
+    // And again next month on the same token.
+    expect((await call('POST', `/api/tokens/${token}/orders`, tokenBody())).status).toBe(201);
+  });
+
+  it('refusals in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers: unknown token 404, used ClientOrderNumber 126, empty cart 135, no push URI 110', async () => {
+    const { token } = await recurringToken();
+    const unknown = await call('POST', '/api/tokens/00000000-0000-0000-0000-000000000000/orders', tokenBody());
+    expect(unknown).toMatchObject({ status: 404, headers: { 'x-sveacheckout-errormessage': 'No token with the requested ID was found' } });
+    const b = tokenBody();
+    expect((await call('POST', `/api/tokens/${token}/orders`, b)).status).toBe(201);
+    expect(await call('POST', `/api/tokens/${token}/orders`, b)).toMatchObject({ status: 400, headers: { 'x-sveacheckout-errorcode': '126' } });
+    const free = { ...tokenBody(), cart: { items: [{ name: 'Free', quantity: 100, unitPrice: 0, vatPercent: 2500 }] } };
+    expect(await call('POST', `/api/tokens/${token}/orders`, free)).toMatchObject({ status: 400, headers: { 'x-sveacheckout-errorcode': '135' } });
+    const noPush = { ...tokenBody(), merchantSettings: { checkoutUri: 'https://shop/checkout' } };
+    expect(await call('POST', `/api/tokens/${token}/orders`, noPush)).toMatchObject({ status: 400, headers: { 'x-sveacheckout-errorcode': '110' } });
+    expect(await call('POST', `/api/tokens/${token}/orders`, { ...tokenBody(), currency: 'EUR' })).toMatchObject({
+      status: 400,
+      headers: { 'x-sveacheckout-errorcode': '105' },
+    });
+  });
+
+  it("PATCH /api/tokens/{token} with the docs' sample {status: Cancelled}: the next order on it is refused (118)", async () => {
+    const { token } = await recurringToken();
+    expect((await call('PATCH', `/api/tokens/${token}`, fixture('token_update_request'))).status).toBe(200);
+    expect(await call('POST', `/api/tokens/${token}/orders`, tokenBody())).toMatchObject({
+      status: 400,
+      headers: { 'x-sveacheckout-errorcode': '118', 'x-sveacheckout-errormessage': 'Invalid token status.' },
+    });
+  });
+});

@@ -13,6 +13,14 @@
 //   GET   /svea/api/v1/queue/:taskId                         {Id, Status: InProgress} while running, then 303 to what it
 //         made: the order for a delivery (the .NET SDK reads it as an order), the credit for a credit
 //   GET   /svea/checkout/:id, POST /svea/checkout/:id/(approve|deny)   the checkout page the customer completes
+// Recurring orders (php-checkout README §6-§9, docs checkout/recurring-orders): an order created with `Recurring: true`
+// gets a RecurringToken (a Guid) when the customer completes it (Final), shown on the checkout order; then
+//   POST  /svea/api/tokens/:token/orders                     a new order on the token, Final at once (no customer step),
+//         201 with the checkout order (Gui null); a used ClientOrderNumber, a cart of 0 or less, a missing PushUri are
+//         refused; errors in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers (404 for an unknown token, 118 for
+//         a cancelled one); no daily cap (the stage environment's rule)
+//   GET   /svea/api/tokens/:token/orders/:id                 that order
+//   PATCH /svea/api/tokens/:token {Status: "Cancelled"}      cancels the token (200): a mandate revoked at Svea
 // Auth: `Timestamp` + `Authorization: Svea base64(merchantId:sha512hex(body + secret + timestamp))` (hex in either case),
 // SVEA_MERCHANT_ID / SVEA_API_KEY (defaults 124842 / svea_sandbox_secret); the Timestamp as .NET and Magento send it
 // (yyyy-MM-dd HH:mm:ss) or php-checkout does (yyyy-MM-dd HH:mm); otherwise 401. The body signed is the JSON as parsed
@@ -89,6 +97,16 @@ interface Order {
   deliveries: Delivery[];
   PaymentType: string | null;
   created_at?: string;
+  /** Created with Recurring true: its RecurringToken is set when it becomes Final. */
+  Recurring?: boolean;
+  RecurringToken?: string | null;
+  /** An order made on a token: that token. */
+  token?: string;
+}
+interface RecurringToken {
+  token: string;
+  OrderId: number;
+  Status: 'Active' | 'Cancelled';
 }
 export interface SveaPush extends Attempts {
   id: string;
@@ -213,6 +231,7 @@ const rowAmount = (r: Pick<Row, 'UnitPrice' | 'Quantity'>) => Math.round((r.Unit
 export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   const router: Router = express.Router();
   const orders = new Map<number, Order>();
+  const tokens = new Map<string, RecurringToken>();
   const tasks = new Map<number, Task>();
   const pushes: SveaPush[] = [];
   const merchantId = process.env.SVEA_MERCHANT_ID || '124842';
@@ -325,7 +344,8 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     Customer: o.Status === 'Final' ? { Id: 626, NationalId: '194605092222', CountryCode: o.CountryCode, IsCompany: o.isCompany } : null,
     ShippingAddress: null,
     BillingAddress: null,
-    Gui: { Layout: 'desktop', Snippet: snippetFor(`${base()}/checkout/${o.OrderId}`, o.Locale) },
+    // "not applicable for an order created with token, ie recurring" (§9).
+    Gui: o.token ? null : { Layout: 'desktop', Snippet: snippetFor(`${base()}/checkout/${o.OrderId}`, o.Locale) },
     Locale: o.Locale,
     Currency: o.Currency,
     CountryCode: o.CountryCode,
@@ -341,6 +361,9 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     IdentityFlags: null,
     MerchantData: s(field(o.request, 'MerchantData')),
     PeppolId: null,
+    Recurring: o.Recurring ?? null,
+    // "Only available when the order is FINAL" (§9).
+    RecurringToken: o.Status === 'Final' ? (o.RecurringToken ?? null) : null,
   });
   const remaining = (o: Order) => o.rows.filter((r) => !r.IsCancelled && !r.delivered);
   const orderAmount = (o: Order) => o.rows.reduce((t, r) => t + rowAmount(r), 0);
@@ -474,6 +497,7 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
         deliveries: [],
         PaymentType: null,
         created_at: new Date().toISOString(),
+        ...(field(b, 'Recurring') === true ? { Recurring: true } : {}),
       };
       orders.set(o.OrderId, o);
       res.status(201).json(checkoutView(o));
@@ -646,6 +670,82 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
   );
 
   // The checkout the customer completes (Svea's iframe): identify, confirm; Svea's credit check decides.
+  /** The token endpoints answer errors in headers (docs recurring-orders/introduction), with no body of their own. */
+  const tokenError = (res: Response, status: number, code: string, message: string) =>
+    void res.status(status).set({ 'X-SVEACHECKOUT-ERRORCODE': code, 'X-SVEACHECKOUT-ERRORMESSAGE': message }).end();
+  const tokenOf = (req: Request, res: Response): RecurringToken | null => {
+    const t = tokens.get(String(req.params.token).toLowerCase());
+    if (!t) tokenError(res, 404, '404', 'No token with the requested ID was found');
+    return t ?? null;
+  };
+
+  router.post('/api/tokens/:token/orders', (req, res) => {
+    const t = tokenOf(req, res);
+    if (!t) return;
+    if (t.Status !== 'Active') return tokenError(res, 400, '118', 'Invalid token status.');
+    const first = orders.get(t.OrderId)!;
+    const b: unknown = req.body ?? {};
+    const ms = field(b, 'MerchantSettings');
+    if (!ms) return tokenError(res, 400, '101', 'Missing merchant settings.');
+    const pushAt = field(ms, 'PushUri');
+    if (!s(pushAt) || pushAt.length > 500 || !/^https?:\/\/\S+$/.test(pushAt)) return tokenError(res, 400, '110', 'Invalid push uri.');
+    const checkout = field(ms, 'CheckoutUri');
+    if (checkout != null && (!s(checkout) || !/^https?:\/\/\S+$/.test(checkout))) return tokenError(res, 400, '108', 'Invalid checkout uri.');
+    if (field(b, 'Currency') !== first.Currency) return tokenError(res, 400, '105', 'Invalid currency.');
+    const raw = field(b, 'ClientOrderNumber');
+    const number = typeof raw === 'number' ? String(raw) : s(raw);
+    // "Attempting to create a new order with a previously used ClientOrderNumber will result in an Error."
+    if (!number || number.length > 32 || [...orders.values()].some((o) => o.ClientOrderNumber === number))
+      return tokenError(res, 400, '126', 'Invalid client order number.');
+    const cart = field(b, 'Cart');
+    if (!cart) return tokenError(res, 400, '102', 'Missing cart.');
+    let rows: Row[];
+    try {
+      rows = rowsOf(field(cart, 'Items'));
+    } catch (err) {
+      if (!(err instanceof Fail)) throw err;
+      return tokenError(res, 400, '117', err.message);
+    }
+    if (rows.reduce((sum, r) => sum + rowAmount(r), 0) <= 0) return tokenError(res, 400, '135', 'Invalid amount, cannot be less than or equal to 0.');
+    const o: Order = {
+      ...first,
+      OrderId: ++ids,
+      ClientOrderNumber: number,
+      Status: 'Final',
+      request: b as Record<string, any>,
+      rows,
+      tags: new Set(first.tags),
+      pending: false,
+      cancelled: false,
+      lowered: 0,
+      deliveries: [],
+      created_at: new Date().toISOString(),
+      Recurring: true,
+      RecurringToken: null,
+      token: t.token,
+    };
+    orders.set(o.OrderId, o);
+    push(o);
+    callback(o, 'CheckoutOrder.Created', { IsPending: false });
+    res.status(201).json(checkoutView(o));
+  });
+
+  router.get('/api/tokens/:token/orders/:id', (req, res) => {
+    const t = tokenOf(req, res);
+    if (!t) return;
+    const o = orders.get(Number(req.params.id));
+    if (!o || o.token !== t.token) return tokenError(res, 404, '404', `Order ${String(req.params.id)} was not created with this token`);
+    res.json(checkoutView(o));
+  });
+
+  router.patch('/api/tokens/:token', (req, res) => {
+    const t = tokenOf(req, res);
+    if (!t) return;
+    if (field(req.body, 'Status') !== 'Cancelled') return tokenError(res, 400, '118', 'Invalid token status.');
+    t.Status = 'Cancelled';
+    res.status(200).end();
+  });
+
   router.get('/checkout/:id', (req, res) => {
     const o = orders.get(Number(req.params.id));
     if (o?.Status !== 'Created') return res.status(404).send('No checkout to complete');
@@ -669,6 +769,10 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     }
     o.Status = 'Final';
     o.PaymentType = o.isCompany ? 'ACCOUNTCREDIT' : 'INVOICE';
+    if (o.Recurring && !o.RecurringToken) {
+      o.RecurringToken = randomUUID();
+      tokens.set(o.RecurringToken, { token: o.RecurringToken, OrderId: o.OrderId, Status: 'Active' });
+    }
     if (o.tags.has('review')) {
       o.pending = true;
       endReviewLater(o);
@@ -682,6 +786,7 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     for (const t of timers) clearTimeout(t);
     timers.clear();
     orders.clear();
+    tokens.clear();
     tasks.clear();
     retrier.reset();
     pushes.length = 0;
@@ -693,11 +798,19 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
     orders: records<Omit<Order, 'tags'> & { tags: unknown }>('OrderId'),
     tasks: records<Task>('Id'),
     pushes: records<SveaPush>('id'),
+    tokens: records<RecurringToken>('token'),
     ids: counter,
     taskIds: counter,
   });
   const state = {
-    save: () => ({ orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })), tasks: [...tasks.values()], pushes, ids, taskIds }),
+    save: () => ({
+      orders: [...orders.values()].map((o) => ({ ...o, tags: [...o.tags] })),
+      tasks: [...tasks.values()],
+      pushes,
+      tokens: [...tokens.values()],
+      ids,
+      taskIds,
+    }),
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
@@ -711,11 +824,12 @@ export function sveaRouter(idem: IdempotencyStore, publicUrl: () => string) {
         if (!t.ran) schedule(t);
       }
       pushes.push(...s.pushes);
+      for (const t of s.tokens) tokens.set(t.token, t);
       ids = s.ids ?? ids;
       taskIds = s.taskIds ?? taskIds;
     },
   };
-  return { router, orders, pushes, reset, state, adminView, checkoutView };
+  return { router, orders, tokens, pushes, reset, state, adminView, checkoutView };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
