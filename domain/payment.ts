@@ -4,6 +4,7 @@ import type { ConnectorName, PaymentStatusName } from '../lib/schemas/common.ts'
 import type { PaymentResource, RoutingAlgorithm, ThreeDsAuthenticationBody, THREE_DS_TRANS_STATUSES } from '../lib/schemas/payment.ts';
 import type { RefundResource } from '../lib/schemas/refund.ts';
 import type { DisputeResource } from '../lib/schemas/dispute.ts';
+import type { PaymentMandate } from './mandates.ts';
 
 export type OutcomeKind = 'AUTHORIZED' | 'CAPTURED' | 'DECLINED' | 'CUSTOMER_ACTION' | 'PENDING' | 'VOIDED' | 'FAILED' | 'AUTHENTICATED' | 'REFUNDED';
 
@@ -87,6 +88,8 @@ export type StoredPayment = Omit<PaymentResource, 'refunds' | 'disputes'> & {
   review_hold?: boolean;
   /** The external 3DS authentication of the current attempt: what the customer's device sent, what the 3DS server answered. */
   three_ds?: ThreeDsRecord | null;
+  /** The payment's mandate part (issue 22): what it sets up (new, setup) or charges on (recurring); set at confirm. */
+  mandate?: PaymentMandate | null;
   seq: number;
   request_hash: string;
   operations: Operation[];
