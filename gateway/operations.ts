@@ -26,7 +26,7 @@ import type { MandateStore } from '../adapters/mandate-store.ts';
 import { newPaymentToken } from '../domain/mandates.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import { PaymentMethodType } from '../lib/schemas/common.ts';
-import type { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 
 export interface Deps {
   store: PaymentStore;
@@ -124,7 +124,15 @@ async function mandateOf(
   const named = body.mandate_id ?? (p.mandate && p.mandate.kind !== 'recurring' ? null : p.mandate_id) ?? (offSession ? pm?.mandate_id : null);
   const mandate = named ? await deps.mandates.getMandate(p.merchant_id, named) : null;
   if (named && !mandate) throw notFoundNaming('Mandate', 'mandate_id');
-  return { mandate, paymentMethod: pm ? (paymentMethod as CustomerPaymentMethod) : null };
+  return { mandate: mandate && withNulls(MandateResource, mandate), paymentMethod: pm ? withNulls(CustomerPaymentMethod, paymentMethod) : null };
+}
+
+/**
+ * A stored document as its resource schema reads it: the store (FerretDB) may leave out a field written as null,
+ * and payment-state parses what it is handed strictly, so every field of the schema the document lacks is null.
+ */
+function withNulls<S extends { shape: Record<string, unknown>; parse(v: unknown): unknown }>(schema: S, doc: object): ReturnType<S['parse']> {
+  return schema.parse({ ...Object.fromEntries(Object.keys(schema.shape).map((k) => [k, null])), ...doc }) as ReturnType<S['parse']>;
 }
 
 /**

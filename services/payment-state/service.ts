@@ -317,7 +317,11 @@ type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy; rout
 
 /** The mandate and saved payment method the gateway read for a confirm (JSON text; empty: none), parsed. */
 function mandateContextOf(req: BeginRequest__Output): MandateContext {
-  const read = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, text: string, name: string): T | null => {
+  const read = <T>(
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+    text: string,
+    name: string,
+  ): T | null => {
     if (!text) return null;
     let raw: unknown;
     try {
@@ -326,7 +330,13 @@ function mandateContextOf(req: BeginRequest__Output): MandateContext {
       throw new RpcError(grpc.status.INVALID_ARGUMENT, `${name} is not JSON`);
     }
     const r = schema.safeParse(raw);
-    if (!r.success) throw new RpcError(grpc.status.INVALID_ARGUMENT, `${name} is not a ${name === 'mandate_json' ? 'mandate' : 'saved payment method'}`);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new RpcError(
+        grpc.status.INVALID_ARGUMENT,
+        `${name} is not a ${name === 'mandate_json' ? 'mandate' : 'saved payment method'}: ${issue?.path.map(String).join('.')} ${issue?.message}`,
+      );
+    }
     return r.data;
   };
   return {
