@@ -102,6 +102,16 @@ describe('a first payment that asks for a mandate', () => {
     expect(setup.operation?.amount).toBe(0);
   });
 
+  it("takes the customer's acceptance given at confirm (customer_acceptance, the client's field)", () => {
+    const p = intent(firstBody({ mandate_data: { mandate_type: { single_use: singleUse } } }));
+    const d = apply(beginConfirm(p, { customer_acceptance: acceptance }, ctx));
+    expect(d.payment.mandate?.customer_acceptance).toMatchObject({ acceptance_type: 'online' });
+    expect(beginConfirm(p, { customer_acceptance: { acceptance_type: 'telepathy' } }, ctx)).toMatchObject({
+      kind: 'refused',
+      param: 'customer_acceptance.acceptance_type',
+    });
+  });
+
   it('on_session saves the payment method only: no mandate', () => {
     const d = apply(beginConfirm(intent(firstBody({ setup_future_usage: 'on_session', payment_type: undefined, mandate_data: undefined })), {}, ctx));
     expect(d.payment.mandate ?? null).toBeNull();

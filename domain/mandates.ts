@@ -2,7 +2,7 @@
 // The payment carries its mandate part (StoredPayment.mandate); once the payment is authorized, the mandate and the
 // saved payment method are projections of it (adapters/mandate-projection.ts), as refunds are.
 import { createHash } from 'node:crypto';
-import type { CustomerAcceptance, CustomerPaymentMethod, MandateResource, MandateType } from '../lib/schemas/mandate.ts';
+import { CustomerAcceptance, type CustomerPaymentMethod, type MandateResource, type MandateType } from '../lib/schemas/mandate.ts';
 import { MandateData } from '../lib/schemas/payment.ts';
 import type { Refusal, StoredPayment } from './payment.ts';
 import { refuse } from './transitions.ts';
@@ -144,6 +144,21 @@ export function withMandate(p: StoredPayment, ctx: MandateContext & { now: strin
       connector_mandate_id: null,
     },
   };
+}
+
+/**
+ * The customer's acceptance given at confirm as the top-level `customer_acceptance` (the client's confirm with the
+ * publishable key may carry it): it becomes mandate_data.customer_acceptance.
+ */
+export function withClientAcceptance(p: StoredPayment, given: unknown): StoredPayment | Refusal {
+  if (given == null) return p;
+  const r = CustomerAcceptance.safeParse(given);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const path = ['customer_acceptance', ...(issue?.path.map(String) ?? [])].join('.');
+    return refuse('IR_05', `Invalid value for ${path}: ${issue?.message ?? 'not a customer acceptance'}`, path);
+  }
+  return { ...p, mandate_data: { ...mandateDataOf(p), customer_acceptance: r.data } };
 }
 
 /** The customer fields of a payment charged for `customerId` (named by its mandate or saved payment method). */
