@@ -283,3 +283,9 @@ export function withPaymentToken(p: StoredPayment): StoredPayment {
 export function revokedAtProviderBy(p: StoredPayment): string | null {
   return p.mandate?.kind === 'recurring' && p.status === 'failed' && p.unified_code === MANDATE_REVOKED_UNIFIED_CODE ? p.mandate.mandate_id : null;
 }
+
+/** A saved payment method this payment was charged with (payment_token, or its mandate's), once authorized: its last use. */
+export function usedPaymentMethod(p: StoredPayment): { payment_token: string; at: string } | null {
+  if (!p.payment_token || p.payment_token === newPaymentToken(p.merchant_id, p.payment_id) || !authorizedAtProvider(p)) return null;
+  return { payment_token: p.payment_token, at: p.attempts?.at(-1)?.modified_at ?? p.updated };
+}

@@ -148,6 +148,7 @@ describe('a subscription: the first payment sets up a mandate', () => {
       mandate_id: first.mandate_id,
       connector_mandate_id: first.connector_mandate_id,
     });
+    expect((await mandates.getPaymentMethod(merchantId, first.payment_token))?.last_used_at).toBeTruthy();
     const unknown = await pay({ amount: 1_300, currency: 'EUR', payment_token: 'token_nosuchtoken', confirm: true });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ param: 'payment_token' });
@@ -200,6 +201,33 @@ describe('a subscription: the first payment sets up a mandate', () => {
     const next = await recurring(sub.mandate_id);
     expect(next.status).toBe(400);
     expect(next.body.error).toMatchObject({ param: 'mandate_id' });
+  });
+});
+
+describe('a merchant with connector accounts', () => {
+  it('the recurring charge goes through the connector account that holds the mandate', async () => {
+    const m = await stack.merchant();
+    const account = async () => {
+      const a = await stack.api(
+        'POST',
+        `/account/${m.merchant_id}/connectors`,
+        { connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_sandbox_service_test' } },
+        stack.adminKey,
+      );
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      return a.body.merchant_connector_id as string;
+    };
+    const [mca1, mca2] = [await account(), await account()];
+    const first = await pay(
+      firstPayment('cus_mca', { routing: { type: 'single', data: { connector: 'service_test', merchant_connector_id: mca2 } } }),
+      m.api_key,
+    );
+    expect(first.body, JSON.stringify(first.body)).toMatchObject({ status: 'succeeded', merchant_connector_id: mca2 });
+    expect((await mandates.getMandate(m.merchant_id, first.body.mandate_id))?.merchant_connector_id).toBe(mca2);
+    // Without routing this merchant's first account (mca1) would take it; the mandate's account does.
+    const charged = await recurring(first.body.mandate_id, {}, m.api_key);
+    expect(charged.body, JSON.stringify(charged.body)).toMatchObject({ status: 'succeeded', merchant_connector_id: mca2 });
+    expect(mca1).not.toBe(mca2);
   });
 });
 
