@@ -6,7 +6,8 @@ import { manifest as serviceTest } from '../workers/connectors/service_test/mani
 import { UNIFIED } from '../workers/connectors/kit/errors.ts';
 import type { MandateResource } from '../lib/schemas/mandate.ts';
 import { beginConfirm } from './begin.ts';
-import { mandateRefusal } from './capabilities.ts';
+import { capabilityTable, mandateRefusal, useCapabilities } from './capabilities.ts';
+import { chooseRoute, type RoutableAccount } from './routing.ts';
 import { createIntent } from './intent.ts';
 import { jobFor } from './job.ts';
 import { MANDATE_REVOKED_UNIFIED_CODE, mandateOf, newMandateId, recurringRefusal, revokedAtProviderBy, savedPaymentMethodOf } from './mandates.ts';
@@ -208,5 +209,40 @@ describe('a recurring charge on a mandate', () => {
     expect(revokedAtProviderBy(failed)).toBe('man_1');
     const declined = apply(applyOutcome(d.payment, 'op_a', { kind: 'DECLINED', error_code: 'recurring_declined', ...UNIFIED.customer_declined }, now)).payment;
     expect(revokedAtProviderBy(declined)).toBeNull();
+  });
+});
+
+describe('routing a payment that asks for a mandate', () => {
+  it('skips the accounts whose connector keeps no mandate; a forced one is refused naming the field', () => {
+    const handed = capabilityTable();
+    // A connector without mandates that serves anything else (whatever the real manifests declare by now).
+    useCapabilities({ ...handed, mondu: { ...(serviceTest as Manifest), name: 'mondu', mandates: null } });
+    try {
+      const account = (id: string, connector_name: RoutableAccount['connector_name']): RoutableAccount => ({
+        merchant_connector_id: id,
+        connector_name,
+        connector_label: id,
+        disabled: false,
+        payment_methods_enabled: null,
+      });
+      const input = {
+        forced: null,
+        routing: null,
+        profileRouting: null,
+        accounts: [account('mca_none', 'mondu'), account('mca_st', 'service_test')],
+        merchantHasAccounts: true,
+        paymentMethodType: 'subscription_invoice',
+        currency: 'EUR',
+        country: null,
+        customerType: 'B2C' as const,
+        random: () => 0.5,
+      };
+      expect(chooseRoute(input)).toMatchObject({ merchant_connector_id: 'mca_none' });
+      const asked = { kind: 'new' as const, field: 'setup_future_usage' };
+      expect(chooseRoute({ ...input, mandate: asked })).toMatchObject({ merchant_connector_id: 'mca_st' });
+      expect(chooseRoute({ ...input, mandate: asked, forced: ['mondu'] })).toMatchObject({ param: 'setup_future_usage' });
+    } finally {
+      useCapabilities(handed);
+    }
   });
 });

@@ -23,7 +23,8 @@ import type { Customers } from './customers.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { MerchantSetup } from './merchant-setup.ts';
 import type { MandateStore } from '../adapters/mandate-store.ts';
-import { newPaymentToken } from '../domain/mandates.ts';
+import { mandateAsked, newPaymentToken } from '../domain/mandates.ts';
+import { withRequestFields } from '../domain/request-fields.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import { PaymentMethodType } from '../lib/schemas/common.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
@@ -85,7 +86,9 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
         payment_method_type: body?.payment_method_type ?? PaymentMethodType.safeParse(m.payment_method_type).data,
       }
     : (body ?? {});
-  const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(m ? { ...p, connector: null } : p, routeBody) : null]);
+  // Only a connector that keeps mandates takes a payment that asks for one (the domain refuses it otherwise).
+  const asked = p ? mandateAsked(withRequestFields(p, body ?? {}), { paymentMethod: held.paymentMethod }) : null;
+  const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(m ? { ...p, connector: null } : p, routeBody, asked) : null]);
   return {
     policy,
     mandate_json: m ? JSON.stringify(m) : '',
