@@ -14,7 +14,7 @@ import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, typ
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
 import { captureRefusal, confirmRefusal, followUpCapture, mandateRefusal, manifestOf } from './capabilities.ts';
-import { mandateAsked, withClientAcceptance, withMandate, withPaymentToken, type MandateContext } from './mandates.ts';
+import { mandateAsked, prepareMandate, type MandateContext } from './mandates.ts';
 import { authorizeOperation, automaticCapture, canStart, incrementable, refuse, withFlight } from './transitions.ts';
 
 /** Update before confirmation: the fields change, derived amounts follow, the status stays. */
@@ -53,15 +53,9 @@ export function beginConfirm(
   if (refused) return refused;
   if (body.payment_id != null && body.payment_id !== p.payment_id) return refuse('IR_05', 'payment_id in the body does not match the path', 'payment_id');
   // The mandate part (issue 22): a mandate or a saved payment method fills the payment method in.
-  const accepted = withClientAcceptance(withRequestFields(p, body), body.customer_acceptance);
-  if ('kind' in accepted) return accepted;
-  const mandated = withMandate(accepted, { ...ctx.mandates, now: ctx.now });
-  if ('kind' in mandated) return mandated;
-  const next = withPaymentToken(mandated);
+  const next = prepareMandate(withRequestFields(p, body), body.customer_acceptance, { ...ctx.mandates, now: ctx.now });
+  if ('kind' in next) return next;
   if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
-  if (next.amount === 0 && next.mandate?.kind !== 'setup') {
-    return refuse('IR_05', 'amount must be greater than 0 (only payment_type setup_mandate authorizes zero)', 'amount');
-  }
   const crossField = crossFieldRefusal(next);
   if (crossField) return crossField;
   const unable = confirmRefusal(manifestOf(ctx.connector), next);

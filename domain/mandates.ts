@@ -289,3 +289,19 @@ export function usedPaymentMethod(p: StoredPayment): { payment_token: string; at
   if (!p.payment_token || p.payment_token === newPaymentToken(p.merchant_id, p.payment_id) || !authorizedAtProvider(p)) return null;
   return { payment_token: p.payment_token, at: p.attempts?.at(-1)?.modified_at ?? p.updated };
 }
+
+/**
+ * A confirm's mandate part, whole: the customer's acceptance given at confirm, the mandate or saved payment method
+ * filling the payment in, the payment_token of what it saves, and amount 0 for setup_mandate only. beginConfirm
+ * decides with it; the gateway asks it too before a create with confirm writes anything.
+ */
+export function prepareMandate(p: StoredPayment, customerAcceptance: unknown, ctx: MandateContext & { now: string }): StoredPayment | Refusal {
+  const accepted = withClientAcceptance(p, customerAcceptance);
+  if ('kind' in accepted) return accepted;
+  const mandated = withMandate(accepted, ctx);
+  if ('kind' in mandated) return mandated;
+  if (mandated.amount === 0 && mandated.mandate?.kind !== 'setup') {
+    return refuse('IR_05', 'amount must be greater than 0 (only payment_type setup_mandate authorizes zero)', 'amount');
+  }
+  return withPaymentToken(mandated);
+}

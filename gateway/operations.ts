@@ -23,8 +23,9 @@ import type { Customers } from './customers.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { MerchantSetup } from './merchant-setup.ts';
 import type { MandateStore } from '../adapters/mandate-store.ts';
-import { mandateAsked, newPaymentToken } from '../domain/mandates.ts';
+import { mandateAsked, newPaymentToken, prepareMandate } from '../domain/mandates.ts';
 import { withRequestFields } from '../domain/request-fields.ts';
+import { canStart } from '../domain/transitions.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import { PaymentMethodType } from '../lib/schemas/common.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
@@ -86,8 +87,13 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
         payment_method_type: body?.payment_method_type ?? PaymentMethodType.safeParse(m.payment_method_type).data,
       }
     : (body ?? {});
+  // The mandate part's refusals before anything is written (a create with confirm stores its payment only after
+  // this); payment-state decides again on what it records.
+  const requested = p && !canStart(p, 'confirm') ? withRequestFields(p, body ?? {}) : null;
+  const prepared = requested ? prepareMandate(requested, body?.customer_acceptance, { ...held, now: new Date().toISOString() }) : null;
+  if (prepared && 'kind' in prepared) throw new ApiError(400, prepared.code, prepared.message, prepared.param);
   // Only a connector that keeps mandates takes a payment that asks for one (the domain refuses it otherwise).
-  const asked = p ? mandateAsked(withRequestFields(p, body ?? {}), { paymentMethod: held.paymentMethod }) : null;
+  const asked = requested ? mandateAsked(requested, { paymentMethod: held.paymentMethod }) : null;
   const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(m ? { ...p, connector: null } : p, routeBody, asked) : null]);
   return {
     policy,

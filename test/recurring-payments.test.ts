@@ -127,10 +127,19 @@ describe('a subscription: the first payment sets up a mandate', () => {
     expect((await stack.sandboxPayments()).length).toBe(before);
   });
 
-  it('without off_session: refused naming off_session', async () => {
-    const r = await pay({ amount: 1_000, currency: 'EUR', mandate_id: first.mandate_id, confirm: true });
+  it('without off_session: refused naming off_session, nothing stored', async () => {
+    const paymentId = `pay_${String(Date.now() + 1).padStart(26, '0')}`;
+    const r = await pay({ amount: 1_000, currency: 'EUR', mandate_id: first.mandate_id, confirm: true, payment_id: paymentId });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'IR_04', param: 'off_session' });
+    expect((await stack.api('GET', `/payments/${paymentId}`, undefined, key)).status).toBe(404);
+    // Created without confirm, then confirmed: the same refusal at the confirm.
+    const created = await pay({ amount: 1_000, currency: 'EUR', mandate_id: first.mandate_id });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const confirm = await stack.api('POST', `/payments/${created.body.payment_id}/confirm`, {}, key);
+    expect(confirm.body.error).toMatchObject({ param: 'off_session' });
+    const ok = await stack.api('POST', `/payments/${created.body.payment_id}/confirm`, { off_session: true }, key);
+    expect(ok.body, JSON.stringify(ok.body)).toMatchObject({ status: 'succeeded', mandate_id: first.mandate_id });
   });
 
   it('payment_token stands in for payment_method_data; off-session it charges on its mandate', async () => {
