@@ -177,7 +177,7 @@ function withRecurring(p: StoredPayment, m: MandateResource | null, now: string)
     ...(p.customer_id ? {} : customerOf(mandate.customer_id, p)),
     mandate_id: mandate.mandate_id,
     payment_method: p.payment_method ?? (mandate.payment_method === 'pay_later' ? 'pay_later' : p.payment_method),
-    payment_method_type: p.payment_method_type ?? (mandate.payment_method_type as StoredPayment['payment_method_type']),
+    payment_method_type: p.payment_method_type ?? mandate.payment_method_type,
     payment_token: p.payment_token ?? mandate.payment_token,
     connector_mandate_id: mandate.connector_mandate_id,
     mandate: {

@@ -27,7 +27,7 @@ import { mandateAsked, newPaymentToken, prepareMandate } from '../domain/mandate
 import { withRequestFields } from '../domain/request-fields.ts';
 import { canStart } from '../domain/transitions.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
-import { PaymentMethodType } from '../lib/schemas/common.ts';
+import { Connector, PaymentMethodType } from '../lib/schemas/common.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 
 export interface Deps {
@@ -70,7 +70,9 @@ export function fromRpcError(err: unknown): ApiError {
 /** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
 async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody, payment?: StoredPayment) {
   const p = payment ?? (await deps.store.find(merchantId, paymentId));
-  const held = p ? await mandateOf(deps, p, body ?? {}) : { mandate: null, paymentMethod: null };
+  // A payment that cannot be confirmed now is refused by payment-state as before: nothing to read for it.
+  const confirmable = p && !canStart(p, 'confirm') ? p : null;
+  const held = confirmable ? await mandateOf(deps, confirmable, body ?? {}) : { mandate: null, paymentMethod: null };
   // A charge on a mandate goes through the connector account that holds it.
   const m = held.mandate;
   const routeBody: ConfirmPaymentBody = m
@@ -81,15 +83,15 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
           type: 'single',
           data:
             m.merchant_connector_id && m.merchant_connector_id !== DEFAULT_ACCOUNT_ID
-              ? { connector: m.connector as never, merchant_connector_id: m.merchant_connector_id }
-              : (m.connector as never),
+              ? { connector: Connector.parse(m.connector), merchant_connector_id: m.merchant_connector_id }
+              : Connector.parse(m.connector),
         },
         payment_method_type: body?.payment_method_type ?? PaymentMethodType.safeParse(m.payment_method_type).data,
       }
     : (body ?? {});
   // The mandate part's refusals before anything is written (a create with confirm stores its payment only after
   // this); payment-state decides again on what it records.
-  const requested = p && !canStart(p, 'confirm') ? withRequestFields(p, body ?? {}) : null;
+  const requested = confirmable ? withRequestFields(confirmable, body ?? {}) : null;
   const prepared = requested ? prepareMandate(requested, body?.customer_acceptance, { ...held, now: new Date().toISOString() }) : null;
   if (prepared && 'kind' in prepared) throw new ApiError(400, prepared.code, prepared.message, prepared.param);
   // Only a connector that keeps mandates takes a payment that asks for one (the domain refuses it otherwise).
@@ -133,16 +135,17 @@ async function mandateOf(
   const named = body.mandate_id ?? (p.mandate && p.mandate.kind !== 'recurring' ? null : p.mandate_id) ?? (offSession ? pm?.mandate_id : null);
   const mandate = named ? await deps.mandates.getMandate(p.merchant_id, named) : null;
   if (named && !mandate) throw notFoundNaming('Mandate', 'mandate_id');
-  return { mandate: mandate && withNulls(MandateResource, mandate), paymentMethod: pm ? withNulls(CustomerPaymentMethod, paymentMethod) : null };
+  return {
+    mandate: mandate && MandateResource.parse(withNulls(MandateResource.shape, mandate)),
+    paymentMethod: pm ? CustomerPaymentMethod.parse(withNulls(CustomerPaymentMethod.shape, paymentMethod)) : null,
+  };
 }
 
 /**
- * A stored document as its resource schema reads it: the store (FerretDB) may leave out a field written as null,
- * and payment-state parses what it is handed strictly, so every field of the schema the document lacks is null.
+ * A stored document with every field of its resource: the store (FerretDB) may leave out a field written as null,
+ * and payment-state parses what it is handed strictly, so a field the document lacks is null.
  */
-function withNulls<S extends { shape: Record<string, unknown>; parse(v: unknown): unknown }>(schema: S, doc: object): ReturnType<S['parse']> {
-  return schema.parse({ ...Object.fromEntries(Object.keys(schema.shape).map((k) => [k, null])), ...doc }) as ReturnType<S['parse']>;
-}
+const withNulls = (shape: object, doc: object) => ({ ...Object.fromEntries(Object.keys(shape).map((k) => [k, null])), ...doc });
 
 /**
  * Checks a confirm against the merchant's setup (routing can refuse) before anything is written; `payment` is the
