@@ -5,6 +5,7 @@
 // zero-amount setup_mandate, a payment_token standing in for payment_method_data, and a worker killed mid-charge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MandateStore } from '../adapters/mandate-store.ts';
+import { manifest as billie } from '../workers/connectors/billie/manifest.ts';
 import { Stack, operationIds, sleep } from './support/stack.ts';
 
 let stack: Stack;
@@ -237,6 +238,25 @@ describe('a merchant with connector accounts', () => {
     const charged = await recurring(first.body.mandate_id, {}, m.api_key);
     expect(charged.body, JSON.stringify(charged.body)).toMatchObject({ status: 'succeeded', merchant_connector_id: mca2 });
     expect(mca1).not.toBe(mca2);
+  });
+});
+
+describe('a connector that keeps no mandate', () => {
+  // billie publishes no recurring charge (as of issue 22); should its manifest ever declare mandates, this is moot.
+  it.skipIf(!!billie.mandates)('is refused up front naming why, nothing stored or sent', async () => {
+    const before = (await stack.sandboxCalls()).length;
+    const r = await pay(
+      firstPayment('cus_b2b', {
+        connector: ['billie'],
+        payment_method_type: 'invoice',
+        billing: { address: { country: 'DE' } },
+        metadata: { buyer_type: 'business' },
+      }),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.error).toMatchObject({ param: 'payment_type' });
+    expect(r.body.error.message).toContain('cannot keep a mandate');
+    expect((await stack.sandboxCalls()).length).toBe(before);
   });
 });
 
