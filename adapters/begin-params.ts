@@ -82,7 +82,7 @@ const NULLABLE_JOB_FIELDS = [
 ] as const satisfies readonly (keyof ConnectorJob & keyof ConnectorJobMessage)[];
 
 /** The job's fields that hold an object: carried as their JSON text in `<name>_json`. */
-const JSON_JOB_FIELDS = ['order', 'capture_details'] as const satisfies readonly (keyof ConnectorJob)[];
+const JSON_JOB_FIELDS = ['order', 'capture_details', 'mandate'] as const satisfies readonly (keyof ConnectorJob)[];
 
 export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
   const { authentication, ...rest } = job;

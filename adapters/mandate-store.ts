@@ -5,10 +5,24 @@
 // it exists (active -> revoked, conditional, once).
 import type { Collection, Db } from 'mongodb';
 import { withSpan, SpanKind } from '../lib/telemetry.ts';
-import type { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 
 export type MandateDoc = MandateResource;
 export type PaymentMethodDoc = CustomerPaymentMethod & { merchant_id: string };
+
+/**
+ * A stored document read back as its resource: every field of the schema, one the store left out as null (FerretDB
+ * drops null fields written by $setOnInsert), parsed. Only the schema's fields: no _id.
+ */
+function withNulls(shape: object, doc: object): Record<string, unknown> {
+  const stored = new Map(Object.entries(doc));
+  return Object.fromEntries(Object.keys(shape).map((k) => [k, stored.get(k) ?? null]));
+}
+const mandateOf = (doc: object): MandateDoc => MandateResource.parse(withNulls(MandateResource.shape, doc));
+const paymentMethodOf = (merchantId: string, doc: object): PaymentMethodDoc => ({
+  ...CustomerPaymentMethod.parse(withNulls(CustomerPaymentMethod.shape, doc)),
+  merchant_id: merchantId,
+});
 
 /** A mandate is expired once past its single_use end_date (read time decides; nothing sweeps). */
 export function effectiveStatus(m: MandateDoc, now: Date = new Date()): MandateDoc['status'] {
@@ -44,7 +58,10 @@ export class MandateStore {
 
   /** The mandate with its status as of now (expired past its end date); null when this merchant has none by that id. */
   async getMandate(merchantId: string, mandateId: string): Promise<MandateDoc | null> {
-    const m = await this.span('find', 'mandates', () => this.mandates.findOne({ merchant_id: merchantId, mandate_id: mandateId }, { projection: { _id: 0 } }));
+    const doc = await this.span('find', 'mandates', () =>
+      this.mandates.findOne({ merchant_id: merchantId, mandate_id: mandateId }, { projection: { _id: 0 } }),
+    );
+    const m = doc && mandateOf(doc);
     return m ? { ...m, status: effectiveStatus(m) } : null;
   }
 
@@ -57,7 +74,7 @@ export class MandateStore {
         .limit(limit)
         .toArray(),
     );
-    return list.map((m) => ({ ...m, status: effectiveStatus(m) }));
+    return list.map(mandateOf).map((m) => ({ ...m, status: effectiveStatus(m) }));
   }
 
   /** active -> revoked, once; returns the mandate after the call (null: no such mandate). */
@@ -78,20 +95,22 @@ export class MandateStore {
   }
 
   async getPaymentMethod(merchantId: string, paymentToken: string): Promise<PaymentMethodDoc | null> {
-    return this.span('find', 'payment_methods', () =>
+    const doc = await this.span('find', 'payment_methods', () =>
       this.paymentMethods.findOne({ merchant_id: merchantId, payment_token: paymentToken }, { projection: { _id: 0 } }),
     );
+    return doc && paymentMethodOf(merchantId, doc);
   }
 
   /** A customer's saved payment methods, newest first. */
   async listPaymentMethods(merchantId: string, customerId: string, limit = 100): Promise<PaymentMethodDoc[]> {
-    return this.span('find', 'payment_methods', () =>
+    const list = await this.span('find', 'payment_methods', () =>
       this.paymentMethods
         .find({ merchant_id: merchantId, customer_id: customerId }, { projection: { _id: 0 } })
         .sort({ created_at: -1, payment_token: -1 })
         .limit(limit)
         .toArray(),
     );
+    return list.map((doc) => paymentMethodOf(merchantId, doc));
   }
 
   async touchPaymentMethod(merchantId: string, paymentToken: string, at: string): Promise<void> {

@@ -13,7 +13,8 @@ import type {
 import { netAmount, type CaptureDetails, type Decision, type MerchantPolicy, type Operation, type StoredPayment } from './payment.ts';
 import { crossFieldRefusal, withRequestFields } from './request-fields.ts';
 import { awaitingAuthentication } from './three-ds.ts';
-import { captureRefusal, confirmRefusal, followUpCapture, manifestOf } from './capabilities.ts';
+import { captureRefusal, confirmRefusal, followUpCapture, mandateRefusal, manifestOf } from './capabilities.ts';
+import { mandateAsked, prepareMandate, type MandateContext } from './mandates.ts';
 import { authorizeOperation, automaticCapture, canStart, incrementable, refuse, withFlight } from './transitions.ts';
 
 /** Update before confirmation: the fields change, derived amounts follow, the status stays. */
@@ -44,17 +45,31 @@ export function beginConfirm(
     route?: { merchant_connector_id: string | null; connector_label: string | null; reason: string };
     /** Where customers reach the gateway (PUBLIC_BASE_URL): the 3DS authentication call is named from it. */
     publicBaseUrl?: string;
+    /** What the gateway read for a payment charged on a mandate or a saved payment method (issue 22). */
+    mandates?: MandateContext;
   },
 ): Decision {
   const refused = canStart(p, 'confirm');
   if (refused) return refused;
   if (body.payment_id != null && body.payment_id !== p.payment_id) return refuse('IR_05', 'payment_id in the body does not match the path', 'payment_id');
-  const next = withRequestFields(p, body);
+  // The mandate part (issue 22): a mandate or a saved payment method fills the payment method in.
+  const next = prepareMandate(withRequestFields(p, body), body.customer_acceptance, { ...ctx.mandates, now: ctx.now });
+  if ('kind' in next) return next;
   if (!next.payment_method) return refuse('IR_04', 'Missing required param: payment_method', 'payment_method');
   const crossField = crossFieldRefusal(next);
   if (crossField) return crossField;
   const unable = confirmRefusal(manifestOf(ctx.connector), next);
   if (unable) return unable;
+  const asked = mandateAsked(next, ctx.mandates ?? {});
+  const noMandate = asked && mandateRefusal(manifestOf(ctx.connector), next, asked);
+  if (noMandate) return noMandate;
+  const held = next.mandate?.kind === 'recurring' ? ctx.mandates?.mandate : null;
+  if (
+    held &&
+    (held.connector !== ctx.connector || (held.merchant_connector_id && ctx.route && ctx.route.merchant_connector_id !== held.merchant_connector_id))
+  ) {
+    return refuse('IR_05', `mandate_id names a mandate held by another connector account (${held.connector}); route the payment to it`, 'mandate_id');
+  }
   const attemptNo = p.attempt_count + 1;
   const attempt: AttemptRow = {
     attempt_id: `${p.payment_id}_${attemptNo}`,

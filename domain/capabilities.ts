@@ -24,6 +24,8 @@ export interface ConnectorCapabilities {
   required_fields: readonly string[];
   capture_fields?: readonly string[];
   partial_refund?: boolean;
+  /** Mandates (issue 22): the payment method types a mandate may be set up for, and zero authorizations; absent: none. */
+  mandates?: { payment_method_types: readonly string[]; setup_mandate: boolean } | null;
 }
 
 /** Every implemented connector's capabilities, by name (a connector without an entry is not enabled). */
@@ -143,6 +145,34 @@ export function refundRefusal(m: ConnectorCapabilities | undefined, amount: numb
   if (!m.flows.includes('refund')) return refuse('IR_05', `${m.name} does not support refunds`, 'payment_id');
   if (m.partial_refund === false && amount < refundable) {
     return refuse('IR_05', `${m.name} refunds the whole captured amount only (${refundable})`, 'amount');
+  }
+  return null;
+}
+
+/**
+ * Can the connector keep the mandate this payment asks for (manifest `mandates`)? Refused up front, naming the
+ * field that asked for it: a connector whose provider publishes no recurring charge cannot charge the customer again.
+ */
+export function mandateRefusal(
+  m: ConnectorCapabilities | undefined,
+  p: Pick<StoredPayment, 'payment_method_type'>,
+  asked: { kind: 'new' | 'setup' | 'recurring'; field: string },
+): Refusal | null {
+  if (!m) return null;
+  const support = m.mandates;
+  if (!support) {
+    return refuse(
+      'IR_05',
+      `${m.name} cannot keep a mandate (its provider publishes no recurring or tokenised charge), so ${asked.field} cannot be served`,
+      asked.field,
+    );
+  }
+  const type = p.payment_method_type;
+  if (type && !support.payment_method_types.includes(type)) {
+    return refuse('IR_05', `${m.name} keeps mandates for ${support.payment_method_types.join(', ')} only, not ${type}`, 'payment_method_type');
+  }
+  if (asked.kind === 'setup' && !support.setup_mandate) {
+    return refuse('IR_05', `${m.name} cannot set up a mandate without a payment (payment_type setup_mandate)`, 'payment_type');
   }
   return null;
 }

@@ -230,8 +230,8 @@ describe('deriveEvents', () => {
   });
 });
 
-// Issue 22 (api lane). The payment's mandate part is set by hand here: the decisions that set it (core lane) are not
-// merged yet; begin and outcome keep the field they do not know, as they keep every other.
+// Issue 22. The payment's mandate part is set by hand here (domain/mandates.test.ts tests the decisions that set it);
+// begin and outcome keep it.
 describe('mandate events', () => {
   const withMandate = (p: StoredPayment, kind: 'new' | 'setup' | 'recurring'): StoredPayment => ({
     ...p,
@@ -277,7 +277,8 @@ describe('mandate events', () => {
     expect(types(c2, outcome(c2, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded', 'mandate_active']);
     const c3 = confirm(subscription('automatic'));
     expect(types(c3, outcome(c3, 'op_a', { kind: 'DECLINED', error_code: 'declined' }))).toEqual(['payment_failed']);
-    const c4 = confirm(subscription('automatic', 'recurring'));
+    // A recurring charge (its mandate part set after the confirm: beginConfirm asks for the mandate it charges on).
+    const c4 = withMandate(confirm(subscription('automatic')), 'recurring');
     expect(types(c4, outcome(c4, 'op_a', { kind: 'CAPTURED' }))).toEqual(['payment_succeeded']);
     // No mandate part: nothing about mandates.
     const c5 = confirm(intent('automatic', { customer: { id: 'cus_sub' } }));

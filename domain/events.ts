@@ -26,7 +26,7 @@ import type { StoredPayment } from './payment.ts';
 import { toResource } from './intent.ts';
 import { refundView } from './refunds.ts';
 import { disputeView } from './disputes.ts';
-import { mandateView, type MandateResource } from './mandates.ts';
+import { mandateOf, type MandateResource } from './mandates.ts';
 
 export type EventObjectType = 'payment_details' | 'refund_details' | 'dispute_details' | 'mandate_details';
 
@@ -159,23 +159,12 @@ export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): D
   }
 
   // The mandate the payment sets up exists once the payment is authorized (or succeeded at once).
-  const mandate = mandateView(next);
-  if (mandate && mandateSetUp(next) && !(prev && mandateSetUp(prev))) {
+  const mandate = mandateOf(next);
+  if (mandate && !(prev && mandateOf(prev))) {
     out.push({ event_type: 'mandate_active', object_type: 'mandate_details', object_id: mandate.mandate_id, object: mandate });
   }
 
   return out.map((e, order) => ({ ...e, order, event_id: eventId(next.merchant_id, next.payment_id, next.seq, e.event_type, e.object_id) }));
-}
-
-/**
- * Whether the payment's authorization went through (so a mandate it sets up exists): an authorize operation answered
- * AUTHORIZED or CAPTURED, and the payment is neither failed nor cancelled nor held in our manual review (approved, it
- * counts from then). Read from the operations, not the status alone: an automatic capture that follows the
- * authorization goes processing -> processing -> succeeded, and a manual capture requires_capture -> processing -> ...
- */
-export function mandateSetUp(p: StoredPayment): boolean {
-  if (p.status === 'failed' || p.status === 'cancelled' || p.status === 'requires_merchant_action') return false;
-  return p.operations.some((o) => o.kind === 'authorize' && (o.last_outcome === 'AUTHORIZED' || o.last_outcome === 'CAPTURED'));
 }
 
 /** mandate_revoked's `order` within its payment's transition: after every event that transition derived. */

@@ -161,6 +161,9 @@ export function jobFor(p: StoredPayment, op: Operation, mode: ConnectorJob['mode
     ...(op.connector !== 'service_test' ? { order: orderOf(p) } : {}),
     ...(op.capture_details ? { capture_details: op.capture_details } : {}),
     ...(FOLLOW_UPS.has(op.kind) ? { follow_ups_before: followUpsBefore(p, op) } : {}),
+    ...(op.kind === 'authorize' && p.mandate
+      ? { mandate: { kind: p.mandate.kind, mandate_id: p.mandate.mandate_id, connector_mandate_id: p.mandate.connector_mandate_id } }
+      : {}),
   };
 }
 

@@ -94,6 +94,10 @@ function authorizeOutcome(p: StoredPayment, op: Operation, o: Outcome, now: stri
     manual_retry_allowed: failed,
     incremental_authorization_allowed: status === 'requires_capture' && incrementable(p),
     ...(failed ? errorFields(o) : {}),
+    // A mandate set up with this authorization: the provider's reference to charge the customer again (issue 22).
+    ...(o.connector_mandate_id && p.mandate && p.mandate.kind !== 'recurring'
+      ? { connector_mandate_id: o.connector_mandate_id, mandate: { ...p.mandate, connector_mandate_id: o.connector_mandate_id } }
+      : {}),
   };
   return { kind: 'apply', payment };
 }

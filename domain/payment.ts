@@ -88,6 +88,7 @@ export type StoredPayment = Omit<PaymentResource, 'refunds' | 'disputes'> & {
   review_hold?: boolean;
   /** The external 3DS authentication of the current attempt: what the customer's device sent, what the 3DS server answered. */
   three_ds?: ThreeDsRecord | null;
+  /** The payment's mandate part (issue 22): what it sets up (new, setup) or charges on (recurring); set at confirm. */
   mandate?: PaymentMandate | null;
   seq: number;
   request_hash: string;

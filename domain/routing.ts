@@ -3,7 +3,7 @@
 // takes the payment. An account takes a payment when it is enabled, its payment_methods_enabled take it and its
 // connector serves the payment's currency, billing country and customer type. Pure: the accounts and the random draw
 // are given.
-import { manifestOf, servingRefusal } from './capabilities.ts';
+import { mandateRefusal, manifestOf, servingRefusal } from './capabilities.ts';
 import { capabilities, DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from './connectors.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import type { PaymentMethodsEnabledValue, RoutingAlgorithm } from '../lib/schemas/merchant.ts';
@@ -44,6 +44,8 @@ export interface RouteInput {
   country: string | null;
   /** B2B when the payment's metadata.buyer_type says business (domain/capabilities.ts customerType). */
   customerType: 'B2B' | 'B2C';
+  /** The mandate the payment asks for (domain/mandates.ts mandateAsked): only a connector that keeps one takes it. */
+  mandate?: { kind: 'new' | 'setup' | 'recurring'; field: string } | null;
   random: () => number;
 }
 
@@ -53,12 +55,14 @@ const defaultAccountOf = (name: ConnectorName) => (name === DEFAULT_CONNECTOR ? 
 type Accepted = { type: 'enable_only' | 'disable_only'; list: string[] } | null | undefined;
 const accepts = (filter: Accepted, value: string | null) => !filter || value === null || filter.list.includes(value) === (filter.type === 'enable_only');
 
-type Payment = Pick<RouteInput, 'paymentMethodType' | 'currency' | 'country' | 'customerType'>;
+type Payment = Pick<RouteInput, 'paymentMethodType' | 'currency' | 'country' | 'customerType' | 'mandate'>;
 
 /** The connector's capabilities that exclude this payment (currency, country, customer type); a country not known yet does not. */
 function capabilityRefusal(name: ConnectorName, p: Payment): { message: string; param: string } | null {
   const r = servingRefusal(manifestOf(name), { currency: p.currency, country: p.country, customer: p.customerType });
-  return r && r.code !== 'IR_04' ? { message: r.message, param: r.param ?? 'connector' } : null;
+  if (r && r.code !== 'IR_04') return { message: r.message, param: r.param ?? 'connector' };
+  const m = p.mandate ? mandateRefusal(manifestOf(name), { payment_method_type: p.paymentMethodType }, p.mandate) : null;
+  return m ? { message: m.message, param: m.param ?? 'connector' } : null;
 }
 
 /** Why the connector cannot serve this payment, or null. */

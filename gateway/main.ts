@@ -21,6 +21,8 @@ import { OutcomeWaiter } from './outcome-waiter.ts';
 import { Customers } from './customers.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { MerchantSetup } from './merchant-setup.ts';
+import { MandateStore } from '../adapters/mandate-store.ts';
+import { MandateRevocations, projectMandates } from '../adapters/mandate-projection.ts';
 
 // domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
 useCapabilities(MANIFESTS);
@@ -36,6 +38,11 @@ const paymentState = paymentStateClient(config.paymentStateAddr);
 const store = new PaymentStore(db);
 const refunds = new RefundStore(db);
 store.rowProjections.push((p) => refunds.project(p));
+// The mandate and saved payment method a payment set up, once authorized (issue 22): the gateway writes projections
+// too (a create at seq 0, a repaired projection), so it keeps them in step as payment-state does.
+const mandates = new MandateStore(db);
+const revocations = new MandateRevocations(db, redis, store);
+store.rowProjections.push((p) => projectMandates(mandates, p, revocations));
 const setupEvents = redisConnection();
 const setup = new MerchantSetup(db, { pub: redis });
 await setup.listen(setupEvents);
@@ -78,7 +85,11 @@ async function health() {
   };
 }
 
-const app = buildApp(db, { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup }, health);
+const app = buildApp(
+  db,
+  { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates },
+  health,
+);
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
 answerNodeRefusals(server);

@@ -2,45 +2,29 @@
 // mandate_revoked event, stored and queued for the merchant's webhook like every event), and what deleting a customer
 // does to them. The mandates themselves are written by the payment path (projections of the payment that set them
 // up: adapters/mandate-store.ts); this is the only place that revokes one at a merchant's request.
-import type { z } from 'zod';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ApiError, errors } from '../lib/errors.ts';
-import { MerchantStore } from '../lib/merchant-store.ts';
-import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import type { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 import { MandateStore, type MandateDoc, type PaymentMethodDoc } from '../adapters/mandate-store.ts';
-import { EventStore, recordMandateRevoked, WebhookQueue } from '../adapters/event-store.ts';
+import { MandateRevocations } from '../adapters/mandate-projection.ts';
 import type { PaymentStore } from '../adapters/payment-store.ts';
 
-/** Only the schema's fields, a field the store left out (a null it did not keep) as null; then parsed. */
-function resource<S extends z.ZodObject>(schema: S, doc: object): z.infer<S> {
-  const stored = new Map(Object.entries(doc));
-  return schema.parse(Object.fromEntries(Object.keys(schema.shape).map((k) => [k, stored.get(k) ?? null])));
-}
-
-/** The resource as the API shows it: only its fields (no _id, no field stored beside them). */
-export const mandateResource = (m: MandateDoc): MandateResource => resource(MandateResource, m);
+/** The resource as the API shows it: the store reads only the schema's fields back (a null it did not keep as null). */
+export const mandateResource = (m: MandateDoc): MandateResource => m;
 /** A saved payment method as the API shows it (no merchant_id; BNPL keeps no sensitive data on it). */
-export const paymentMethodResource = (pm: PaymentMethodDoc): CustomerPaymentMethod => resource(CustomerPaymentMethod, pm);
+export const paymentMethodResource = ({ merchant_id: _m, ...pm }: PaymentMethodDoc): CustomerPaymentMethod => pm;
 
 /** 404 HE_02 naming the id looked for: unknown and another merchant's look the same. */
 export const notFoundNaming = (what: string, param: string) => new ApiError(404, 'HE_02', `${what} does not exist in our records`, param);
 
 export class Mandates {
   readonly store: MandateStore;
-  private readonly events: EventStore;
-  private readonly setup: MerchantStore;
-  private readonly redis: Redis;
-  private readonly payments: PaymentStore;
-  // Made at the first revocation: declaring the routes touches no connection.
-  private queue: WebhookQueue | undefined;
+  private readonly revocations: MandateRevocations;
 
   constructor(db: Db, redis: Redis, payments: PaymentStore) {
     this.store = new MandateStore(db);
-    this.events = new EventStore(db);
-    this.setup = new MerchantStore(db);
-    this.redis = redis;
-    this.payments = payments;
+    this.revocations = new MandateRevocations(db, redis, payments);
   }
 
   async find(merchantId: string, mandateId: string): Promise<MandateDoc | null> {
@@ -79,14 +63,8 @@ export class Mandates {
     return n;
   }
 
-  /** The mandate_revoked event: stored once (its id comes from the mandate), then its delivery queued (jobId = event id). */
   private async announce(m: MandateDoc): Promise<void> {
-    const payment = await this.payments.find(m.merchant_id, m.original_payment_id).catch(() => null);
-    const profileId = payment?.profile_id ?? (await this.setup.merchant(m.merchant_id))?.default_profile ?? null;
-    await recordMandateRevoked(this.events, () => (this.queue ??= new WebhookQueue(this.redis)), mandateResource(m), {
-      profile_id: profileId,
-      sequence: payment?.seq ?? 0,
-    });
+    await this.revocations.announce(mandateResource(m));
   }
 }
 

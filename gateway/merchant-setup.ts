@@ -11,7 +11,7 @@ import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
-import { chooseRoute, type Route } from '../domain/routing.ts';
+import { chooseRoute, type Route, type RouteInput } from '../domain/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
 import { canStart } from '../domain/transitions.ts';
@@ -95,6 +95,7 @@ export class MerchantSetup {
   async route(
     p: StoredPayment,
     body: Pick<ConfirmPaymentBody, 'connector' | 'routing' | 'payment_method_type' | 'currency' | 'billing' | 'metadata'>,
+    mandate?: RouteInput['mandate'],
   ): Promise<Route | null> {
     if (canStart(p, 'confirm')) return null;
     const { profiles, accounts: all } = await this.snapshot(p.merchant_id);
@@ -109,6 +110,7 @@ export class MerchantSetup {
       currency: body.currency ?? p.currency,
       country: (body.billing ?? (p.billing as typeof body.billing))?.address?.country ?? null,
       customerType: customerType({ metadata: body.metadata ?? p.metadata }),
+      mandate: mandate ?? null,
       random: Math.random,
     });
     if ('refused' in r) throw errors.invalid(r.param, r.refused);

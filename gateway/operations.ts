@@ -22,6 +22,14 @@ import type { OutcomeWaiter } from './outcome-waiter.ts';
 import type { Customers } from './customers.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { MerchantSetup } from './merchant-setup.ts';
+import type { MandateStore } from '../adapters/mandate-store.ts';
+import { paymentMethodResource } from './mandates.ts';
+import { mandateAsked, newPaymentToken, prepareMandate } from '../domain/mandates.ts';
+import { withRequestFields } from '../domain/request-fields.ts';
+import { canStart } from '../domain/transitions.ts';
+import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
+import { Connector, PaymentMethodType } from '../lib/schemas/common.ts';
+import type { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 
 export interface Deps {
   store: PaymentStore;
@@ -35,6 +43,8 @@ export interface Deps {
   redis: Redis;
   /** Profiles and connector routing from the merchant's setup. */
   setup: MerchantSetup;
+  /** Mandates and saved payment methods (issue 22): a confirm reads the one it charges on. */
+  mandates: MandateStore;
 }
 
 /** gRPC status -> the API's error. */
@@ -61,9 +71,37 @@ export function fromRpcError(err: unknown): ApiError {
 /** What a confirm takes from the merchant's setup: the review rule and the routed connector account. */
 async function confirmContext(deps: Deps, merchantId: string, paymentId: string, body: ConfirmPaymentBody, payment?: StoredPayment) {
   const p = payment ?? (await deps.store.find(merchantId, paymentId));
-  const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(p, body ?? {}) : null]);
+  // A payment that cannot be confirmed now is refused by payment-state as before: nothing to read for it.
+  const confirmable = p && !canStart(p, 'confirm') ? p : null;
+  const held = confirmable ? await mandateOf(deps, confirmable, body ?? {}) : { mandate: null, paymentMethod: null };
+  // A charge on a mandate goes through the connector account that holds it.
+  const m = held.mandate;
+  const routeBody: ConfirmPaymentBody = m
+    ? {
+        ...body,
+        connector: undefined,
+        routing: {
+          type: 'single',
+          data:
+            m.merchant_connector_id && m.merchant_connector_id !== DEFAULT_ACCOUNT_ID
+              ? { connector: Connector.parse(m.connector), merchant_connector_id: m.merchant_connector_id }
+              : Connector.parse(m.connector),
+        },
+        payment_method_type: body?.payment_method_type ?? PaymentMethodType.safeParse(m.payment_method_type).data,
+      }
+    : (body ?? {});
+  // The mandate part's refusals before anything is written (a create with confirm stores its payment only after
+  // this); payment-state decides again on what it records.
+  const requested = confirmable ? withRequestFields(confirmable, body ?? {}) : null;
+  const prepared = requested ? prepareMandate(requested, body?.customer_acceptance, { ...held, now: new Date().toISOString() }) : null;
+  if (prepared && 'kind' in prepared) throw new ApiError(400, prepared.code, prepared.message, prepared.param);
+  // Only a connector that keeps mandates takes a payment that asks for one (the domain refuses it otherwise).
+  const asked = requested ? mandateAsked(requested, { paymentMethod: held.paymentMethod }) : null;
+  const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(m ? { ...p, connector: null } : p, routeBody, asked) : null]);
   return {
     policy,
+    mandate_json: m ? JSON.stringify(m) : '',
+    payment_method_json: held.paymentMethod ? JSON.stringify(held.paymentMethod) : '',
     ...(route
       ? {
           route: {
@@ -75,6 +113,30 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
         }
       : {}),
   };
+}
+
+const notFoundNaming = (what: string, param: string) => new ApiError(404, 'HE_02', `${what} does not exist in our records`, param);
+
+/**
+ * The mandate and the saved payment method a confirm names (mandate_id; payment_token, whose mandate an off-session
+ * payment charges on), read from this merchant's own: another merchant's id is not found, as an unknown one is.
+ */
+async function mandateOf(
+  deps: Deps,
+  p: StoredPayment,
+  body: ConfirmPaymentBody,
+): Promise<{ mandate: MandateResource | null; paymentMethod: CustomerPaymentMethod | null }> {
+  const token = body.payment_token ?? p.payment_token;
+  const ownToken = !token || p.mandate || token === newPaymentToken(p.merchant_id, p.payment_id);
+  const pm = ownToken ? null : await deps.mandates.getPaymentMethod(p.merchant_id, token);
+  if (!ownToken && !pm) throw notFoundNaming('Payment method', 'payment_token');
+  const offSession = body.off_session ?? p.off_session;
+  // Our own mandate_id on a payment that sets one up is not a charge on it.
+  const named = body.mandate_id ?? (p.mandate && p.mandate.kind !== 'recurring' ? null : p.mandate_id) ?? (offSession ? pm?.mandate_id : null);
+  const mandate = named ? await deps.mandates.getMandate(p.merchant_id, named) : null;
+  if (named && !mandate) throw notFoundNaming('Mandate', 'mandate_id');
+  // The store reads them back whole (a null it did not keep is null): payment-state parses them strictly.
+  return { mandate, paymentMethod: pm ? paymentMethodResource(pm) : null };
 }
 
 /**

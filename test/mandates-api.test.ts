@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 import { MandateStore } from '../adapters/mandate-store.ts';
 import { insertMandates, mandateDoc, paymentMethodDoc } from './support/mandates.ts';
-import { Stack, freePort, sleep } from './support/stack.ts';
+import { Stack, freePort, sleep, until } from './support/stack.ts';
 
 interface Hook {
   event_id: string;
@@ -32,16 +32,6 @@ const past = '2026-01-01T00:00:00.000Z';
 
 const get = (path: string, key = A.api_key) => stack.api('GET', path, undefined, key);
 const revoke = (id: string, key = A.api_key, body: unknown = undefined) => stack.api('POST', `/mandates/revoke/${id}`, body, key);
-
-async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(150);
-  }
-}
 
 beforeAll(async () => {
   stack = await Stack.start();

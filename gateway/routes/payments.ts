@@ -89,7 +89,8 @@ export function paymentsRouter(deps: Deps): Router {
   r.post('/payments', async (req, res) => {
     const merchantId = merchantOf(req);
     const body = validate(CreatePaymentRequest, req.body);
-    if (body.confirm && !body.payment_method) throw errors.missing('payment_method');
+    // A charge on a mandate or a saved payment method (issue 22) takes its payment method from it.
+    if (body.confirm && !body.payment_method && !body.mandate_id && !body.payment_token) throw errors.missing('payment_method');
     const profileId = await deps.setup.profileFor(merchantId, body);
     const intent = createIntent(merchantId, body, {
       now: new Date(),

@@ -12,6 +12,8 @@ import { RefundStore } from '../../adapters/refund-store.ts';
 import { ConnectorQueues } from '../../adapters/queue.ts';
 import { redisConnection } from '../../lib/redis.ts';
 import { PaymentStateService } from './service.ts';
+import { MandateStore } from '../../adapters/mandate-store.ts';
+import { MandateRevocations, projectMandates } from '../../adapters/mandate-projection.ts';
 import { DisputeStore } from '../../lib/dispute-store.ts';
 import { reportDispute } from './disputes.ts';
 import { useCapabilities } from '../../domain/capabilities.ts';
@@ -27,6 +29,11 @@ const queues = new ConnectorQueues(redis);
 const store = new PaymentStore(db);
 const refunds = new RefundStore(db);
 store.rowProjections.push((p) => refunds.project(p));
+// Issue 22: the mandate and the saved payment method a payment set up, written once it is authorized; a recurring
+// charge the provider refused for a mandate revoked at its end revokes ours.
+const mandates = new MandateStore(db);
+const revocations = new MandateRevocations(db, redis, store);
+store.rowProjections.push((p) => projectMandates(mandates, p, revocations));
 const service = new PaymentStateService(store, redis, queues);
 const disputes = new DisputeStore(db);
 

@@ -43,6 +43,8 @@ import { beginAuthenticate } from '../../domain/three-ds.ts';
 import { beginRefund, beginRefundUpdate } from '../../domain/refunds.ts';
 import { requestHash as requestHashOf } from '../../domain/intent.ts';
 import { CreateRefundRequest, RefundId, UpdateRefundRequest } from '../../lib/schemas/refund.ts';
+import { CustomerPaymentMethod, MandateResource } from '../../lib/schemas/mandate.ts';
+import type { MandateContext } from '../../domain/mandates.ts';
 
 const MAX_RACES = 25;
 const OPERATION_ID = /^op_[A-Za-z0-9]{26}$/;
@@ -107,7 +109,8 @@ export class PaymentStateService {
       ? { manual_review: req.policy.manual_review, manual_review_amount_at_least: Number(req.policy.manual_review_amount_at_least) }
       : NO_POLICY;
     const route = req.route?.connector ? req.route : null;
-    const decide = begin({ now, operationId, policy, route }, params);
+    const mandates = mandateContextOf(req);
+    const decide = begin({ now, operationId, policy, route, mandates }, params);
     let recorded: { decision: Decision; payment: StoredPayment };
     try {
       recorded = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide, deadline - config.beginAppendMarginMs);
@@ -167,6 +170,7 @@ export class PaymentStateService {
       unified_code: o.unified_code || undefined,
       unified_message: o.unified_message || undefined,
       authentication: o.authentication ? authenticationOf(o.authentication) : undefined,
+      connector_mandate_id: o.connector_mandate_id || undefined,
     };
     const now = new Date().toISOString();
     const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id, (p) =>
@@ -309,7 +313,37 @@ export class PaymentStateService {
   }
 }
 
-type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy; route: RoutedConnector__Output | null };
+type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy; route: RoutedConnector__Output | null; mandates: MandateContext };
+
+/** The mandate and saved payment method the gateway read for a confirm (JSON text; empty: none), parsed. */
+function mandateContextOf(req: BeginRequest__Output): MandateContext {
+  const read = <T>(
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+    text: string,
+    name: string,
+  ): T | null => {
+    if (!text) return null;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, `${name} is not JSON`);
+    }
+    const r = schema.safeParse(raw);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new RpcError(
+        grpc.status.INVALID_ARGUMENT,
+        `${name} is not a ${name === 'mandate_json' ? 'mandate' : 'saved payment method'}: ${issue?.path.map(String).join('.')} ${issue?.message}`,
+      );
+    }
+    return r.data;
+  };
+  return {
+    mandate: read(MandateResource, req.mandate_json, 'mandate_json'),
+    paymentMethod: read(CustomerPaymentMethod, req.payment_method_json, 'payment_method_json'),
+  };
+}
 
 /** Per action: read its parameters (validated by the gateway; checked again here) and decide on the payment. */
 const BEGIN = {

@@ -267,6 +267,17 @@ export function sandboxOperatorFetch(sandboxUrl: string, key: string, path: stri
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `f` until it gives something truthy (returned), or fails naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(150);
+  }
+}
+
 /** The operation id (the provider idempotency key) of a payment's latest attempt or capture. */
 export async function operationIds(stack: Stack, merchantId: string, paymentId: string): Promise<{ kind: string; operation_id: string }[]> {
   const db = await stack.db();

@@ -11,4 +11,7 @@ export const unifiedFor = unifiedTable({
   unauthorized: 'credentials_refused',
   refund_declined: 'refund_declined',
   amount_exceeds_captured: 'invalid_request',
+  recurring_declined: 'customer_declined',
+  mandate_revoked: 'mandate_revoked',
+  mandate_not_found: 'mandate_revoked',
 });

@@ -30,4 +30,10 @@ export const manifest = defineManifest({
   queue: { concurrency: null, limiter: null, attempts: null, backoff_ms: null, rate_limited_ms: 1_000 },
   // Our own connector to our own provider (the sandbox's service_test): nothing of another's to trace.
   verification: { verified: 0, unverified: 0, level: 'own' },
+  // Our own provider keeps a mandate for every recurring-capable type (the imitation's `setup_mandate` and `mandate`
+  // fields, services/provider-sandbox/README.md), and sets one up with a zero authorization.
+  mandates: {
+    payment_method_types: ['invoice', 'subscription_invoice', 'direct_debit', 'subscription_direct_debit', 'installment_invoice', 'installment_direct_debit'],
+    setup_mandate: true,
+  },
 });

@@ -21,6 +21,10 @@ export const authorizeRequest = (job: ConnectorJob, apiKey: string, session?: Se
     webhook_url: notificationUrl(session),
     // What the provider signs them with: the account's own notification secret (lib/webhook-secret.ts).
     ...(session?.webhook_secret ? { webhook_secret: session.webhook_secret } : {}),
+    // Mandates (issue 22): ask for a reusable reference (a new mandate, or one set up with a zero authorization), or
+    // charge off-session on one, with no customer step.
+    ...(job.mandate?.kind === 'new' || job.mandate?.kind === 'setup' ? { setup_mandate: true } : {}),
+    ...(job.mandate?.kind === 'recurring' && job.mandate.connector_mandate_id ? { mandate: job.mandate.connector_mandate_id, off_session: true } : {}),
   },
 });
 

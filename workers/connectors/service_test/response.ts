@@ -30,6 +30,7 @@ export function paymentOutcome(res: ProviderResponse): Outcome {
     connector_transaction_id: p.id,
     connector_reference_id: p.reference ?? undefined,
     redirect_url: p.redirect_url,
+    ...(p.mandate ? { connector_mandate_id: p.mandate.id } : {}),
     ...(p.decline ? { error_code: p.decline.code, error_message: p.decline.message, ...unifiedFor(p.decline.code) } : {}),
   };
 }

@@ -26,6 +26,8 @@ export const ServiceTestPayment = z.object({
   reference: z.string().nullish(),
   redirect_url: z.string().optional(),
   decline: Problem.optional(),
+  /** The mandate the payment set up (setup_mandate) or was charged on (mandate): the reference to charge again. */
+  mandate: z.object({ id: z.string(), status: z.enum(['active', 'revoked']) }).optional(),
 });
 export const ServiceTestCapture = z.object({ id: z.string(), status: CAPTURE_STATUS.schema });
 /** A void's answer: the payment; any status but voided means it was not released. */

@@ -269,3 +269,26 @@ describe('service_test notifications -> what they say', () => {
     expect(flow(serviceTest.notification).parse('{"type":"refund.updated","id":"evt_1","data":{"id":"str_1"}}')).toMatchObject({ object: 'unknown' });
   });
 });
+
+describe('service_test mandates (issue 22)', () => {
+  const body = (j: ConnectorJob) => flow(authorize).request(j, creds, session).body as Record<string, unknown>;
+  it('a new or setup mandate asks for a reusable reference; a recurring charge is off-session on the reference', () => {
+    expect(body(job({ mandate: { kind: 'new', mandate_id: 'man_1', connector_mandate_id: null } }))).toMatchObject({ setup_mandate: true });
+    expect(body(job({ amount: 0, mandate: { kind: 'setup', mandate_id: 'man_1', connector_mandate_id: null } }))).toMatchObject({
+      setup_mandate: true,
+      amount: 0,
+    });
+    const recurring = body(job({ mandate: { kind: 'recurring', mandate_id: 'man_1', connector_mandate_id: 'stm_1' } }));
+    expect(recurring).toMatchObject({ mandate: 'stm_1', off_session: true });
+    expect(recurring.setup_mandate).toBeUndefined();
+    expect(body(job())).not.toHaveProperty('mandate');
+  });
+  it("the answer's mandate is the connector_mandate_id; a revoked mandate is UE_7000", () => {
+    const answer = { status: 201, body: { id: 'stp_1', status: 'captured', reference: 'order-1', mandate: { id: 'stm_9', status: 'active' } } };
+    expect(flow(authorize).response(answer, job())).toMatchObject({ kind: 'CAPTURED', connector_mandate_id: 'stm_9' });
+    const revoked = { status: 422, body: { error: { code: 'mandate_revoked', message: 'The customer revoked this mandate' } } };
+    expect(flow(authorize).response(revoked, job())).toMatchObject({ kind: 'DECLINED', error_code: 'mandate_revoked', unified_code: 'UE_7000' });
+    const declined = { status: 201, body: { id: 'stp_2', status: 'declined', decline: { code: 'recurring_declined', message: 'no' } } };
+    expect(flow(authorize).response(declined, job())).toMatchObject({ kind: 'DECLINED', unified_code: 'UE_1000' });
+  });
+});

@@ -8,6 +8,12 @@
 //   GET  /service_test/v1/refunds/:id              read a refund (refund sync)
 //   GET  /service_test/v1/disputes/:id             read a dispute (raised by the operator calls, disputes.ts)
 //   GET  /service_test/checkout/:id                the hosted page a redirected customer completes
+//   POST /sandbox/service_test/mandates/:id/revoke (operator) the customer revokes a mandate at the provider
+// Mandates (issue 22): a create with `setup_mandate: true` also sets up a mandate (amount 0 allowed: a zero
+// authorization) and answers it as `mandate: {id: stm_…, status}`; a create with `mandate: "stm_…"` (and
+// `off_session: true`) charges on it with no customer step. Magic amounts of such a recurring charge: 6660 declined
+// (`recurring_declined`), 6661 the customer revoked the mandate at the provider just now (422 `mandate_revoked`).
+// A charge on a revoked mandate: 422 `mandate_revoked`; on an unknown one: 422 `mandate_not_found`.
 //   POST /service_test/checkout/:id/(approve|deny)
 // Auth: "Authorization: Bearer <SERVICE_TEST_API_KEY>". Amounts in minor units. Errors: {"error": {code, message}}.
 // Later outcomes (a review decided, a checkout completed, a pending refund decided, a dispute) are notified, signed,
@@ -39,6 +45,8 @@ interface SandboxPayment {
   redirect_url?: string;
   decline?: { code: string; message: string };
   decide_at?: number;
+  /** The mandate this payment set up or was charged on. */
+  mandate?: { id: string; status: 'active' | 'revoked' };
   /** The customer's email, whose tags also steer the payment's refunds. */
   email: string | null;
   /** Where the provider notifies the merchant about this payment, its refunds and disputes. */
@@ -65,6 +73,20 @@ interface SandboxRefund {
   updated_at: string;
 }
 
+interface SandboxMandate {
+  id: string;
+  status: 'active' | 'revoked';
+  currency: string;
+  /** The payment that set it up. */
+  payment_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Magic amounts of a recurring charge (a create with `mandate`). */
+export const RECURRING_DECLINED_AMOUNT = 6660;
+export const MANDATE_REVOKED_AMOUNT = 6661;
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -83,6 +105,7 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
   const refunds = new Map<string, SandboxRefund>();
   /** Each payment's refunds, so what is left is counted without a scan of every refund (the benchmark makes many). */
   const refundsOf = new Map<string, SandboxRefund[]>();
+  const mandates = new Map<string, SandboxMandate>();
   const apiKey = process.env.SERVICE_TEST_API_KEY || 'sk_sandbox_service_test';
   const notifier = new Notifier({ firstRetryMs: retryFirstMs() });
   const timers = new Set<NodeJS.Timeout>();
@@ -153,7 +176,13 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
   router.post('/v1/payments', (req, res) =>
     idempotent(req, res, 'payments', async () => {
       const b = req.body ?? {};
-      if (!Number.isInteger(b.amount) || b.amount <= 0) return invalid('amount must be a positive integer');
+      const setupMandate = b.setup_mandate === true;
+      const charged = typeof b.mandate === 'string' ? b.mandate : null;
+      if (b.setup_mandate != null && typeof b.setup_mandate !== 'boolean') return invalid('setup_mandate must be a boolean');
+      if (b.mandate != null && typeof b.mandate !== 'string') return invalid('mandate must be a mandate id (stm_…)');
+      if (setupMandate && charged) return invalid('setup_mandate and mandate exclude each other');
+      // A zero authorization only sets up a mandate.
+      if (!Number.isInteger(b.amount) || b.amount < (setupMandate ? 0 : 1)) return invalid('amount must be a positive integer');
       if (typeof b.currency !== 'string' || !/^[A-Z]{3}$/.test(b.currency)) return invalid('currency is invalid');
       if (b.webhook_url != null && (typeof b.webhook_url !== 'string' || !isHttpUrl(b.webhook_url))) return invalid('webhook_url must be an http(s) URL');
       if (b.webhook_secret != null && (typeof b.webhook_secret !== 'string' || b.webhook_secret.length < 16 || b.webhook_secret.length > 256))
@@ -166,6 +195,13 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
       }
       if (tags.has('slow')) await sleep(config.sandboxSlowMs);
       const now = new Date().toISOString();
+      const held = charged ? mandates.get(charged) : undefined;
+      if (charged) {
+        if (!held) return { status: 422, body: { error: { code: 'mandate_not_found', message: 'No such mandate' } } };
+        if (b.amount === MANDATE_REVOKED_AMOUNT && held.status === 'active') Object.assign(held, { status: 'revoked', revoked_at: now });
+        if (held.status === 'revoked') return { status: 422, body: { error: { code: 'mandate_revoked', message: 'The customer revoked this mandate' } } };
+        if (held.currency !== b.currency) return invalid(`currency must be the mandate's (${held.currency})`);
+      }
       const p: SandboxPayment = {
         id: newId('stp'),
         idempotency_key: key,
@@ -183,7 +219,19 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
         created_at: now,
         updated_at: now,
       };
-      if (tags.has('decline')) {
+      if (setupMandate) {
+        const m: SandboxMandate = { id: newId('stm'), status: 'active', currency: p.currency, payment_id: p.id, created_at: now, revoked_at: null };
+        mandates.set(m.id, m);
+        p.mandate = { id: m.id, status: m.status };
+      }
+      if (held) {
+        // Off-session: no customer step (redirect and review do not apply), declined only by its magic amount.
+        p.mandate = { id: held.id, status: held.status };
+        if (b.amount === RECURRING_DECLINED_AMOUNT || tags.has('decline')) {
+          p.status = 'declined';
+          p.decline = { code: 'recurring_declined', message: 'The provider declined the recurring charge' };
+        } else approve(p);
+      } else if (tags.has('decline')) {
         p.status = 'declined';
         p.decline = { code: 'credit_declined', message: 'The customer did not pass the credit check' };
       } else if (tags.has('redirect')) {
@@ -349,25 +397,36 @@ export function serviceTestRouter(idem: IdempotencyStore, publicUrl: () => strin
     timers.clear();
     payments.clear();
     refunds.clear();
+    mandates.clear();
     refundsOf.clear();
     disputes.reset();
     notifier.reset();
   };
   /** Payments and refunds (disputes and pending notifications are not kept); decisions due are taken on the next read. */
-  const saved = keptState({ payments: records<SandboxPayment>('id'), refunds: records<SandboxRefund>('id') });
+  const saved = keptState({ payments: records<SandboxPayment>('id'), refunds: records<SandboxRefund>('id'), mandates: records<SandboxMandate>('id') });
   const state = {
-    save: () => ({ payments: [...payments.values()], refunds: [...refunds.values()] }),
+    save: () => ({ payments: [...payments.values()], refunds: [...refunds.values()], mandates: [...mandates.values()] }),
     load: (raw: unknown) => {
       reset();
       const s = saved.parse(raw);
       for (const p of s.payments) payments.set(p.id, p);
+      for (const m of s.mandates) mandates.set(m.id, m);
       for (const r of s.refunds) {
         refunds.set(r.id, r);
         refundsOf.set(r.payment_id, [...(refundsOf.get(r.payment_id) ?? []), r]);
       }
     },
   };
-  return { router, operator: disputes.operator, payments, refunds, disputes: disputes.disputes, notifier, reset, state };
+  // The operator's calls: disputes, and a customer revoking a mandate at the provider (issue 22).
+  const operator: Router = express.Router();
+  operator.use(disputes.operator);
+  operator.post('/service_test/mandates/:id/revoke', (req, res) => {
+    const m = mandates.get(req.params.id);
+    if (!m) return fail(res, 404, 'not_found', 'No such mandate');
+    if (m.status === 'active') Object.assign(m, { status: 'revoked', revoked_at: new Date().toISOString() });
+    res.json(m);
+  });
+  return { router, operator, payments, refunds, mandates, disputes: disputes.disputes, notifier, reset, state };
 }
 
 export const imitation: Imitation = (idem, publicUrl) => {
@@ -386,6 +445,7 @@ export const imitation: Imitation = (idem, publicUrl) => {
           (r) => (!q.idempotency_key || r.idempotency_key === q.idempotency_key) && (!q.payment_id || r.payment_id === q.payment_id),
         ),
       disputes: (q) => [...st.disputes.values()].filter((d) => !q.payment_id || d.payment_id === q.payment_id),
+      mandates: (q) => [...st.mandates.values()].filter((m) => !q.id || m.id === q.id),
       notifications: (q) => st.notifier.deliveries.filter((d) => (!q.object_id || d.object_id === q.object_id) && (!q.type || d.type === q.type)),
     },
   };

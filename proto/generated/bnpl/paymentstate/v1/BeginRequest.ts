@@ -33,6 +33,8 @@ export interface BeginRequest {
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams | null);
   'refund'?: (_bnpl_paymentstate_v1_RefundParams | null);
   'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams | null);
+  'mandate_json'?: (string);
+  'payment_method_json'?: (string);
   'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }
 
@@ -55,5 +57,7 @@ export interface BeginRequest__Output {
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams__Output | null);
   'refund'?: (_bnpl_paymentstate_v1_RefundParams__Output | null);
   'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams__Output | null);
+  'mandate_json': (string);
+  'payment_method_json': (string);
   'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }

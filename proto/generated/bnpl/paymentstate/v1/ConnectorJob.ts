@@ -29,6 +29,7 @@ export interface ConnectorJob {
   'capture_details_json'?: (string);
   'connector_capture_id'?: (string);
   'follow_ups_before'?: (number);
+  'mandate_json'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -43,6 +44,7 @@ export interface ConnectorJob {
   '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
   '_follow_ups_before'?: "follow_ups_before";
+  '_mandate_json'?: "mandate_json";
 }
 
 export interface ConnectorJob__Output {
@@ -71,6 +73,7 @@ export interface ConnectorJob__Output {
   'capture_details_json'?: (string);
   'connector_capture_id'?: (string);
   'follow_ups_before'?: (number);
+  'mandate_json'?: (string);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -85,4 +88,5 @@ export interface ConnectorJob__Output {
   '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
   '_follow_ups_before'?: "follow_ups_before";
+  '_mandate_json'?: "mandate_json";
 }

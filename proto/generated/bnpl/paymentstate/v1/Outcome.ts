@@ -51,6 +51,7 @@ export interface Outcome {
   'unified_code'?: (string);
   'unified_message'?: (string);
   'authentication'?: (_bnpl_paymentstate_v1_Authentication | null);
+  'connector_mandate_id'?: (string);
 }
 
 export interface Outcome__Output {
@@ -63,4 +64,5 @@ export interface Outcome__Output {
   'unified_code': (string);
   'unified_message': (string);
   'authentication': (_bnpl_paymentstate_v1_Authentication__Output | null);
+  'connector_mandate_id': (string);
 }
