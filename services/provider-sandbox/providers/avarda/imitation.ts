@@ -353,7 +353,15 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
       errors.push({ Property: 'RecurringPaymentToken', ErrorCode: 0, ErrorMessage: 'The RecurringPaymentToken field is required.' });
     if (errors.length) return send(res, avardaError(errors));
     if (!first.recurringPaymentToken || first.recurringPaymentToken !== b.recurringPaymentToken)
-      return send(res, refusal('The recurring payment token is not valid for this purchase', 0, 'RecurringPaymentToken'));
+      // Avarda's published code for it (checkout-3/error-codes 110); a revoked token is one no longer valid.
+      return send(
+        res,
+        refusal(
+          'Authorize recurring payment can not be processed. Invalid recurring payment token or origin purchase does not meet conditions for recurring payments',
+          110,
+          'RecurringPaymentToken',
+        ),
+      );
     const total = itemsTotal(b.items);
     if (total < 1) return send(res, refusal('The total of the items must be greater than 0', 0, 'Items'));
     const now = new Date();
