@@ -25,7 +25,8 @@
 // orderReference on initialize), +refund_fail (returns refused), +refund_flaky (500 twice per return).
 // A purchase initialized with checkoutSetup.recurringPayments 'checked' gets a recurringPaymentToken when Completed,
 // shown in the status as paymentMethods.selectedPayment.recurringPaymentToken; POST /sandbox/avarda/revoke/:token
-// (a sandbox control, not Avarda's) ends a token, so the next charge on it is refused (a mandate revoked at Avarda).
+// (a sandbox control, not Avarda's) ends a token, so the next charge on it is refused with Avarda's published 110
+// ("Invalid recurring payment token …"; a mandate revoked at Avarda).
 // +redirect is every purchase here (the customer step is Avarda's way); +refund_pending has no counterpart.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
