@@ -43,6 +43,18 @@ describe('confirmRefusal', () => {
       param: 'metadata.legal_form',
     });
   });
+  it('a recurring charge (issue 22) needs neither the required fields nor a billing country; a country given is checked', () => {
+    const mandate = { kind: 'recurring' as const, mandate_id: 'man_1', customer_acceptance: null, mandate_type: null, connector_mandate_id: 'ref' };
+    const avarda = MANIFESTS.avarda as Manifest;
+    const bare = payment({ currency: 'SEK', billing: null, metadata: null, return_url: null, mandate });
+    expect(confirmRefusal(avarda, bare)).toBeNull();
+    expect(confirmRefusal(avarda, { ...bare, mandate: undefined })).toMatchObject({ code: 'IR_04', param: 'billing.address.country' });
+    expect(confirmRefusal(avarda, payment({ currency: 'SEK', billing: { address: { country: 'DE' } }, mandate }))).toMatchObject({
+      code: 'IR_05',
+      param: 'billing.address.country',
+    });
+    expect(confirmRefusal(avarda, { ...bare, currency: 'USD' })).toMatchObject({ code: 'IR_05', param: 'currency' });
+  });
   it('service_test takes anything; an unknown connector is not refused here', () => {
     expect(confirmRefusal(serviceTest as Manifest, payment({ currency: 'JPY', billing: null, metadata: null }))).toBeNull();
     expect(confirmRefusal(undefined, payment())).toBeNull();

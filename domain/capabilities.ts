@@ -97,10 +97,16 @@ export function confirmRefusal(m: ConnectorCapabilities | undefined, p: StoredPa
   if (!m.capture_methods.includes(method as never)) {
     return refuse('IR_05', `${m.name} does not support capture_method ${method} (it takes ${m.capture_methods.join(', ')})`, 'capture_method');
   }
-  const serving = servingRefusal(m, { currency: p.currency, country: valueAt(p, 'billing.address.country'), customer: customerType(p) });
+  // A recurring charge (issue 22) is made on the provider's own mandate, without the customer: what the connector needs
+  // to open its customer step and assess the buyer (required_fields, the billing country) came with the mandate's first
+  // payment and is the provider's. It needs neither; a country it is given is still checked, and so are the fields an
+  // automatic capture needs (capture_fields).
+  const recurring = p.mandate?.kind === 'recurring';
+  const country = valueAt(p, 'billing.address.country');
+  const serving = servingRefusal(recurring && !present(country) ? { ...m, countries: 'any' } : m, { currency: p.currency, country, customer: customerType(p) });
   if (serving) return serving;
   const needed = fieldsNeeded(m, method);
-  for (const path of needed.confirm) {
+  for (const path of recurring ? needed.confirm.filter((f) => m.capture_fields?.includes(f)) : needed.confirm) {
     if (present(valueAt(p, path))) continue;
     const why = m.capture_fields?.includes(path)
       ? ` for capture_method ${method}: its capture needs it, and an automatic capture has no capture request to give it in`

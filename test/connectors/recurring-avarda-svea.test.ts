@@ -147,7 +147,8 @@ describe('avarda: recurring payments against the imitation', () => {
     expect((await fetch(`${base}/sandbox/avarda/revoke/${token}`, { method: 'POST' })).status).toBe(200);
     expect(await run(avarda.authorize, job({ mandate: mandate('recurring', synced.connector_mandate_id!) }), creds, s)).toMatchObject({
       kind: 'DECLINED',
-      error_code: 'RecurringPaymentToken',
+      error_code: '110',
+      unified_code: 'UE_7000',
     });
   });
 });
@@ -205,7 +206,7 @@ describe('svea: recurring orders against the imitation', () => {
     }
   });
 
-  it("a token cancelled at Svea (PATCH /api/tokens/{token}) declines the next order as the customer's: 118", async () => {
+  it('a token cancelled at Svea (PATCH /api/tokens/{token}) declines the next order: 118, the mandate gone (UE_7000)', async () => {
     const { s, token } = await firstOrder();
     const cancel = { method: 'PATCH' as const, path: `/api/tokens/${token}`, body: { status: 'Cancelled' } };
     const { sveaHeaders } = await import('../../workers/connectors/svea/sign.ts');
@@ -213,11 +214,11 @@ describe('svea: recurring orders against the imitation', () => {
     expect(await run(svea.authorize, sveaJob({ mandate: mandate('recurring', token) }), creds, s)).toMatchObject({
       kind: 'DECLINED',
       error_code: '118',
-      unified_code: 'UE_1000',
+      unified_code: 'UE_7000',
     });
     expect(await run(svea.authorize, sveaJob({ mandate: mandate('recurring', '00000000-0000-0000-0000-000000000000') }), creds, s)).toMatchObject({
       kind: 'DECLINED',
-      unified_code: 'UE_1000',
+      unified_code: 'UE_7000',
     });
   });
 });

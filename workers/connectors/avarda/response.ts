@@ -67,6 +67,11 @@ export function purchaseOutcome(res: ProviderResponse): Outcome {
 export function recurringOutcome(res: ProviderResponse): Outcome {
   if (res.status >= 400) {
     const e = errorFields(res);
+    // 110 "Invalid recurring payment token or origin purchase does not meet conditions for recurring payments" and 120
+    // "Recurring payment token expired" (checkout-3/error-codes): the token can no longer be charged, whatever ended
+    // it: the mandate is gone at Avarda (UE_7000, our mandate becomes revoked). 121 (limit reached) and 122 (origin
+    // purchase not completed) leave it standing.
+    if (res.status === 400 && (e.error_code === '110' || e.error_code === '120')) return { kind: 'DECLINED', ...e, ...UNIFIED.mandate_revoked };
     return { kind: res.status >= 500 || e.unified_code === UNIFIED.credentials_refused.unified_code ? 'FAILED' : 'DECLINED', ...e };
   }
   const p = readAnswer(RecurringAnswer, res, 'avarda recurring payment');

@@ -418,6 +418,23 @@ describe("avarda mandates (recurring payments: the WooCommerce plugin's subscrip
       error_code: 'RecurringPaymentToken',
       error_message: 'RecurringPaymentToken: The recurring payment token is not valid',
     });
+    // Avarda's published recurring codes (checkout-3/error-codes): 110 (token not valid) and 120 (token expired) end
+    // the mandate (UE_7000); 121 (limit reached) and 122 (origin purchase not completed) leave it standing.
+    const coded = (code: number, message: string) =>
+      ok({ Errors: [{ Property: 'RecurringPaymentToken', ErrorCode: code, ErrorMessage: message }], StatusCode: 400 }, 400);
+    const invalid =
+      'Authorize recurring payment can not be processed. Invalid recurring payment token or origin purchase does not meet conditions for recurring payments';
+    expect(authorize.response(coded(110, invalid), j)).toMatchObject({ kind: 'DECLINED', error_code: '110', unified_code: 'UE_7000' });
+    expect(authorize.response(coded(120, 'Authorize recurring payment can not be processed. Recurring payment token expired.'), j)).toMatchObject({
+      kind: 'DECLINED',
+      error_code: '120',
+      unified_code: 'UE_7000',
+    });
+    expect(authorize.response(coded(121, 'Authorize recurring payment can not be processed. Recurring payment limit reached'), j)).toMatchObject({
+      kind: 'DECLINED',
+      error_code: '121',
+      unified_code: 'UE_3000',
+    });
     expect(authorize.response(ok({ errorMessage: 'down' }, 500), j)).toMatchObject({ kind: 'FAILED' });
     expect(() => authorize.response(ok({}), j)).toThrow(UnexpectedAnswer);
   });

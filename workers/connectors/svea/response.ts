@@ -7,6 +7,7 @@ import type { Outcome } from '../../../domain/payment.ts';
 import type { ConnectorJob } from '../../../domain/job.ts';
 import type { ProviderResponse } from '../kit/http.ts';
 import { maybeAnswer, readAnswer, UnexpectedAnswer } from '../kit/answer.ts';
+import { UNIFIED } from '../kit/errors.ts';
 import { unifiedFor } from './errors.ts';
 import { AdminDelivery, AdminOrder, CheckoutOrder, Credit, DELIVERABLE, SveaError, Task } from './schemas.ts';
 
@@ -70,8 +71,9 @@ export function authorizeOutcome(res: ProviderResponse): Outcome {
 /**
  * A recurring order's refusal: Svea's token endpoints answer their errors in the headers X-SVEACHECKOUT-ERRORCODE and
  * X-SVEACHECKOUT-ERRORMESSAGE (docs checkout/recurring-orders/introduction: "Any errors will be returned in the response
- * header"); 404 "No token with the requested ID was found" and 118 "Invalid token status" (a cancelled token) mean the
- * mandate is gone at Svea: declined as the customer's. A body of Svea's error shape is read too.
+ * header"); 404 "No token with the requested ID was found" and 118 "Invalid token status" (a token whose status is
+ * not Active: cancelled, cancel-recurring-order) mean the mandate is gone at Svea: declined, UE_7000 (our mandate
+ * becomes revoked). A body of Svea's error shape is read too.
  */
 export function tokenErrorFields(res: ProviderResponse) {
   const code = res.headers?.['x-sveacheckout-errorcode'];
@@ -82,7 +84,7 @@ export function tokenErrorFields(res: ProviderResponse) {
   return {
     error_code: c,
     error_message: message || (res.status === 404 ? 'No token with the requested ID was found' : `HTTP ${res.status}`),
-    ...(gone ? unifiedFor('Cancelled') : unifiedFor(c, res.status)),
+    ...(gone ? UNIFIED.mandate_revoked : unifiedFor(c, res.status)),
   };
 }
 

@@ -445,17 +445,17 @@ describe('svea mandates (recurring orders: php-checkout §6-§9, docs checkout/r
     expect(() => a.response({ status: 201, body: {} }, j)).toThrow(UnexpectedAnswer);
   });
 
-  it("refusals come in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers; an unknown or cancelled token is the customer's mandate gone", () => {
+  it('refusals come in the X-SVEACHECKOUT-ERRORCODE / -ERRORMESSAGE headers; an unknown or cancelled token is the mandate gone at Svea (UE_7000)', () => {
     const a = flow(svea.authorize);
     const j = job({ mandate: mandate('recurring', TOKEN) });
     expect(a.response({ status: 404, body: null, headers: {} }, j)).toMatchObject({
       kind: 'DECLINED',
       error_code: 'http_404',
       error_message: 'No token with the requested ID was found',
-      unified_code: 'UE_1000',
+      unified_code: 'UE_7000',
     });
     const cancelled = { status: 400, body: null, headers: { 'x-sveacheckout-errorcode': '118', 'x-sveacheckout-errormessage': 'Invalid token status.' } };
-    expect(a.response(cancelled, j)).toMatchObject({ kind: 'DECLINED', error_code: '118', error_message: 'Invalid token status.', unified_code: 'UE_1000' });
+    expect(a.response(cancelled, j)).toMatchObject({ kind: 'DECLINED', error_code: '118', error_message: 'Invalid token status.', unified_code: 'UE_7000' });
     const bad = { status: 400, body: null, headers: { 'x-sveacheckout-errorcode': '126', 'x-sveacheckout-errormessage': 'Invalid client order number.' } };
     expect(a.response(bad, j)).toMatchObject({ kind: 'DECLINED', error_code: '126', unified_code: 'UE_2000' });
   });

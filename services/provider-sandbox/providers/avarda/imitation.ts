@@ -25,7 +25,8 @@
 // orderReference on initialize), +refund_fail (returns refused), +refund_flaky (500 twice per return).
 // A purchase initialized with checkoutSetup.recurringPayments 'checked' gets a recurringPaymentToken when Completed,
 // shown in the status as paymentMethods.selectedPayment.recurringPaymentToken; POST /sandbox/avarda/revoke/:token
-// (a sandbox control, not Avarda's) ends a token, so the next charge on it is refused (a mandate revoked at Avarda).
+// (a sandbox control, not Avarda's) ends a token, so the next charge on it is refused with Avarda's published 110
+// ("Invalid recurring payment token …"; a mandate revoked at Avarda).
 // +redirect is every purchase here (the customer step is Avarda's way); +refund_pending has no counterpart.
 import express, { type Request, type Response, type Router } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -353,7 +354,15 @@ export function avardaRouter(idem: IdempotencyStore, _publicUrl: () => string) {
       errors.push({ Property: 'RecurringPaymentToken', ErrorCode: 0, ErrorMessage: 'The RecurringPaymentToken field is required.' });
     if (errors.length) return send(res, avardaError(errors));
     if (!first.recurringPaymentToken || first.recurringPaymentToken !== b.recurringPaymentToken)
-      return send(res, refusal('The recurring payment token is not valid for this purchase', 0, 'RecurringPaymentToken'));
+      // Avarda's published code for it (checkout-3/error-codes 110); a revoked token is one no longer valid.
+      return send(
+        res,
+        refusal(
+          'Authorize recurring payment can not be processed. Invalid recurring payment token or origin purchase does not meet conditions for recurring payments',
+          110,
+          'RecurringPaymentToken',
+        ),
+      );
     const total = itemsTotal(b.items);
     if (total < 1) return send(res, refusal('The total of the items must be greater than 0', 0, 'Items'));
     const now = new Date();
