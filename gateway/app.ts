@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
+import { httpMetricsMiddleware, metricsHandler } from '../lib/metrics.ts';
 import { jsonBody, rawBody } from './body.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
@@ -35,6 +36,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.set('strict routing', ROUTING.strict);
   if (config.trustProxy) app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(tracingMiddleware());
+  // RED per route: http.server.request.duration by method, route pattern and status (lib/metrics.ts).
+  app.use(httpMetricsMiddleware());
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
@@ -50,6 +53,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
     // instance_id: the `npm start` run this gateway belongs to (scripts/start.ts checks it answers its own).
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', ...(config.instanceId ? { instance_id: config.instanceId } : {}), parts: h.parts });
   });
+  // Prometheus, keyless as scrapers expect: labels carry no id (lib/metrics.ts), so nothing a merchant owns is shown.
+  app.get('/metrics', (req, res) => metricsHandler(req, res));
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));

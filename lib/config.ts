@@ -43,6 +43,9 @@ const schema = z.object({
   PROVIDER_WEBHOOK_BASE_URL: str(''),
   PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
   SANDBOX_PORT: port(8090),
+  PAYMENT_STATE_METRICS_PORT: port(9464),
+  WORKER_METRICS_PORT: port(9465),
+  WEBHOOK_WORKER_METRICS_PORT: port(9466),
   SANDBOX_HOST: str('127.0.0.1'),
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
@@ -158,6 +161,13 @@ export function parseConfig(source: Record<string, string | undefined>) {
     providerWebhookBaseUrl: (e.PROVIDER_WEBHOOK_BASE_URL || publicBaseUrl).replace(/\/+$/, ''),
     paymentStateAddr: e.PAYMENT_STATE_ADDR,
     sandboxPort: e.SANDBOX_PORT,
+    /**
+     * Where the processes without an HTTP server answer GET /metrics (Prometheus): payment-state, a connector worker,
+     * the webhook worker; 0: not served. The gateway and the sandbox answer it on PORT and SANDBOX_PORT.
+     */
+    paymentStateMetricsPort: e.PAYMENT_STATE_METRICS_PORT,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    webhookWorkerMetricsPort: e.WEBHOOK_WORKER_METRICS_PORT,
     sandboxHost: e.SANDBOX_HOST,
     sandboxUrl,
     /** The key of the sandbox's operator routes (/__sandbox/*, /sandbox/*); unset: they refuse every call. */

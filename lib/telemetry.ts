@@ -1,13 +1,22 @@
 // OpenTelemetry for every process: one tracer provider, W3C trace context across HTTP, gRPC and BullMQ, and an
 // OTLP/HTTP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Instrumentation is explicit (a span where work
 // crosses a process or touches storage) so that it works the same under ES modules and type stripping.
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
+// Metrics go through the same pipeline: one MeterProvider with the traces' resource (service.name), read by a
+// Prometheus exporter that each process serves at GET /metrics (lib/metrics.ts).
+import { context, metrics, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { NodeTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { setLogService } from './log.ts';
 
 let provider: NodeTracerProvider | undefined;
+let meterProvider: MeterProvider | undefined;
+let exporter: PrometheusExporter | undefined;
+
+/** The Prometheus reader of this process's metrics (served by lib/metrics.ts); undefined before initTelemetry. */
+export const prometheusExporter = (): PrometheusExporter | undefined => exporter;
 
 export function initTelemetry(serviceName: string): void {
   setLogService(serviceName);
@@ -16,15 +25,18 @@ export function initTelemetry(serviceName: string): void {
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
     spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
   }
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': serviceName, 'service.namespace': 'bnpl' }),
-    spanProcessors,
-  });
+  const resource = resourceFromAttributes({ 'service.name': serviceName, 'service.namespace': 'bnpl' });
+  provider = new NodeTracerProvider({ resource, spanProcessors });
   provider.register();
+  // The exporter's own server stays off: the gateway and the sandbox answer /metrics on their port, the other
+  // processes on a small server of their own (lib/metrics.ts serveMetrics).
+  exporter = new PrometheusExporter({ preventServerStart: true });
+  meterProvider = new MeterProvider({ resource, readers: [exporter] });
+  metrics.setGlobalMeterProvider(meterProvider);
 }
 
 export async function shutdownTelemetry(): Promise<void> {
-  await provider?.shutdown().catch(() => undefined);
+  await Promise.all([provider?.shutdown().catch(() => undefined), meterProvider?.shutdown().catch(() => undefined)]);
 }
 
 export const tracer = () => trace.getTracer('bnpl');

@@ -10,6 +10,7 @@ import { config } from '../lib/config.ts';
 import { paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
+import { observeQueues, serveMetrics } from '../lib/metrics.ts';
 import { ConnectorQueues, queueName, telemetry, workerOptions } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
@@ -78,6 +79,9 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
 }
 
 const workers = await Promise.all(names.map(startWorker));
+// Metrics: the provider calls and outcomes of this process, and the depth of the queues it serves.
+observeQueues(() => names.map((n) => queues.get(n)));
+const metricsServer = serveMetrics(config.workerMetricsPort, 'WORKER_METRICS_PORT');
 log.info('worker ready', { connectors: names });
 
 onShutdown({
@@ -91,6 +95,7 @@ onShutdown({
     ['redis', () => connection.disconnect()],
     ['grpc', () => client.close()],
     ['mongo', () => mongo.close()],
+    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

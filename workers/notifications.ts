@@ -23,7 +23,7 @@ import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1
 import { flowFor, type Connector, type ProviderNotification } from './connectors/types.ts';
 import { jobFor } from '../domain/job.ts';
 import type { ConnectorQueues } from '../adapters/queue.ts';
-import { report } from './runtime.ts';
+import { reported } from './runtime.ts';
 
 type Known = Exclude<ProviderNotification, { object: 'unknown' | 'hint' }>;
 interface Done {
@@ -131,7 +131,11 @@ async function act(
   // payment-state applies an outcome once, and never to a closed operation.
   const complete = async (op: Operation | undefined, outcome: Outcome, what: string): Promise<Done> => {
     if (!op) return { result: 'unchanged', note: `no open ${what} on payment ${p.payment_id}` };
-    const reply = await report(client, { merchant_id: p.merchant_id, payment_id: p.payment_id, operation_id: op.operation_id }, outcome);
+    const reply = await reported(
+      client,
+      { merchant_id: p.merchant_id, payment_id: p.payment_id, operation_id: op.operation_id, connector: op.connector, kind: op.kind, mode: 'notification' },
+      outcome,
+    );
     return { result: reply.applied ? 'applied' : 'unchanged', status: reply.status };
   };
   switch (n.object) {

@@ -2,6 +2,7 @@
 // retrying (timeouts, network errors, 5xx, 409 "still processing", 429) versus an answer to map.
 import { withSpan, injectContext, SpanKind } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
+import { record, secondsSince } from '../lib/metrics.ts';
 import { ProviderUnavailable, type ProviderRequest, type ProviderResponse } from './connectors/kit/http.ts';
 
 export { ProviderUnavailable };
@@ -15,7 +16,25 @@ export class ProviderRateLimited extends ProviderUnavailable {
   }
 }
 
+/** One provider call, timed: bnpl.provider.call.duration by connector, method, status and failure (no path, no id). */
 export async function providerCall(baseUrl: string, req: ProviderRequest, connector: string): Promise<ProviderResponse> {
+  const start = process.hrtime.bigint();
+  const attrs: { status?: number; error?: string } = {};
+  try {
+    return await timedCall(baseUrl, req, connector, attrs);
+  } catch (err) {
+    attrs.error ??= err instanceof ProviderRateLimited ? 'rate_limited' : err instanceof ProviderUnavailable ? 'unavailable' : 'error';
+    throw err;
+  } finally {
+    record(
+      'providerCallDuration',
+      { 'bnpl.connector': connector, 'http.request.method': req.method, 'http.response.status_code': attrs.status, 'error.type': attrs.error },
+      secondsSince(start),
+    );
+  }
+}
+
+async function timedCall(baseUrl: string, req: ProviderRequest, connector: string, attrs: { status?: number; error?: string }): Promise<ProviderResponse> {
   return withSpan(
     `${connector} ${req.method} ${req.path.replace(/\/[A-Za-z0-9_-]{16,}/g, '/{id}')}`,
     {
@@ -36,8 +55,10 @@ export async function providerCall(baseUrl: string, req: ProviderRequest, connec
           signal: AbortSignal.timeout(config.providerTimeoutMs),
         });
       } catch (err) {
+        attrs.error = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network';
         throw new ProviderUnavailable(`${connector}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`);
       }
+      attrs.status = res.status;
       span.setAttribute('http.response.status_code', res.status);
       const text = await res.text();
       if (res.status === 429) {

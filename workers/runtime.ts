@@ -5,6 +5,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { call, errorCodeOf, grpc } from '../lib/grpc.ts';
 import { config, connectorSetting } from '../lib/config.ts';
 import { log } from '../lib/log.ts';
+import { actionLabel, record } from '../lib/metrics.ts';
 import { defaultAccountSecrets } from '../lib/webhook-secret.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
@@ -53,6 +54,19 @@ export async function report(
       await sleep(delay);
     }
   }
+}
+
+/** Reports a connector job's outcome, counted: bnpl.connector.outcomes and, when it carries an error, bnpl.connector.errors
+ * by unified code (`unmapped` when the connector gave the provider's code only). */
+export async function reported(
+  client: PaymentStateClient,
+  job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id' | 'connector' | 'kind'> & { mode: ConnectorJob['mode'] | 'notification' },
+  outcome: Outcome,
+): Promise<CompleteReply__Output> {
+  const common = { 'bnpl.connector': job.connector, 'bnpl.operation.kind': job.kind };
+  record('connectorOutcomes', { ...common, 'bnpl.outcome.kind': outcome.kind, 'bnpl.job.mode': job.mode });
+  if (outcome.unified_code || outcome.error_code) record('connectorErrors', { ...common, 'bnpl.error.code': actionLabel(outcome.unified_code) ?? 'unmapped' });
+  return report(client, job, outcome);
 }
 
 /** A connector account's credentials as a job uses them, with what the worker must know of the account now. */
@@ -198,7 +212,7 @@ export function processor(
     const data = job.data;
     // Read on every such job, uncached: with no connector account the sandbox default would otherwise pay on its behalf.
     if (notYetSent(job) && !(await merchantExists(data.merchant_id))) {
-      const reply = await report(client, data, MERCHANT_DELETED);
+      const reply = await reported(client, data, MERCHANT_DELETED);
       log.warn('operation refused: merchant deleted', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
       return { status: reply.status };
     }
@@ -209,14 +223,14 @@ export function processor(
       throw new UnrecoverableError(`connector account ${data.merchant_connector_id} no longer exists`);
     // A disabled account starts nothing new; what may already be at the provider runs on (with its current credentials).
     if (account?.disabled && notYetSent(job)) {
-      const reply = await report(client, data, ACCOUNT_DISABLED);
+      const reply = await reported(client, data, ACCOUNT_DISABLED);
       log.warn('operation refused: connector account disabled', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
       return { status: reply.status };
     }
     // Credentials the connector cannot use (an account stored before the gateway checked them): nothing can be sent,
     // so an operation not yet sent fails with that reason instead of waiting in flight.
     if (credentials && data.kind !== 'authenticate' && notYetSent(job) && !connector.manifest.credentials.safeParse(credentials).success) {
-      const reply = await report(client, data, UNUSABLE_CREDENTIALS(connector.manifest));
+      const reply = await reported(client, data, UNUSABLE_CREDENTIALS(connector.manifest));
       log.warn("operation failed: the connector account's credentials do not fit the connector", {
         operation_id: data.operation_id,
         kind: data.kind,
@@ -273,12 +287,12 @@ export function processor(
       }
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
-      const reply = await report(client, data, err.outcome);
+      const reply = await reported(client, data, err.outcome);
       log.warn('provider refused the credentials for a token', { operation_id: data.operation_id, error_code: err.outcome.error_code, status: reply.status });
       return { status: reply.status };
     }
     const outcome = sent.target.outcome(sent.res, sent.answers);
-    const reply = await report(client, data, outcome);
+    const reply = await reported(client, data, outcome);
     log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {
       const round = data.sync_round;
@@ -289,6 +303,7 @@ export function processor(
           ? { connector_refund_id: outcome.connector_transaction_id ?? data.connector_refund_id }
           : { connector_transaction_id: outcome.connector_transaction_id ?? data.connector_transaction_id };
       await job.updateData({ ...data, mode: 'sync', sync_round: round + 1, ...known });
+      record('statusSyncsScheduled', { 'bnpl.connector': data.connector, 'bnpl.operation.kind': data.kind });
       await job.moveToDelayed(Date.now() + config.syncDelaysMs[round], token);
       throw new DelayedError();
     }

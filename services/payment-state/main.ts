@@ -5,6 +5,7 @@ initTelemetry('payment-state');
 import { config } from '../../lib/config.ts';
 import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
+import { record, serveMetrics } from '../../lib/metrics.ts';
 import { log } from '../../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
@@ -56,8 +57,16 @@ await new Promise<void>((resolve, reject) =>
 );
 log.info('payment-state listening', { addr: config.paymentStateAddr });
 
-const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());
-const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp());
+const metricsServer = serveMetrics(config.paymentStateMetricsPort, 'PAYMENT_STATE_METRICS_PORT');
+/** A recovery task's run and what it enqueued again, counted (bnpl.sweeper.runs, bnpl.sweeper.requeued). */
+const counted = (task: 'sweep' | 'pick_up', run: () => Promise<number>) => async () => {
+  const n = await run();
+  record('sweeperRuns', { 'bnpl.sweeper.task': task });
+  if (n) record('sweeperRequeued', { 'bnpl.sweeper.task': task }, n);
+  return n;
+};
+const sweeper = every(config.sweepIntervalMs, 'sweep', counted('sweep', () => service.sweep()));
+const pickup = every(config.pickupIntervalMs, 'pick-up', counted('pick_up', () => service.pickUp()));
 
 onShutdown({
   name: 'payment-state',
@@ -81,6 +90,7 @@ onShutdown({
     ['queues', () => queues.close()],
     ['redis', () => redis.disconnect()],
     ['mongo', () => mongo.close()],
+    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { grpc, RpcError } from '../../lib/grpc.ts';
 import { ids } from '../../lib/ids.ts';
 import { log } from '../../lib/log.ts';
+import { actionLabel, record } from '../../lib/metrics.ts';
 import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
 import { capabilities, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
@@ -220,6 +221,7 @@ export class PaymentStateService {
         }
       }
       if (decision.kind === 'refused') {
+        record('transitionsRefused', { 'bnpl.action': actionLabel(action), 'bnpl.error.code': decision.code });
         const status =
           decision.code === 'HE_02' ? grpc.status.NOT_FOUND : decision.code === 'HE_01' ? grpc.status.ALREADY_EXISTS : grpc.status.FAILED_PRECONDITION;
         throw new RpcError(status, decision.message, decision.code, decision.param);
@@ -237,6 +239,7 @@ export class PaymentStateService {
       const opId = decision.operation?.operation_id ?? operationId;
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
         this.cache.set(key, next);
+        record('transitionsApplied', { 'bnpl.action': actionLabel(action) });
         await this.store.project(next);
         await this.publish({ action, operation_id: opId, payment: next });
         return { decision: { ...decision, payment: next }, payment: next };

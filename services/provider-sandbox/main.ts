@@ -9,6 +9,7 @@ import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/tele
 initTelemetry('provider-sandbox');
 import { config } from '../../lib/config.ts';
 import { tracingMiddleware } from '../../lib/http-tracing.ts';
+import { httpMetricsMiddleware, metricsHandler } from '../../lib/metrics.ts';
 import { onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { IdempotencyStore, Recorder } from './recorder.ts';
@@ -58,6 +59,9 @@ let faults: FaultSwitch = { ...noFaults };
 const app = express();
 app.disable('x-powered-by');
 app.use(tracingMiddleware());
+app.use(httpMetricsMiddleware());
+// Its own metrics (not a provider's path; the recorder below never sees it).
+app.get('/metrics', (req, res) => metricsHandler(req, res));
 app.use(express.json({ limit: '1mb' }));
 app.use(express.urlencoded({ extended: false }));
 app.use((req, res, next) => {

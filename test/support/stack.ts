@@ -71,6 +71,8 @@ export class Stack {
     const base = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/');
     base.pathname = `/${dbName}`;
     const [port, psPort, sbPort] = [await freePort(), await freePort(), await freePort()];
+    // /metrics of the processes without an HTTP server (lib/metrics.ts): ports of this stack's own.
+    const [psMetrics, workerMetrics, webhookMetrics] = [await freePort(), await freePort(), await freePort()];
     const env: Record<string, string> = {
       MONGODB_URL: base.toString(),
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -79,6 +81,9 @@ export class Stack {
       PAYMENT_STATE_ADDR: `127.0.0.1:${psPort}`,
       SANDBOX_PORT: String(sbPort),
       SANDBOX_URL: `http://127.0.0.1:${sbPort}`,
+      PAYMENT_STATE_METRICS_PORT: String(psMetrics),
+      WORKER_METRICS_PORT: String(workerMetrics),
+      WEBHOOK_WORKER_METRICS_PORT: String(webhookMetrics),
       ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
       KEY_HASH_SECRET: randomBytes(32).toString('hex'),
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),

@@ -17,6 +17,7 @@ initTelemetry('worker-webhooks');
 import { config } from '../../lib/config.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
+import { observeQueues, record, serveMetrics } from '../../lib/metrics.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
@@ -109,6 +110,7 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
       });
     } else {
       await store.settle(e.event_id, 'not_configured');
+      record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'not_configured' });
       await releaseNext(e);
     }
     return;
@@ -143,6 +145,9 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     url,
     ...r,
   });
+  const result = r.delivered ? 'delivered' : 'failed';
+  record('webhookAttempts', { 'bnpl.webhook.attempt.result': result, 'bnpl.webhook.trigger': manualId ? 'manual' : 'automatic', 'bnpl.event.type': e.event_type });
+  record('webhookAttemptDuration', { 'bnpl.webhook.attempt.result': result }, r.duration_ms / 1000);
   log.info('webhook attempt', {
     event_id: e.event_id,
     event_type: e.event_type,
@@ -153,12 +158,14 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   });
   if (r.delivered) {
     await store.settle(e.event_id, 'delivered');
+    record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'delivered' });
     await releaseNext(e);
     return;
   }
   if (manualId) return;
   if (lastTry) {
     await store.settle(e.event_id, 'failed');
+    record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'failed' });
     await releaseNext(e);
   }
   throw new Error(r.error ?? `answered ${r.response?.status_code}`);
@@ -192,6 +199,8 @@ const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () 
   if (n) log.warn('re-enqueued webhook deliveries lost from the queue', { count: n });
 });
 await runRelay();
+observeQueues(() => [queue.queue]);
+const metricsServer = serveMetrics(config.webhookWorkerMetricsPort, 'WEBHOOK_WORKER_METRICS_PORT');
 log.info('worker ready', { queue: WEBHOOK_QUEUE, concurrency: config.webhookConcurrency, allow_private_urls: config.webhookAllowPrivateUrls });
 
 onShutdown({
@@ -211,6 +220,7 @@ onShutdown({
     ['queue', () => queue.close()],
     ['redis', () => connection.disconnect()],
     ['mongo', () => mongo.close()],
+    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });
