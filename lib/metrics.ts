@@ -45,7 +45,7 @@ export const METRICS = {
   connectorErrors: {
     name: 'bnpl.connector.errors',
     kind: 'counter',
-    description: 'Outcomes carrying an error, by unified error code (UE_xxxx) or the code the provider answered.',
+    description: 'Outcomes carrying an error, by unified error code (UE_xxxx; unmapped when the connector gave only the provider code).',
     attributes: ['bnpl.connector', 'bnpl.operation.kind', 'bnpl.error.code'],
   },
   statusSyncsScheduled: {
@@ -57,7 +57,7 @@ export const METRICS = {
   transitionsApplied: {
     name: 'bnpl.transitions.applied',
     kind: 'counter',
-    description: 'Transitions payment-state appended, by action (confirm, capture, outcome:succeeded, ...).',
+    description: 'Transitions payment-state appended, by action (confirm, capture, outcome:captured, ...).',
     attributes: ['bnpl.action'],
   },
   transitionsRefused: {
