@@ -51,14 +51,24 @@ describe('metric label sets', () => {
     for (const s of samples.filter((x) => x.name !== 'target_info')) {
       const family = families.find((f) => [f.name, `${f.name}_bucket`, `${f.name}_sum`, `${f.name}_count`].includes(s.name));
       expect(family, s.name).toBeDefined();
-      const allowed = new Set([...family!.labels, 'otel_scope_name', 'otel_scope_version', 'otel_scope_schema_url', ...(s.name.endsWith('_bucket') ? ['le'] : [])]);
+      const allowed = new Set([
+        ...family!.labels,
+        'otel_scope_name',
+        'otel_scope_version',
+        'otel_scope_schema_url',
+        ...(s.name.endsWith('_bucket') ? ['le'] : []),
+      ]);
       for (const [k, v] of Object.entries(s.labels)) {
         expect(allowed.has(k), `${s.name} label ${k}`).toBe(true);
         expect(v, `${s.name} ${k}`).not.toMatch(/^(pay|mer|op|evt)_|\/payments\//);
       }
     }
     // Every instrument was exported.
-    for (const f of families.filter((f) => f.kind !== 'gauge')) expect(samples.some((s) => s.name.startsWith(f.name)), f.name).toBe(true);
+    for (const f of families.filter((f) => f.kind !== 'gauge'))
+      expect(
+        samples.some((s) => s.name.startsWith(f.name)),
+        f.name,
+      ).toBe(true);
   });
 
   it('http.route is the pattern Express matched, never the path; unknown methods are _OTHER', () => {

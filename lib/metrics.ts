@@ -39,7 +39,8 @@ export const METRICS = {
   connectorOutcomes: {
     name: 'bnpl.connector.outcomes',
     kind: 'counter',
-    description: 'Outcomes a connector worker reported to payment-state, by operation kind, outcome kind and job mode (execute, sync: a status sync, notification: a provider notification).',
+    description:
+      'Outcomes a connector worker reported to payment-state, by operation kind, outcome kind and job mode (execute, sync: a status sync, notification: a provider notification).',
     attributes: ['bnpl.connector', 'bnpl.operation.kind', 'bnpl.outcome.kind', 'bnpl.job.mode'],
   },
   connectorErrors: {
@@ -94,7 +95,7 @@ export const METRICS = {
   webhookDeliveries: {
     name: 'bnpl.webhook.deliveries',
     kind: 'counter',
-    description: "Merchant webhook events settled, by final status (delivered, failed, not_configured).",
+    description: 'Merchant webhook events settled, by final status (delivered, failed, not_configured).',
     attributes: ['bnpl.webhook.delivery.status'],
   },
 } as const satisfies Record<string, Spec>;
@@ -125,7 +126,11 @@ export const prometheusName = (name: string, kind: 'counter' | 'histogram' | 'ga
 export function prometheusFamilies(): { name: string; kind: 'counter' | 'histogram' | 'gauge'; labels: string[] }[] {
   return [
     ...Object.values(METRICS).map((m) => ({ name: prometheusName(m.name, m.kind), kind: m.kind, labels: m.attributes.map((a) => prometheusName(a, 'gauge')) })),
-    ...Object.values(QUEUE_GAUGES).map((m) => ({ name: prometheusName(m.name, 'gauge'), kind: 'gauge' as const, labels: m.attributes.map((a) => prometheusName(a, 'gauge')) })),
+    ...Object.values(QUEUE_GAUGES).map((m) => ({
+      name: prometheusName(m.name, 'gauge'),
+      kind: 'gauge' as const,
+      labels: m.attributes.map((a) => prometheusName(a, 'gauge')),
+    })),
   ];
 }
 type AttrsOf<K extends MetricKey> = Partial<Record<(typeof METRICS)[K]['attributes'][number], string | number | undefined>>;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../lib/config.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { nextRestart } from './restart-policy.ts';
-import { answers as listening, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
+import { answers as listening, metricsUrls, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
@@ -232,6 +232,7 @@ if (up) {
 [start] sandbox state: ${env.SANDBOX_STATE_FILE} (kept across restarts; delete it to start the sandbox empty)
 ${stores}
 [start] merchant webhooks to private/loopback addresses: ${process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' ? 'ALLOWED (WEBHOOK_ALLOW_PRIVATE_URLS=true; local testing only)' : 'refused (set WEBHOOK_ALLOW_PRIVATE_URLS=true to send them to a local receiver such as npm run webhook-receiver)'}
+[start] metrics (Prometheus): ${metricsUrls(cfg, port)}
 [start] logs: ${logDir}/<process>.log. Ctrl-C or npm stop stops everything.
 `);
 } else if (!stopping) {

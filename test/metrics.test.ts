@@ -84,9 +84,19 @@ describe('/metrics on every process', () => {
     const { text, samples } = await scrape(`${stack.gatewayUrl}/metrics`);
     expect(text).toContain('# TYPE http_server_request_duration histogram');
     expect(text).toMatch(/target_info\{[^}]*service_name="gateway"/);
-    expect(total(samples, 'http_server_request_duration_count', { http_request_method: 'POST', http_route: '/payments', http_response_status_code: '200' })).toBeGreaterThanOrEqual(2);
-    expect(total(samples, 'http_server_request_duration_count', { http_request_method: 'GET', http_route: '/payments/:payment_id', http_response_status_code: '200' })).toBeGreaterThanOrEqual(1);
-    expect(total(samples, 'http_server_request_duration_count', { http_route: '/payments/:payment_id', http_response_status_code: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      total(samples, 'http_server_request_duration_count', { http_request_method: 'POST', http_route: '/payments', http_response_status_code: '200' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      total(samples, 'http_server_request_duration_count', {
+        http_request_method: 'GET',
+        http_route: '/payments/:payment_id',
+        http_response_status_code: '200',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      total(samples, 'http_server_request_duration_count', { http_route: '/payments/:payment_id', http_response_status_code: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     const sum = total(samples, 'http_server_request_duration_sum', { http_request_method: 'POST', http_route: '/payments' });
     expect(sum).toBeGreaterThan(0);
     expect(sum).toBeLessThan(60);
@@ -115,7 +125,14 @@ describe('/metrics on every process', () => {
     const seconds = total(samples, 'bnpl_provider_call_duration_sum', { bnpl_connector: 'service_test' });
     expect(seconds).toBeGreaterThan(0);
     expect(seconds / calls).toBeLessThan(30);
-    expect(total(samples, 'bnpl_connector_outcomes_total', { bnpl_connector: 'service_test', bnpl_operation_kind: 'authorize', bnpl_outcome_kind: 'CAPTURED', bnpl_job_mode: 'execute' })).toBeGreaterThanOrEqual(1);
+    expect(
+      total(samples, 'bnpl_connector_outcomes_total', {
+        bnpl_connector: 'service_test',
+        bnpl_operation_kind: 'authorize',
+        bnpl_outcome_kind: 'CAPTURED',
+        bnpl_job_mode: 'execute',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(total(samples, 'bnpl_connector_outcomes_total', { bnpl_connector: 'service_test', bnpl_outcome_kind: 'DECLINED' })).toBeGreaterThanOrEqual(1);
     const errors = samples.filter((s) => s.name === 'bnpl_connector_errors_total' && s.labels.bnpl_connector === 'service_test');
     expect(errors.length).toBeGreaterThanOrEqual(1);
@@ -140,7 +157,9 @@ describe('/metrics on every process', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(hooks).toBeGreaterThanOrEqual(2);
-    expect(total(samples, 'bnpl_webhook_delivery_attempts_total', { bnpl_webhook_attempt_result: 'delivered', bnpl_webhook_trigger: 'automatic' })).toBeGreaterThanOrEqual(2);
+    expect(
+      total(samples, 'bnpl_webhook_delivery_attempts_total', { bnpl_webhook_attempt_result: 'delivered', bnpl_webhook_trigger: 'automatic' }),
+    ).toBeGreaterThanOrEqual(2);
     expect(total(samples, 'bnpl_webhook_deliveries_total', { bnpl_webhook_delivery_status: 'delivered' })).toBeGreaterThanOrEqual(2);
     expect(samples.some((s) => s.name === 'bnpl_queue_jobs' && /webhook/.test(s.labels.bnpl_queue ?? ''))).toBe(true);
     onlyDeclaredLabels(samples);

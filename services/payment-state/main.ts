@@ -65,8 +65,16 @@ const counted = (task: 'sweep' | 'pick_up', run: () => Promise<number>) => async
   if (n) record('sweeperRequeued', { 'bnpl.sweeper.task': task }, n);
   return n;
 };
-const sweeper = every(config.sweepIntervalMs, 'sweep', counted('sweep', () => service.sweep()));
-const pickup = every(config.pickupIntervalMs, 'pick-up', counted('pick_up', () => service.pickUp()));
+const sweeper = every(
+  config.sweepIntervalMs,
+  'sweep',
+  counted('sweep', () => service.sweep()),
+);
+const pickup = every(
+  config.pickupIntervalMs,
+  'pick-up',
+  counted('pick_up', () => service.pickUp()),
+);
 
 onShutdown({
   name: 'payment-state',

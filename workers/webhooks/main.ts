@@ -146,7 +146,11 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     ...r,
   });
   const result = r.delivered ? 'delivered' : 'failed';
-  record('webhookAttempts', { 'bnpl.webhook.attempt.result': result, 'bnpl.webhook.trigger': manualId ? 'manual' : 'automatic', 'bnpl.event.type': e.event_type });
+  record('webhookAttempts', {
+    'bnpl.webhook.attempt.result': result,
+    'bnpl.webhook.trigger': manualId ? 'manual' : 'automatic',
+    'bnpl.event.type': e.event_type,
+  });
   record('webhookAttemptDuration', { 'bnpl.webhook.attempt.result': result }, r.duration_ms / 1000);
   log.info('webhook attempt', {
     event_id: e.event_id,
