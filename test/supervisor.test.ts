@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { alive, childrenOf } from './support/processes.ts';
-import { freePort, sleep } from './support/stack.ts';
+import { freePort, metricsPorts, sleep } from './support/stack.ts';
 import { HEALTHY_RUN_MS, nextRestart } from '../scripts/restart-policy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +49,7 @@ describe('npm start supervisor', () => {
       PORT: String(port),
       PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
       SANDBOX_PORT: String(sb),
+      ...(await metricsPorts()),
       SANDBOX_URL: `http://127.0.0.1:${sb}`,
       ADMIN_API_KEY: `admin_${id}`,
       KEY_HASH_SECRET: randomBytes(16).toString('hex'),

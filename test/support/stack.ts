@@ -41,6 +41,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** /metrics of the processes without an HTTP server (lib/metrics.ts): free ports, so stacks side by side never share one. */
+export async function metricsPorts(): Promise<Record<'PAYMENT_STATE_METRICS_PORT' | 'WORKER_METRICS_PORT' | 'WEBHOOK_WORKER_METRICS_PORT', string>> {
+  return {
+    PAYMENT_STATE_METRICS_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(await freePort()),
+    WEBHOOK_WORKER_METRICS_PORT: String(await freePort()),
+  };
+}
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -71,8 +80,6 @@ export class Stack {
     const base = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/');
     base.pathname = `/${dbName}`;
     const [port, psPort, sbPort] = [await freePort(), await freePort(), await freePort()];
-    // /metrics of the processes without an HTTP server (lib/metrics.ts): ports of this stack's own.
-    const [psMetrics, workerMetrics, webhookMetrics] = [await freePort(), await freePort(), await freePort()];
     const env: Record<string, string> = {
       MONGODB_URL: base.toString(),
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -81,9 +88,7 @@ export class Stack {
       PAYMENT_STATE_ADDR: `127.0.0.1:${psPort}`,
       SANDBOX_PORT: String(sbPort),
       SANDBOX_URL: `http://127.0.0.1:${sbPort}`,
-      PAYMENT_STATE_METRICS_PORT: String(psMetrics),
-      WORKER_METRICS_PORT: String(workerMetrics),
-      WEBHOOK_WORKER_METRICS_PORT: String(webhookMetrics),
+      ...(await metricsPorts()),
       ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
       KEY_HASH_SECRET: randomBytes(32).toString('hex'),
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),
