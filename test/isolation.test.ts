@@ -387,6 +387,7 @@ const EXCLUDED: Record<string, string> = {
   'GET /health': 'no merchant data',
   'GET /openapi.json': 'no merchant data',
   'GET /feature_matrix': 'no merchant data',
+  'GET /metrics': 'no merchant data: no id is a label (lib/metrics.ts)',
   'POST /payments': "creates A's own payment",
   'GET /payments/list': "A's own list (checked: none of B's payments)",
   'POST /payments/list': "A's own list (checked: none of B's payments)",

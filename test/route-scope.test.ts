@@ -141,6 +141,8 @@ const PUBLIC_ROUTES = [
   'GET /health',
   'GET /openapi.json',
   'GET /feature_matrix',
+  // Prometheus scrapes it keyless (issue 23); its labels name no merchant (lib/metrics.ts).
+  'GET /metrics',
   'GET /payment_link/:merchant_id/:payment_id',
   'GET /payment_link/s/:merchant_id/:payment_id',
   'POST /payment_link/:merchant_id/:payment_id/confirm',
