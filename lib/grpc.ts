@@ -9,6 +9,7 @@ import type { ProtoGrpcType } from '../proto/generated/payment_state.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import { extractContext, injectContext, withSpan, SpanKind } from './telemetry.ts';
 import { log } from './log.ts';
+import { record, secondsSince } from './metrics.ts';
 
 const PROTO = fileURLToPath(new URL('../proto/payment_state.proto', import.meta.url));
 
@@ -99,6 +100,13 @@ export function errorCodeOf(err: grpc.ServiceError): { code?: string; param?: st
  */
 export function unary<Req, Res>(method: string, handler: (req: Req, deadline: number) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (callObj, callback) => {
+    const start = process.hrtime.bigint();
+    const timed = (code: grpc.status) =>
+      record(
+        'rpcServerDuration',
+        { 'rpc.system': 'grpc', 'rpc.service': 'bnpl.paymentstate.v1.PaymentState', 'rpc.method': method, 'rpc.grpc.status_code': code },
+        secondsSince(start),
+      );
     const parent = extractContext(callObj.metadata.getMap());
     const d = callObj.getDeadline();
     const deadline = d instanceof Date ? d.getTime() : d;
@@ -109,9 +117,13 @@ export function unary<Req, Res>(method: string, handler: (req: Req, deadline: nu
         ),
       )
       .then(
-        (res) => callback(null, res),
+        (res) => {
+          timed(grpc.status.OK);
+          callback(null, res);
+        },
         (err: unknown) => {
           const md = new grpc.Metadata();
+          timed(err instanceof RpcError ? err.grpcCode : grpc.status.INTERNAL);
           if (err instanceof RpcError) {
             if (err.errorCode) md.set('error-code', err.errorCode);
             if (err.param) md.set('error-param', err.param);

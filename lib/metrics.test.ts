@@ -37,7 +37,7 @@ describe('metric label sets', () => {
   it('no declared label names an id, a URL path or a person', () => {
     for (const spec of [...Object.values(METRICS), ...Object.values(QUEUE_GAUGES)]) {
       for (const a of spec.attributes) expect(a, spec.name).not.toMatch(ID_LIKE);
-      expect(spec.name).toMatch(/^(http\.server\.|bnpl\.)/);
+      expect(spec.name).toMatch(/^(http\.server\.|rpc\.server\.|bnpl\.)/);
     }
   });
 

@@ -29,6 +29,13 @@ export const METRICS = {
     description: 'Duration of HTTP server requests, by method, route pattern and status code.',
     attributes: ['http.request.method', 'http.route', 'http.response.status_code'],
   },
+  rpcServerDuration: {
+    name: 'rpc.server.call.duration',
+    kind: 'histogram',
+    unit: 's',
+    description: "Duration of payment-state's gRPC calls (Begin, Complete, ReportDispute), by method and gRPC status code.",
+    attributes: ['rpc.system', 'rpc.service', 'rpc.method', 'rpc.grpc.status_code'],
+  },
   providerCallDuration: {
     name: 'bnpl.provider.call.duration',
     kind: 'histogram',

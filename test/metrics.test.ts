@@ -111,6 +111,8 @@ describe('/metrics on every process', () => {
     expect(total(samples, 'bnpl_transitions_applied_total', { bnpl_action: 'outcome:captured' })).toBeGreaterThanOrEqual(1);
     expect(total(samples, 'bnpl_transitions_applied_total', { bnpl_action: 'outcome:declined' })).toBeGreaterThanOrEqual(1);
     expect(total(samples, 'bnpl_transitions_refused_total', { bnpl_action: 'cancel', bnpl_error_code: 'IR_16' })).toBeGreaterThanOrEqual(1);
+    expect(total(samples, 'rpc_server_call_duration_count', { rpc_method: 'Begin', rpc_grpc_status_code: '0' })).toBeGreaterThanOrEqual(2);
+    expect(total(samples, 'rpc_server_call_duration_count', { rpc_method: 'Complete', rpc_grpc_status_code: '0' })).toBeGreaterThanOrEqual(2);
     expect(total(samples, 'bnpl_sweeper_runs_total', { bnpl_sweeper_task: 'sweep' })).toBeGreaterThanOrEqual(1);
     expect(total(samples, 'bnpl_sweeper_runs_total', { bnpl_sweeper_task: 'pick_up' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(paymentId);
