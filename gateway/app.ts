@@ -8,6 +8,7 @@ import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
+import { docsRouter } from './docs-page.ts';
 import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
 import { ROUTING } from './scope.ts';
@@ -53,6 +54,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));
+  // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
+  app.use(docsRouter());
 
   app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
