@@ -386,6 +386,8 @@ function walkTable(): Row[] {
 const EXCLUDED: Record<string, string> = {
   'GET /health': 'no merchant data',
   'GET /openapi.json': 'no merchant data',
+  'GET /docs': 'no merchant data (the API reference page)',
+  'GET /docs/scalar.js': 'no merchant data (the API reference script)',
   'GET /feature_matrix': 'no merchant data',
   'POST /payments': "creates A's own payment",
   'GET /payments/list': "A's own list (checked: none of B's payments)",

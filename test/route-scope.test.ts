@@ -140,6 +140,9 @@ const CLIENT_ROUTES = [
 const PUBLIC_ROUTES = [
   'GET /health',
   'GET /openapi.json',
+  // The API reference rendered from /openapi.json (issue 23), and Scalar's bundle it loads.
+  'GET /docs',
+  'GET /docs/scalar.js',
   'GET /feature_matrix',
   'GET /payment_link/:merchant_id/:payment_id',
   'GET /payment_link/s/:merchant_id/:payment_id',
