@@ -423,7 +423,10 @@ function operation(method: string, op: Op) {
     ...(op.description ? { description: op.description } : {}),
     security: SECURITY[op.access],
     ...(op.params?.length || admitsIdempotencyKey ? { parameters: [...(op.params ?? []), ...(admitsIdempotencyKey ? [IDEMPOTENCY] : [])] } : {}),
-    ...(op.request ? { requestBody: { required: method !== 'get', ...body(op.request, requestExamples) } } : {}),
+    // Required only where an absent body is refused (validate() reads no body as {}).
+    ...(op.request
+      ? { requestBody: { required: !(COMPONENT_SCHEMAS[op.request] as z.ZodType).safeParse({}).success, ...body(op.request, requestExamples) } }
+      : {}),
     responses,
   };
 }
