@@ -48,8 +48,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use('/webhooks', rawBody());
   // The queue dashboard behind the admin key (header or signed-in session); before the JSON parser: its sign-in form
   // posts a form, and bull-board parses its own API's bodies.
-  const connectorQueues = (Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c));
-  app.use(QUEUE_BOARD_PATH, queueBoard({ queues: [...connectorQueues, deps.webhookQueue.queue], redis: deps.redis }));
+  const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
+  app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {

@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
+import { ROUTING } from './scope.ts';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 export const SESSION_COOKIE = 'bnpl_admin_session';
@@ -133,8 +134,8 @@ type EngineFn = (path: string, options: object, done: (err: Error | null, html?:
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface QueueBoardOptions {
-  /** Every connector's queue (one per implemented connector) and the webhook queue. */
-  queues: Queue[];
+  /** Every connector's queue (one per implemented connector) and the webhook queue; asked once, at the first request. */
+  queues: () => Queue[];
   redis: Redis;
 }
 
@@ -142,15 +143,30 @@ export interface QueueBoardOptions {
 export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
   const sessions = new Sessions(redis, config.adminSessionTtlMs);
   const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({
-    // allowCompletedRetries (read by bull-board, missing from its types): the UI offers no retry of a completed job.
-    queues: queues.map((q) => new BullMQAdapter(q, { allowCompletedRetries: false } as Partial<QueueAdapterOptions>)),
+  // Paths spelt otherwise than declared match nothing here either (gateway/scope.ts): set before bull-board declares its routes.
+  const sub = serverAdapter.getRouter() as express.Express;
+  sub.set('case sensitive routing', ROUTING.caseSensitive);
+  sub.set('strict routing', ROUTING.strict);
+  sub.disable('x-powered-by');
+  // The queues are handed over on the first request the guard lets through (buildApp declares routes before any runs).
+  const { setQueues } = createBullBoard({
+    queues: [],
     // @bull-board/express 9.10.1 declares its own copy of @bull-board/api's types (9.10.1); the two agree.
     serverAdapter: serverAdapter as unknown as IServerAdapter,
     options: {
       uiConfig: { boardTitle: 'BNPL queues', miscLinks: [{ text: 'Sign out', url: `${QUEUE_BOARD_PATH}/logout` }] },
     },
   });
+  let shown: Map<string, Queue> | undefined;
+  const shownQueues = (): Map<string, Queue> => {
+    if (!shown) {
+      const list = queues();
+      // allowCompletedRetries (read by bull-board, missing from its types): the UI offers no retry of a completed job.
+      setQueues(list.map((q) => new BullMQAdapter(q, { allowCompletedRetries: false } as Partial<QueueAdapterOptions>)));
+      shown = new Map(list.map((q) => [q.name, q]));
+    }
+    return shown;
+  };
   const board = serverAdapter.getRouter() as express.Express & { engines: Record<string, EngineFn | undefined> };
   // The UI's page links a web font on a CDN: dropped (the CSS falls back to the system's fonts).
   const render = board.engines['.ejs'];
@@ -160,7 +176,7 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
     );
   }
 
-  const router = Router();
+  const router = Router({ caseSensitive: ROUTING.caseSensitive, strict: ROUTING.strict });
   router.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'content-security-policy': CSP, 'x-frame-options': 'DENY' });
     next();
@@ -220,19 +236,21 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
     }
   });
   // A completed job is not run again from the board (nor by its API): the provider call it made is not repeated by hand.
-  const byName = new Map(queues.map((q) => [q.name, q]));
   router.put('/api/queues/:queueName/retry/completed', (_req, _res, next) =>
     next(errors.invalid('queueStatus', 'only failed jobs are retried from the dashboard, not completed ones')),
   );
   router.put('/api/queues/:queueName/:jobId/retry', async (req, _res, next) => {
     try {
-      const job = await byName.get(String(req.params.queueName))?.getJob(String(req.params.jobId));
+      const job = await shownQueues().get(String(req.params.queueName))?.getJob(String(req.params.jobId));
       if (job && (await job.isCompleted())) return next(errors.invalid('jobId', 'the job completed; only failed jobs are retried from the dashboard'));
       next();
     } catch (err) {
       next(err);
     }
   });
-  router.use(board);
+  router.use((_req, _res, next) => {
+    shownQueues();
+    next();
+  }, board);
   return router;
 }
