@@ -10,11 +10,12 @@
 // web font) is dropped, and a Content-Security-Policy keeps the page to its own origin.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
+import { appRoutes } from '@bull-board/api/dist/routes.js';
 import type { IServerAdapter, QueueAdapterOptions } from '@bull-board/api/typings/app';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
@@ -236,8 +237,8 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
     }
   });
   // A completed job is not run again from the board (nor by its API): the provider call it made is not repeated by hand.
-  router.put('/api/queues/:queueName/retry/completed', (_req, _res, next) =>
-    next(errors.invalid('queueStatus', 'only failed jobs are retried from the dashboard, not completed ones')),
+  router.put('/api/queues/:queueName/retry/:queueStatus', (req, _res, next) =>
+    req.params.queueStatus === 'failed' ? next() : next(errors.invalid('queueStatus', 'only failed jobs are retried from the dashboard')),
   );
   router.put('/api/queues/:queueName/:jobId/retry', async (req, _res, next) => {
     try {
@@ -248,9 +249,19 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
       next(err);
     }
   });
-  router.use((_req, _res, next) => {
+
+  // bull-board's API router matches paths case-insensitively and with or without a trailing slash: only the exact
+  // spellings of its routes reach it (the gateway's ROUTING), anything else ends in the gateway's 404 IR_02. A
+  // function, not a mounted Router: the routes are bull-board's (test/support/routes.ts walks the gateway's own;
+  // test/queue-board.test.ts checks these).
+  const toBoard: RequestHandler = (req, res, next) => {
     shownQueues();
-    next();
-  }, board);
+    board(req, res, next);
+  };
+  const exact = Router(ROUTING);
+  for (const r of appRoutes.api) for (const m of [r.method].flat()) for (const path of [r.route].flat()) exact[m](path, toBoard);
+  for (const path of [appRoutes.entryPoint.route].flat()) exact.get(path, toBoard);
+  exact.get('/static/*asset', toBoard);
+  router.use((req, res, next) => exact(req, res, next));
   return router;
 }

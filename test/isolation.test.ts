@@ -411,7 +411,7 @@ const EXCLUDED: Record<string, string> = {
   'POST /admin/queues/login': 'signs in with the admin key (no merchant data)',
   'GET /admin/queues/logout': 'the sign-out page (no merchant data)',
   'POST /admin/queues/logout': 'signs out (no merchant data)',
-  'PUT /admin/queues/api/queues/:queueName/retry/completed': 'the queue dashboard (admin key; refused for every queue)',
+  'PUT /admin/queues/api/queues/:queueName/retry/:queueStatus': 'the queue dashboard (admin key; no merchant id in the path)',
   'PUT /admin/queues/api/queues/:queueName/:jobId/retry': 'the queue dashboard (admin key; no merchant id in the path)',
 };
 

@@ -72,6 +72,15 @@ describe('queue dashboard: the admin key', () => {
       await asset.arrayBuffer();
     }
 
+    // Only the exact spellings reach bull-board (the gateway's routing is case-sensitive and strict): others are 404 IR_02.
+    for (const path of ['/API/queues', '/api/queues/', '/api/Queues', '/api/queues/webhooks/PAUSE', '/api/queues/webhooks/pause/', '/Queue/webhooks']) {
+      const method = path.toLowerCase().includes('pause') ? 'PUT' : 'GET';
+      const r = await board(path, withKey({ method }));
+      expect(r.status, path).toBe(404);
+      expect((await r.json()).error.code, path).toBe('IR_02');
+    }
+    expect((await board('/api/queues/webhooks/retry/paused', withKey({ method: 'PUT' }))).status).toBe(400);
+
     const q = await board('/api/queues', withKey());
     expect(q.status).toBe(200);
     const names = ((await q.json()) as { queues: { name: string }[] }).queues.map((x) => x.name);
