@@ -179,7 +179,9 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
 
   const router = Router({ caseSensitive: ROUTING.caseSensitive, strict: ROUTING.strict });
   router.use((_req: Request, res: Response, next: NextFunction) => {
-    res.set({ 'content-security-policy': CSP, 'x-frame-options': 'DENY' });
+    // same-origin, not the gateway's no-referrer: under no-referrer a browser sends `Origin: null` on the form's POST
+    // and the board's PUTs, and the Origin check below could not tell them from a forged request.
+    res.set({ 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
     next();
   });
   const form = express.urlencoded({ extended: false, limit: '4kb', type: () => true });
