@@ -149,6 +149,7 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
   sub.set('case sensitive routing', ROUTING.caseSensitive);
   sub.set('strict routing', ROUTING.strict);
   sub.disable('x-powered-by');
+  sub.set('etag', false);
   // The queues are handed over on the first request the guard lets through (buildApp declares routes before any runs).
   const { setQueues } = createBullBoard({
     queues: [],
@@ -258,7 +259,14 @@ export function queueBoard({ queues, redis }: QueueBoardOptions): Router {
   // test/queue-board.test.ts checks these).
   const toBoard: RequestHandler = (req, res, next) => {
     shownQueues();
-    board(req, res, next);
+    // bull-board's express app sets its own request and response prototypes; a path it does not serve comes back to
+    // the gateway's with them restored (what app.use does for a mounted app).
+    const [request, response] = [Object.getPrototypeOf(req), Object.getPrototypeOf(res)];
+    board(req, res, (err?: unknown) => {
+      Object.setPrototypeOf(req, request);
+      Object.setPrototypeOf(res, response);
+      next(err);
+    });
   };
   const exact = Router(ROUTING);
   for (const r of appRoutes.api) for (const m of [r.method].flat()) for (const path of [r.route].flat()) exact[m](path, toBoard);
