@@ -25,6 +25,9 @@ import { webhooksRouter } from './routes/webhooks.ts';
 import { eventsRouter } from './routes/events.ts';
 import { mandatesRouter } from './routes/mandates.ts';
 import { Mandates } from './mandates.ts';
+import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
 
 export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
   const app = express();
@@ -44,6 +47,10 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
   app.use(rateLimit(deps.redis, config.rateLimitPerAddressPerSecond, byAddress));
   app.use('/webhooks', rawBody());
+  // The queue dashboard behind the admin key (header or signed-in session); before the JSON parser: its sign-in form
+  // posts a form, and bull-board parses its own API's bodies.
+  const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
+  app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {

@@ -87,7 +87,7 @@ async function health() {
 
 const app = buildApp(
   db,
-  { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates },
+  { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates, webhookQueue },
   health,
 );
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));

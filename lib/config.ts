@@ -51,6 +51,7 @@ const schema = z.object({
   THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
   THREE_DS_REQUESTOR_URL: str(''),
   ADMIN_API_KEY: str(''),
+  ADMIN_SESSION_TTL_MS: int(8 * 3600 * 1000),
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
   SETUP_CACHE_MS: int(10_000),
@@ -170,6 +171,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Our website as the 3DS requestor (EMV threeDSRequestorURL), shown to the cardholder by the ACS. */
     threeDsRequestorUrl: e.THREE_DS_REQUESTOR_URL || publicBaseUrl,
     adminApiKey: e.ADMIN_API_KEY,
+    /** How long a browser's sign-in to the queue dashboard (/admin/queues/login) lasts; a changed ADMIN_API_KEY ends it sooner. */
+    adminSessionTtlMs: e.ADMIN_SESSION_TTL_MS,
     /** Key of the HMAC under which API secret keys are stored. */
     keyHashSecret: e.KEY_HASH_SECRET,
     /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */

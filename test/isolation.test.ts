@@ -408,6 +408,13 @@ const EXCLUDED: Record<string, string> = {
   'GET /account/:merchant_id/connectors': "A's own connector accounts (checked: none of B's)",
   'POST /account/:merchant_id/business_profile': 'creates a profile for the merchant in the path',
   'GET /account/:merchant_id/business_profile': "A's own profiles (checked: none of B's)",
+  // The queue dashboard: the admin key's, no merchant id in the path (test/queue-board.test.ts).
+  'GET /admin/queues/login': 'the sign-in page (no merchant data)',
+  'POST /admin/queues/login': 'signs in with the admin key (no merchant data)',
+  'GET /admin/queues/logout': 'the sign-out page (no merchant data)',
+  'POST /admin/queues/logout': 'signs out (no merchant data)',
+  'PUT /admin/queues/api/queues/:queueName/retry/:queueStatus': 'the queue dashboard (admin key; no merchant id in the path)',
+  'PUT /admin/queues/api/queues/:queueName/:jobId/retry': 'the queue dashboard (admin key; no merchant id in the path)',
 };
 
 /**
