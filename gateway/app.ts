@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
 import { jsonBody, rawBody } from './body.ts';
+import { requestLog } from './request-log.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
@@ -35,6 +36,8 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.set('strict routing', ROUTING.strict);
   if (config.trustProxy) app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(tracingMiddleware());
+  // Issue 23: x-request-id on every answer, one access log line per request (inside the request's trace).
+  app.use(requestLog());
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
