@@ -43,6 +43,7 @@ const schema = z.object({
   PROVIDER_WEBHOOK_BASE_URL: str(''),
   PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
   SANDBOX_PORT: port(8090),
+  HEALTH_PORT: port(0),
   SANDBOX_HOST: str('127.0.0.1'),
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
@@ -157,6 +158,11 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Where providers send their notifications (POST {this}/webhooks/...): PUBLIC_BASE_URL unless they reach us elsewhere. */
     providerWebhookBaseUrl: (e.PROVIDER_WEBHOOK_BASE_URL || publicBaseUrl).replace(/\/+$/, ''),
     paymentStateAddr: e.PAYMENT_STATE_ADDR,
+    /**
+     * The HTTP port of /health/live and /health/ready for a process that has no HTTP port of its own (payment-state,
+     * a connector worker, the webhook worker); 0 (default): none. The gateway and the sandbox answer on their own port.
+     */
+    healthPort: e.HEALTH_PORT,
     sandboxPort: e.SANDBOX_PORT,
     sandboxHost: e.SANDBOX_HOST,
     sandboxUrl,

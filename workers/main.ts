@@ -17,6 +17,7 @@ import { loadConnector } from './connectors/index.ts';
 import { IMPLEMENTED, MANIFESTS } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { TokenCache } from './token-cache.ts';
+import { failedJobFields } from './job-log.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
@@ -70,7 +71,8 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
     maxStalledCount: 10,
     telemetry: telemetry(),
   });
-  worker.on('failed', (job, err) => log.warn('job failed', { connector: name, operation_id: job?.id, attempts: job?.attemptsMade, err }));
+  // A job's attempt threw: which payment and operation, why, and whether it was the last attempt (then the sweeper takes it up).
+  worker.on('failed', (job, err) => log.warn('job failed', { ...failedJobFields(job, err), connector: name }));
   worker.on('error', (err) => log.error('worker error', { connector: name, err }));
   await worker.waitUntilReady();
   log.info('queue ready', { connector: name, queue: queueName(name), concurrency });
