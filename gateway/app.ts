@@ -13,6 +13,7 @@ import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
 import { ROUTING } from './scope.ts';
 import { config } from '../lib/config.ts';
+import type { Health } from '../lib/health.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { customersRouter } from './routes/customers.ts';
@@ -26,7 +27,13 @@ import { eventsRouter } from './routes/events.ts';
 import { mandatesRouter } from './routes/mandates.ts';
 import { Mandates } from './mandates.ts';
 
-export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
+export function buildApp(
+  db: Db,
+  deps: Deps,
+  health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>,
+  /** Issue 23: GET /health/live and /health/ready (lib/health.ts): this process and its own dependencies. */
+  probes?: Health,
+) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -53,6 +60,12 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
     // instance_id: the `npm start` run this gateway belongs to (scripts/start.ts checks it answers its own).
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', ...(config.instanceId ? { instance_id: config.instanceId } : {}), parts: h.parts });
   });
+  if (probes) {
+    const probe = (req: Request, res: Response, next: NextFunction) =>
+      void probes.handle(req, res).then((handled) => handled || next(), next);
+    app.get('/health/live', probe);
+    app.get('/health/ready', probe);
+  }
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));

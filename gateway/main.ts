@@ -4,6 +4,7 @@ initTelemetry('gateway');
 import { config, requireGatewaySecrets } from '../lib/config.ts';
 import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
+import { Health, grpcCheck, mongoCheck, redisCheck } from '../lib/health.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../adapters/payment-store.ts';
@@ -85,10 +86,21 @@ async function health() {
   };
 }
 
+// Issue 23: ready only while the gateway's own dependencies answer (the whole stack's view stays GET /health).
+const probes = new Health({
+  service: 'gateway',
+  instanceId: config.instanceId || undefined,
+  checks: {
+    mongodb: mongoCheck(db),
+    redis: redisCheck(redis),
+    payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
+  },
+});
 const app = buildApp(
   db,
   { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates },
   health,
+  probes,
 );
 const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
 server.keepAliveTimeout = 65_000;
@@ -97,6 +109,8 @@ answerNodeRefusals(server);
 onShutdown({
   name: 'gateway',
   steps: [
+    // Readiness answers 503 "stopping" from now on: a load balancer sends nothing new while the requests in flight finish.
+    ['readiness', () => probes.drain()],
     // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
     [
       'http server',

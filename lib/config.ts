@@ -102,6 +102,8 @@ const schema = z.object({
   SWEEP_INTERVAL_MS: int(15_000),
   SANDBOX_SLOW_MS: int(15_000),
   SANDBOX_REVIEW_MS: int(3_000),
+  LOG_FILE_MAX_BYTES: int(50 * 1024 * 1024),
+  LOG_FILES_KEPT: int(5, 100),
   LOG_LEVEL: str('info').superRefine((s, ctx) => {
     if (!(LOG_LEVELS as readonly string[]).includes(s))
       ctx.addIssue({ code: 'custom', message: `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(s)}` });
@@ -235,6 +237,10 @@ export function parseConfig(source: Record<string, string | undefined>) {
     sandboxSlowMs: e.SANDBOX_SLOW_MS,
     sandboxReviewMs: e.SANDBOX_REVIEW_MS,
     logLevel: e.LOG_LEVEL as string,
+    /** `npm start`'s log files (<state dir>/logs/<process>.log): rotated past this size (0: only at each start). */
+    logFileMaxBytes: e.LOG_FILE_MAX_BYTES,
+    /** How many rotated log files of each process `npm start` keeps (<process>.log.1 the newest). */
+    logFilesKept: e.LOG_FILES_KEPT,
     /** How long the gateway keeps sending a Begin that got no answer (payment-state restarting) before it reads the store. */
     beginRetryMs: e.BEGIN_RETRY_MS,
     /** The deadline of one Begin attempt. */

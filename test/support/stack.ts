@@ -54,6 +54,8 @@ export class Stack {
   readonly adminKey: string;
   readonly dbName: string;
   private readonly procs = new Map<PartName, ChildProcess>();
+  /** Issue 23: HEALTH_PORT of the parts without an HTTP port of their own (payment-state, the workers). */
+  readonly healthPorts: Partial<Record<PartName, number>> = {};
   readonly logs = Object.fromEntries(Object.keys(FILES).map((n) => [n, []])) as unknown as Record<PartName, string[]>;
   private mongo?: MongoClient;
 
@@ -105,6 +107,7 @@ export class Stack {
       ...overrides,
     };
     const stack = new Stack(env, dbName);
+    for (const part of ['payment-state', 'worker', 'worker-webhooks', ...OTHER_WORKERS] as PartName[]) stack.healthPorts[part] = await freePort();
     try {
       await stack.startPart('payment-state');
       await stack.startPart('provider-sandbox');
@@ -127,7 +130,9 @@ export class Stack {
   }
 
   async startPart(name: PartName): Promise<void> {
-    const child = spawn(process.execPath, FILES[name], { cwd: root, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const health = this.healthPorts[name];
+    const env = { ...process.env, ...this.env, ...(health ? { HEALTH_PORT: String(health) } : {}) };
+    const child = spawn(process.execPath, FILES[name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs[name];
     const collect = (buf: Buffer) => lines.push(...buf.toString().split('\n').filter(Boolean));
     child.stdout!.on('data', collect);
@@ -150,6 +155,13 @@ export class Stack {
     child.kill(signal);
     await exited;
     this.logs[name].push('--- process stopped ---');
+  }
+
+  /** Where a part answers /health/live and /health/ready (issue 23): its own HTTP port, or its HEALTH_PORT. */
+  healthUrl(name: PartName): string {
+    if (name === 'gateway') return this.gatewayUrl;
+    if (name === 'provider-sandbox') return this.sandboxUrl;
+    return `http://127.0.0.1:${this.healthPorts[name]}`;
   }
 
   async restart(name: PartName): Promise<void> {
