@@ -45,6 +45,18 @@ export function buildApp(
   app.use(tracingMiddleware());
   // Issue 23: x-request-id on every answer, one access log line per request (inside the request's trace).
   app.use(requestLog());
+  // Stopping (SIGTERM): each answer sent from then on (also of a request begun before) closes its connection, so no
+  // client sends its next request on a connection the draining gateway is about to close.
+  if (probes) {
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        if (probes.draining && !this.headersSent) this.setHeader('connection', 'close');
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+      next();
+    });
+  }
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
@@ -61,8 +73,7 @@ export function buildApp(
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', ...(config.instanceId ? { instance_id: config.instanceId } : {}), parts: h.parts });
   });
   if (probes) {
-    const probe = (req: Request, res: Response, next: NextFunction) =>
-      void probes.handle(req, res).then((handled) => handled || next(), next);
+    const probe = (req: Request, res: Response, next: NextFunction) => void probes.handle(req, res).then((handled) => handled || next(), next);
     app.get('/health/live', probe);
     app.get('/health/ready', probe);
   }

@@ -102,7 +102,10 @@ const app = buildApp(
   health,
   probes,
 );
-const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
+// REUSE_PORT: a new gateway can listen beside this one on the same port (a rolling restart on one host).
+const server = app.listen({ port: config.port, reusePort: config.reusePort }, () =>
+  log.info('gateway listening', { port: config.port, reuse_port: config.reusePort }),
+);
 server.keepAliveTimeout = 65_000;
 answerNodeRefusals(server);
 
@@ -111,6 +114,9 @@ onShutdown({
   steps: [
     // Readiness answers 503 "stopping" from now on: a load balancer sends nothing new while the requests in flight finish.
     ['readiness', () => probes.drain()],
+    // Go on answering a moment (each answer closing its connection) so that no client sends its next request on a
+    // keep-alive connection just as it is closed; then stop accepting.
+    ['drain delay', () => new Promise((r) => setTimeout(r, config.drainDelayMs))],
     // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
     [
       'http server',

@@ -44,6 +44,11 @@ const schema = z.object({
   PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
   SANDBOX_PORT: port(8090),
   HEALTH_PORT: port(0),
+  DRAIN_DELAY_MS: int(1_000),
+  REUSE_PORT: z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((v) => v === 'true'),
   SANDBOX_HOST: str('127.0.0.1'),
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
@@ -165,6 +170,16 @@ export function parseConfig(source: Record<string, string | undefined>) {
      * a connector worker, the webhook worker); 0 (default): none. The gateway and the sandbox answer on their own port.
      */
     healthPort: e.HEALTH_PORT,
+    /**
+     * The gateway's PORT and a HEALTH_PORT are opened with SO_REUSEPORT (Linux): a new process can start beside the
+     * running one on the same port, and the old one is then stopped (SIGTERM) and drains: a rolling restart on one host.
+     */
+    reusePort: e.REUSE_PORT,
+    /**
+     * After SIGTERM the gateway goes on answering this long (readiness 503, every answer closing its connection) before
+     * it stops accepting: clients and load balancers move their next requests elsewhere instead of meeting a closed socket.
+     */
+    drainDelayMs: e.DRAIN_DELAY_MS,
     sandboxPort: e.SANDBOX_PORT,
     sandboxHost: e.SANDBOX_HOST,
     sandboxUrl,

@@ -29,7 +29,13 @@ export async function readiness(checks: Record<string, Check>, timeoutMs = 2_000
       const timeout = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), timeoutMs);
       });
-      const ok = await Promise.race([check().then((v) => v === true, () => false), timeout]);
+      const ok = await Promise.race([
+        check().then(
+          (v) => v === true,
+          () => false,
+        ),
+        timeout,
+      ]);
       clearTimeout(timer);
       return [name, ok] as const;
     }),
@@ -120,7 +126,7 @@ export class Health {
  * elsewhere. port 0: none is started (HEALTH_PORT unset). A port already taken stops the process (it would otherwise
  * look healthy through another process's answers).
  */
-export async function startHealthServer(health: Health, port: number, onListening?: (port: number) => void): Promise<Server | undefined> {
+export async function startHealthServer(health: Health, port: number, opts: { reusePort?: boolean } = {}): Promise<Server | undefined> {
   if (!port) return undefined;
   const server = createServer((req, res) => {
     health.handle(req, res).then(
@@ -136,16 +142,17 @@ export async function startHealthServer(health: Health, port: number, onListenin
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, () => {
+      server.listen({ port, reusePort: opts.reusePort ?? false }, () => {
         server.off('error', reject);
         resolve();
       });
     });
   } catch (err) {
-    console.error(`${health.opts.service}: cannot listen on HEALTH_PORT ${port} (${(err as NodeJS.ErrnoException).code ?? err}); set HEALTH_PORT to a free port, or 0 for none`);
+    console.error(
+      `${health.opts.service}: cannot listen on HEALTH_PORT ${port} (${(err as NodeJS.ErrnoException).code ?? err}); set HEALTH_PORT to a free port, or 0 for none`,
+    );
     process.exit(1);
   }
-  onListening?.(port);
   return server;
 }
 

@@ -65,7 +65,14 @@ describe('logs', () => {
     const p = await stack.api(
       'POST',
       '/payments',
-      { amount: 1_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', customer: { id: 'cus_log', email: 'rita@example.com' } },
+      {
+        amount: 1_000,
+        currency: 'EUR',
+        confirm: true,
+        payment_method: 'pay_later',
+        payment_method_type: 'invoice',
+        customer: { id: 'cus_log', email: 'rita@example.com' },
+      },
       key,
       { 'x-request-id': 'create-1' },
     );
@@ -76,7 +83,13 @@ describe('logs', () => {
       return found.length === 2 ? found : null;
     });
     const create = access.find((l) => l.request_id === 'create-1')!;
-    expect(create).toMatchObject({ method: 'POST', route: '/payments', status: 200, merchant_id: merchantId, trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(create).toMatchObject({
+      method: 'POST',
+      route: '/payments',
+      status: 200,
+      merchant_id: merchantId,
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(typeof create.duration_ms).toBe('number');
     const read = access.find((l) => l.request_id === 'read-1')!;
     expect(read).toMatchObject({ method: 'GET', route: '/payments/:payment_id', status: 200, merchant_id: merchantId });
@@ -87,7 +100,14 @@ describe('logs', () => {
     const p = await stack.api(
       'POST',
       '/payments',
-      { amount: 2_000, currency: 'EUR', confirm: true, payment_method: 'pay_later', payment_method_type: 'invoice', customer: { id: 'cus_rf', email: 'rita+refund_fail@example.com' } },
+      {
+        amount: 2_000,
+        currency: 'EUR',
+        confirm: true,
+        payment_method: 'pay_later',
+        payment_method_type: 'invoice',
+        customer: { id: 'cus_rf', email: 'rita+refund_fail@example.com' },
+      },
       key,
     );
     expect(p.body.status).toBe('succeeded');
@@ -96,7 +116,13 @@ describe('logs', () => {
     const line = await until('the refund outcome line', async () =>
       lines('worker').find((l) => l.msg === 'operation reported' && l.payment_id === p.body.payment_id && l.kind === 'refund'),
     );
-    expect(line).toMatchObject({ payment_id: p.body.payment_id, operation_id: expect.any(String), kind: 'refund', connector: 'service_test', outcome: 'DECLINED' });
+    expect(line).toMatchObject({
+      payment_id: p.body.payment_id,
+      operation_id: expect.any(String),
+      kind: 'refund',
+      connector: 'service_test',
+      outcome: 'DECLINED',
+    });
     expect(line.error_code ?? line.error_message ?? line.unified_code).toBeTruthy();
     const authorize = lines('worker').find((l) => l.msg === 'operation reported' && l.payment_id === p.body.payment_id && l.kind === 'authorize');
     expect(authorize).toMatchObject({ outcome: expect.any(String), operation_id: expect.any(String) });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { failedJobFields, failureFields, jobFields, outcomeFields } from './job-log.ts';
 
-const data = { merchant_id: 'm_1', payment_id: 'pay_1', operation_id: 'op_1', kind: 'refund', connector: 'service_test', mode: 'execute', sync_round: 0 } as const;
+const data = {
+  merchant_id: 'm_1',
+  payment_id: 'pay_1',
+  operation_id: 'op_1',
+  kind: 'refund',
+  connector: 'service_test',
+  mode: 'execute',
+  sync_round: 0,
+} as const;
 
 describe('worker job log fields', () => {
   it('name the payment, operation, kind and connector', () => {

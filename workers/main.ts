@@ -92,7 +92,7 @@ const probes = new Health({
     payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
   },
 });
-const healthServer = await startHealthServer(probes, config.healthPort);
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort });
 log.info('worker ready', { connectors: names, health_port: config.healthPort || null });
 
 onShutdown({

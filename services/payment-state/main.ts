@@ -61,7 +61,7 @@ const probes = new Health({
   instanceId: config.instanceId || undefined,
   checks: { mongodb: mongoCheck(db), redis: redisCheck(redis) },
 });
-const healthServer = await startHealthServer(probes, config.healthPort);
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort });
 log.info('payment-state listening', { addr: config.paymentStateAddr, health_port: config.healthPort || null });
 
 const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());

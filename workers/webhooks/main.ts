@@ -199,8 +199,13 @@ const probes = new Health({
   instanceId: config.instanceId || undefined,
   checks: { mongodb: mongoCheck(db), redis: redisCheck(connection) },
 });
-const healthServer = await startHealthServer(probes, config.healthPort);
-log.info('worker ready', { health_port: config.healthPort || null, queue: WEBHOOK_QUEUE, concurrency: config.webhookConcurrency, allow_private_urls: config.webhookAllowPrivateUrls });
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort });
+log.info('worker ready', {
+  health_port: config.healthPort || null,
+  queue: WEBHOOK_QUEUE,
+  concurrency: config.webhookConcurrency,
+  allow_private_urls: config.webhookAllowPrivateUrls,
+});
 
 onShutdown({
   name: 'worker-webhooks',
