@@ -32,7 +32,8 @@ describe('requestLog middleware', () => {
   let base: string;
   beforeAll(async () => {
     const app = express();
-    app.use(requestLog({ info: (msg: string, fields?: Record<string, unknown>) => lines.push({ msg, fields: fields ?? {} }) }));
+    const push = (level: string) => (msg: string, fields?: Record<string, unknown>) => lines.push({ msg, fields: { level, ...fields } });
+    app.use(requestLog({ info: push('info'), debug: push('debug') }));
     app.use((req, _res, next) => {
       if (req.header('api-key') === 'k') req.merchantId = 'merchant_1';
       next();
@@ -41,6 +42,7 @@ describe('requestLog middleware', () => {
     const sub = express.Router();
     sub.post('/:refund_id/cancel', (_req, res) => void res.status(409).json({}));
     app.use('/refunds', sub);
+    app.get('/health/ready', (_req, res) => void res.json({ status: 'ready' }));
     app.get('/boom', () => {
       throw new Error('boom');
     });
@@ -76,6 +78,13 @@ describe('requestLog middleware', () => {
     expect(id).toMatch(/^req_[0-9a-f]{32}$/);
     const l = await lineFor(id);
     expect(l.fields).toMatchObject({ method: 'GET', route: null, status: 404, merchant_id: null });
+  });
+
+  it('logs a healthy probe at debug level only', async () => {
+    const r = await fetch(`${base}/health/ready`);
+    expect((await lineFor(r.headers.get('x-request-id')!)).fields).toMatchObject({ level: 'debug', route: '/health/ready', status: 200 });
+    const p = await fetch(`${base}/payments/pay_1`);
+    expect((await lineFor(p.headers.get('x-request-id')!)).fields).toMatchObject({ level: 'info' });
   });
 
   it('logs a routed sub-router request with its base and a thrown error’s 500', async () => {

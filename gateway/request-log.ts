@@ -33,7 +33,7 @@ export function routePattern(req: Pick<Request, 'route' | 'baseUrl'>): string | 
 }
 
 /** First middleware: the request id (answered on every response, also refusals and errors) and the access log line. */
-export function requestLog(log: Pick<typeof defaultLog, 'info'> = defaultLog) {
+export function requestLog(log: Pick<typeof defaultLog, 'info' | 'debug'> = defaultLog) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = saneRequestId(req.header(REQUEST_ID_HEADER)) ?? newRequestId();
@@ -44,9 +44,12 @@ export function requestLog(log: Pick<typeof defaultLog, 'info'> = defaultLog) {
     res.once('close', () => {
       const params = (req.params ?? {}) as Record<string, unknown>;
       const merchant = req.merchantId ?? (typeof params.merchant_id === 'string' ? params.merchant_id : undefined);
-      log.info('request', {
+      const route = routePattern(req);
+      // Health probes (every few seconds from an orchestrator) at debug level: they would drown the access log.
+      const level = route?.startsWith('/health') && res.statusCode === 200 ? 'debug' : 'info';
+      log[level]('request', {
         method: req.method,
-        route: routePattern(req),
+        route,
         status: res.statusCode,
         duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         merchant_id: merchant ?? null,
