@@ -1,11 +1,12 @@
 // `npm start`: the whole stack as separate supervised processes (gateway, payment-state, one worker process for every
 // connector with a manifest (workers/connectors/manifests.ts), the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
 // A child that dies is restarted; Ctrl-C stops everything, letting workers finish their active jobs.
-// Each process's output goes to <state dir>/logs/<process>.log, and the service's own processes' to the terminal too
+// Each process's output goes to <state dir>/logs/<process>.log (the previous runs' in .log.1, .log.2, ...), and the service's own processes' to the terminal too
 // (Redis and FerretDB log every connection: only to their files).
 // It refuses to start when a port it needs is taken; every child gets this run's INSTANCE_ID, and "up" means the
-// gateway's /health answers 200 with that id (each part answering is this run's own). <state dir>/start.pid lets
-// `npm stop` (scripts/stop.sh) stop it.
+// gateway's /health answers 200 with that id (each part answering is this run's own) and every process's own
+// /health/ready answers 200 with it (payment-state and the workers on a free HEALTH_PORT each). Log files are kept
+// across runs (scripts/log-files.ts: rotated, never wiped). <state dir>/start.pid lets `npm stop` (scripts/stop.sh) stop it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
