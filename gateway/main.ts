@@ -3,6 +3,7 @@ import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
 import { config, requireGatewaySecrets } from '../lib/config.ts';
 import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
+import { Server as NetServer } from 'node:net';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { Health, grpcCheck, mongoCheck, redisCheck } from '../lib/health.ts';
 import { log } from '../lib/log.ts';
@@ -121,10 +122,17 @@ onShutdown({
     [
       'http server',
       async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        // Stop listening only (net.Server's close: http.Server's would also drop the idle keep-alive connections at
+        // once, racing a client that is sending its next request on one). A connection's next request is still served,
+        // with `connection: close`; those left idle are closed after the drain delay again, all of them after 15 s.
+        const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+        let idle: NodeJS.Timeout | undefined;
+        const idleLater = setTimeout(() => {
+          idle = setInterval(() => server.closeIdleConnections(), 100);
+        }, config.drainDelayMs);
         const force = setTimeout(() => server.closeAllConnections(), 15_000);
         await closed;
+        clearTimeout(idleLater);
         clearInterval(idle);
         clearTimeout(force);
       },
