@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
 import { jsonBody, rawBody } from './body.ts';
+import { requestLog } from './request-log.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
@@ -13,6 +14,7 @@ import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
 import { ROUTING } from './scope.ts';
 import { config } from '../lib/config.ts';
+import type { Health } from '../lib/health.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { customersRouter } from './routes/customers.ts';
@@ -29,7 +31,13 @@ import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 
-export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
+export function buildApp(
+  db: Db,
+  deps: Deps,
+  health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>,
+  /** Issue 23: GET /health/live and /health/ready (lib/health.ts): this process and its own dependencies. */
+  probes?: Health,
+) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -39,6 +47,20 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.set('strict routing', ROUTING.strict);
   if (config.trustProxy) app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(tracingMiddleware());
+  // Issue 23: x-request-id on every answer, one access log line per request (inside the request's trace).
+  app.use(requestLog());
+  // Stopping (SIGTERM): each answer sent from then on (also of a request begun before) closes its connection, so no
+  // client sends its next request on a connection the draining gateway is about to close.
+  if (probes) {
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        if (probes.draining && !this.headersSent) this.setHeader('connection', 'close');
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+      next();
+    });
+  }
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
@@ -58,6 +80,11 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
     // instance_id: the `npm start` run this gateway belongs to (scripts/start.ts checks it answers its own).
     res.status(h.ok ? 200 : 503).json({ status: h.ok ? 'ok' : 'degraded', ...(config.instanceId ? { instance_id: config.instanceId } : {}), parts: h.parts });
   });
+  if (probes) {
+    const probe = (req: Request, res: Response, next: NextFunction) => void probes.handle(req, res).then((handled) => handled || next(), next);
+    app.get('/health/live', probe);
+    app.get('/health/ready', probe);
+  }
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));

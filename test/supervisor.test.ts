@@ -2,7 +2,7 @@
 // worker finish the job it is running.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
@@ -56,6 +56,9 @@ describe('npm start supervisor', () => {
       SANDBOX_SLOW_MS: '3000',
       START_STATE_DIR: mkdtempSync(`${tmpdir()}/bnpl-sup-`),
     };
+    // Issue 23: a former run's log file is kept (rotated to .1), not wiped.
+    mkdirSync(`${env.START_STATE_DIR}/logs`, { recursive: true });
+    writeFileSync(`${env.START_STATE_DIR}/logs/gateway.log`, 'a line of the previous run\n');
     const sup = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     sup.stdout!.on('data', (d) => (out += d));
@@ -73,6 +76,10 @@ describe('npm start supervisor', () => {
         'workers/webhooks/main.ts',
       ]);
       expect(out).toMatch(/merchant webhooks to private\/loopback addresses: (ALLOWED|refused)/);
+      // Issue 23: "up" waited for each process's /health/ready, and says where each answers.
+      expect(out).toMatch(/health\/live and \/health\/ready: payment-state http:\/\/127\.0\.0\.1:\d+, provider-sandbox/);
+      expect(readFileSync(`${env.START_STATE_DIR}/logs/gateway.log.1`, 'utf8')).toBe('a line of the previous run\n');
+      expect(readFileSync(`${env.START_STATE_DIR}/logs/gateway.log`, 'utf8')).toContain('gateway listening');
 
       // A crash is followed by a restart.
       const worker = kids.find((k) => k.cmd.includes('workers/main.ts --connector'))!;

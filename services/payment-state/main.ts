@@ -6,6 +6,7 @@ import { config } from '../../lib/config.ts';
 import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
+import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
 import { RefundStore } from '../../adapters/refund-store.ts';
@@ -54,7 +55,14 @@ health.addToServer(server);
 await new Promise<void>((resolve, reject) =>
   server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
 );
-log.info('payment-state listening', { addr: config.paymentStateAddr });
+// Issue 23: /health/live and /health/ready over HTTP on HEALTH_PORT (the gRPC health service above stays).
+const probes = new Health({
+  service: 'payment-state',
+  instanceId: config.instanceId || undefined,
+  checks: { mongodb: mongoCheck(db), redis: redisCheck(redis) },
+});
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort });
+log.info('payment-state listening', { addr: config.paymentStateAddr, health_port: config.healthPort || null });
 
 const sweeper = every(config.sweepIntervalMs, 'sweep', () => service.sweep());
 const pickup = every(config.pickupIntervalMs, 'pick-up', () => service.pickUp());
@@ -72,6 +80,7 @@ onShutdown({
     [
       'health',
       () => {
+        probes.drain();
         health.setStatus('', 'NOT_SERVING');
         if (config.instanceId) health.setStatus(instanceHealthService(config.instanceId), 'NOT_SERVING');
       },
@@ -81,6 +90,7 @@ onShutdown({
     ['queues', () => queues.close()],
     ['redis', () => redis.disconnect()],
     ['mongo', () => mongo.close()],
+    ['health server', () => closeHealthServer(healthServer)],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

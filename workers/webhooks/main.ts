@@ -17,6 +17,7 @@ initTelemetry('worker-webhooks');
 import { config } from '../../lib/config.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
+import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
@@ -192,13 +193,26 @@ const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () 
   if (n) log.warn('re-enqueued webhook deliveries lost from the queue', { count: n });
 });
 await runRelay();
-log.info('worker ready', { queue: WEBHOOK_QUEUE, concurrency: config.webhookConcurrency, allow_private_urls: config.webhookAllowPrivateUrls });
+// Issue 23: /health/live and /health/ready on HEALTH_PORT: ready while MongoDB and Redis answer.
+const probes = new Health({
+  service: 'worker-webhooks',
+  instanceId: config.instanceId || undefined,
+  checks: { mongodb: mongoCheck(db), redis: redisCheck(connection) },
+});
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort });
+log.info('worker ready', {
+  health_port: config.healthPort || null,
+  queue: WEBHOOK_QUEUE,
+  concurrency: config.webhookConcurrency,
+  allow_private_urls: config.webhookAllowPrivateUrls,
+});
 
 onShutdown({
   name: 'worker-webhooks',
   note: 'finishing deliveries in flight',
   forceExitMs: Math.max(30_000, config.webhookTimeoutMs + 15_000),
   steps: [
+    ['readiness', () => probes.drain()],
     [
       'relay',
       () => {
@@ -211,6 +225,7 @@ onShutdown({
     ['queue', () => queue.close()],
     ['redis', () => connection.disconnect()],
     ['mongo', () => mongo.close()],
+    ['health server', () => closeHealthServer(healthServer)],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });
