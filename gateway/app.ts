@@ -5,14 +5,17 @@ import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
 import { httpMetricsMiddleware, metricsHandler } from '../lib/metrics.ts';
 import { jsonBody, rawBody } from './body.ts';
+import { requestLog } from './request-log.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
+import { docsRouter } from './docs-page.ts';
 import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
 import { ROUTING } from './scope.ts';
 import { config } from '../lib/config.ts';
+import type { Health } from '../lib/health.ts';
 import type { Deps } from './operations.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { customersRouter } from './routes/customers.ts';
@@ -25,8 +28,17 @@ import { webhooksRouter } from './routes/webhooks.ts';
 import { eventsRouter } from './routes/events.ts';
 import { mandatesRouter } from './routes/mandates.ts';
 import { Mandates } from './mandates.ts';
+import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
+import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import type { ConnectorName } from '../lib/schemas/common.ts';
 
-export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>) {
+export function buildApp(
+  db: Db,
+  deps: Deps,
+  health: () => Promise<{ ok: boolean; parts: Record<string, unknown> }>,
+  /** Issue 23: GET /health/live and /health/ready (lib/health.ts): this process and its own dependencies. */
+  probes?: Health,
+) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -38,6 +50,20 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   app.use(tracingMiddleware());
   // RED per route: http.server.request.duration by method, route pattern and status (lib/metrics.ts).
   app.use(httpMetricsMiddleware());
+  // Issue 23: x-request-id on every answer, one access log line per request (inside the request's trace).
+  app.use(requestLog());
+  // Stopping (SIGTERM): each answer sent from then on (also of a request begun before) closes its connection, so no
+  // client sends its next request on a connection the draining gateway is about to close.
+  if (probes) {
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        if (probes.draining && !this.headersSent) this.setHeader('connection', 'close');
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+      next();
+    });
+  }
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
@@ -46,6 +72,10 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
   app.use(rateLimit(deps.redis, config.rateLimitPerAddressPerSecond, byAddress));
   app.use('/webhooks', rawBody());
+  // The queue dashboard behind the admin key (header or signed-in session); before the JSON parser: its sign-in form
+  // posts a form, and bull-board parses its own API's bodies.
+  const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
+  app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
@@ -55,9 +85,16 @@ export function buildApp(db: Db, deps: Deps, health: () => Promise<{ ok: boolean
   });
   // Prometheus, keyless as scrapers expect: labels carry no id (lib/metrics.ts), so nothing a merchant owns is shown.
   app.get('/metrics', (req, res) => metricsHandler(req, res));
+  if (probes) {
+    const probe = (req: Request, res: Response, next: NextFunction) => void probes.handle(req, res).then((handled) => handled || next(), next);
+    app.get('/health/live', probe);
+    app.get('/health/ready', probe);
+  }
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => res.json(openapi));
+  // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
+  app.use(docsRouter());
 
   app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
   app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));

@@ -3,7 +3,9 @@ import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
 import { config, requireGatewaySecrets } from '../lib/config.ts';
 import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
+import { Server as NetServer } from 'node:net';
 import { onShutdown } from '../lib/lifecycle.ts';
+import { Health, grpcCheck, mongoCheck, redisCheck } from '../lib/health.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../adapters/payment-store.ts';
@@ -85,26 +87,52 @@ async function health() {
   };
 }
 
+// Issue 23: ready only while the gateway's own dependencies answer (the whole stack's view stays GET /health).
+const probes = new Health({
+  service: 'gateway',
+  instanceId: config.instanceId || undefined,
+  checks: {
+    mongodb: mongoCheck(db),
+    redis: redisCheck(redis),
+    payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
+  },
+});
 const app = buildApp(
   db,
-  { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates },
+  { store, refunds, paymentState, queues, waiter, redis, customers: new Customers(db), links: new PaymentLinks(db), setup, mandates, webhookQueue },
   health,
+  probes,
 );
-const server = app.listen(config.port, () => log.info('gateway listening', { port: config.port }));
+// REUSE_PORT: a new gateway can listen beside this one on the same port (a rolling restart on one host).
+const server = app.listen({ port: config.port, reusePort: config.reusePort }, () =>
+  log.info('gateway listening', { port: config.port, reuse_port: config.reusePort }),
+);
 server.keepAliveTimeout = 65_000;
 answerNodeRefusals(server);
 
 onShutdown({
   name: 'gateway',
   steps: [
+    // Readiness answers 503 "stopping" from now on: a load balancer sends nothing new while the requests in flight finish.
+    ['readiness', () => probes.drain()],
+    // Go on answering a moment (each answer closing its connection) so that no client sends its next request on a
+    // keep-alive connection just as it is closed; then stop accepting.
+    ['drain delay', () => new Promise((r) => setTimeout(r, config.drainDelayMs))],
     // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
     [
       'http server',
       async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        // Stop listening only (net.Server's close: http.Server's would also drop the idle keep-alive connections at
+        // once, racing a client that is sending its next request on one). A connection's next request is still served,
+        // with `connection: close`; those left idle are closed after the drain delay again, all of them after 15 s.
+        const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+        let idle: NodeJS.Timeout | undefined;
+        const idleLater = setTimeout(() => {
+          idle = setInterval(() => server.closeIdleConnections(), 100);
+        }, config.drainDelayMs);
         const force = setTimeout(() => server.closeAllConnections(), 15_000);
         await closed;
+        clearTimeout(idleLater);
         clearInterval(idle);
         clearTimeout(force);
       },

@@ -9,6 +9,7 @@ import { config } from '../lib/config.ts';
 import type { PaymentStore } from '../adapters/payment-store.ts';
 import type { RefundStore } from '../adapters/refund-store.ts';
 import type { ConnectorQueues } from '../adapters/queue.ts';
+import type { WebhookQueue } from '../adapters/event-store.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
@@ -45,6 +46,8 @@ export interface Deps {
   setup: MerchantSetup;
   /** Mandates and saved payment methods (issue 22): a confirm reads the one it charges on. */
   mandates: MandateStore;
+  /** The merchant webhook queue's producer (the queue dashboard shows it beside the connectors' queues). */
+  webhookQueue: WebhookQueue;
 }
 
 /** gRPC status -> the API's error. */

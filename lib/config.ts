@@ -43,9 +43,12 @@ const schema = z.object({
   PROVIDER_WEBHOOK_BASE_URL: str(''),
   PAYMENT_STATE_ADDR: str('127.0.0.1:50051'),
   SANDBOX_PORT: port(8090),
-  PAYMENT_STATE_METRICS_PORT: port(9464),
-  WORKER_METRICS_PORT: port(9465),
-  WEBHOOK_WORKER_METRICS_PORT: port(9466),
+  HEALTH_PORT: port(0),
+  DRAIN_DELAY_MS: int(1_000),
+  REUSE_PORT: z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((v) => v === 'true'),
   SANDBOX_HOST: str('127.0.0.1'),
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
@@ -54,6 +57,7 @@ const schema = z.object({
   THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
   THREE_DS_REQUESTOR_URL: str(''),
   ADMIN_API_KEY: str(''),
+  ADMIN_SESSION_TTL_MS: int(8 * 3600 * 1000),
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
   SETUP_CACHE_MS: int(10_000),
@@ -104,6 +108,8 @@ const schema = z.object({
   SWEEP_INTERVAL_MS: int(15_000),
   SANDBOX_SLOW_MS: int(15_000),
   SANDBOX_REVIEW_MS: int(3_000),
+  LOG_FILE_MAX_BYTES: int(50 * 1024 * 1024),
+  LOG_FILES_KEPT: int(5, 100),
   LOG_LEVEL: str('info').superRefine((s, ctx) => {
     if (!(LOG_LEVELS as readonly string[]).includes(s))
       ctx.addIssue({ code: 'custom', message: `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(s)}` });
@@ -160,14 +166,22 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Where providers send their notifications (POST {this}/webhooks/...): PUBLIC_BASE_URL unless they reach us elsewhere. */
     providerWebhookBaseUrl: (e.PROVIDER_WEBHOOK_BASE_URL || publicBaseUrl).replace(/\/+$/, ''),
     paymentStateAddr: e.PAYMENT_STATE_ADDR,
-    sandboxPort: e.SANDBOX_PORT,
     /**
-     * Where the processes without an HTTP server answer GET /metrics (Prometheus): payment-state, a connector worker,
-     * the webhook worker; 0: not served. The gateway and the sandbox answer it on PORT and SANDBOX_PORT.
+     * The HTTP port of /health/live and /health/ready for a process that has no HTTP port of its own (payment-state,
+     * a connector worker, the webhook worker); 0 (default): none. The gateway and the sandbox answer on their own port.
      */
-    paymentStateMetricsPort: e.PAYMENT_STATE_METRICS_PORT,
-    workerMetricsPort: e.WORKER_METRICS_PORT,
-    webhookWorkerMetricsPort: e.WEBHOOK_WORKER_METRICS_PORT,
+    healthPort: e.HEALTH_PORT,
+    /**
+     * The gateway's PORT and a HEALTH_PORT are opened with SO_REUSEPORT (Linux): a new process can start beside the
+     * running one on the same port, and the old one is then stopped (SIGTERM) and drains: a rolling restart on one host.
+     */
+    reusePort: e.REUSE_PORT,
+    /**
+     * After SIGTERM the gateway goes on answering this long (readiness 503, every answer closing its connection) before
+     * it stops accepting: clients and load balancers move their next requests elsewhere instead of meeting a closed socket.
+     */
+    drainDelayMs: e.DRAIN_DELAY_MS,
+    sandboxPort: e.SANDBOX_PORT,
     sandboxHost: e.SANDBOX_HOST,
     sandboxUrl,
     /** The key of the sandbox's operator routes (/__sandbox/*, /sandbox/*); unset: they refuse every call. */
@@ -180,6 +194,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Our website as the 3DS requestor (EMV threeDSRequestorURL), shown to the cardholder by the ACS. */
     threeDsRequestorUrl: e.THREE_DS_REQUESTOR_URL || publicBaseUrl,
     adminApiKey: e.ADMIN_API_KEY,
+    /** How long a browser's sign-in to the queue dashboard (/admin/queues/login) lasts; a changed ADMIN_API_KEY ends it sooner. */
+    adminSessionTtlMs: e.ADMIN_SESSION_TTL_MS,
     /** Key of the HMAC under which API secret keys are stored. */
     keyHashSecret: e.KEY_HASH_SECRET,
     /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
@@ -239,6 +255,10 @@ export function parseConfig(source: Record<string, string | undefined>) {
     sandboxSlowMs: e.SANDBOX_SLOW_MS,
     sandboxReviewMs: e.SANDBOX_REVIEW_MS,
     logLevel: e.LOG_LEVEL as string,
+    /** `npm start`'s log files (<state dir>/logs/<process>.log): rotated past this size (0: only at each start). */
+    logFileMaxBytes: e.LOG_FILE_MAX_BYTES,
+    /** How many rotated log files of each process `npm start` keeps (<process>.log.1 the newest). */
+    logFilesKept: e.LOG_FILES_KEPT,
     /** How long the gateway keeps sending a Begin that got no answer (payment-state restarting) before it reads the store. */
     beginRetryMs: e.BEGIN_RETRY_MS,
     /** The deadline of one Begin attempt. */

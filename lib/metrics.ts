@@ -235,24 +235,6 @@ export function metricsHandler(req: import('node:http').IncomingMessage, res: im
   exporter.getMetricsRequestHandler(req, res);
 }
 
-/**
- * A small server of its own answering GET /metrics, for a process with no HTTP server (payment-state, workers);
- * port 0: none. A port that is taken is logged, not fatal: payments go on without metrics.
- */
-export function serveMetrics(port: number, variable: string): Server | undefined {
-  if (!port) return undefined;
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) return metricsHandler(req, res);
-    res.statusCode = 404;
-    res.end();
-  });
-  server.on('error', (err) => log.warn('metrics server not listening', { port, variable, err: err.message }));
-  server.listen(port, () => log.info('metrics listening', { port, path: '/metrics' }));
-  server.unref();
-  return server;
-}
-
 /** A getter of one queue's counts, for the queue gauges (BullMQ's Queue fits). */
 export type CountedQueue = Pick<Queue, 'name' | 'getJobCounts' | 'getJobs'>;
 

@@ -29,7 +29,7 @@ export function initTelemetry(serviceName: string): void {
   provider = new NodeTracerProvider({ resource, spanProcessors });
   provider.register();
   // The exporter's own server stays off: the gateway and the sandbox answer /metrics on their port, the other
-  // processes on a small server of their own (lib/metrics.ts serveMetrics).
+  // processes on their health server (HEALTH_PORT, lib/health.ts startHealthServer).
   exporter = new PrometheusExporter({ preventServerStart: true });
   meterProvider = new MeterProvider({ resource, readers: [exporter] });
   metrics.setGlobalMeterProvider(meterProvider);

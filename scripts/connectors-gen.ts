@@ -54,6 +54,7 @@ const workerService = (n: string) => `  worker-${n}:
     <<: *app
     command: ["node", "workers/main.ts", "--connector", "${n}"]
     stop_grace_period: 40s
+    healthcheck: *ready
     depends_on:
       <<: *stores
       payment-state: { condition: service_healthy }

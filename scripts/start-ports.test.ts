@@ -28,14 +28,6 @@ describe('start ports', () => {
     ]);
   });
 
-  it('lists the metrics ports of payment-state and the workers when they are served (issue 23)', () => {
-    const c = { port: 8080, paymentStateAddr: '127.0.0.1:50051', sandboxHost: '127.0.0.1', sandboxPort: 8090 };
-    expect(wantedPorts({ ...c, paymentStateMetricsPort: 9464, workerMetricsPort: 9465, webhookWorkerMetricsPort: 0 }).slice(3)).toEqual([
-      { variable: 'PAYMENT_STATE_METRICS_PORT', host: undefined, port: 9464 },
-      { variable: 'WORKER_METRICS_PORT', host: undefined, port: 9465 },
-    ]);
-  });
-
   it('names a port in use (on 127.0.0.1 or every interface) and a port named twice, and nothing else', async () => {
     const [loopback, any] = [await listen('127.0.0.1'), await listen()];
     const free = await listen('127.0.0.1');

@@ -16,19 +16,12 @@ export function hostPort(addr: string): { host: string | undefined; port: number
   return { host: m[1] || m[2] || undefined, port: Number(m[3]) };
 }
 
-export function wantedPorts(
-  c: Pick<Config, 'port' | 'paymentStateAddr' | 'sandboxHost' | 'sandboxPort'> &
-    Partial<Pick<Config, 'paymentStateMetricsPort' | 'workerMetricsPort' | 'webhookWorkerMetricsPort'>>,
-): WantedPort[] {
+export function wantedPorts(c: Pick<Config, 'port' | 'paymentStateAddr' | 'sandboxHost' | 'sandboxPort'>): WantedPort[] {
   const ps = hostPort(c.paymentStateAddr);
   return [
     { variable: 'PORT', host: undefined, port: c.port },
     ...(ps ? [{ variable: 'PAYMENT_STATE_ADDR', ...ps }] : []),
     { variable: 'SANDBOX_PORT', host: c.sandboxHost, port: c.sandboxPort },
-    // GET /metrics of the processes without an HTTP server (lib/metrics.ts serveMetrics); 0: not served.
-    { variable: 'PAYMENT_STATE_METRICS_PORT', host: undefined, port: c.paymentStateMetricsPort ?? 0 },
-    { variable: 'WORKER_METRICS_PORT', host: undefined, port: c.workerMetricsPort ?? 0 },
-    { variable: 'WEBHOOK_WORKER_METRICS_PORT', host: undefined, port: c.webhookWorkerMetricsPort ?? 0 },
   ].filter((w) => w.port > 0);
 }
 
@@ -76,17 +69,14 @@ export function withoutCredentials(url: string): string {
   }
 }
 
-/** Where each process answers GET /metrics, for the banner of `npm start`. */
-export function metricsUrls(
-  c: Pick<Config, 'sandboxPort' | 'paymentStateMetricsPort' | 'workerMetricsPort' | 'webhookWorkerMetricsPort'>,
-  gatewayPort: number,
-): string {
-  const at = (name: string, port: number) => (port ? `${name} http://127.0.0.1:${port}/metrics` : `${name} off`);
+/** Where each process answers GET /metrics, for the banner of `npm start`: payment-state and the workers on their HEALTH_PORT. */
+export function metricsUrls(ports: { gateway: number; sandbox: number; health: Record<'payment-state' | 'workers' | 'webhooks', number> }): string {
+  const at = (name: string, port: number) => `${name} http://127.0.0.1:${port}/metrics`;
   return [
-    at('gateway', gatewayPort),
-    at('payment-state', c.paymentStateMetricsPort),
-    at('workers', c.workerMetricsPort),
-    at('webhooks', c.webhookWorkerMetricsPort),
-    at('sandbox', c.sandboxPort),
+    at('gateway', ports.gateway),
+    at('payment-state', ports.health['payment-state']),
+    at('workers', ports.health.workers),
+    at('webhooks', ports.health.webhooks),
+    at('sandbox', ports.sandbox),
   ].join(', ');
 }

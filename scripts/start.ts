@@ -1,17 +1,20 @@
 // `npm start`: the whole stack as separate supervised processes (gateway, payment-state, one worker process for every
 // connector with a manifest (workers/connectors/manifests.ts), the provider sandbox), plus Redis and a development MongoDB stand-in (FerretDB) when none is running.
 // A child that dies is restarted; Ctrl-C stops everything, letting workers finish their active jobs.
-// Each process's output goes to <state dir>/logs/<process>.log, and the service's own processes' to the terminal too
+// Each process's output goes to <state dir>/logs/<process>.log (the previous runs' in .log.1, .log.2, ...), and the service's own processes' to the terminal too
 // (Redis and FerretDB log every connection: only to their files).
 // It refuses to start when a port it needs is taken; every child gets this run's INSTANCE_ID, and "up" means the
-// gateway's /health answers 200 with that id (each part answering is this run's own). <state dir>/start.pid lets
-// `npm stop` (scripts/stop.sh) stop it.
+// gateway's /health answers 200 with that id (each part answering is this run's own) and every process's own
+// /health/ready answers 200 with it (payment-state and the workers on a free HEALTH_PORT each). Log files are kept
+// across runs (scripts/log-files.ts: rotated, never wiped). <state dir>/start.pid lets `npm stop` (scripts/stop.sh) stop it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../lib/config.ts';
 import { devSecrets } from './dev-secrets.ts';
+import { RotatingLog } from './log-files.ts';
 import { nextRestart } from './restart-policy.ts';
 import { answers as listening, metricsUrls, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
 
@@ -49,7 +52,10 @@ interface Part {
   port?: number;
   quiet?: boolean;
   child?: ChildProcess;
-  log?: WriteStream;
+  log?: RotatingLog;
+  /** Where it answers GET /health/ready (issue 23): its own HTTP port, or the HEALTH_PORT npm start gives it. */
+  ready?: string;
+  env?: NodeJS.ProcessEnv;
   startedAt: number;
   crashesInARow: number;
   exits: number;
@@ -68,6 +74,18 @@ const part = (stage: number, name: string, cmd: string, args: string[], port?: n
   exits: 0,
 });
 const node = (stage: number, name: string, file: string, ...args: string[]) => part(stage, name, process.execPath, [`${root}${file}`, ...args]);
+/** A process answering /health/ready at `url`; `healthPort`: the HEALTH_PORT npm start gives it (it has no HTTP port). */
+const probed = (p: Part, url: string, healthPort?: number): Part => ({ ...p, ready: url, ...(healthPort ? { env: { HEALTH_PORT: String(healthPort) } } : {}) });
+/** A free port for a HEALTH_PORT: the kernel's choice, so two runs never collide. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port: p } = s.address() as { port: number };
+      s.close(() => resolve(p));
+    });
+  });
 const logOf = (p: Part) => `${logDir}/${p.name}.log`;
 
 // Otherwise whatever holds a port would answer for our process, and "up" would be a lie.
@@ -129,20 +147,24 @@ const stores = [
   `[start] Redis: ${withoutCredentials(cfg.redisUrl)} (${redisFrom}; keys under ${cfg.redisPrefix}:)`,
 ].join('\n');
 console.error(`${stores}\n[start] instance ${instanceId}; pid ${process.pid} (${pidFile}: npm stop stops it)`);
+// Issue 23: each process answers /health/ready; those without an HTTP port of their own get a HEALTH_PORT.
+const healthPorts = { 'payment-state': await freePort(), workers: await freePort(), webhooks: await freePort() };
+const healthUrl = (p: number) => `http://127.0.0.1:${p}`;
 parts.push(
-  node(1, 'payment-state', 'services/payment-state/main.ts'),
-  node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'),
+  probed(node(1, 'payment-state', 'services/payment-state/main.ts'), healthUrl(healthPorts['payment-state']), healthPorts['payment-state']),
+  probed(node(1, 'provider-sandbox', 'services/provider-sandbox/main.ts'), cfg.sandboxUrl),
   // One process serves every connector's queue here; production scales each connector's workers on its own.
-  node(0, 'workers', 'workers/main.ts', '--connector', 'all'),
+  probed(node(0, 'workers', 'workers/main.ts', '--connector', 'all'), healthUrl(healthPorts.workers), healthPorts.workers),
   // Merchant webhooks: the relay from the transition log and the deliveries (scale: run more of it).
-  node(0, 'webhooks', 'workers/webhooks/main.ts'),
-  node(0, 'gateway', 'gateway/main.ts'),
+  probed(node(0, 'webhooks', 'workers/webhooks/main.ts'), healthUrl(healthPorts.webhooks), healthPorts.webhooks),
+  probed(node(0, 'gateway', 'gateway/main.ts'), `http://127.0.0.1:${port}`),
 );
 
 let stopping = false;
 function launch(p: Part) {
-  p.log ??= createWriteStream(logOf(p));
-  const child = spawn(p.cmd, p.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Kept across restarts: the previous run's file becomes <process>.log.1 (scripts/log-files.ts), never truncated.
+  p.log ??= new RotatingLog(logOf(p), { maxBytes: cfg.logFileMaxBytes, keep: cfg.logFilesKept, fresh: true });
+  const child = spawn(p.cmd, p.args, { env: { ...env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   p.child = child;
   p.startedAt = Date.now();
   child.stdout!.on('data', (d) => {
@@ -199,6 +221,23 @@ for (const p of parts) {
   for (let t = 0; p.port && t < 100 && !(await listening(p.port)); t++) await sleep(100);
 }
 
+/** The processes whose GET /health/ready does not answer 200 for this run's instance, each with what it answered. */
+async function notReadyParts(): Promise<string[]> {
+  const answers = await Promise.all(
+    parts
+      .filter((p) => p.ready)
+      .map(async (p) => {
+        const r = await fetch(`${p.ready}/health/ready`, { signal: AbortSignal.timeout(3_000) }).then(
+          async (res) => ({ status: res.status, body: (await res.json().catch(() => ({}))) as { instance_id?: unknown } }),
+          () => ({ status: 0, body: {} as { instance_id?: unknown } }),
+        );
+        if (r.status === 200 && r.body.instance_id === instanceId) return undefined;
+        return `${p.name} ${r.status ? `${r.status} ${JSON.stringify(r.body).slice(0, 200)}` : 'no answer'} (${p.ready}/health/ready)`;
+      }),
+  );
+  return answers.filter((a): a is string => !!a);
+}
+
 // Up means /health answers 200 for this run's instance: every part reachable and its own (the gateway checks each
 // part's instance id). Give up early on a crash loop, late on a timeout.
 const deadline = Date.now() + timeoutMs;
@@ -220,20 +259,27 @@ while (!stopping && Date.now() < deadline && !parts.some((p) => p.crashesInARow 
     (e: Error & { cause?: { code?: string } }) => ({ ok: false, text: `no answer (${e.cause?.code ?? e.message})` }),
   );
   lastAnswer = r.text;
-  if ((up = r.ok)) break;
+  // And each process's own readiness (issue 23): /health/ready 200 from this run's process.
+  const notReady = r.ok ? await notReadyParts() : [];
+  if (notReady.length) lastAnswer = `200, but not ready: ${notReady.join('; ')}`;
+  if ((up = r.ok && !notReady.length)) break;
   await sleep(250);
 }
 
 if (up) {
   console.error(`
 [start] BNPL payment service is up: http://127.0.0.1:${port}  (GET /health, /openapi.json)
+[start] each process's /health/live and /health/ready: ${parts
+    .filter((p) => p.ready)
+    .map((p) => `${p.name} ${p.ready}`)
+    .join(', ')}
 [start] admin api-key: ${supplied.has('ADMIN_API_KEY') ? 'the one in ADMIN_API_KEY' : `${secrets.ADMIN_API_KEY}  (kept in ${secretsFile})`}
 [start] sandbox operator key (header X-Sandbox-Operator-Key, for ${cfg.sandboxUrl}/__sandbox/* and /sandbox/*): ${supplied.has('SANDBOX_OPERATOR_KEY') ? 'the one in SANDBOX_OPERATOR_KEY' : `${secrets.SANDBOX_OPERATOR_KEY}  (kept in ${secretsFile})`}
 [start] sandbox state: ${env.SANDBOX_STATE_FILE} (kept across restarts; delete it to start the sandbox empty)
 ${stores}
 [start] merchant webhooks to private/loopback addresses: ${process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' ? 'ALLOWED (WEBHOOK_ALLOW_PRIVATE_URLS=true; local testing only)' : 'refused (set WEBHOOK_ALLOW_PRIVATE_URLS=true to send them to a local receiver such as npm run webhook-receiver)'}
-[start] metrics (Prometheus): ${metricsUrls(cfg, port)}
-[start] logs: ${logDir}/<process>.log. Ctrl-C or npm stop stops everything.
+[start] metrics (Prometheus): ${metricsUrls({ gateway: port, sandbox: cfg.sandboxPort, health: healthPorts })}
+[start] logs: ${logDir}/<process>.log (the previous runs' in <process>.log.1 to .${cfg.logFilesKept}). Ctrl-C or npm stop stops everything.
 `);
 } else if (!stopping) {
   const lines = [`[start] NOT UP: http://127.0.0.1:${port}/health ${lastAnswer.startsWith('no answer') ? 'gave' : 'answered'} ${lastAnswer.slice(0, 600)}`];

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, metricsPorts, sleep } from './support/stack.ts';
+import { freePort, sleep } from './support/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const id = randomBytes(4).toString('hex');
@@ -37,7 +37,6 @@ async function freshEnv(): Promise<NodeJS.ProcessEnv> {
     PORT: String(port),
     PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
     SANDBOX_PORT: String(sb),
-    ...(await metricsPorts()),
     SANDBOX_URL: `http://127.0.0.1:${sb}`,
     FERRETDB_PORT: String(ferret),
     FERRETDB_POSTGRESQL_URL: `${pgBase}/${pgDb}`,

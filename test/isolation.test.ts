@@ -386,6 +386,8 @@ function walkTable(): Row[] {
 const EXCLUDED: Record<string, string> = {
   'GET /health': 'no merchant data',
   'GET /openapi.json': 'no merchant data',
+  'GET /docs': 'no merchant data (the API reference page)',
+  'GET /docs/scalar.js': 'no merchant data (the API reference script)',
   'GET /feature_matrix': 'no merchant data',
   'GET /metrics': 'no merchant data: no id is a label (lib/metrics.ts)',
   'POST /payments': "creates A's own payment",
@@ -407,6 +409,13 @@ const EXCLUDED: Record<string, string> = {
   'GET /account/:merchant_id/connectors': "A's own connector accounts (checked: none of B's)",
   'POST /account/:merchant_id/business_profile': 'creates a profile for the merchant in the path',
   'GET /account/:merchant_id/business_profile': "A's own profiles (checked: none of B's)",
+  // The queue dashboard: the admin key's, no merchant id in the path (test/queue-board.test.ts).
+  'GET /admin/queues/login': 'the sign-in page (no merchant data)',
+  'POST /admin/queues/login': 'signs in with the admin key (no merchant data)',
+  'GET /admin/queues/logout': 'the sign-out page (no merchant data)',
+  'POST /admin/queues/logout': 'signs out (no merchant data)',
+  'PUT /admin/queues/api/queues/:queueName/retry/:queueStatus': 'the queue dashboard (admin key; no merchant id in the path)',
+  'PUT /admin/queues/api/queues/:queueName/:jobId/retry': 'the queue dashboard (admin key; no merchant id in the path)',
 };
 
 /**

@@ -270,12 +270,15 @@ describe('mandates API', () => {
 describe('documents', () => {
   it('the OpenAPI document has the four routes with the mandate schemas', async () => {
     const doc = (await stack.api('GET', '/openapi.json')).body;
-    expect(doc.paths['/mandates/{mandate_id}'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('mandate_id');
-    expect(doc.paths['/mandates/revoke/{mandate_id}'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('status');
-    expect(doc.paths['/customers/{customer_id}/mandates'].get.responses['200'].content['application/json'].schema.type).toBe('array');
-    expect(doc.paths['/customers/{customer_id}/payment_methods'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty(
-      'customer_payment_methods',
-    );
+    // The bodies are named component schemas (issue 23): follow the $ref.
+    const ok = (path: string, method: string) => {
+      const schema = doc.paths[path][method].responses['200'].content['application/json'].schema;
+      return schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
+    };
+    expect(ok('/mandates/{mandate_id}', 'get').properties).toHaveProperty('mandate_id');
+    expect(ok('/mandates/revoke/{mandate_id}', 'post').properties).toHaveProperty('status');
+    expect(ok('/customers/{customer_id}/mandates', 'get').type).toBe('array');
+    expect(ok('/customers/{customer_id}/payment_methods', 'get').properties).toHaveProperty('customer_payment_methods');
   });
 
   it("GET /feature_matrix: each connector's mandates, from its manifest (absent: not supported)", async () => {

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prometheusFamilies } from '../lib/metrics.ts';
-import { freePort, Stack } from './support/stack.ts';
+import { freePort, Stack, type PartName } from './support/stack.ts';
 import { parsePrometheus, total, type Sample } from './support/prometheus.ts';
 
 let stack: Stack;
@@ -44,7 +44,8 @@ async function scrape(url: string): Promise<{ text: string; samples: Sample[] }>
   const text = await res.text();
   return { text, samples: parsePrometheus(text) };
 }
-const at = (variable: string) => `http://127.0.0.1:${stack.env[variable]}/metrics`;
+/** payment-state and the workers serve /metrics on their health server (HEALTH_PORT, lib/health.ts). */
+const at = (part: PartName) => `${stack.healthUrl(part)}/metrics`;
 
 /** Every sample's labels are its family's declared ones (plus the exporter's scope labels and a bucket's le). */
 function onlyDeclaredLabels(samples: Sample[]): void {
@@ -105,7 +106,7 @@ describe('/metrics on every process', () => {
   });
 
   it('payment-state: transitions applied and refused, sweeper runs', async () => {
-    const { text, samples } = await scrape(at('PAYMENT_STATE_METRICS_PORT'));
+    const { text, samples } = await scrape(at('payment-state'));
     expect(text).toMatch(/target_info\{[^}]*service_name="payment-state"/);
     expect(total(samples, 'bnpl_transitions_applied_total', { bnpl_action: 'confirm' })).toBeGreaterThanOrEqual(2);
     expect(total(samples, 'bnpl_transitions_applied_total', { bnpl_action: 'outcome:captured' })).toBeGreaterThanOrEqual(1);
@@ -120,7 +121,7 @@ describe('/metrics on every process', () => {
   });
 
   it('the service_test worker: provider calls, outcomes, errors by unified code, queue gauges', async () => {
-    const { text, samples } = await scrape(at('WORKER_METRICS_PORT'));
+    const { text, samples } = await scrape(at('worker'));
     expect(text).toMatch(/target_info\{[^}]*service_name="worker"/);
     const calls = total(samples, 'bnpl_provider_call_duration_count', { bnpl_connector: 'service_test', http_request_method: 'POST' });
     expect(calls).toBeGreaterThanOrEqual(2);
@@ -154,7 +155,7 @@ describe('/metrics on every process', () => {
     const deadline = Date.now() + 20_000;
     let samples: Sample[] = [];
     while (Date.now() < deadline) {
-      samples = (await scrape(at('WEBHOOK_WORKER_METRICS_PORT'))).samples;
+      samples = (await scrape(at('worker-webhooks'))).samples;
       if (total(samples, 'bnpl_webhook_deliveries_total', { bnpl_webhook_delivery_status: 'delivered' }) >= 2) break;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -167,9 +168,9 @@ describe('/metrics on every process', () => {
     onlyDeclaredLabels(samples);
   });
 
-  it('the sandbox answers /metrics too, and other paths of a metrics port are 404', async () => {
+  it('the sandbox answers /metrics too, and other paths of a health port are 404', async () => {
     const { text } = await scrape(`${stack.sandboxUrl}/metrics`);
     expect(text).toMatch(/target_info\{[^}]*service_name="provider-sandbox"/);
-    expect((await fetch(at('WORKER_METRICS_PORT').replace('/metrics', '/other'))).status).toBe(404);
+    expect((await fetch(at('worker').replace('/metrics', '/other'))).status).toBe(404);
   });
 });

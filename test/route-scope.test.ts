@@ -140,6 +140,9 @@ const CLIENT_ROUTES = [
 const PUBLIC_ROUTES = [
   'GET /health',
   'GET /openapi.json',
+  // The API reference rendered from /openapi.json (issue 23), and Scalar's bundle it loads.
+  'GET /docs',
+  'GET /docs/scalar.js',
   'GET /feature_matrix',
   // Prometheus scrapes it keyless (issue 23); its labels name no merchant (lib/metrics.ts).
   'GET /metrics',
@@ -151,6 +154,11 @@ const PUBLIC_ROUTES = [
   'POST /payment_link/s/:merchant_id/:payment_id/3ds/authentication',
   // The provider calls it; the signature is the permission (the walk gives it A's id and C's account: 404 whatever the key).
   'POST /webhooks/:merchant_id/:merchant_connector_id',
+  // The queue dashboard's sign-in and sign-out pages: the admin key is typed into the form, never sent as a header.
+  'GET /admin/queues/login',
+  'POST /admin/queues/login',
+  'GET /admin/queues/logout',
+  'POST /admin/queues/logout',
 ];
 type RouteKind = 'public' | 'admin' | 'client' | 'merchant' | 'admin or merchant';
 function routeKind(route: string): RouteKind {
@@ -158,6 +166,8 @@ function routeKind(route: string): RouteKind {
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
+  // The queue dashboard (bull-board; its own routes are not declared on the gateway's routers, these guards are).
+  if (/^\/admin\/queues\//.test(path)) return 'admin';
   // The Events API: the admin key, or the merchant's own secret key.
   if (/^\/events(\/|$)/.test(path)) return 'admin or merchant';
   if (/^\/(payments|customers|refunds|disputes|mandates)(\/|$)/.test(path)) return 'merchant';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { alive, childrenOf, dropStores } from './support/processes.ts';
-import { Stack, freePort, metricsPorts, sleep } from './support/stack.ts';
+import { Stack, freePort, sleep } from './support/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -37,7 +37,6 @@ describe('npm start', () => {
       PORT: String(port),
       PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
       SANDBOX_PORT: String(sb),
-      ...(await metricsPorts()),
       SANDBOX_URL: `http://127.0.0.1:${sb}`,
       ADMIN_API_KEY: `admin_${id}`,
       KEY_HASH_SECRET: randomBytes(16).toString('hex'),

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dropStores } from './support/processes.ts';
-import { freePort, metricsPorts, sleep } from './support/stack.ts';
+import { freePort, sleep } from './support/stack.ts';
 import { devSecrets } from '../scripts/dev-secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -78,7 +78,6 @@ describe('npm start secrets', () => {
       PORT: String(port),
       PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
       SANDBOX_PORT: String(sb),
-      ...(await metricsPorts()),
       SANDBOX_URL: `http://127.0.0.1:${sb}`,
       START_STATE_DIR: stateDir,
       ADMIN_API_KEY: admin,

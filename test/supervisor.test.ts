@@ -2,13 +2,13 @@
 // worker finish the job it is running.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { alive, childrenOf } from './support/processes.ts';
-import { freePort, metricsPorts, sleep } from './support/stack.ts';
+import { freePort, sleep } from './support/stack.ts';
 import { HEALTHY_RUN_MS, nextRestart } from '../scripts/restart-policy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,7 +49,6 @@ describe('npm start supervisor', () => {
       PORT: String(port),
       PAYMENT_STATE_ADDR: `127.0.0.1:${ps}`,
       SANDBOX_PORT: String(sb),
-      ...(await metricsPorts()),
       SANDBOX_URL: `http://127.0.0.1:${sb}`,
       ADMIN_API_KEY: `admin_${id}`,
       KEY_HASH_SECRET: randomBytes(16).toString('hex'),
@@ -57,6 +56,9 @@ describe('npm start supervisor', () => {
       SANDBOX_SLOW_MS: '3000',
       START_STATE_DIR: mkdtempSync(`${tmpdir()}/bnpl-sup-`),
     };
+    // Issue 23: a former run's log file is kept (rotated to .1), not wiped.
+    mkdirSync(`${env.START_STATE_DIR}/logs`, { recursive: true });
+    writeFileSync(`${env.START_STATE_DIR}/logs/gateway.log`, 'a line of the previous run\n');
     const sup = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     sup.stdout!.on('data', (d) => (out += d));
@@ -74,6 +76,10 @@ describe('npm start supervisor', () => {
         'workers/webhooks/main.ts',
       ]);
       expect(out).toMatch(/merchant webhooks to private\/loopback addresses: (ALLOWED|refused)/);
+      // Issue 23: "up" waited for each process's /health/ready, and says where each answers.
+      expect(out).toMatch(/health\/live and \/health\/ready: payment-state http:\/\/127\.0\.0\.1:\d+, provider-sandbox/);
+      expect(readFileSync(`${env.START_STATE_DIR}/logs/gateway.log.1`, 'utf8')).toBe('a line of the previous run\n');
+      expect(readFileSync(`${env.START_STATE_DIR}/logs/gateway.log`, 'utf8')).toContain('gateway listening');
 
       // A crash is followed by a restart.
       const worker = kids.find((k) => k.cmd.includes('workers/main.ts --connector'))!;

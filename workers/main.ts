@@ -7,10 +7,11 @@ import { parseArgs } from 'node:util';
 import { Worker, type Job } from 'bullmq';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 import { config } from '../lib/config.ts';
-import { paymentStateClient } from '../lib/grpc.ts';
+import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
-import { observeQueues, serveMetrics } from '../lib/metrics.ts';
+import { metricsHandler, observeQueues } from '../lib/metrics.ts';
+import { Health, closeHealthServer, grpcCheck, mongoCheck, redisCheck, startHealthServer } from '../lib/health.ts';
 import { ConnectorQueues, queueName, telemetry, workerOptions } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
@@ -18,6 +19,7 @@ import { loadConnector } from './connectors/index.ts';
 import { IMPLEMENTED, MANIFESTS } from './connectors/manifests.ts';
 import { credentialsCache, processor } from './runtime.ts';
 import { TokenCache } from './token-cache.ts';
+import { failedJobFields } from './job-log.ts';
 import { connectMongo } from '../lib/mongo.ts';
 import { MerchantStore } from '../lib/merchant-store.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
@@ -71,7 +73,8 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
     maxStalledCount: 10,
     telemetry: telemetry(),
   });
-  worker.on('failed', (job, err) => log.warn('job failed', { connector: name, operation_id: job?.id, attempts: job?.attemptsMade, err }));
+  // A job's attempt threw: which payment and operation, why, and whether it was the last attempt (then the sweeper takes it up).
+  worker.on('failed', (job, err) => log.warn('job failed', { ...failedJobFields(job, err), connector: name }));
   worker.on('error', (err) => log.error('worker error', { connector: name, err }));
   await worker.waitUntilReady();
   log.info('queue ready', { connector: name, queue: queueName(name), concurrency });
@@ -81,8 +84,19 @@ async function startWorker(name: ConnectorName): Promise<Worker> {
 const workers = await Promise.all(names.map(startWorker));
 // Metrics: the provider calls and outcomes of this process, and the depth of the queues it serves.
 observeQueues(() => names.map((n) => queues.get(n)));
-const metricsServer = serveMetrics(config.workerMetricsPort, 'WORKER_METRICS_PORT');
-log.info('worker ready', { connectors: names });
+// Issue 23: /health/live and /health/ready on HEALTH_PORT: ready while MongoDB, Redis and payment-state answer.
+const paymentStateHealth = healthChecker(config.paymentStateAddr);
+const probes = new Health({
+  service: 'worker',
+  instanceId: config.instanceId || undefined,
+  checks: {
+    mongodb: mongoCheck(db),
+    redis: redisCheck(connection),
+    payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
+  },
+});
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
+log.info('worker ready', { connectors: names, health_port: config.healthPort || null });
 
 onShutdown({
   name: 'worker',
@@ -90,12 +104,20 @@ onShutdown({
   // An active job may wait for its provider call: give it the provider timeout before exiting anyway.
   forceExitMs: Math.max(60_000, config.providerTimeoutMs + 30_000),
   steps: [
+    ['readiness', () => probes.drain()],
+    // BullMQ's close: no new job is taken; the active ones run to their end (their provider call and report).
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
     ['queues', () => queues.close()],
     ['redis', () => connection.disconnect()],
-    ['grpc', () => client.close()],
+    [
+      'grpc',
+      () => {
+        client.close();
+        paymentStateHealth.close();
+      },
+    ],
     ['mongo', () => mongo.close()],
-    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+    ['health server', () => closeHealthServer(healthServer)],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

@@ -15,6 +15,7 @@ import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate
 import type { ProviderMapping } from './connectors/connector.ts';
 import { flowFor, type Connector, type Environment, type Session } from './connectors/types.ts';
 import { TokenRefused, type TokenCache } from './token-cache.ts';
+import { jobFields, outcomeFields } from './job-log.ts';
 import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited } from './provider-http.ts';
 import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
@@ -50,7 +51,7 @@ export async function report(
       const e = err as grpc.ServiceError;
       if (!RETRYABLE.has(e.code)) throw new UnrecoverableError(`Complete refused: ${e.details} (${errorCodeOf(e).code ?? e.code})`);
       if (Date.now() - started > budgetMs) throw err;
-      log.warn('payment-state unreachable; retrying the report', { operation_id: job.operation_id, grpc_code: e.code });
+      log.warn('payment-state unreachable; retrying the report', { payment_id: job.payment_id, operation_id: job.operation_id, grpc_code: e.code });
       await sleep(delay);
     }
   }
@@ -213,7 +214,7 @@ export function processor(
     // Read on every such job, uncached: with no connector account the sandbox default would otherwise pay on its behalf.
     if (notYetSent(job) && !(await merchantExists(data.merchant_id))) {
       const reply = await reported(client, data, MERCHANT_DELETED);
-      log.warn('operation refused: merchant deleted', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      log.warn('operation refused: merchant deleted', { ...jobFields(data), ...outcomeFields(MERCHANT_DELETED), status: reply.status });
       return { status: reply.status };
     }
     const account = await credentialsOf(data);
@@ -224,7 +225,7 @@ export function processor(
     // A disabled account starts nothing new; what may already be at the provider runs on (with its current credentials).
     if (account?.disabled && notYetSent(job)) {
       const reply = await reported(client, data, ACCOUNT_DISABLED);
-      log.warn('operation refused: connector account disabled', { operation_id: data.operation_id, kind: data.kind, status: reply.status });
+      log.warn('operation refused: connector account disabled', { ...jobFields(data), ...outcomeFields(ACCOUNT_DISABLED), status: reply.status });
       return { status: reply.status };
     }
     // Credentials the connector cannot use (an account stored before the gateway checked them): nothing can be sent,
@@ -232,8 +233,8 @@ export function processor(
     if (credentials && data.kind !== 'authenticate' && notYetSent(job) && !connector.manifest.credentials.safeParse(credentials).success) {
       const reply = await reported(client, data, UNUSABLE_CREDENTIALS(connector.manifest));
       log.warn("operation failed: the connector account's credentials do not fit the connector", {
-        operation_id: data.operation_id,
-        kind: data.kind,
+        ...jobFields(data),
+        ...outcomeFields(UNUSABLE_CREDENTIALS(connector.manifest)),
         status: reply.status,
       });
       return { status: reply.status };
@@ -272,7 +273,7 @@ export function processor(
       } catch (err) {
         if (!(err instanceof ProviderRateLimited) || !rateLimit) throw err;
         const ms = err.retryAfterMs ?? connector.manifest.queue.rate_limited_ms;
-        log.warn('provider rate limit: pausing the queue', { operation_id: data.operation_id, connector: connector.manifest.name, ms });
+        log.warn('provider rate limit: pausing the queue', { ...jobFields(data), ms });
         await rateLimit(ms);
         throw Worker.RateLimitError();
       }
@@ -288,12 +289,12 @@ export function processor(
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
       const reply = await reported(client, data, err.outcome);
-      log.warn('provider refused the credentials for a token', { operation_id: data.operation_id, error_code: err.outcome.error_code, status: reply.status });
+      log.warn('provider refused the credentials for a token', { ...jobFields(data), ...outcomeFields(err.outcome), status: reply.status });
       return { status: reply.status };
     }
     const outcome = sent.target.outcome(sent.res, sent.answers);
     const reply = await reported(client, data, outcome);
-    log.info('operation reported', { operation_id: data.operation_id, kind: data.kind, outcome: outcome.kind, applied: reply.applied, status: reply.status });
+    log.info('operation reported', { ...jobFields(data), ...outcomeFields(outcome), applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {
       const round = data.sync_round;
       if (round >= config.syncDelaysMs.length) throw new Error(`provider left ${data.operation_id} undecided after ${round} status syncs`);

@@ -5,7 +5,14 @@ import { errors, found } from '../../lib/errors.ts';
 import { canExist, ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
-import { CreateApiKeyRequest, CreateMerchantAccountRequest, UpdateApiKeyRequest, UpdateMerchantAccountRequest } from '../../lib/schemas/merchant.ts';
+import {
+  type ApiKeyResource,
+  CreateApiKeyRequest,
+  CreateMerchantAccountRequest,
+  type MerchantAccountResource,
+  UpdateApiKeyRequest,
+  UpdateMerchantAccountRequest,
+} from '../../lib/schemas/merchant.ts';
 import { adminAuth, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
@@ -13,7 +20,7 @@ import { scopedRouter } from '../scope.ts';
 import { connectorAccountsRouter } from './connector-accounts.ts';
 import { newProfile, profilesRouter } from './profiles.ts';
 
-const merchantView = (m: MerchantDoc) => ({
+const merchantView = (m: MerchantDoc): MerchantAccountResource => ({
   merchant_id: m.merchant_id,
   merchant_name: m.merchant_name,
   publishable_key: m.publishable_key,
@@ -24,7 +31,7 @@ const merchantView = (m: MerchantDoc) => ({
   updated: m.updated ?? m.created,
 });
 
-const keyView = (k: ApiKeyDoc) => ({
+const keyView = (k: ApiKeyDoc): ApiKeyResource => ({
   key_id: k.key_id,
   merchant_id: k.merchant_id,
   name: k.name,

@@ -7,7 +7,12 @@ import type { ConnectorName } from '../../lib/schemas/common.ts';
 import { MANIFESTS } from '../../workers/connectors/manifests.ts';
 import { ids } from '../../lib/ids.ts';
 import { webhookDetailsOf, type ConnectorAccountDoc, type MerchantStore } from '../../lib/merchant-store.ts';
-import { CreateConnectorAccountRequest, UpdateConnectorAccountRequest, type ConnectorAccountDetailsValue } from '../../lib/schemas/merchant.ts';
+import {
+  type ConnectorAccountResource,
+  CreateConnectorAccountRequest,
+  UpdateConnectorAccountRequest,
+  type ConnectorAccountDetailsValue,
+} from '../../lib/schemas/merchant.ts';
 import { mask, open, seal } from '../../lib/secret-box.ts';
 import { config } from '../../lib/config.ts';
 import { newWebhookSecret, replacedSecret } from '../../lib/webhook-secret.ts';
@@ -15,12 +20,12 @@ import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 import type { SetupChanged } from './accounts.ts';
 
-function maskedDetails(a: ConnectorAccountDoc) {
+function maskedDetails(a: ConnectorAccountDoc): Record<string, string> {
   const d = JSON.parse(open(a.connector_account_details_sealed, a.merchant_connector_id)) as ConnectorAccountDetailsValue;
   return Object.fromEntries(
     Object.entries(d)
       .filter(([, v]) => v != null)
-      .map(([k, v]) => [k, k === 'auth_type' ? v : mask(String(v))]),
+      .map(([k, v]) => [k, k === 'auth_type' ? String(v) : mask(String(v))]),
   );
 }
 
@@ -42,7 +47,7 @@ function connectorVerification(connector: ConnectorName) {
 }
 
 /** `generatedSecret`: a secret this very answer made, shown in clear this once (as an API key is). */
-export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: string) => ({
+export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: string): ConnectorAccountResource => ({
   connector_type: a.connector_type,
   merchant_connector_id: a.merchant_connector_id,
   merchant_id: a.merchant_id,

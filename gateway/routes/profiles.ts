@@ -6,7 +6,7 @@ import { errors, found } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
-import { CreateProfileRequest, UpdateProfileRequest, type RoutingAlgorithm } from '../../lib/schemas/merchant.ts';
+import { type BusinessProfileResource, CreateProfileRequest, UpdateProfileRequest, type RoutingAlgorithm } from '../../lib/schemas/merchant.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
@@ -42,7 +42,7 @@ export function newProfile(merchantId: string, body: ProfileFields): ProfileDoc 
   };
 }
 
-export const profileView = (p: ProfileDoc) => ({
+export const profileView = (p: ProfileDoc): BusinessProfileResource => ({
   profile_id: p.profile_id,
   merchant_id: p.merchant_id,
   profile_name: p.profile_name,

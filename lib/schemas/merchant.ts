@@ -124,3 +124,84 @@ export type CreateConnectorAccountBody = z.infer<typeof CreateConnectorAccountRe
 export type ConnectorAccountDetailsValue = z.infer<typeof ConnectorAccountDetails>;
 export type ConnectorWebhookDetailsValue = z.infer<typeof ConnectorWebhookDetails>;
 export type PaymentMethodsEnabledValue = z.infer<typeof PaymentMethodsEnabled>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Response resources (what the admin routes answer; the routes' views are typed with them, so the OpenAPI document
+// and the answers cannot drift apart).
+
+const nul = <T extends z.ZodType>(t: T) => t.nullable();
+
+export const MerchantAccount = z.object({
+  merchant_id: z.string(),
+  merchant_name: nul(z.string()),
+  publishable_key: z.string(),
+  metadata: nul(z.record(z.string(), z.unknown())),
+  manual_review: nul(ManualReview),
+  default_profile: nul(z.string()),
+  created: z.string(),
+  updated: z.string(),
+});
+export const MerchantAccountDeleted = z.object({ merchant_id: z.string(), deleted: z.literal(true) });
+
+export const ApiKey = z.object({
+  key_id: z.string(),
+  merchant_id: z.string(),
+  name: z.string(),
+  description: nul(z.string()),
+  /** The key's first characters, to tell keys apart; the key itself is answered once, by the create. */
+  prefix: z.string(),
+  created: z.string(),
+  expiration: z.string(),
+  revoked: z.boolean(),
+});
+export const ApiKeyCreated = ApiKey.extend({ api_key: z.string() });
+export const ApiKeyRevoked = z.object({ merchant_id: z.string(), key_id: z.string(), revoked: z.literal(true) });
+
+export const BusinessProfile = z.object({
+  profile_id: z.string(),
+  merchant_id: z.string(),
+  profile_name: z.string(),
+  return_url: nul(z.string()),
+  webhook_details: nul(z.object({ webhook_url: z.string().nullish() })),
+  payment_response_hash_key: z.string(),
+  routing_algorithm: nul(Routing),
+  metadata: nul(z.record(z.string(), z.unknown())),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const ConnectorAccount = z.object({
+  connector_type: z.literal('payment_processor'),
+  merchant_connector_id: z.string(),
+  merchant_id: z.string(),
+  profile_id: nul(z.string()),
+  connector_name: Connector,
+  connector_label: z.string(),
+  /** The credentials, masked (auth_type in clear). */
+  connector_account_details: z.record(z.string(), z.string()),
+  /** Masked; in clear only in the answer that generated it (create, rotate). */
+  connector_webhook_details: nul(z.object({ merchant_secret: z.string() })),
+  /** How far the connector was traced to the provider's published material. */
+  connector_verification: nul(
+    z.object({
+      level: z.enum(['verified', 'partial', 'preview', 'own']),
+      /** How many of the connector's points were traced to the provider's own material, and how many were not. */
+      verified: z.number().int(),
+      unverified: z.number().int(),
+      /** For a preview: what to confirm with the provider before going live. */
+      go_live_checklist: z.array(z.string()).readonly(),
+    }),
+  ),
+  payment_methods_enabled: nul(PaymentMethodsEnabled),
+  test_mode: z.boolean(),
+  disabled: z.boolean(),
+  metadata: nul(z.record(z.string(), z.unknown())),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const ConnectorAccountDeleted = z.object({ merchant_id: z.string(), merchant_connector_id: z.string(), deleted: z.literal(true) });
+
+export type MerchantAccountResource = z.infer<typeof MerchantAccount>;
+export type ApiKeyResource = z.infer<typeof ApiKey>;
+export type BusinessProfileResource = z.infer<typeof BusinessProfile>;
+export type ConnectorAccountResource = z.infer<typeof ConnectorAccount>;

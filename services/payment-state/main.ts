@@ -5,8 +5,9 @@ initTelemetry('payment-state');
 import { config } from '../../lib/config.ts';
 import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../../lib/grpc.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
-import { record, serveMetrics } from '../../lib/metrics.ts';
+import { metricsHandler, record } from '../../lib/metrics.ts';
 import { log } from '../../lib/log.ts';
+import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
 import { RefundStore } from '../../adapters/refund-store.ts';
@@ -55,9 +56,15 @@ health.addToServer(server);
 await new Promise<void>((resolve, reject) =>
   server.bindAsync(config.paymentStateAddr, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
 );
-log.info('payment-state listening', { addr: config.paymentStateAddr });
+// Issue 23: /health/live and /health/ready over HTTP on HEALTH_PORT (the gRPC health service above stays).
+const probes = new Health({
+  service: 'payment-state',
+  instanceId: config.instanceId || undefined,
+  checks: { mongodb: mongoCheck(db), redis: redisCheck(redis) },
+});
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
+log.info('payment-state listening', { addr: config.paymentStateAddr, health_port: config.healthPort || null });
 
-const metricsServer = serveMetrics(config.paymentStateMetricsPort, 'PAYMENT_STATE_METRICS_PORT');
 /** A recovery task's run and what it enqueued again, counted (bnpl.sweeper.runs, bnpl.sweeper.requeued). */
 const counted = (task: 'sweep' | 'pick_up', run: () => Promise<number>) => async () => {
   const n = await run();
@@ -89,6 +96,7 @@ onShutdown({
     [
       'health',
       () => {
+        probes.drain();
         health.setStatus('', 'NOT_SERVING');
         if (config.instanceId) health.setStatus(instanceHealthService(config.instanceId), 'NOT_SERVING');
       },
@@ -98,7 +106,7 @@ onShutdown({
     ['queues', () => queues.close()],
     ['redis', () => redis.disconnect()],
     ['mongo', () => mongo.close()],
-    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+    ['health server', () => closeHealthServer(healthServer)],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });

@@ -12,6 +12,7 @@ import { tracingMiddleware } from '../../lib/http-tracing.ts';
 import { httpMetricsMiddleware, metricsHandler } from '../../lib/metrics.ts';
 import { onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
+import { Health } from '../../lib/health.ts';
 import { IdempotencyStore, Recorder } from './recorder.ts';
 import { OPERATOR_PREFIXES, operatorAuth } from './operator-auth.ts';
 import type { Imitation, SandboxProvider } from './provider.ts';
@@ -100,6 +101,12 @@ app.use((req, res, next) => {
 
 // instance_id: the `npm start` run this sandbox belongs to, so the gateway's /health knows it reached its own.
 app.get('/health', (_req, res) => res.json({ status: 'ok', instance_id: config.instanceId || null }));
+// Issue 23: the sandbox has no dependency (its state is in memory and its own file): ready while it runs and is not stopping.
+const probes = new Health({ service: 'provider-sandbox', instanceId: config.instanceId || undefined, checks: {} });
+const probe = (req: express.Request, res: express.Response, next: express.NextFunction) =>
+  void probes.handle(req, res).then((handled) => handled || next(), next);
+app.get('/health/live', probe);
+app.get('/health/ready', probe);
 app.use([...OPERATOR_PREFIXES], operatorAuth(config.sandboxOperatorKey));
 for (const [name, p] of providers) app.use(`/${name}`, p.router);
 for (const p of providers.values()) if (p.operator) app.use('/sandbox', p.operator);
@@ -155,6 +162,7 @@ const server = app.listen(config.sandboxPort, config.sandboxHost, () => log.info
 onShutdown({
   name: 'provider sandbox',
   steps: [
+    ['readiness', () => probes.drain()],
     [
       'http server',
       () => {

@@ -7,6 +7,8 @@ import type { Deps } from '../../gateway/operations.ts';
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };
   handle?: { stack?: Layer[] };
+  /** The path a router is mounted at (app.use('/admin/queues', router)); '/' when mounted without one. */
+  rawPath?: unknown;
 }
 
 /** A dependency that may be referenced while the routes are declared, and is never called. */
@@ -18,12 +20,12 @@ export function routesOfApp(): string[] {
   const db = new MongoClient('mongodb://127.0.0.1:1/routes').db();
   const app = buildApp(db, inert as Deps, async () => ({ ok: true, parts: {} })) as unknown as { router: { stack: Layer[] } };
   const routes = new Set<string>();
-  const walk = (stack: Layer[]) => {
+  const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
-      if (layer.route) for (const m of Object.keys(layer.route.methods)) routes.add(`${m.toUpperCase()} ${layer.route.path}`);
-      else if (layer.handle?.stack) walk(layer.handle.stack);
+      if (layer.route) for (const m of Object.keys(layer.route.methods)) routes.add(`${m.toUpperCase()} ${prefix}${layer.route.path}`);
+      else if (layer.handle?.stack) walk(layer.handle.stack, typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? prefix + layer.rawPath : prefix);
     }
   };
-  walk(app.router.stack);
+  walk(app.router.stack, '');
   return [...routes];
 }

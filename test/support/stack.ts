@@ -41,15 +41,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** /metrics of the processes without an HTTP server (lib/metrics.ts): free ports, so stacks side by side never share one. */
-export async function metricsPorts(): Promise<Record<'PAYMENT_STATE_METRICS_PORT' | 'WORKER_METRICS_PORT' | 'WEBHOOK_WORKER_METRICS_PORT', string>> {
-  return {
-    PAYMENT_STATE_METRICS_PORT: String(await freePort()),
-    WORKER_METRICS_PORT: String(await freePort()),
-    WEBHOOK_WORKER_METRICS_PORT: String(await freePort()),
-  };
-}
-
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -63,6 +54,8 @@ export class Stack {
   readonly adminKey: string;
   readonly dbName: string;
   private readonly procs = new Map<PartName, ChildProcess>();
+  /** Issue 23: HEALTH_PORT of the parts without an HTTP port of their own (payment-state, the workers). */
+  readonly healthPorts: Partial<Record<PartName, number>> = {};
   readonly logs = Object.fromEntries(Object.keys(FILES).map((n) => [n, []])) as unknown as Record<PartName, string[]>;
   private mongo?: MongoClient;
 
@@ -88,7 +81,6 @@ export class Stack {
       PAYMENT_STATE_ADDR: `127.0.0.1:${psPort}`,
       SANDBOX_PORT: String(sbPort),
       SANDBOX_URL: `http://127.0.0.1:${sbPort}`,
-      ...(await metricsPorts()),
       ADMIN_API_KEY: `admin_${randomBytes(16).toString('hex')}`,
       KEY_HASH_SECRET: randomBytes(32).toString('hex'),
       MASTER_ENC_KEY: randomBytes(32).toString('hex'),
@@ -115,6 +107,7 @@ export class Stack {
       ...overrides,
     };
     const stack = new Stack(env, dbName);
+    for (const part of ['payment-state', 'worker', 'worker-webhooks', ...OTHER_WORKERS] as PartName[]) stack.healthPorts[part] = await freePort();
     try {
       await stack.startPart('payment-state');
       await stack.startPart('provider-sandbox');
@@ -137,19 +130,45 @@ export class Stack {
   }
 
   async startPart(name: PartName): Promise<void> {
-    const child = spawn(process.execPath, FILES[name], { cwd: root, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.procs.set(name, await this.spawnPart(name));
+  }
+
+  /** Starts a process of the part and resolves once it says it is ready (its lines go to the part's log). */
+  private async spawnPart(name: PartName): Promise<ChildProcess> {
+    const health = this.healthPorts[name];
+    const env = { ...process.env, ...this.env, ...(health ? { HEALTH_PORT: String(health) } : {}) };
+    const child = spawn(process.execPath, FILES[name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs[name];
+    const from = lines.length;
     const collect = (buf: Buffer) => lines.push(...buf.toString().split('\n').filter(Boolean));
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    this.procs.set(name, child);
     const ready = isWorker(name) ? 'worker ready' : (READY[name] ?? `${name} listening`);
     const deadline = Date.now() + 30_000;
-    while (!lines.some((l) => l.includes(ready))) {
+    while (!lines.slice(from).some((l) => l.includes(ready))) {
       if (child.exitCode !== null) throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
-      if (Date.now() > deadline) throw new Error(`${name} did not start: ${lines.slice(-20).join('\n')}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`${name} did not start: ${lines.slice(-20).join('\n')}`);
+      }
       await sleep(50);
     }
+    return child;
+  }
+
+  /**
+   * Issue 23: a rolling restart of one part: a new process is started beside the running one (the gateway shares its
+   * port with REUSE_PORT=true; workers share their queues), and once it is ready the old one gets SIGTERM and drains.
+   * Resolves when the old one has exited, with its exit code.
+   */
+  async rollingRestart(name: PartName): Promise<number | null> {
+    const old = this.procs.get(name);
+    const fresh = await this.spawnPart(name);
+    this.procs.set(name, fresh);
+    if (!old || old.exitCode !== null || old.signalCode !== null) return old?.exitCode ?? null;
+    const exited = new Promise<number | null>((r) => old.once('exit', (code) => r(code)));
+    old.kill('SIGTERM');
+    return exited;
   }
 
   /** SIGKILL (a crash) by default. */
@@ -160,6 +179,13 @@ export class Stack {
     child.kill(signal);
     await exited;
     this.logs[name].push('--- process stopped ---');
+  }
+
+  /** Where a part answers /health/live and /health/ready (issue 23): its own HTTP port, or its HEALTH_PORT. */
+  healthUrl(name: PartName): string {
+    if (name === 'gateway') return this.gatewayUrl;
+    if (name === 'provider-sandbox') return this.sandboxUrl;
+    return `http://127.0.0.1:${this.healthPorts[name]}`;
   }
 
   async restart(name: PartName): Promise<void> {

@@ -17,7 +17,8 @@ initTelemetry('worker-webhooks');
 import { config } from '../../lib/config.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
-import { observeQueues, record, serveMetrics } from '../../lib/metrics.ts';
+import { metricsHandler, observeQueues, record } from '../../lib/metrics.ts';
+import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
@@ -204,14 +205,26 @@ const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () 
 });
 await runRelay();
 observeQueues(() => [queue.queue]);
-const metricsServer = serveMetrics(config.webhookWorkerMetricsPort, 'WEBHOOK_WORKER_METRICS_PORT');
-log.info('worker ready', { queue: WEBHOOK_QUEUE, concurrency: config.webhookConcurrency, allow_private_urls: config.webhookAllowPrivateUrls });
+// Issue 23: /health/live and /health/ready on HEALTH_PORT: ready while MongoDB and Redis answer.
+const probes = new Health({
+  service: 'worker-webhooks',
+  instanceId: config.instanceId || undefined,
+  checks: { mongodb: mongoCheck(db), redis: redisCheck(connection) },
+});
+const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
+log.info('worker ready', {
+  health_port: config.healthPort || null,
+  queue: WEBHOOK_QUEUE,
+  concurrency: config.webhookConcurrency,
+  allow_private_urls: config.webhookAllowPrivateUrls,
+});
 
 onShutdown({
   name: 'worker-webhooks',
   note: 'finishing deliveries in flight',
   forceExitMs: Math.max(30_000, config.webhookTimeoutMs + 15_000),
   steps: [
+    ['readiness', () => probes.drain()],
     [
       'relay',
       () => {
@@ -224,7 +237,7 @@ onShutdown({
     ['queue', () => queue.close()],
     ['redis', () => connection.disconnect()],
     ['mongo', () => mongo.close()],
-    ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+    ['health server', () => closeHealthServer(healthServer)],
     ['telemetry', () => shutdownTelemetry()],
   ],
 });
