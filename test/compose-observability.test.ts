@@ -1,0 +1,172 @@
+// docker-compose.yml's observability (issue 23): the OpenTelemetry collector, Jaeger, Prometheus and Grafana, and the
+// files they read from deploy/. No Docker engine: each file is parsed (the `yaml` package, with compose's merge keys)
+// and checked against what the processes expose: every scrape target is a compose service and the port its /metrics
+// answers on, every worker of the registry is scraped, every metric and label the dashboard's PromQL names exists in
+// lib/metrics.ts's prometheusFamilies(). Pure, no stack.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { prometheusFamilies } from '../lib/metrics.ts';
+import { renderPrometheus } from '../scripts/connectors-gen.ts';
+import { IMPLEMENTED } from '../workers/connectors/manifests.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
+// Parsed YAML and JSON, checked field by field below.
+type Any = any;
+const yamlFile = (file: string): Any => parse(read(file), { merge: true, prettyErrors: true });
+
+const compose = yamlFile('docker-compose.yml');
+const services: Record<string, Any> = compose.services;
+const prometheus = yamlFile('deploy/prometheus.yml');
+const dashboard: Any = JSON.parse(read('deploy/grafana/dashboards/bnpl.json'));
+
+/** Our processes: the services built from this repo (`node ...` commands). */
+const processes = Object.entries(services)
+  .filter(([, s]) => s.build !== undefined)
+  .map(([name]) => name);
+
+/** Every `host:port` Prometheus scrapes, by job: static targets and DNS names with their port. */
+function scrapeTargets(): { job: string; host: string; port: number }[] {
+  const out: { job: string; host: string; port: number }[] = [];
+  for (const job of prometheus.scrape_configs as Any[]) {
+    for (const sc of job.static_configs ?? []) {
+      for (const t of sc.targets as string[]) {
+        const [host, port] = t.split(':');
+        out.push({ job: job.job_name, host: host!, port: Number(port) });
+      }
+    }
+    for (const sd of job.dns_sd_configs ?? []) for (const host of sd.names as string[]) out.push({ job: job.job_name, host, port: Number(sd.port) });
+  }
+  return out;
+}
+
+/** The port a compose service's process answers /metrics on: PORT (gateway), SANDBOX_PORT (sandbox), else HEALTH_PORT. */
+function metricsPort(service: string): number | undefined {
+  const env = services[service]?.environment ?? {};
+  const port = env.PORT ?? env.SANDBOX_PORT ?? env.HEALTH_PORT;
+  return port === undefined ? undefined : Number(port);
+}
+
+const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
+
+/** The metric names and label names a PromQL expression uses. */
+function promqlNames(expr: string): { metrics: string[]; labels: string[] } {
+  const labels: string[] = [];
+  let rest = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\[[^\]]*\]/g, ' ');
+  rest = rest.replace(/\{([^}]*)\}/g, (_m, inner: string) => {
+    for (const m of inner.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)) labels.push(m[1]!);
+    return ' ';
+  });
+  rest = rest.replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g, (_m, inner: string) => {
+    for (const l of inner.split(',')) if (l.trim()) labels.push(l.trim());
+    return ' ';
+  });
+  const metrics = [...rest.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\()?/g)]
+    .filter((m) => !m[2] && !PROMQL_WORDS.has(m[1]!.toLowerCase()) && !m[1]!.startsWith('$'))
+    .map((m) => m[1]!);
+  return { metrics, labels };
+}
+
+const families = prometheusFamilies();
+/** A series name the processes expose → the labels it carries (a histogram's _bucket adds `le`). */
+const exposed = new Map<string, Set<string>>();
+for (const f of families) {
+  if (f.kind === 'histogram') {
+    exposed.set(`${f.name}_bucket`, new Set([...f.labels, 'le']));
+    exposed.set(`${f.name}_sum`, new Set(f.labels));
+    exposed.set(`${f.name}_count`, new Set(f.labels));
+  } else exposed.set(f.name, new Set(f.labels));
+}
+/** Labels Prometheus adds to every series: the scrape job and instance, and our relabelled `service`. */
+const SCRAPE_LABELS = ['job', 'instance', 'service'];
+
+const dashboardQueries = (): { panel: string; expr: string }[] =>
+  (dashboard.panels as Any[]).flatMap((p) => (p.targets ?? []).map((t: Any) => ({ panel: p.title as string, expr: t.expr as string })));
+
+describe('docker-compose observability: collector, Jaeger, Prometheus, Grafana', () => {
+  it('every process sends its traces to the collector, which receives OTLP/HTTP and exports to Jaeger', () => {
+    for (const name of processes) expect(services[name].environment.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe('http://otel-collector:4318');
+    const collector = yamlFile('deploy/otel-collector.yaml');
+    expect(collector.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    const traces = collector.service.pipelines.traces;
+    expect(traces.receivers).toEqual(['otlp']);
+    for (const e of traces.exporters as string[]) expect(Object.keys(collector.exporters), e).toContain(e);
+    for (const p of traces.processors as string[]) expect(Object.keys(collector.processors), p).toContain(p);
+    expect(collector.exporters['otlp/jaeger'].endpoint).toBe('jaeger:4317');
+    expect(services.jaeger.image).toMatch(/^jaegertracing\/all-in-one:/);
+    expect(services['otel-collector'].volumes).toContain('./deploy/otel-collector.yaml:/etc/otelcol/config.yaml:ro');
+  });
+
+  it('Prometheus scrapes every process, each at a compose service and the port its /metrics answers on', () => {
+    expect(services.prometheus.volumes).toContain('./deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+    const targets = scrapeTargets();
+    expect(targets.length).toBeGreaterThan(0);
+    for (const t of targets) {
+      expect(Object.keys(services), `${t.job}: ${t.host}`).toContain(t.host);
+      expect(metricsPort(t.host), `${t.job}: ${t.host}:${t.port}`).toBe(t.port);
+    }
+    expect([...new Set(targets.map((t) => t.host))].sort()).toEqual([...processes].sort());
+    // The connector workers: exactly the registry's (`npm run connectors:gen` writes them with the compose services;
+    // test/connectors.test.ts checks both are up to date).
+    const workers = targets.filter((t) => t.job === 'workers').map((t) => t.host.replace(/^worker-/, ''));
+    expect(workers.sort()).toEqual([...IMPLEMENTED].sort());
+  });
+
+  it("a new connector joins Prometheus's worker targets through the generator", () => {
+    const config = parse(renderPrometheus(read('deploy/prometheus.yml'), [...IMPLEMENTED, 'newpay'].sort()));
+    const names: string[] = config.scrape_configs.find((j: Any) => j.job_name === 'workers').dns_sd_configs[0].names;
+    expect(names).toContain('worker-newpay');
+    expect(names).toHaveLength(IMPLEMENTED.length + 1);
+  });
+
+  it("Grafana is provisioned from the repo: Prometheus and Jaeger data sources, the dashboards' folder", () => {
+    const mounts: string[] = services.grafana.volumes;
+    expect(mounts).toContain('./deploy/grafana/provisioning:/etc/grafana/provisioning:ro');
+    expect(mounts).toContain('./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro');
+    const sources = readdirSync(path.join(root, 'deploy/grafana/provisioning/datasources')).flatMap(
+      (f) => yamlFile(`deploy/grafana/provisioning/datasources/${f}`).datasources as Any[],
+    );
+    const prom = sources.find((s) => s.type === 'prometheus');
+    expect(prom.url).toBe(`http://prometheus:${services.prometheus.ports[0].split(':').at(-1)}`);
+    expect(sources.find((s) => s.type === 'jaeger').url).toBe('http://jaeger:16686');
+    const providers = readdirSync(path.join(root, 'deploy/grafana/provisioning/dashboards')).flatMap(
+      (f) => yamlFile(`deploy/grafana/provisioning/dashboards/${f}`).providers as Any[],
+    );
+    expect(providers.map((p) => p.options.path)).toEqual(['/var/lib/grafana/dashboards']);
+    // Every panel's data source is the provisioned Prometheus.
+    for (const p of dashboard.panels as Any[]) expect(p.datasource.uid, p.title).toBe(prom.uid);
+  });
+
+  it('the dashboard shows payments per connector, p95 by route, queue depth and errors', () => {
+    const exprs = dashboardQueries().map((q) => q.expr);
+    expect(exprs.some((e) => /bnpl_connector_outcomes_total/.test(e) && /by \([^)]*bnpl_connector/.test(e))).toBe(true);
+    expect(exprs.some((e) => /histogram_quantile\(0\.95,.*http_server_request_duration_bucket/.test(e) && /by \([^)]*http_route/.test(e))).toBe(true);
+    expect(exprs.some((e) => /bnpl_queue_jobs/.test(e) && /waiting/.test(e))).toBe(true);
+    expect(exprs.some((e) => /bnpl_connector_errors_total/.test(e))).toBe(true);
+    expect(exprs.some((e) => /http_response_status_code=~"5\.\."/.test(e))).toBe(true);
+  });
+
+  it("every metric and label the dashboard's queries name is one the processes expose", () => {
+    const queries = dashboardQueries();
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) {
+      const { metrics, labels } = promqlNames(q.expr);
+      expect(metrics.length, `${q.panel}: ${q.expr}`).toBeGreaterThan(0);
+      for (const m of metrics) expect([...exposed.keys()], `${q.panel}: ${m}`).toContain(m);
+      const allowed = new Set([...SCRAPE_LABELS, ...metrics.flatMap((m) => [...(exposed.get(m) ?? [])])]);
+      for (const l of labels) expect([...allowed], `${q.panel}: label ${l} in ${q.expr}`).toContain(l);
+    }
+  });
+
+  it('the PromQL reader finds metric names and labels, and not functions or keywords', () => {
+    expect(promqlNames('histogram_quantile(0.95, sum by (le, http_route) (rate(http_server_request_duration_bucket{job="gateway"}[5m])))')).toEqual({
+      metrics: ['http_server_request_duration_bucket'],
+      labels: ['job', 'le', 'http_route'],
+    });
+    expect(promqlNames('bnpl_nope_total{a=~"x|y"} / on (b) other').metrics).toEqual(['bnpl_nope_total', 'other']);
+    // A misspelt metric is caught.
+    expect(exposed.has('bnpl_connector_outcome_total')).toBe(false);
+  });
+});
