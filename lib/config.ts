@@ -130,6 +130,9 @@ const schema = z.object({
   }),
 });
 
+/** The name of every variable above (README's configuration table and .env.example list each; test/config.test.ts checks). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 /** A bad environment: `message` names each variable and what it expects, one per line. */
 export class ConfigError extends Error {
   readonly problems: string[];

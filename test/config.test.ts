@@ -1,9 +1,10 @@
 // lib/config.ts: one zod schema of the environment, defaults as before; a bad value stops a process at start with
 // exit code 2 and a message naming the variable, no stack trace.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, gatewaySecretsProblem, parseConfig } from '../lib/config.ts';
+import { CONFIG_VARIABLES, ConfigError, gatewaySecretsProblem, parseConfig } from '../lib/config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'ab'.repeat(32);
@@ -121,5 +122,47 @@ describe('a process with a bad environment', () => {
     const run = spawnSync(process.execPath, ['gateway/main.ts'], { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('ADMIN_API_KEY, KEY_HASH_SECRET and MASTER_ENC_KEY (64 hex characters) must be set');
+  });
+});
+
+// Issue 23: README's configuration table and .env.example name every variable of lib/config.ts.
+describe('the documented configuration', () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const example = readFileSync(`${root}.env.example`, 'utf8');
+
+  it('knows the variables of lib/config.ts', () => {
+    expect(CONFIG_VARIABLES).toContain('SANDBOX_HOST');
+    expect(CONFIG_VARIABLES.length).toBeGreaterThan(50);
+  });
+
+  it("README's configuration table has a row naming each variable", () => {
+    const section = readme.slice(readme.indexOf('## Configuration\n'));
+    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| Variable |')));
+    const named = new Set(
+      table
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .flatMap((line) => [...(line.split(' | ')[0] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])),
+    );
+    expect(CONFIG_VARIABLES.filter((v) => !named.has(v))).toEqual([]);
+    // Read outside lib/config.ts, by the sandbox (services/provider-sandbox/main.ts) and npm start (scripts/start.ts).
+    for (const v of ['SANDBOX_PUBLIC_URL', 'SANDBOX_STATE_FILE', 'START_STATE_DIR', 'START_TIMEOUT_MS', 'FERRETDB_PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT'])
+      expect(named.has(v), v).toBe(true);
+  });
+
+  it('.env.example lists exactly those variables, each after a comment, with its default', () => {
+    const lines = example.split('\n');
+    const entries = lines.flatMap((line, i) => {
+      const m = /^#?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+      return m ? [{ name: m[1]!, value: m[2]!, comment: lines[i - 1] ?? '' }] : [];
+    });
+    expect(entries.map((e) => e.name).sort()).toEqual([...CONFIG_VARIABLES].sort());
+    for (const e of entries) expect(e.comment, e.name).toMatch(/^# \S/);
+    // Uncommented as they are, the values change nothing: each is the default (or empty, which takes it).
+    const env = Object.fromEntries(entries.map((e) => [e.name, e.value]));
+    expect(parseConfig(env)).toEqual(parseConfig({}));
+    // How it is used is said in it and in the README.
+    expect(example).toContain('set -a; . ./.env; set +a');
+    expect(readme).toContain('set -a; . ./.env; set +a');
   });
 });
