@@ -30,7 +30,7 @@ function queryOf(url: string): Record<string, string> | undefined {
   return names.length ? Object.fromEntries(names.map((n) => [n, params.get(n) ?? ''])) : undefined;
 }
 
-const badSignature = () => new ApiError(401, 'IR_01', 'Notification signature missing or invalid');
+const badSignature = () => errors.webhookAuthentication();
 
 /** What notifications are counted by: the connector account they name (ids that cannot exist are 404 anyway). */
 const byAccount = (req: Request) => {
