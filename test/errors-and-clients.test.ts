@@ -180,7 +180,7 @@ describe("clients written for the leading switch's API", () => {
     const p = (await stack.api('POST', '/payments', { amount: 1_000, currency: 'EUR' }, key)).body;
     const u = await stack.api('POST', `/payments/${p.payment_id}`, { confirm: false, description: 'updated' }, key);
     expect(u.status, JSON.stringify(u.body)).toBe(200);
-    expect(u.body).toMatchObject({ status: 'requires_payment_method', description: 'updated' });
+    expect(u.body).toMatchObject({ status: p.status, description: 'updated' });
     const t = await stack.api('POST', `/payments/${p.payment_id}`, { confirm: true }, key);
     expect(t.body.error).toMatchObject({ code: 'IR_05', param: 'confirm' });
   });

@@ -2,7 +2,7 @@
 // deliver one again by hand. The admin key may read any merchant's; a merchant's secret key its own only (another
 // merchant's id is answered 404, as for any resource of another merchant).
 import { randomBytes } from 'node:crypto';
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Db, Filter } from 'mongodb';
 import { config } from '../../lib/config.ts';
 import { errors, found } from '../../lib/errors.ts';

@@ -10,7 +10,7 @@ import type { Request, Router } from 'express';
 import type { Db } from 'mongodb';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
 import { config } from '../../lib/config.ts';
-import { ApiError, errors } from '../../lib/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { canExist } from '../../lib/ids.ts';
 import { log } from '../../lib/log.ts';
 import { webhookDetailsOf } from '../../lib/merchant-store.ts';

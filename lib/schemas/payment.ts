@@ -341,7 +341,7 @@ export const UpdatePaymentRequest = z
     amount: Amount.optional(),
     currency: Currency.optional(),
     // Accepted as the leading switch's clients send it: false changes nothing (an update never confirms).
-    confirm: opt(z.literal(false, { error: 'an update never confirms: confirm with POST /payments/{payment_id}/confirm' })),
+    confirm: opt(z.boolean().refine((v) => !v, 'an update never confirms: confirm with POST /payments/{payment_id}/confirm')),
   })
   .superRefine(checkShared);
 
