@@ -354,7 +354,7 @@ describe('fuzz: every route, any input', () => {
           const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
           expect(JSON.parse(body).error, what).toMatchObject({
             type: 'invalid_request',
-            code: expect.stringMatching(/^(IR|HE)_\d\d$/),
+            code: expect.stringMatching(/^(IR|HE|RQ|RL|CO|WE)_\d\d$/),
             message: expect.any(String),
           });
         }

@@ -40,7 +40,7 @@ async function refused(send: () => Promise<{ status: number; body: any }>, statu
   const before = await written();
   const r = await send();
   expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE)_\d\d$/), message: expect.any(String) });
+  expect(r.body.error).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RQ)_\d\d$/), message: expect.any(String) });
   if (param) expect(r.body.error.param).toBe(param);
   if (code) expect(r.body.error.code).toBe(code);
   expect(await written()).toBe(before);
