@@ -296,7 +296,7 @@ describe('fuzz: every route, any input', () => {
             return undefined;
           }
         })();
-        expect(error, what).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RL)_\d\d$/), message: expect.any(String) });
+        expect(error, what).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RL|RQ|CO|WE)_\d\d$/), message: expect.any(String) });
         expect(await fingerprint(), what).toBe(before);
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
