@@ -158,6 +158,15 @@ export function beginCapture(p: StoredPayment, body: CapturePaymentBody, ctx: { 
     capture_metadata: (body.capture_metadata as Record<string, unknown> | null | undefined) ?? null,
     metadata: body.metadata ?? null,
     order_details: body.order_details ?? null,
+    ...(body.statement_descriptor_name != null || body.statement_descriptor_suffix != null || body.statement_descriptor_prefix != null
+      ? {
+          statement_descriptor: {
+            name: body.statement_descriptor_name ?? null,
+            suffix: body.statement_descriptor_suffix ?? null,
+            prefix: body.statement_descriptor_prefix ?? null,
+          },
+        }
+      : {}),
   };
   return startCapture(p, amount, body.order_details ?? null, ctx, details);
 }

@@ -11,6 +11,11 @@ import { requestExtras } from './request-fields.ts';
 export const DEFAULT_SESSION_EXPIRY_S = 900;
 const EPHEMERAL_KEY_TTL_S = 3600;
 
+/** The customer's ephemeral key (the spec's shape): made with a payment for its customer, or by POST /ephemeral_keys. */
+export function ephemeralKeyFor(customerId: string, createdS: number, secret: string) {
+  return { customer_id: customerId, created_at: createdS, expires: createdS + EPHEMERAL_KEY_TTL_S, secret };
+}
+
 /** Fields of the create body that are stored on the payment as given. */
 const STORED_AS_GIVEN = [
   'amount',
@@ -120,9 +125,7 @@ export function createIntent(
     updated: now,
     expires_on: new Date(ctx.now.getTime() + (body.session_expiry ?? DEFAULT_SESSION_EXPIRY_S) * 1000).toISOString(),
     payment_link: body.payment_link && ctx.paymentLink ? paymentLinkOf(merchantId, ctx.paymentId, ctx.paymentLink) : null,
-    ephemeral_key: p.customer_id
-      ? { customer_id: p.customer_id, created_at: created, expires: created + EPHEMERAL_KEY_TTL_S, secret: ctx.ephemeralSecret() }
-      : null,
+    ephemeral_key: p.customer_id ? ephemeralKeyFor(p.customer_id, created, ctx.ephemeralSecret()) : null,
     seq: 0,
     request_hash: requestHash(body),
     operations: [],

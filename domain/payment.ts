@@ -61,6 +61,8 @@ export interface CaptureDetails {
   capture_metadata: Record<string, unknown> | null;
   metadata: Record<string, unknown> | null;
   order_details: unknown[] | null;
+  /** The capture request's statement descriptors (spec 4.3), kept with the capture; no connector sends them. */
+  statement_descriptor?: { name: string | null; suffix: string | null; prefix: string | null };
 }
 
 /** A refund as the payment keeps it: the resource, and what only we need. */

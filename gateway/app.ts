@@ -27,6 +27,7 @@ import { DisputeStore } from '../lib/dispute-store.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { eventsRouter } from './routes/events.ts';
 import { mandatesRouter } from './routes/mandates.ts';
+import { ephemeralKeysRouter } from './routes/ephemeral-keys.ts';
 import { Mandates } from './mandates.ts';
 import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
@@ -102,6 +103,7 @@ export function buildApp(
   app.use('/mandates', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/refunds', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/disputes', keyAuth(db), rateLimit(deps.redis));
+  app.use('/ephemeral_keys', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));
   const mandates = new Mandates(db, deps.redis, deps.store);
   app.use(customersRouter(deps.customers, mandates));
@@ -109,6 +111,7 @@ export function buildApp(
   app.use(refundsRouter(deps));
   app.use(paymentLinksRouter(db, deps, deps.links));
   app.use(disputesRouter(new DisputeStore(db)));
+  app.use(ephemeralKeysRouter(db, deps.customers));
   // The admin key or the merchant's own secret key (checked by the router).
   app.use(eventsRouter(db, deps.redis));
   // Keyless: the provider calls, and its signature is checked by the route.

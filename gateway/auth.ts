@@ -32,11 +32,38 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export function adminAuth() {
+/** What each kind of route wants in the api-key header: named in its 401, so the caller learns which key to send. */
+export const WANTS = {
+  admin: 'the admin key (ADMIN_API_KEY)',
+  secret: "a merchant's secret key (snd_...)",
+  secretOrPublishable: "a merchant's secret key (snd_...) or its publishable key (pk_...)",
+  adminOrSecret: "the admin key or the merchant's own secret key (snd_...)",
+} as const;
+
+const isAdminKey = (key: string | undefined) => !!key && !!config.adminApiKey && sameSecret(key, config.adminApiKey);
+
+export function adminAuth(wants: string = WANTS.admin) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const key = req.header('api-key');
-    if (!key || !config.adminApiKey || !sameSecret(key, config.adminApiKey)) return next(errors.unauthorized());
+    if (!isAdminKey(req.header('api-key'))) return next(errors.unauthorized(wants));
     next();
+  };
+}
+
+/**
+ * The admin key, or a merchant's own secret key (publishable keys are refused, 403). With a merchant's key, the
+ * path's `:merchant_id` must be the key's merchant: another merchant's is 404, as if it did not exist. Mount it on a
+ * path with `:merchant_id` (or check `req.caller` in the route, as the events router does).
+ */
+export function adminOrOwnSecret(db: Db) {
+  const merchant = keyAuth(db, { wants: WANTS.adminOrSecret });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (isAdminKey(req.header('api-key'))) return next();
+    merchant(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const pathMerchant = req.params.merchant_id;
+      if (pathMerchant !== undefined && pathMerchant !== req.caller?.merchantId) return next(errors.notFound('Merchant account'));
+      next();
+    });
   };
 }
 
@@ -45,21 +72,22 @@ export function adminAuth() {
  * refused (403) under a mount without `publishable: true`; under one with it, each route decides (scope.ts). One
  * 401 for a missing, malformed, unknown, revoked or expired key: no hint which.
  */
-export function keyAuth(db: Db, opts: { publishable?: boolean } = {}) {
+export function keyAuth(db: Db, opts: { publishable?: boolean; wants?: string } = {}) {
   const keys = db.collection<ApiKeyDoc>('api_keys');
   const merchants = db.collection<{ merchant_id: string; publishable_key: string }>('merchants');
+  const wants = opts.wants ?? (opts.publishable ? WANTS.secretOrPublishable : WANTS.secret);
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const key = req.header('api-key');
-      if (!key || key.length > 256) return next(errors.unauthorized());
+      if (!key || key.length > 256) return next(errors.unauthorized(wants));
       if (key.startsWith('pk_')) {
         const m = await merchants.findOne({ publishable_key: key }, { projection: { merchant_id: 1 } });
-        if (!m) return next(errors.unauthorized());
+        if (!m) return next(errors.unauthorized(wants));
         if (!opts.publishable) return next(errors.forbidden('This endpoint needs the secret key; the publishable key cannot call it'));
         req.caller = { merchantId: m.merchant_id, kind: 'publishable', keyId: key.slice(0, 16) };
       } else {
         const doc = await keys.findOne({ key_hash: hashKey(key) });
-        if (!doc || doc.revoked || (doc.expiration && Date.parse(doc.expiration) <= Date.now())) return next(errors.unauthorized());
+        if (!doc || doc.revoked || (doc.expiration && Date.parse(doc.expiration) <= Date.now())) return next(errors.unauthorized(wants));
         req.caller = { merchantId: doc.merchant_id, kind: 'secret', keyId: doc.key_id };
       }
       req.merchantId = req.caller.merchantId;

@@ -2,16 +2,16 @@
 // a malformed request, a timeout, an Expect it cannot meet), carry our error body too.
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, errors } from '../lib/errors.ts';
 
 function forParserError(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'IR_06', 'The request line (URL) or the headers are too large');
+      return errors.tooLarge('The request line (URL) or the headers are too large', 431);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'IR_06', 'The request was not received in time');
+      return errors.unreadable('The request was not received in time', 408);
     default:
-      return new ApiError(400, 'IR_06', 'The request is not valid HTTP');
+      return errors.unreadable('The request is not valid HTTP');
   }
 }
 
@@ -32,7 +32,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
 
 /** An Expect header other than 100-continue: 417, as Node answers it, with our body. */
 function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const e = new ApiError(417, 'IR_06', 'Only "Expect: 100-continue" is supported', 'expect');
+  const e = errors.unreadable('Only "Expect: 100-continue" is supported', 417, 'expect');
   const body = JSON.stringify(e.toBody());
   res.writeHead(e.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
 }

@@ -16,16 +16,16 @@ export function toApiError(err: unknown): ApiError | null {
     case 'entity.parse.failed':
       return errors.badJson();
     case 'charset.unsupported':
-      return new ApiError(415, 'IR_06', 'Unsupported charset: send JSON in UTF-8', 'content-type');
+      return errors.unreadable('Unsupported charset: send JSON in UTF-8', 415, 'content-type');
     case 'encoding.unsupported':
-      return new ApiError(415, 'IR_06', 'Unsupported content-encoding: use gzip, deflate or br, or none', 'content-encoding');
+      return errors.unreadable('Unsupported content-encoding: use gzip, deflate or br, or none', 415, 'content-encoding');
   }
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   // The router could not decode a path parameter.
   if (err instanceof URIError) return errors.invalid('path', 'malformed percent-encoding');
   // A body that its content-encoding cannot decompress (zlib's codes).
   if (typeof e.code === 'string' && e.code.startsWith('Z_')) return errors.invalid('content-encoding', 'the body is not valid data in this content-encoding');
-  return new ApiError(status, 'IR_06', e.expose && e.message ? `The request could not be read: ${e.message}` : 'The request could not be read');
+  return errors.unreadable(e.expose && e.message ? `The request could not be read: ${e.message}` : 'The request could not be read', status);
 }
 
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {

@@ -1,7 +1,7 @@
 // Starting an operation from the gateway: ask payment-state (Begin), enqueue the connector job, wait for the
 // outcome up to CONFIRM_WAIT_MS, then answer with the payment as recorded (processing if the provider is slow).
 import { call, errorCodeOf, grpc, outcomeUnknown } from '../lib/grpc.ts';
-import { idempotencyScope, ids, requestId } from '../lib/ids.ts';
+import { canExist, idempotencyScope, ids, requestId } from '../lib/ids.ts';
 import { log } from '../lib/log.ts';
 import { jobFor } from '../domain/job.ts';
 import { ApiError, errors } from '../lib/errors.ts';
@@ -59,7 +59,7 @@ export function fromRpcError(err: unknown): ApiError {
     case grpc.status.INVALID_ARGUMENT:
       return new ApiError(400, code ?? 'IR_05', e.details, param);
     case grpc.status.NOT_FOUND:
-      return code === 'HE_02' && /^Refund/.test(e.details) ? errors.notFound('Refund') : errors.notFound('Payment');
+      return code === 'HE_02' && /^Refund/.test(e.details) ? errors.notFound('Refund') : notFoundNaming('Payment', 'payment_id');
     case grpc.status.ALREADY_EXISTS:
       return errors.duplicate(e.details, param);
     case grpc.status.ABORTED:
@@ -156,6 +156,8 @@ export async function runOperation(
   params: unknown,
   prepared?: Awaited<ReturnType<typeof confirmContext>>,
 ): Promise<StoredPayment> {
+  // An id no payment can have is not found, as an unknown one is (never a 400 about its shape).
+  if (!canExist('payment', paymentId)) throw notFoundNaming('Payment', 'payment_id');
   const context = action === 'CONFIRM' ? (prepared ?? (await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody))) : {};
   const { reply, fromStore } = await begin(deps, merchantId, paymentId, {
     merchant_id: merchantId,

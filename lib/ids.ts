@@ -55,6 +55,8 @@ export const ids = {
   keyId: () => `dev_${randomAlnum(20)}`,
   secretKey: () => `snd_${randomAlnum(64)}`,
   publishableKey: () => `pk_snd_${randomBytes(16).toString('hex')}`,
+  ephemeralKey: () => `eki_${randomAlnum(20)}`,
+  ephemeralSecret: () => `epk_${randomAlnum(32)}`,
   clientSecret: (paymentId: string) => `${paymentId}_secret_${randomAlnum(20)}`,
   uuid: () => randomUUID(),
 };

@@ -153,7 +153,7 @@ describe('concurrency', () => {
     const refused = results.filter((r) => r.status >= 400 && r.status < 500);
     expect(ok).toHaveLength(1);
     expect(refused).toHaveLength(19);
-    for (const r of refused) expect(['IR_14', 'HE_01']).toContain(r.body.error.code);
+    for (const r of refused) expect(['IR_14', 'CO_01']).toContain(r.body.error.code);
     const final = await stack.poll(c.body.payment_id, key, (p) => p.status !== 'processing');
     expect(final).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
     expect(final.captures).toHaveLength(1);

@@ -94,7 +94,7 @@ const OPERATIONS: Case[] = [
   ['confirm', { payment_method: 'pay_later', amount_to_capture: 10_001 }, 'amount_to_capture'],
   ['update', { amount: -1 }, 'amount'],
   ['update', { amount: 5_000, order_details: [{ product_name: 'a', quantity: 1, amount: 4_000 }] }, 'order_details'],
-  ['update', { confirm: true }, 'confirm', 'IR_07'],
+  ['update', { confirm: true }, 'confirm', 'IR_05'], // confirm: false is a no-op (issue 23); true is not taken
   ['update', { customer: { id: 'cus_a' }, customer_id: 'cus_b' }, 'customer_id'],
   ['capture', { amount_to_capture: 0 }, 'amount_to_capture'],
   ['capture', { amount_to_capture: 10_001 }, 'amount_to_capture', 'IR_06'],

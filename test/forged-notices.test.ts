@@ -124,7 +124,7 @@ describe('every connector account has its own notification secret', () => {
       const before = await transitions(p.payment_id);
       const raw = event('payment.updated', providerPayment(p.connector_transaction_id, 'captured', 1_000));
       const r = await notify(m, mca, raw, OLD_PUBLIC_DEFAULT);
-      expect([r.status, r.body.error?.code]).toEqual([401, 'IR_01']);
+      expect([r.status, r.body.error?.code]).toEqual([401, 'WE_01']);
       expect(await inbox({ body_sha256: sha(raw) })).toEqual([]);
       await sleep(500);
       expect(await transitions(p.payment_id)).toBe(before);

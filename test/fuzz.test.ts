@@ -296,7 +296,7 @@ describe('fuzz: every route, any input', () => {
             return undefined;
           }
         })();
-        expect(error, what).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RL)_\d\d$/), message: expect.any(String) });
+        expect(error, what).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RL|RQ|CO|WE)_\d\d$/), message: expect.any(String) });
         expect(await fingerprint(), what).toBe(before);
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -354,7 +354,7 @@ describe('fuzz: every route, any input', () => {
           const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
           expect(JSON.parse(body).error, what).toMatchObject({
             type: 'invalid_request',
-            code: expect.stringMatching(/^(IR|HE)_\d\d$/),
+            code: expect.stringMatching(/^(IR|HE|RQ|RL|CO|WE)_\d\d$/),
             message: expect.any(String),
           });
         }

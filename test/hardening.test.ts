@@ -40,7 +40,7 @@ async function refused(send: () => Promise<{ status: number; body: any }>, statu
   const before = await written();
   const r = await send();
   expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE)_\d\d$/), message: expect.any(String) });
+  expect(r.body.error).toMatchObject({ type: 'invalid_request', code: expect.stringMatching(/^(IR|HE|RQ)_\d\d$/), message: expect.any(String) });
   if (param) expect(r.body.error.param).toBe(param);
   if (code) expect(r.body.error.code).toBe(code);
   expect(await written()).toBe(before);
@@ -88,10 +88,10 @@ describe('3. a JSON body nested thousands of levels deep', () => {
     ['update', 'OPEN'],
     ['confirm', 'OPEN/confirm'],
     ['capture', 'HELD/capture'],
-  ])('%s -> 400 IR_06', async (_name, target) => {
+  ])('%s -> 400 RQ_01 (the request could not be read)', async (_name, target) => {
     const path = target.replace('OPEN', `/payments/${open}`).replace('HELD', `/payments/${held}`);
     for (const body of [deep(5_000), `{"amount":100,"currency":"EUR","metadata":{"k":${'['.repeat(3_000)}${']'.repeat(3_000)}}}`]) {
-      await refused(() => stack.api('POST', path, body, key), 400, undefined, 'IR_06');
+      await refused(() => stack.api('POST', path, body, key), 400, undefined, 'RQ_01');
     }
   });
 
@@ -185,25 +185,25 @@ describe('5. answers Node gives by itself carry our error body', () => {
   it('431 for a URL too large', async () => {
     const r = await rawHttp(`GET /payments/list?customer_id=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\napi-key: ${key}\r\n\r\n`);
     expect(r.status).toBe(431);
-    expect(r.body.error).toMatchObject({ type: 'invalid_request', code: 'IR_06' });
+    expect(r.body.error).toMatchObject({ type: 'invalid_request', code: 'RQ_02' });
   });
 
   it('431 for headers too large', async () => {
     const r = await rawHttp(`GET /payments HTTP/1.1\r\nHost: x\r\nx-big: ${'y'.repeat(20_000)}\r\n\r\n`);
     expect(r.status).toBe(431);
-    expect(r.body.error.code).toBe('IR_06');
+    expect(r.body.error.code).toBe('RQ_02');
   });
 
   it('400 for a request that is not HTTP', async () => {
     const r = await rawHttp('NOT AN HTTP REQUEST\r\n\r\n');
     expect(r.status).toBe(400);
-    expect(r.body.error.code).toBe('IR_06');
+    expect(r.body.error.code).toBe('RQ_01');
   });
 
   it('417 for an Expect header Node cannot meet', async () => {
     const r = await rawHttp(`POST /payments HTTP/1.1\r\nHost: x\r\napi-key: ${key}\r\nexpect: the-unexpected\r\ncontent-length: 2\r\n\r\n{}`);
     expect(r.status).toBe(417);
-    expect(r.body.error).toMatchObject({ code: 'IR_06', param: 'expect' });
+    expect(r.body.error).toMatchObject({ code: 'RQ_01', param: 'expect' });
   });
 });
 

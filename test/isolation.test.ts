@@ -309,6 +309,21 @@ function walkTable(): Row[] {
     },
 
     // Customers (A's secret key).
+    // An ephemeral key for B's customer (issue 23).
+    { route: 'POST /ephemeral_keys', calls: B.customers.map((c) => ({ method: 'POST', path: '/ephemeral_keys', body: { customer_id: c }, key: sk })) },
+    // A's secret key on B's connector accounts (A's own key manages A's, issue 23).
+    {
+      route: 'POST /account/:merchant_id/connectors',
+      calls: [
+        {
+          method: 'POST',
+          path: `/account/${B.merchant_id}/connectors`,
+          key: sk,
+          body: { connector_name: 'service_test', connector_account_details: { auth_type: 'HeaderKey', api_key: 'x' } },
+        },
+      ],
+    },
+    { route: 'GET /account/:merchant_id/connectors', calls: [{ method: 'GET', path: `/account/${B.merchant_id}/connectors`, key: sk }] },
     { route: 'GET /customers/:customer_id', calls: B.customers.map((c) => ({ method: 'GET', path: `/customers/${c}`, key: sk })) },
     {
       route: 'POST /customers/:customer_id',
@@ -344,7 +359,12 @@ function walkTable(): Row[] {
     { route: 'DELETE /api_keys/:merchant_id/:key_id', calls: B.keyIds.map((k) => ({ method: 'DELETE', path: `/api_keys/${A.merchant_id}/${k}`, key: admin })) },
     {
       route: 'GET /account/:merchant_id/connectors/:merchant_connector_id',
-      calls: [{ method: 'GET', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }],
+      calls: [
+        { method: 'GET', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin },
+        // A merchant's own secret key manages its own connector accounts (issue 23): never B's, by either path.
+        { method: 'GET', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: sk },
+        { method: 'GET', path: `/account/${B.merchant_id}/connectors/${B.mca}`, key: sk },
+      ],
     },
     {
       route: 'POST /account/:merchant_id/connectors/:merchant_connector_id',
@@ -355,6 +375,8 @@ function walkTable(): Row[] {
           key: admin,
           body: { disabled: true, connector_label: 'taken', connector_account_details: { auth_type: 'HeaderKey', api_key: 'sk_attacker' } },
         },
+        { method: 'POST', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: sk, body: { disabled: true } },
+        { method: 'POST', path: `/account/${B.merchant_id}/connectors/${B.mca}`, key: sk, body: { disabled: true } },
       ],
     },
     {
@@ -363,7 +385,11 @@ function walkTable(): Row[] {
     },
     {
       route: 'DELETE /account/:merchant_id/connectors/:merchant_connector_id',
-      calls: [{ method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin }],
+      calls: [
+        { method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: admin },
+        { method: 'DELETE', path: `/account/${A.merchant_id}/connectors/${B.mca}`, key: sk },
+        { method: 'DELETE', path: `/account/${B.merchant_id}/connectors/${B.mca}`, key: sk },
+      ],
     },
     {
       route: 'GET /account/:merchant_id/business_profile/:profile_id',
@@ -405,8 +431,6 @@ const EXCLUDED: Record<string, string> = {
   // Collections under A's merchant_id: no B id to pass (the lists are checked to hold none of B's ids).
   'POST /api_keys/:merchant_id': 'creates a key for the merchant in the path',
   'GET /api_keys/:merchant_id/list': "A's own keys (checked: none of B's)",
-  'POST /account/:merchant_id/connectors': 'creates a connector account for the merchant in the path',
-  'GET /account/:merchant_id/connectors': "A's own connector accounts (checked: none of B's)",
   'POST /account/:merchant_id/business_profile': 'creates a profile for the merchant in the path',
   'GET /account/:merchant_id/business_profile': "A's own profiles (checked: none of B's)",
   // The queue dashboard: the admin key's, no merchant id in the path (test/queue-board.test.ts).

@@ -77,7 +77,7 @@ describe('manual review by the merchant', () => {
     const { body: p } = await create({});
     const answers = await Promise.all(Array.from({ length: 20 }, () => stack.api('POST', `/payments/${p.payment_id}/approve`, {}, key)));
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
-    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error.code).toMatch(/IR_16|HE_01/);
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error.code).toMatch(/IR_16|CO_01/);
     const final = await stack.poll(p.payment_id, key, (x) => x.status === 'succeeded');
     expect(final.captures).toHaveLength(1);
     expect(await providerPayment(p.connector_transaction_id)).toMatchObject({ captured: 80_000 });

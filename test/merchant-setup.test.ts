@@ -55,12 +55,12 @@ describe('merchant accounts', () => {
     expect((await stack.api('GET', '/payments/list', undefined, m.publishable_key)).status).toBe(401);
   });
 
-  it("every merchant route needs the admin key; a merchant's own secret key is refused", async () => {
+  // Connector accounts take the merchant's own secret key too (issue 23: test/errors-and-clients.test.ts).
+  it("every merchant route but connector accounts needs the admin key; a merchant's own secret key is refused", async () => {
     const { m, key } = await merchantWithKey();
     for (const [method, path] of [
       ['GET', `/accounts/${m.merchant_id}`],
       ['GET', `/api_keys/${m.merchant_id}/list`],
-      ['GET', `/account/${m.merchant_id}/connectors`],
       ['GET', `/account/${m.merchant_id}/business_profile`],
     ]) {
       expect((await stack.api(method, path, undefined, key)).status).toBe(401);

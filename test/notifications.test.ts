@@ -128,7 +128,7 @@ describe('provider notifications', () => {
       // Signed, then changed on the way.
       await notify(A.merchant_id, DEFAULT_ACCOUNT, body.replace('"captured"', '"declined"'), sign(DEFAULT_SECRET, body)),
     ];
-    for (const r of cases) expect([r.status, r.body.error?.code]).toEqual([401, 'IR_01']);
+    for (const r of cases) expect([r.status, r.body.error?.code]).toEqual([401, 'WE_01']);
     await sleep(1_000);
     expect(await inbox()).toEqual([]);
     expect(await transitions(pay.payment_id)).toBe(before);

@@ -357,7 +357,8 @@ describe('update before confirmation (POST /payments/{id})', () => {
     const { body: p } = await create({ order_details: [{ product_name: 'a', quantity: 1, amount: 10_000 }] });
     expect((await stack.api('POST', `/payments/${p.payment_id}`, { amount: 9_000 }, key)).body.error.param).toBe('order_details');
     expect((await stack.api('POST', `/payments/${p.payment_id}`, { currency: 'XXX' }, key)).body.error.param).toBe('currency');
-    expect((await stack.api('POST', `/payments/${p.payment_id}`, { confirm: true }, key)).body.error).toMatchObject({ code: 'IR_07', param: 'confirm' });
+    // confirm: false is taken as a no-op (issue 23, the leading switch's clients send it); true is refused, naming it.
+    expect((await stack.api('POST', `/payments/${p.payment_id}`, { confirm: true }, key)).body.error).toMatchObject({ code: 'IR_05', param: 'confirm' });
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body).toEqual(p);
     await confirm(p.payment_id);
     const late = await stack.api('POST', `/payments/${p.payment_id}`, { description: 'late' }, key);

@@ -165,12 +165,14 @@ function routeKind(route: string): RouteKind {
   if (PUBLIC_ROUTES.includes(route)) return 'public';
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
+  // A merchant's connector accounts: the admin key or the merchant's own secret key (issue 23).
+  if (/^\/account\/:merchant_id\/connectors(\/|$)/.test(path)) return 'admin or merchant';
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';
   // The queue dashboard (bull-board; its own routes are not declared on the gateway's routers, these guards are).
   if (/^\/admin\/queues\//.test(path)) return 'admin';
   // The Events API: the admin key, or the merchant's own secret key.
   if (/^\/events(\/|$)/.test(path)) return 'admin or merchant';
-  if (/^\/(payments|customers|refunds|disputes|mandates)(\/|$)/.test(path)) return 'merchant';
+  if (/^\/(payments|customers|refunds|disputes|mandates|ephemeral_keys)(\/|$)/.test(path)) return 'merchant';
   throw new Error(`route ${route} is not classified: add it to this test's tables`);
 }
 

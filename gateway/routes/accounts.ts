@@ -13,7 +13,7 @@ import {
   UpdateApiKeyRequest,
   UpdateMerchantAccountRequest,
 } from '../../lib/schemas/merchant.ts';
-import { adminAuth, hashKey } from '../auth.ts';
+import { adminAuth, adminOrOwnSecret, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
@@ -54,7 +54,21 @@ export type SetupChanged = (merchantId: string) => Promise<void>;
 export function accountsRouter(db: Db, changed: SetupChanged): Router {
   const setup = new MerchantStore(db);
   const r = scopedRouter();
-  r.use(['/accounts', '/account', '/api_keys'], adminAuth(), idempotency(db));
+  // A merchant's connector accounts: the admin key or the merchant's own secret key (as the leading switch's clients
+  // call them); another merchant's are 404. Everything else here: the admin key only.
+  const connectorsPath = '/account/:merchant_id/connectors';
+  const ownOrAdmin = adminOrOwnSecret(db);
+  const idem = idempotency(db);
+  r.use(connectorsPath, (req, res, next) =>
+    ownOrAdmin(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      res.locals.connectorAccountsAuth = true;
+      next();
+    }),
+  );
+  const adminOnly = adminAuth();
+  // Already authenticated above (connector accounts): not again.
+  r.use(['/accounts', '/account', '/api_keys'], (req, res, next) => (res.locals.connectorAccountsAuth ? next() : adminOnly(req, res, next)), idem);
 
   const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
 
@@ -159,7 +173,7 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     const body = validate(UpdateApiKeyRequest, req.body);
     const k = await keyOr404(req.params.merchant_id, req.params.key_id);
     const set: Partial<ApiKeyDoc> = {};
-    if (body.name !== undefined) set.name = body.name;
+    if (body.name != null) set.name = body.name;
     if (body.description !== undefined) set.description = body.description ?? null;
     if (body.expiration !== undefined) set.expiration = futureExpiration(body.expiration);
     if (Object.keys(set).length) await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: set });

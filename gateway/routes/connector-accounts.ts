@@ -1,4 +1,4 @@
-// Merchant connector accounts (admin key): a merchant's account at a provider, with its credentials (sealed at
+// Merchant connector accounts (the admin key, or the merchant's own secret key: routes/accounts.ts): a merchant's account at a provider, with its credentials (sealed at
 // rest, answered masked), its notification secret (lib/webhook-secret.ts: generated for a connector whose secret is
 // ours, shown in clear only in the answer that made it), the payment methods it takes, and whether it is in use.
 import type { Router } from 'express';

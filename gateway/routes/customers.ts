@@ -2,6 +2,7 @@
 // update, delete a merchant's customers with its secret key. keyAuth (secret key only) and the Idempotency-Key
 // middleware are mounted on /customers in app.ts.
 import type { Request, Router } from 'express';
+import { WANTS } from '../auth.ts';
 import { errors } from '../../lib/errors.ts';
 import { CreateCustomerRequest, ListCustomersQuery, UpdateCustomerRequest, type CustomerDeletedResource } from '../../lib/schemas/customer.ts';
 import { customerView, type Customers } from '../customers.ts';
@@ -16,7 +17,7 @@ export function customersRouter(customers: Customers, mandates: Mandates): Route
   // Only a merchant's secret key reaches these routes (keyAuth without `publishable`); refuse anything else here too,
   // so a mounting mistake cannot open them.
   r.use('/customers', (req, _res, next) => {
-    if (req.caller?.kind !== 'secret') return next(req.caller ? errors.forbidden() : errors.unauthorized());
+    if (req.caller?.kind !== 'secret') return next(req.caller ? errors.forbidden() : errors.unauthorized(WANTS.secret));
     next();
   });
 

@@ -2,7 +2,7 @@
 // deliver one again by hand. The admin key may read any merchant's; a merchant's secret key its own only (another
 // merchant's id is answered 404, as for any resource of another merchant).
 import { randomBytes } from 'node:crypto';
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Db, Filter } from 'mongodb';
 import { config } from '../../lib/config.ts';
 import { errors, found } from '../../lib/errors.ts';
@@ -10,7 +10,7 @@ import { EventStore, WebhookQueue, type AttemptDoc, type EventDoc } from '../../
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { ListEventsQuery } from '../../lib/schemas/event.ts';
 import type { Redis } from 'ioredis';
-import { adminAuth, keyAuth } from '../auth.ts';
+import { adminOrOwnSecret } from '../auth.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 
@@ -47,22 +47,13 @@ const attemptView = (a: AttemptDoc) => ({
   duration_ms: a.duration_ms,
 });
 
-/** The admin key, or a merchant's secret key (publishable keys are refused, 403). */
-function adminOrSecret(db: Db) {
-  const admin = adminAuth();
-  const merchant = keyAuth(db);
-  return (req: Request, res: Response, next: NextFunction) => {
-    admin(req, res, (err?: unknown) => (err ? merchant(req, res, next) : next()));
-  };
-}
-
 export function eventsRouter(db: Db, redis: Redis): Router {
   const store = new EventStore(db);
   const setup = new MerchantStore(db);
   // Made at the first retry: declaring the routes touches no connection.
   let queue: WebhookQueue | undefined;
   const r = scopedRouter();
-  r.use('/events', adminOrSecret(db));
+  r.use('/events', adminOrOwnSecret(db));
 
   /** The merchant of the path, if the caller may read it. */
   const merchantOf = async (req: Request): Promise<string> => {

@@ -4,6 +4,7 @@
 // the publishable key is refused, 403 IR_22). Another merchant's mandate or customer is 404 HE_02, like every resource.
 import { z } from 'zod';
 import type { NextFunction, Request, Response, Router } from 'express';
+import { WANTS } from '../auth.ts';
 import { errors } from '../../lib/errors.ts';
 import type { Customers } from '../customers.ts';
 import { mandateResource, notFoundNaming, paymentMethodResource, type Mandates } from '../mandates.ts';
@@ -14,7 +15,7 @@ const merchantOf = (req: Request) => req.merchantId!;
 
 /** Only a merchant's secret key (so a mounting mistake cannot open these routes to another key). */
 const secretOnly = (req: Request, _res: Response, next: NextFunction) => {
-  if (req.caller?.kind !== 'secret') return next(req.caller ? errors.forbidden() : errors.unauthorized());
+  if (req.caller?.kind !== 'secret') return next(req.caller ? errors.forbidden() : errors.unauthorized(WANTS.secret));
   next();
 };
 

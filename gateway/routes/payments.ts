@@ -78,7 +78,7 @@ export function paymentsRouter(deps: Deps): Router {
   async function checkClientConfirm(req: Request, body: ConfirmPaymentBody) {
     checkClientConfirmFields(req, body);
     // One read serves both the client_secret check and routing.
-    const payment = found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment');
+    const payment = found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment', 'payment_id');
     checkClientSecret(req, payment, body.client_secret);
     return prepareConfirm(deps, payment, body);
   }
@@ -88,7 +88,8 @@ export function paymentsRouter(deps: Deps): Router {
 
   r.post('/payments', async (req, res) => {
     const merchantId = merchantOf(req);
-    const body = validate(CreatePaymentRequest, req.body);
+    const { customer_acceptance, ...given } = validate(CreatePaymentRequest, req.body);
+    const body = customer_acceptance ? { ...given, mandate_data: { ...given.mandate_data, customer_acceptance } } : given;
     // A charge on a mandate or a saved payment method (issue 22) takes its payment method from it.
     if (body.confirm && !body.payment_method && !body.mandate_id && !body.payment_token) throw errors.missing('payment_method');
     const profileId = await deps.setup.profileFor(merchantId, body);
@@ -97,7 +98,7 @@ export function paymentsRouter(deps: Deps): Router {
       paymentId: body.payment_id ?? requestId('pay', 'payment', ids.payment),
       clientSecret: ids.clientSecret,
       newCustomerId: () => `cus_${randomAlnum(20)}`,
-      ephemeralSecret: () => `epk_${randomAlnum(32)}`,
+      ephemeralSecret: ids.ephemeralSecret,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
       paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
       profileId,
@@ -188,7 +189,7 @@ export function paymentsRouter(deps: Deps): Router {
   r.get('/payments/:payment_id', publishableKey, async (req, res) => {
     const { force_sync, client_secret } = validate(RetrieveQuery, req.query);
     const payment = await deps.store.find(merchantOf(req), pathId(req));
-    if (!payment) throw errors.notFound('Payment');
+    if (!payment) throw errors.notFound('Payment', 'payment_id');
     checkClientSecret(req, payment, client_secret);
     const open = payment.operations.filter((o) => o.open);
     if (force_sync !== 'true' || open.length === 0) return answer(req, res, payment);
@@ -201,7 +202,7 @@ export function paymentsRouter(deps: Deps): Router {
   });
 
   r.post('/payments/:payment_id', async (req, res) => {
-    const body = validate(UpdatePaymentRequest, req.body);
+    const { confirm: _noop, ...body } = validate(UpdatePaymentRequest, req.body);
     if (body.profile_id) await deps.setup.profileFor(merchantOf(req), { profile_id: body.profile_id });
     const payment = await runOperation(deps, merchantOf(req), pathId(req), 'UPDATE', body);
     await deps.customers.saveFrom(payment);
@@ -212,7 +213,7 @@ export function paymentsRouter(deps: Deps): Router {
   // merchant's server. Answers the 3DS server's result; the payment goes on to the provider on Y or A.
   r.post('/payments/:payment_id/3ds/authentication', publishableKey, async (req, res) => {
     const { client_secret, ...params } = validate(ThreeDsAuthenticationRequest, req.body);
-    checkClientSecret(req, found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment'), client_secret);
+    checkClientSecret(req, found(await deps.store.find(merchantOf(req), pathId(req)), 'Payment', 'payment_id'), client_secret);
     res.json(authenticationAnswer(await runOperation(deps, merchantOf(req), pathId(req), 'AUTHENTICATE', params)));
   });
 

@@ -5,7 +5,7 @@ import type { Request, Router } from 'express';
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
 import { ApiError, errors } from '../../lib/errors.ts';
-import { ids, requestId } from '../../lib/ids.ts';
+import { canExist, ids, requestId } from '../../lib/ids.ts';
 import { config } from '../../lib/config.ts';
 import type { RefundDoc } from '../../adapters/refund-store.ts';
 import { CreateRefundRequest, ListRefundsFilter, REFUND_FIELDS, RefundId, UpdateRefundRequest, type RefundResource } from '../../lib/schemas/refund.ts';
@@ -45,6 +45,8 @@ export function refundsRouter(deps: Deps): Router {
   r.post('/refunds', async (req, res) => {
     const merchantId = merchantOf(req);
     const body = validate(CreateRefundRequest, req.body);
+    // A payment_id no payment can have names nothing: 404, as an unknown one (nothing claimed).
+    if (!canExist('payment', body.payment_id)) throw new ApiError(404, 'HE_02', 'Payment does not exist in our records', 'payment_id');
     const params = { ...body, refund_id: body.refund_id ?? requestId('ref', 'refund', ids.refund) };
     const hash = requestHash(params);
     // One refund_id names one refund of the merchant: claimed before payment-state is asked.

@@ -10,7 +10,7 @@ import type { Request, Router } from 'express';
 import type { Db } from 'mongodb';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
 import { config } from '../../lib/config.ts';
-import { ApiError, errors } from '../../lib/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { canExist } from '../../lib/ids.ts';
 import { log } from '../../lib/log.ts';
 import { webhookDetailsOf } from '../../lib/merchant-store.ts';
@@ -30,7 +30,7 @@ function queryOf(url: string): Record<string, string> | undefined {
   return names.length ? Object.fromEntries(names.map((n) => [n, params.get(n) ?? ''])) : undefined;
 }
 
-const badSignature = () => new ApiError(401, 'IR_01', 'Notification signature missing or invalid');
+const badSignature = () => errors.webhookAuthentication();
 
 /** What notifications are counted by: the connector account they name (ids that cannot exist are 404 anyway). */
 const byAccount = (req: Request) => {

@@ -528,12 +528,33 @@ export const FreeObject = z.record(Key(), Json);
 
 /** payment_id: merchant-chosen or generated (pay_ + 26), exactly 30 characters (spec 8). */
 export const PaymentId = str().length(30, 'payment_id must be exactly 30 characters');
+/**
+ * A payment id a request names to find a payment (a refund's payment_id, a list filter): any string; one of a shape
+ * no payment has is simply not found (404 naming payment_id), not a 400 about its length.
+ */
+export const PaymentRef = str(255).min(1);
 /** customer_id: 1 to 64 characters (spec 8). */
 export const CustomerId = str(64).min(1);
 
 export const Amount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-export const Currency = z.enum(CURRENCIES);
-export const Country = z.enum(COUNTRIES, { error: 'must be an uppercase ISO 3166-1 alpha-2 country code that exists (e.g. DE, US)' });
+/**
+ * An enum of codes written in upper case: a lower-case spelling of a code that exists is told so ("codes are upper
+ * case: EUR"), anything else gets one line with examples; never the whole list.
+ */
+function upperCaseCodes<T extends readonly [string, ...string[]]>(codes: T, what: string, examples: string) {
+  const known = new Set<string>(codes);
+  return z.enum(codes, {
+    error: (iss) => {
+      const input = iss.input;
+      if (typeof input === 'string' && input !== input.toUpperCase() && known.has(input.toUpperCase())) {
+        return `${what} codes are upper case: ${input.toUpperCase()}, not ${input}`;
+      }
+      return `must be ${what === 'currency' ? 'an ISO 4217 currency code' : 'an ISO 3166-1 alpha-2 country code'} that exists, in upper case (e.g. ${examples})`;
+    },
+  });
+}
+export const Currency = upperCaseCodes(CURRENCIES, 'currency', 'EUR, USD, SEK');
+export const Country = upperCaseCodes(COUNTRIES, 'country', 'DE, US');
 export const Connector = z.enum(CONNECTORS);
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export const CaptureMethod = z.enum(CAPTURE_METHODS);

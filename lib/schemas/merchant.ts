@@ -53,7 +53,8 @@ export const CreateApiKeyRequest = z.strictObject({
   expiration: Expiration,
 });
 export const UpdateApiKeyRequest = z.strictObject({
-  name: text(64).min(1).optional(),
+  /** null or absent: the name is left as it is (the leading switch's clients send null for "unchanged"). */
+  name: opt(text(64).min(1)),
   description: opt(text(256)),
   expiration: Expiration.optional(),
 });

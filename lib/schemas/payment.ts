@@ -271,14 +271,28 @@ export function orderDetailsMismatch(lines: { amount: number }[] | null | undefi
   return sum === amount ? null : `the order lines' amounts add up to ${sum}, not to the payment amount ${amount}`;
 }
 
-export const CreatePaymentRequest = z.strictObject(paymentFields).superRefine((b, ctx) => {
-  if (b.amount_to_capture != null && b.amount_to_capture > b.amount) {
-    ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'must not exceed amount' });
-  }
-  const mismatch = orderDetailsMismatch(b.order_details, b.amount);
-  if (mismatch) ctx.addIssue({ code: 'custom', path: ['order_details'], message: mismatch });
-  checkShared(b, ctx);
-});
+export const CreatePaymentRequest = z
+  .strictObject({
+    ...paymentFields,
+    // The customer's acceptance of the mandate at the top level, as the leading switch's clients send it with
+    // confirm: true; it is kept as mandate_data.customer_acceptance (as a confirm's is).
+    customer_acceptance: opt(MandateData.shape.customer_acceptance.unwrap().unwrap()),
+  })
+  .superRefine((b, ctx) => {
+    if (b.customer_acceptance != null && b.mandate_data?.customer_acceptance != null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customer_acceptance'],
+        message: 'give the customer acceptance once: here or as mandate_data.customer_acceptance',
+      });
+    }
+    if (b.amount_to_capture != null && b.amount_to_capture > b.amount) {
+      ctx.addIssue({ code: 'custom', path: ['amount_to_capture'], message: 'must not exceed amount' });
+    }
+    const mismatch = orderDetailsMismatch(b.order_details, b.amount);
+    if (mismatch) ctx.addIssue({ code: 'custom', path: ['order_details'], message: mismatch });
+    checkShared(b, ctx);
+  });
 
 export const ConfirmPaymentRequest = z
   .strictObject({
@@ -290,30 +304,34 @@ export const ConfirmPaymentRequest = z
   })
   .superRefine(checkShared);
 
-export const CapturePaymentRequest = z.strictObject({
-  amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
-  capture_id: opt(str().length(30, 'capture_id must be exactly 30 characters')),
-  capture_metadata: opt(
-    z.strictObject({
-      invoice_data: opt(
-        z.strictObject({
-          delivery_date: opt(text(64)),
-          due_date: opt(text(64)),
-          invoice_date: opt(text(64)),
-          merchant_invoice_ref: opt(text(255)),
-        }),
-      ),
-    }),
-  ),
-  metadata: opt(Metadata),
-  order_details: opt(z.array(OrderLine).max(1000)),
-  // Spec 4.3's further parameters, named as the leading switch names them; accepted, not acted on yet.
-  refund_uncaptured_amount: opt(z.boolean()),
-  statement_descriptor_suffix: opt(text(22)),
-  statement_descriptor_prefix: opt(text(22)),
-  merchant_connector_details: opt(MerchantConnectorDetails),
-  capture_type: opt(CaptureType),
-});
+export const CapturePaymentRequest = z
+  .strictObject({
+    amount_to_capture: opt(z.number().int().max(Number.MAX_SAFE_INTEGER)),
+    capture_id: opt(str().length(30, 'capture_id must be exactly 30 characters')),
+    capture_metadata: opt(
+      z.strictObject({
+        invoice_data: opt(
+          z.strictObject({
+            delivery_date: opt(text(64)),
+            due_date: opt(text(64)),
+            invoice_date: opt(text(64)),
+            merchant_invoice_ref: opt(text(255)),
+          }),
+        ),
+      }),
+    ),
+    metadata: opt(Metadata),
+    order_details: opt(z.array(OrderLine).max(1000)),
+    // Spec 4.3's further parameters, named as the leading switch names them; accepted, not acted on yet. The
+    // statement descriptors (same rules as on create) are kept with the capture; no provider is sent them.
+    refund_uncaptured_amount: opt(z.boolean()),
+    statement_descriptor_name: opt(text(22)),
+    statement_descriptor_suffix: opt(text(22)),
+    statement_descriptor_prefix: opt(text(22)),
+    merchant_connector_details: opt(MerchantConnectorDetails),
+    capture_type: opt(CaptureType),
+  })
+  .superRefine(checkDescriptors);
 
 /** POST /payments/{id} before confirmation: the create fields, all optional (confirming is a separate call). */
 const { confirm: _confirm, ...updatableFields } = paymentFields;
@@ -322,6 +340,8 @@ export const UpdatePaymentRequest = z
     ...updatableFields,
     amount: Amount.optional(),
     currency: Currency.optional(),
+    // Accepted as the leading switch's clients send it: false changes nothing (an update never confirms).
+    confirm: opt(z.boolean().refine((v) => !v, 'an update never confirms: confirm with POST /payments/{payment_id}/confirm')),
   })
   .superRefine(checkShared);
 

@@ -1,7 +1,7 @@
 // Refunds: the create, update and list bodies (spec 4.8, 4.9; ARCHITECTURE.md "Refund create") and the Refund
 // resource (spec 2.9).
 import { z } from 'zod';
-import { Amount, Connector, Currency, FreeObject, Metadata, PaymentId, Timestamp, str, text } from './common.ts';
+import { Amount, Connector, Currency, FreeObject, Metadata, PaymentRef, Timestamp, str, text } from './common.ts';
 import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { OrderLine, OrderLineResource } from './order-line.ts';
 
@@ -21,7 +21,7 @@ const SplitRefunds = z.record(str(64), z.strictObject({ revert_platform_fee: opt
 
 /** POST /refunds. */
 export const CreateRefundRequest = z.strictObject({
-  payment_id: PaymentId,
+  payment_id: PaymentRef,
   /** Default: what is captured and not yet refunded (refunds not failed). */
   amount: opt(Amount.min(1, 'amount must be greater than 0')),
   reason: opt(text(255)),
@@ -41,7 +41,7 @@ export const UpdateRefundRequest = z.strictObject({ reason: opt(text(255)), meta
 /** POST /refunds/list (spec 4.8). */
 export const ListRefundsFilter = z
   .strictObject({
-    payment_id: opt(PaymentId),
+    payment_id: opt(PaymentRef),
     refund_id: opt(RefundId),
     profile_id: opt(str(64)),
     start_time: opt(Timestamp),

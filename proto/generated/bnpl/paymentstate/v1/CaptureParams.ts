@@ -13,6 +13,7 @@ export interface CaptureParams {
   'statement_descriptor_prefix'?: (string);
   'merchant_connector_details_json'?: (string);
   'capture_type'?: (string);
+  'statement_descriptor_name'?: (string);
   'null_fields'?: (string)[];
   '_amount_to_capture'?: "amount_to_capture";
   '_capture_id'?: "capture_id";
@@ -24,6 +25,7 @@ export interface CaptureParams {
   '_statement_descriptor_prefix'?: "statement_descriptor_prefix";
   '_merchant_connector_details_json'?: "merchant_connector_details_json";
   '_capture_type'?: "capture_type";
+  '_statement_descriptor_name'?: "statement_descriptor_name";
 }
 
 export interface CaptureParams__Output {
@@ -37,6 +39,7 @@ export interface CaptureParams__Output {
   'statement_descriptor_prefix'?: (string);
   'merchant_connector_details_json'?: (string);
   'capture_type'?: (string);
+  'statement_descriptor_name'?: (string);
   'null_fields': (string)[];
   '_amount_to_capture'?: "amount_to_capture";
   '_capture_id'?: "capture_id";
@@ -48,4 +51,5 @@ export interface CaptureParams__Output {
   '_statement_descriptor_prefix'?: "statement_descriptor_prefix";
   '_merchant_connector_details_json'?: "merchant_connector_details_json";
   '_capture_type'?: "capture_type";
+  '_statement_descriptor_name'?: "statement_descriptor_name";
 }

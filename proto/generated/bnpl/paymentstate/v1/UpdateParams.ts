@@ -59,6 +59,7 @@ export interface UpdateParams {
   'connector_metadata_json'?: (string);
   'feature_metadata_json'?: (string);
   'frm_metadata_json'?: (string);
+  'confirm'?: (boolean);
   'null_fields'?: (string)[];
   '_amount'?: "amount";
   '_currency'?: "currency";
@@ -116,6 +117,7 @@ export interface UpdateParams {
   '_connector_metadata_json'?: "connector_metadata_json";
   '_feature_metadata_json'?: "feature_metadata_json";
   '_frm_metadata_json'?: "frm_metadata_json";
+  '_confirm'?: "confirm";
 }
 
 export interface UpdateParams__Output {
@@ -175,6 +177,7 @@ export interface UpdateParams__Output {
   'connector_metadata_json'?: (string);
   'feature_metadata_json'?: (string);
   'frm_metadata_json'?: (string);
+  'confirm'?: (boolean);
   'null_fields': (string)[];
   '_amount'?: "amount";
   '_currency'?: "currency";
@@ -232,4 +235,5 @@ export interface UpdateParams__Output {
   '_connector_metadata_json'?: "connector_metadata_json";
   '_feature_metadata_json'?: "feature_metadata_json";
   '_frm_metadata_json'?: "frm_metadata_json";
+  '_confirm'?: "confirm";
 }
