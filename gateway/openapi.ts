@@ -28,7 +28,15 @@ import {
 import { PaymentLink, RetrievePaymentLinkRequest } from '../lib/schemas/payment-link.ts';
 import { OrderLine } from '../lib/schemas/order-line.ts';
 import { CreateRefundRequest, ListRefundsFilter, Refund, UpdateRefundRequest } from '../lib/schemas/refund.ts';
-import { CreateCustomerRequest, Customer, CustomerDeleted, ListCustomersQuery, UpdateCustomerRequest } from '../lib/schemas/customer.ts';
+import {
+  CreateCustomerRequest,
+  CreateEphemeralKeyRequest,
+  Customer,
+  CustomerDeleted,
+  EphemeralKey,
+  ListCustomersQuery,
+  UpdateCustomerRequest,
+} from '../lib/schemas/customer.ts';
 import { Dispute, ListDisputesQuery } from '../lib/schemas/dispute.ts';
 import {
   ApiKey,
@@ -112,6 +120,8 @@ export const COMPONENT_SCHEMAS = {
   Customer,
   CustomerList: z.array(Customer),
   CustomerDeleted,
+  CreateEphemeralKeyRequest,
+  EphemeralKey,
   Mandate: MandateResource,
   MandateList: z.array(MandateResource),
   MandateRevoked,
@@ -680,6 +690,19 @@ const OPERATIONS: [string, string, Op][] = [
     },
   ],
   // Customers
+  [
+    '/ephemeral_keys',
+    'post',
+    {
+      id: 'createEphemeralKey',
+      tag: 'Customers',
+      summary: "Create an ephemeral key for one of the merchant's customers (its secret is answered once)",
+      access: 'merchant',
+      request: 'CreateEphemeralKeyRequest',
+      ok: 'EphemeralKey',
+      notFound: notFound.customer,
+    },
+  ],
   [
     '/customers',
     'post',

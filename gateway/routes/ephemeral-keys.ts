@@ -3,10 +3,9 @@
 // Stored with the secret only as an HMAC (as API keys are), expiring with the key.
 import type { Router } from 'express';
 import type { Db } from 'mongodb';
-import { z } from 'zod';
 import { errors } from '../../lib/errors.ts';
 import { ids } from '../../lib/ids.ts';
-import { str } from '../../lib/schemas/common.ts';
+import { CreateEphemeralKeyRequest, type EphemeralKey } from '../../lib/schemas/customer.ts';
 import { ephemeralKeyFor } from '../../domain/intent.ts';
 import { hashKey } from '../auth.ts';
 import type { Customers } from '../customers.ts';
@@ -14,7 +13,6 @@ import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 
 /** customer_id names a customer to find: any string; one the merchant has not is 404 naming customer_id. */
-export const CreateEphemeralKeyRequest = z.strictObject({ customer_id: str(255).min(1) });
 
 export interface EphemeralKeyDoc {
   id: string;
@@ -44,7 +42,8 @@ export function ephemeralKeysRouter(db: Db, customers: Customers): Router {
       secret_hash: hashKey(key.secret),
     });
     // The secret is answered once, here.
-    res.json({ id: key.id, customer_id: key.customer_id, created_at: key.created_at, expires: key.expires, secret: key.secret });
+    const answer: EphemeralKey = { id: key.id, customer_id: key.customer_id, created_at: key.created_at, expires: key.expires, secret: key.secret };
+    res.json(answer);
   });
 
   return r;

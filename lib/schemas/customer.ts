@@ -64,3 +64,16 @@ export type ListCustomersParams = z.infer<typeof ListCustomersQuery>;
 export type CustomerResource = z.infer<typeof Customer>;
 export type CustomerDeletedResource = z.infer<typeof CustomerDeleted>;
 export const CUSTOMER_FIELDS = Object.keys(Customer.shape) as (keyof CustomerResource)[];
+
+/** POST /ephemeral_keys (the leading switch's call): a short-lived key for one of the merchant's customers. */
+export const CreateEphemeralKeyRequest = z.strictObject({ customer_id: str(255).min(1) });
+
+/** The ephemeral key, answered once with its secret (the shape of a payment's `ephemeral_key`, plus its id). */
+export const EphemeralKey = z.object({
+  id: z.string(),
+  customer_id: z.string(),
+  created_at: z.number().int(),
+  expires: z.number().int(),
+  secret: z.string(),
+});
+export type EphemeralKey = z.infer<typeof EphemeralKey>;
