@@ -2,6 +2,7 @@
 // node_modules), rendering /openapi.json. Nothing is fetched from anywhere else: the page's Content-Security-Policy
 // allows only this origin (styles also inline: the bundle injects its own), and Scalar's own services (fonts, request
 // proxy, telemetry, agent, MCP) are switched off in its configuration.
+import { selfOnlyCsp } from './csp.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,18 +13,8 @@ const require = createRequire(import.meta.url);
  * its exports do not list. */
 export const bundlePath = () => join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Scalar injects its own styles (inline): the self-only policy, with inline styles allowed. */
+export const DOCS_CSP = selfOnlyCsp({ inlineStyles: true, extra: ["object-src 'none'", "base-uri 'none'"] });
 
 /** What Scalar is told: our document, no default fonts (a CDN), no request proxy, telemetry, agent or MCP. */
 export const SCALAR_CONFIGURATION = {

@@ -5,7 +5,7 @@ import { config, requireGatewaySecrets } from '../lib/config.ts';
 import { healthChecker, instanceHealthService, paymentStateClient } from '../lib/grpc.ts';
 import { Server as NetServer } from 'node:net';
 import { onShutdown } from '../lib/lifecycle.ts';
-import { Health, grpcCheck, mongoCheck, redisCheck } from '../lib/health.ts';
+import { Health, storeChecks } from '../lib/health.ts';
 import { log } from '../lib/log.ts';
 import { connectMongo, ensureIndexes } from '../lib/mongo.ts';
 import { PaymentStore } from '../adapters/payment-store.ts';
@@ -91,11 +91,7 @@ async function health() {
 const probes = new Health({
   service: 'gateway',
   instanceId: config.instanceId || undefined,
-  checks: {
-    mongodb: mongoCheck(db),
-    redis: redisCheck(redis),
-    payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
-  },
+  checks: storeChecks(db, redis, { checker: paymentStateHealth, service: config.instanceId ? instanceHealthService(config.instanceId) : '' }),
 });
 const app = buildApp(
   db,

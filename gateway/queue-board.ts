@@ -8,6 +8,7 @@
 //   gateway's own origin (Origin header), besides SameSite.
 // The UI's scripts, styles and images are served from node_modules/@bull-board/ui; its page's one external link (a
 // web font) is dropped, and a Content-Security-Policy keeps the page to its own origin.
+import { selfOnlyCsp } from './csp.ts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { appRoutes } from '@bull-board/api/dist/routes.js';
@@ -26,18 +27,8 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
 export const SESSION_COOKIE = 'bnpl_admin_session';
 
 /** Only what the page and its scripts need: nothing from another origin. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // The page's loading indicator and the UI's components set inline styles.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-  "base-uri 'self'",
-].join('; ');
+// The page's loading indicator and the UI's components set inline styles.
+const CSP = selfOnlyCsp({ inlineStyles: true, extra: ["base-uri 'self'"] });
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

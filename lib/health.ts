@@ -61,6 +61,22 @@ export const grpcCheck =
   () =>
     checker.check(1_000, service);
 
+/**
+ * The checks of a process that stores and queues: MongoDB and Redis, and payment-state's gRPC health for a process
+ * that calls it (`paymentState`: its checker, and the service to ask, this run's instance under `npm start`).
+ */
+export function storeChecks(
+  db: Pick<Db, 'command'>,
+  redis: Pick<Redis, 'ping' | 'status'>,
+  paymentState?: { checker: Parameters<typeof grpcCheck>[0]; service: string },
+): Record<string, Check> {
+  return {
+    mongodb: mongoCheck(db),
+    redis: redisCheck(redis),
+    ...(paymentState ? { payment_state: grpcCheck(paymentState.checker, paymentState.service) } : {}),
+  };
+}
+
 export interface HealthOptions {
   /** The process as its answers name it: "gateway", "payment-state", "worker", "worker-webhooks", "provider-sandbox". */
   service: string;

@@ -11,7 +11,7 @@ import { healthChecker, instanceHealthService, paymentStateClient } from '../lib
 import { onShutdown } from '../lib/lifecycle.ts';
 import { log } from '../lib/log.ts';
 import { metricsHandler, observeQueues } from '../lib/metrics.ts';
-import { Health, closeHealthServer, grpcCheck, mongoCheck, redisCheck, startHealthServer } from '../lib/health.ts';
+import { Health, closeHealthServer, startHealthServer, storeChecks } from '../lib/health.ts';
 import { ConnectorQueues, queueName, telemetry, workerOptions } from '../adapters/queue.ts';
 import { redisConnection } from '../lib/redis.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
@@ -89,11 +89,7 @@ const paymentStateHealth = healthChecker(config.paymentStateAddr);
 const probes = new Health({
   service: 'worker',
   instanceId: config.instanceId || undefined,
-  checks: {
-    mongodb: mongoCheck(db),
-    redis: redisCheck(connection),
-    payment_state: grpcCheck(paymentStateHealth, config.instanceId ? instanceHealthService(config.instanceId) : ''),
-  },
+  checks: storeChecks(db, connection, { checker: paymentStateHealth, service: config.instanceId ? instanceHealthService(config.instanceId) : '' }),
 });
 const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
 log.info('worker ready', { connectors: names, health_port: config.healthPort || null });

@@ -7,7 +7,7 @@ import { grpc, instanceHealthService, loadPaymentStateProto, unary } from '../..
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { metricsHandler, record } from '../../lib/metrics.ts';
 import { log } from '../../lib/log.ts';
-import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
+import { Health, closeHealthServer, startHealthServer, storeChecks } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
 import { RefundStore } from '../../adapters/refund-store.ts';
@@ -60,7 +60,7 @@ await new Promise<void>((resolve, reject) =>
 const probes = new Health({
   service: 'payment-state',
   instanceId: config.instanceId || undefined,
-  checks: { mongodb: mongoCheck(db), redis: redisCheck(redis) },
+  checks: storeChecks(db, redis),
 });
 const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
 log.info('payment-state listening', { addr: config.paymentStateAddr, health_port: config.healthPort || null });

@@ -18,7 +18,7 @@ import { config } from '../../lib/config.ts';
 import { every, onShutdown } from '../../lib/lifecycle.ts';
 import { log } from '../../lib/log.ts';
 import { metricsHandler, observeQueues, record } from '../../lib/metrics.ts';
-import { Health, closeHealthServer, mongoCheck, redisCheck, startHealthServer } from '../../lib/health.ts';
+import { Health, closeHealthServer, startHealthServer, storeChecks } from '../../lib/health.ts';
 import { connectMongo, ensureIndexes } from '../../lib/mongo.ts';
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { PaymentStore } from '../../adapters/payment-store.ts';
@@ -209,7 +209,7 @@ observeQueues(() => [queue.queue]);
 const probes = new Health({
   service: 'worker-webhooks',
   instanceId: config.instanceId || undefined,
-  checks: { mongodb: mongoCheck(db), redis: redisCheck(connection) },
+  checks: storeChecks(db, connection),
 });
 const healthServer = await startHealthServer(probes, config.healthPort, { reusePort: config.reusePort, routes: { '/metrics': metricsHandler } });
 log.info('worker ready', {
