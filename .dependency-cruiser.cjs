@@ -140,6 +140,22 @@ module.exports = {
       from: { pathNot: '^(services/payment-state|domain)/' },
       to: { path: '^domain/(begin|outcomes)\\.[jt]s$' },
     },
+    {
+      name: 'client-is-standalone',
+      comment:
+        'client/ is the typed client, a package of its own (@bnpl/client): it imports only itself and openapi-fetch, ' +
+        "never the service's code; its types come from the OpenAPI document (client/schema.d.ts, `npm run client:gen`).",
+      severity: 'error',
+      from: { path: '^client/' },
+      to: { pathNot: ['^client/', '^node_modules/openapi-fetch/', '^node_modules/openapi-typescript-helpers/'] },
+    },
+    {
+      name: 'service-imports-no-client',
+      comment: "The service's code never imports the typed client (client/): the client follows the service, not the reverse.",
+      severity: 'error',
+      from: { pathNot: '^client/' },
+      to: { path: '^client/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -17,7 +17,7 @@ import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-crui
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The folders whose files the rules cover. */
-export const CHECKED_DIRS = ['domain', 'adapters', 'gateway', 'services', 'workers', 'lib', 'scripts', 'bench', 'proto/generated'];
+export const CHECKED_DIRS = ['domain', 'adapters', 'gateway', 'services', 'workers', 'lib', 'scripts', 'bench', 'proto/generated', 'client'];
 
 /** The checked files of the repository at `base` (unit tests left out: the rules are for what runs in production). */
 export function repoFiles(base = root): Map<string, string> {

@@ -54,6 +54,9 @@ describe('import rules', () => {
     ['connector-kit-is-pure', 'workers/connectors/kit/x.ts', "import { log } from '../../../lib/log.ts';", 'lib/log.ts'],
     ['decisions-only-in-payment-state', 'gateway/x2.ts', "import { beginCapture } from '../domain/begin.ts';", 'domain/begin.ts'],
     ['decisions-only-in-payment-state', 'workers/x.ts', "import { applyOutcome } from '../domain/outcomes.ts';", 'domain/outcomes.ts'],
+    ['client-is-standalone', 'client/x1.ts', "import { errors } from '../lib/errors.ts';", 'lib/errors.ts'],
+    ['client-is-standalone', 'client/x2.ts', "import { z } from 'zod';", 'node_modules/zod/'],
+    ['service-imports-no-client', 'gateway/x3.ts', "import { createPaymentClient } from '../client/index.ts';", 'client/index.ts'],
   ];
   it('fail for each broken rule, naming the rule, the file and the import', async () => {
     const found = await importViolations(new Map([...files, ...broken.map(([, file, source]) => [file, source] as [string, string])]));
