@@ -53,6 +53,10 @@ const schema = z.object({
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
   INSTANCE_ID: str(''),
+  TRACE_VIEWER_URL: str('').superRefine((s, ctx) => {
+    if (s !== '' && !(/^https?:\/\/[^\s]+$/.test(s) && s.includes('{trace_id}')))
+      ctx.addIssue({ code: 'custom', message: `must be an http(s) URL containing {trace_id}, got ${JSON.stringify(s)}` });
+  }),
   THREE_DS_SERVER_URL: str(''),
   THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
   THREE_DS_REQUESTOR_URL: str(''),
@@ -191,6 +195,11 @@ export function parseConfig(source: Record<string, string | undefined>) {
     sandboxOperatorKey: e.SANDBOX_OPERATOR_KEY,
     /** The `npm start` run this process belongs to (scripts/start.ts); /health reports a part answering with another as down. */
     instanceId: e.INSTANCE_ID,
+    /**
+     * A trace viewer's page of one trace, `{trace_id}` standing for the id (Jaeger: http://127.0.0.1:16686/trace/{trace_id}):
+     * the merchant dashboard links a payment's trace ids there. Empty (default): the ids are shown without a link.
+     */
+    traceViewerUrl: e.TRACE_VIEWER_URL,
     /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
     threeDsServerUrl: e.THREE_DS_SERVER_URL || sandboxUrl,
     threeDsServerApiKey: e.THREE_DS_SERVER_API_KEY,
