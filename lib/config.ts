@@ -62,6 +62,8 @@ const schema = z.object({
   THREE_DS_REQUESTOR_URL: str(''),
   ADMIN_API_KEY: str(''),
   ADMIN_SESSION_TTL_MS: int(8 * 3600 * 1000),
+  DASHBOARD_SESSION_TTL_MS: int(8 * 3600 * 1000),
+  DASHBOARD_SIGNIN_ATTEMPTS: int(10),
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
   SETUP_CACHE_MS: int(10_000),
@@ -208,6 +210,10 @@ export function parseConfig(source: Record<string, string | undefined>) {
     adminApiKey: e.ADMIN_API_KEY,
     /** How long a browser's sign-in to the queue dashboard (/admin/queues/login) lasts; a changed ADMIN_API_KEY ends it sooner. */
     adminSessionTtlMs: e.ADMIN_SESSION_TTL_MS,
+    /** How long a merchant's sign-in to the dashboard lasts. */
+    dashboardSessionTtlMs: e.DASHBOARD_SESSION_TTL_MS,
+    /** Dashboard sign-in attempts per email and client address in 15 minutes (0: no limit). */
+    dashboardSignInAttempts: e.DASHBOARD_SIGNIN_ATTEMPTS,
     /** Key of the HMAC under which API secret keys are stored. */
     keyHashSecret: e.KEY_HASH_SECRET,
     /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */
