@@ -277,3 +277,104 @@ describe('API keys', () => {
     expect(unnamed.html).toContain('id="f-name-error"');
   });
 });
+
+describe('connector accounts and the webhook URL', () => {
+  it('adds a service_test connector account (test mode), read back through the API; the notification secret shown once', async () => {
+    const { b, secretKey } = await signUp();
+    const chooser = await b.get('/dashboard/connectors?connector=service_test');
+    expect(chooser.status).toBe(200);
+    expect(chooser.html).toContain('name="connector_account_details.api_key"');
+    const added = await b.post('/dashboard/connectors', {
+      connector_name: 'service_test',
+      'connector_account_details.api_key': 'sk_sandbox_service_test',
+      connector_label: 'my sandbox',
+      test_mode: 'true',
+    });
+    expect(added.status, added.html.slice(0, 800)).toBe(200);
+    const secret = text(added.html, 'new-notification-secret');
+    expect(secret).toBeTruthy();
+    const merchantId = text((await b.get('/dashboard')).html, 'merchant-id')!;
+    // Read back with the merchant's own secret key, as the API answers it.
+    const listed = await stack.api('GET', `/account/${merchantId}/connectors`, undefined, secretKey);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(1);
+    expect(listed.body[0]).toMatchObject({
+      connector_name: 'service_test',
+      connector_label: 'my sandbox',
+      test_mode: true,
+      disabled: false,
+      merchant_id: merchantId,
+    });
+    expect(listed.body[0].connector_account_details.auth_type).toBe('HeaderKey');
+    expect(added.html).not.toContain('sk_sandbox_service_test');
+    // A payment through it works (the setup cache was told: the account is used at once).
+    const pay = await stack.api('POST', '/payments', { amount: 1000, currency: 'EUR', connector: ['service_test'] }, secretKey);
+    expect(pay.status, JSON.stringify(pay.body)).toBe(200);
+  });
+
+  it('refuses a connector account without its credentials, naming the field, and stores nothing', async () => {
+    const { b, secretKey } = await signUp();
+    await b.get('/dashboard/connectors');
+    const r = await b.post('/dashboard/connectors', { connector_name: 'service_test', 'connector_account_details.api_key': '', test_mode: 'true' });
+    expect(r.status).toBe(400);
+    expect(r.html).toMatch(/id="f-connector_account_details-api_key-error"/);
+    const unknown = await b.post('/dashboard/connectors', { connector_name: 'nonesuch' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.html).toContain('Choose one of the connectors listed');
+    const merchantId = text((await b.get('/dashboard')).html, 'merchant-id')!;
+    expect((await stack.api('GET', `/account/${merchantId}/connectors`, undefined, secretKey)).body).toEqual([]);
+  });
+
+  it('sets the webhook URL on the profile, read back through the API; refuses a bad URL beside the field; shows the signing secret on request', async () => {
+    const { b } = await signUp();
+    const page = await b.get('/dashboard/webhooks');
+    const profileId = /id="profile-(pro_[A-Za-z0-9]+)"/.exec(page.html)![1]!;
+    const merchantId = text((await b.get('/dashboard')).html, 'merchant-id')!;
+    const saved = await b.post(`/dashboard/webhooks/${profileId}`, { 'webhook_details.webhook_url': 'https://shop.example/hooks' });
+    expect(saved.status).toBe(200);
+    const profile = await stack.api('GET', `/account/${merchantId}/business_profile/${profileId}`, undefined, stack.adminKey);
+    expect(profile.body.webhook_details).toEqual({ webhook_url: 'https://shop.example/hooks' });
+    const bad = await b.post(`/dashboard/webhooks/${profileId}`, { 'webhook_details.webhook_url': 'ftp://shop.example/hooks' });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toMatch(/id="f-webhook_details-webhook_url-error"/);
+    expect((await stack.api('GET', `/account/${merchantId}/business_profile/${profileId}`, undefined, stack.adminKey)).body.webhook_details).toEqual({
+      webhook_url: 'https://shop.example/hooks',
+    });
+    expect(page.html).not.toContain(profile.body.payment_response_hash_key);
+    const shown = await b.post(`/dashboard/webhooks/${profileId}/secret`, {});
+    expect(text(shown.html, 'signing-secret')).toBe(profile.body.payment_response_hash_key);
+  });
+});
+
+describe('one merchant never sees or changes another merchant’s setup', () => {
+  it('pages show only the signed-in merchant; another merchant’s key, profile or account ids are 404 and unchanged', async () => {
+    const a = await signUp(undefined, undefined, 'Merchant A');
+    const other = await signUp(undefined, undefined, 'Merchant B');
+    const bId = text((await other.b.get('/dashboard')).html, 'merchant-id')!;
+    await other.b.post('/dashboard/connectors', {
+      connector_name: 'service_test',
+      'connector_account_details.api_key': 'sk_sandbox_service_test',
+      test_mode: 'true',
+    });
+    await other.b.post(`/dashboard/webhooks/${/id="profile-(pro_[A-Za-z0-9]+)"/.exec((await other.b.get('/dashboard/webhooks')).html)![1]}`, {
+      'webhook_details.webhook_url': 'https://merchant-b.example/hooks',
+    });
+    const bKeyId = /id="key-(dev_[A-Za-z0-9]+)"/.exec((await other.b.get('/dashboard/keys')).html)![1]!;
+    const bProfileId = /id="profile-(pro_[A-Za-z0-9]+)"/.exec((await other.b.get('/dashboard/webhooks')).html)![1]!;
+    const bMca = /id="mca-(mca_[A-Za-z0-9]+)"/.exec((await other.b.get('/dashboard/connectors')).html)![1]!;
+    for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/connectors', '/dashboard/webhooks']) {
+      const html = (await a.b.get(path)).html;
+      for (const secret of [bId, other.publishableKey, bKeyId, bProfileId, bMca, 'merchant-b.example', 'Merchant B', other.secretKey.slice(0, 12)]) {
+        expect(html, `${path} shows ${secret}`).not.toContain(secret);
+      }
+    }
+    await a.b.get('/dashboard/keys');
+    expect((await a.b.post(`/dashboard/keys/${bKeyId}/rotate`, {})).status).toBe(404);
+    expect((await a.b.post(`/dashboard/keys/${bKeyId}/revoke`, {})).status).toBe(404);
+    expect((await a.b.post(`/dashboard/webhooks/${bProfileId}`, { 'webhook_details.webhook_url': 'https://evil.example/' })).status).toBe(404);
+    expect((await a.b.post(`/dashboard/webhooks/${bProfileId}/secret`, {})).status).toBe(404);
+    expect(await merchantOf(other.secretKey)).toBe(200);
+    const bProfile = await stack.api('GET', `/account/${bId}/business_profile/${bProfileId}`, undefined, stack.adminKey);
+    expect(bProfile.body.webhook_details).toEqual({ webhook_url: 'https://merchant-b.example/hooks' });
+  });
+});

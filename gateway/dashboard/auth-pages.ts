@@ -9,7 +9,7 @@ import { isDuplicateKey } from '../../lib/mongo.ts';
 import { createApiKey, createMerchantAccount } from '../routes/accounts.ts';
 import { ROUTING } from '../scope.ts';
 import type { DashboardContext } from './context.ts';
-import { type FieldErrors, field, fieldErrors, notice } from './forms.ts';
+import { type FieldErrors, field, fieldErrors, formText, notice } from './forms.ts';
 import { html } from './html.ts';
 import { DASHBOARD_PATH, dashboardPage, publicPage } from './layout.ts';
 import { hashPassword, verifyNobody, verifyPassword } from './password.ts';
@@ -51,12 +51,6 @@ const SignInForm = z.object({
   email,
   password: z.string({ error: 'Enter your password' }).min(1, { error: 'Enter your password' }).max(1024, { error: 'At most 1024 characters' }),
 });
-
-const text = (body: unknown, name: string): string | undefined => {
-  if (typeof body !== 'object' || body === null || !(name in body)) return undefined;
-  const v: unknown = (body as Record<string, unknown>)[name];
-  return typeof v === 'string' ? v : undefined;
-};
 
 function signUpPage(o: { values?: { email?: string; business_name?: string }; errors?: FieldErrors; message?: string } = {}): string {
   const e = o.errors ?? {};
@@ -103,7 +97,7 @@ export function authPages(ctx: DashboardContext): Router {
   r.get(SIGN_UP_PATH, (_req, res) => res.type('html').send(signUpPage()));
   // Sign up and sign in have no session yet: the Origin/Referer check (and SameSite) guards them.
   r.post(SIGN_UP_PATH, sameOriginForm, async (req, res) => {
-    const values = { email: text(req.body, 'email'), business_name: text(req.body, 'business_name') };
+    const values = { email: formText(req.body, 'email'), business_name: formText(req.body, 'business_name') };
     const form = SignUpForm.safeParse(req.body ?? {});
     if (!form.success)
       return res
@@ -161,7 +155,7 @@ export function authPages(ctx: DashboardContext): Router {
       return res
         .status(400)
         .type('html')
-        .send(signInPage({ email: text(req.body, 'email'), errors: fieldErrors(form.error) }));
+        .send(signInPage({ email: formText(req.body, 'email'), errors: fieldErrors(form.error) }));
     const user = await users.findOne({ email: form.data.email });
     const ok = user ? await verifyPassword(form.data.password, user.password_hash) : await verifyNobody(form.data.password);
     if (!user || !ok) {

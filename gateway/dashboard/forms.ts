@@ -1,5 +1,6 @@
 // Form fields with their error shown beside them, and a zod error turned into one message per field.
 import type { z } from 'zod';
+import { ApiError } from '../../lib/errors.ts';
 import { html, type SafeHtml } from './html.ts';
 
 export type FieldErrors = Record<string, string>;
@@ -38,3 +39,16 @@ ${o.hint ? html`<p class="muted" id="${id}-hint">${o.hint}</p>` : ''}${o.error ?
 /** A message above a form or page: an error (role=alert) or a confirmation. */
 export const notice = (kind: 'error' | 'ok', message: string | undefined): SafeHtml =>
   message ? html`<div class="alert ${kind}"${kind === 'error' ? html` role="alert"` : html` role="status"`}>${message}</div>` : html``;
+
+/** A 400 the API's code threw naming a field (ApiError.param), as that field's error; null for anything else. */
+export function apiFieldError(err: unknown): FieldErrors | null {
+  return err instanceof ApiError && err.status === 400 && err.param ? { [err.param]: err.message } : null;
+}
+
+/** A form field's text (urlencoded forms give strings; a repeated field gives its first). */
+export function formText(body: unknown, name: string): string | undefined {
+  if (typeof body !== 'object' || body === null || !(name in body)) return undefined;
+  const v: unknown = (body as Record<string, unknown>)[name];
+  if (Array.isArray(v)) return typeof v[0] === 'string' ? v[0] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}

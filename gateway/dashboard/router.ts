@@ -26,7 +26,9 @@ import { html } from './html.ts';
 import { DASHBOARD_PATH, STYLESHEET_PATH, dashboardPage, publicPage } from './layout.ts';
 import { paymentPages } from './payment-pages.ts';
 import { SIGN_IN_PATH, DashboardSessions, requireSession } from './session.ts';
+import { connectorPages } from './connector-pages.ts';
 import { setupPages } from './setup-pages.ts';
+import { webhookPages } from './webhook-pages.ts';
 import { STYLESHEET } from './stylesheet.ts';
 
 const CSP = selfOnlyCsp({ extra: ["base-uri 'none'"] });
@@ -67,6 +69,8 @@ export function dashboardRouter(db: Db, deps: Deps): Router {
   });
   r.use(authPages(ctx));
   r.use(setupPages(ctx));
+  r.use(connectorPages(ctx));
+  r.use(webhookPages(ctx));
   r.use(paymentPages(ctx));
   r.use(DASHBOARD_PATH, dashboardErrors);
   return r;

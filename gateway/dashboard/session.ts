@@ -116,6 +116,13 @@ export function requireSession(sessions: DashboardSessions, setup: MerchantStore
   };
 }
 
+/** The signed-in merchant of a page behind requireSession (a programming error without it). */
+export function sessionOf(res: Response): DashboardSession {
+  const s = res.locals.dashboard;
+  if (!s) throw new Error('a dashboard page without requireSession');
+  return s;
+}
+
 /** Why the request's Origin (or, without one, its Referer) shows it came from another site; null when it did not. */
 export function foreignOrigin(req: Request): string | null {
   const origin = req.header('origin');

@@ -11,8 +11,8 @@ import { ROUTING } from '../scope.ts';
 import type { DashboardContext } from './context.ts';
 import { type FieldErrors, field, fieldErrors, notice } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
-import { DASHBOARD_PATH, type DashboardSession, csrfField, dashboardPage } from './layout.ts';
-import { verifyCsrf } from './session.ts';
+import { DASHBOARD_PATH, csrfField, dashboardPage } from './layout.ts';
+import { sessionOf, verifyCsrf } from './session.ts';
 
 const KEYS_PATH = `${DASHBOARD_PATH}/keys`;
 
@@ -26,12 +26,6 @@ const EXPIRY_CHOICES = [
 const ExpiryChoice = z.enum(['never', '30', '90', '365'], { error: 'Choose when the key expires' });
 const expirationOf = (choice: z.infer<typeof ExpiryChoice>) =>
   choice === 'never' ? 'never' : new Date(Date.now() + Number(choice) * 86_400_000).toISOString();
-
-const session = (res: Response): DashboardSession => {
-  const s = res.locals.dashboard;
-  if (!s) throw new Error('a dashboard page without requireSession');
-  return s;
-};
 
 const keyStatus = (k: ApiKeyDoc): SafeHtml =>
   k.revoked
@@ -85,7 +79,7 @@ export function setupPages(ctx: DashboardContext): Router {
   });
 
   const keysPage = async (res: Response, o: { shown?: SafeHtml; errors?: FieldErrors; name?: string; status?: number } = {}) => {
-    const s = session(res);
+    const s = sessionOf(res);
     const keys = await setup.apiKeys
       .find({ merchant_id: s.merchantId }, { projection: { _id: 0 } })
       .sort({ created: -1 })
@@ -128,7 +122,7 @@ ${e.expiration ? html`<p class="field-error" id="f-expiration-error">${e.expirat
   r.get(KEYS_PATH, ctx.signedIn, async (_req, res) => keysPage(res));
 
   r.post(KEYS_PATH, ctx.signedIn, verifyCsrf, async (req, res) => {
-    const s = session(res);
+    const s = sessionOf(res);
     const form = z.object({ name: z.string().trim(), expiration: ExpiryChoice }).safeParse({ expiration: 'never', ...req.body });
     // The API's own schema decides what a key may be.
     const body = form.success ? CreateApiKeyRequest.safeParse({ name: form.data.name, expiration: expirationOf(form.data.expiration) }) : form;
@@ -137,7 +131,7 @@ ${e.expiration ? html`<p class="field-error" id="f-expiration-error">${e.expirat
     await keysPage(res, { shown: newKeyNotice(apiKey, `New secret key “${body.data.name}”`) });
   });
 
-  const ownKey = async (res: Response, keyId: string) => found(await setup.apiKey(session(res).merchantId, keyId), 'API key');
+  const ownKey = async (res: Response, keyId: string) => found(await setup.apiKey(sessionOf(res).merchantId, keyId), 'API key');
 
   // A new key with the old one's name and description (and its expiry, if still ahead), then the old one revoked.
   r.post(`${KEYS_PATH}/:key_id/rotate`, ctx.signedIn, verifyCsrf, async (req, res) => {
