@@ -104,14 +104,17 @@ describe('one payment', () => {
     expect(r.html).not.toContain('id="refund-form"');
   });
 
-  it('capture from the page: CSRF required; the same form sent twice captures once', async () => {
+  it('capture from the page: CSRF required (on every form); the same form sent twice captures once', async () => {
     const p = await authorized();
     const form = formFields((await page(p.payment_id)).html, 'capture-form');
     expect(form.idempotency_key).toMatch(/^[A-Za-z0-9_-]{16,}$/);
 
-    for (const csrf of [null, 'forged']) {
-      const refused = await shop.post(`/dashboard/payments/${p.payment_id}/capture`, { ...form, _csrf: csrf });
-      expect(refused.status).toBe(403);
+    // Every form of the page: without the session's token, or with another, refused before anything is done.
+    for (const action of ['capture', 'cancel', 'refund']) {
+      for (const csrf of [null, 'forged']) {
+        const refused = await shop.post(`/dashboard/payments/${p.payment_id}/${action}`, { ...form, _csrf: csrf });
+        expect(refused.status, `${action} with ${csrf}`).toBe(403);
+      }
     }
     expect((await apiPayment(p.payment_id)).status).toBe('requires_capture');
 
