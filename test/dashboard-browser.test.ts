@@ -145,11 +145,21 @@ describe('merchant dashboard in Chromium', () => {
     await expect.poll(() => page.textContent('#state'), { timeout: 15_000 }).toBe('Payment received');
     await shot(page, '08-checkout-paid');
 
-    // On the dashboard: succeeded.
-    await dashboard('/payments?status=succeeded');
+    // Two more payments beside it (one waiting for its capture, one cancelled), for the list to show.
+    const other = { amount: 4_990, currency: 'EUR', confirm: true, capture_method: 'manual', payment_method: 'pay_later', customer_id: 'cus_jonas' };
+    const held = await stack.api('POST', '/payments', { ...other, merchant_order_reference_id: 'ORDER-1043' }, secretKey);
+    const dropped = await stack.api('POST', '/payments', { ...other, amount: 1_500, merchant_order_reference_id: 'ORDER-1044' }, secretKey);
+    await stack.api('POST', `/payments/${dropped.body.payment_id}/cancel`, { cancellation_reason: 'Out of stock' }, secretKey);
+
+    // On the dashboard: succeeded; the status filter finds it alone.
+    await dashboard('/payments');
     const row = page.locator(`tr[data-payment-id="${paymentId}"]`);
     expect(await row.locator('[data-status]').getAttribute('data-status')).toBe('succeeded');
+    expect(await page.locator(`tr[data-payment-id="${held.body.payment_id}"] [data-status]`).getAttribute('data-status')).toBe('requires_capture');
     await shot(page, '09-payments');
+    await page.selectOption('select[name=status]', 'succeeded');
+    await submit(page, 'form[role=search] button[type=submit]');
+    expect(await page.locator('#payments tr[data-payment-id]').count()).toBe(1);
 
     // Its page: the amounts, and the timeline with transitions, the provider call, events and their deliveries.
     await row.locator('a').click();

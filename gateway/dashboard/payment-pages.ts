@@ -185,18 +185,21 @@ const actionAllowed = (p: StoredPayment, action: ActionName) => {
   return !canStart(p, 'cancel');
 };
 
+/** A timeline's time: the time of day to the millisecond (its entries are often within one second), the whole instant on hover. */
+const clock = (iso: string) => html`<time datetime="${iso}" title="${when(iso)}">${iso.slice(11, 23)}</time>`;
+
 function timelineTable(entries: TimelineEntry[]): SafeHtml {
   const KIND = { transition: 'Transition', provider_call: 'Provider call', event: 'Event', webhook_attempt: 'Webhook attempt' } as const;
-  return html`<table id="timeline"><thead><tr><th>When</th><th>What</th><th>Title</th><th>Details</th><th>Trace</th></tr></thead><tbody>${entries.map(
-    (e) => html`<tr data-kind="${e.kind}"><td>${when(e.at)}</td><td>${KIND[e.kind]}</td>
-<td>${e.ok === false ? html`<span class="badge bad">${e.title}</span>` : e.ok ? html`<span class="badge good">${e.title}</span>` : e.title}</td>
-<td class="mono">${e.detail}</td><td class="mono">${e.trace_id ? traceRef(e.trace_id, true) : ''}</td></tr>`,
+  return html`<table id="timeline"><thead><tr><th>Time (UTC)</th><th>What</th><th>Title</th><th>Details</th><th>Trace</th></tr></thead><tbody>${entries.map(
+    (e) => html`<tr data-kind="${e.kind}"><td>${clock(e.at)}</td><td>${KIND[e.kind]}</td>
+<td>${e.ok === false ? html`<span class="badge bad">${e.title}</span>` : e.title}</td>
+<td class="mono">${e.detail}</td><td>${e.trace_id ? traceRef(e.trace_id, true) : ''}</td></tr>`,
   )}</tbody></table>`;
 }
 
 function traceRef(traceId: string, short = false): SafeHtml {
   const link = traceLink(traceId, config.traceViewerUrl);
-  const text = short ? `${traceId.slice(0, 8)}…` : traceId;
+  const text = short ? traceId.slice(0, 8) : traceId;
   return link
     ? html`<a href="${link}" rel="noopener noreferrer" target="_blank" title="${traceId}">${text}</a>`
     : html`<span title="${traceId}">${text}</span>`;
