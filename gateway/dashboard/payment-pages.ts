@@ -19,7 +19,7 @@ import { field, notice } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { DASHBOARD_PATH, type DashboardSession, csrfField, dashboardPage } from './layout.ts';
 import { type ListPage, listDisputes, listPayments, listRefunds } from './lists.ts';
-import { type ActionName, type ActionResult, amountsOf, formAmount, newFormKey, runAction } from './payment-actions.ts';
+import { ACTIONS, type ActionName, type ActionResult, amountsOf, formAmount, newFormKey, runAction } from './payment-actions.ts';
 import { verifyCsrf } from './session.ts';
 import { type TimelineEntry, readTimeline, traceLink } from './timeline.ts';
 
@@ -135,55 +135,42 @@ ${inner(failed && sent ? sent.values : {}, err)}
 <div class="actions"><button type="submit"${action === 'cancel' ? html` class="danger"` : ''}>${label}</button></div></form>`;
 }
 
-function actionForms(p: StoredPayment, s: DashboardSession, forms: Forms): SafeHtml {
+type FieldsOf = (p: StoredPayment, v: Record<string, string>, err: (f: string) => string | undefined) => SafeHtml;
+const amountField = (p: StoredPayment, upTo: number, v: Record<string, string>, err: (f: string) => string | undefined) =>
+  field({
+    label: `Amount (${p.currency})`,
+    name: 'amount',
+    value: v.amount ?? formAmount(upTo, p),
+    error: err('amount'),
+    hint: `Up to ${money(upTo, p.currency)}`,
+  });
+const reasonField = (v: Record<string, string>, err: (f: string) => string | undefined) =>
+  field({ label: 'Reason (optional)', name: 'reason', value: v.reason, error: err('reason') });
+
+/** Each form's fields: capture defaults to what can be captured, refund to what is captured and not refunded. */
+const FIELDS: Record<ActionName, FieldsOf> = {
+  capture: (p, v, err) => amountField(p, amountsOf(p).capturable, v, err),
+  cancel: (_p, v, err) => reasonField(v, err),
+  refund: (p, v, err) => html`${amountField(p, amountsOf(p).refundable, v, err)}${reasonField(v, err)}`,
+};
+
+/** An action's form is offered when the payment may start it now, and there is something to capture or refund. */
+function actionAllowed(p: StoredPayment, action: ActionName): boolean {
+  if (canStart(p, action)) return false;
   const a = amountsOf(p);
-  const out: SafeHtml[] = [];
-  if (!canStart(p, 'capture') && a.capturable > 0) {
-    out.push(
-      actionForm(p, s, 'capture', forms, (v, err) =>
-        field({
-          label: `Amount (${p.currency})`,
-          name: 'amount',
-          value: v.amount ?? formAmount(a.capturable, p),
-          error: err('amount'),
-          hint: `Up to ${money(a.capturable, p.currency)}`,
-        }),
-      ),
-    );
-  }
-  if (!canStart(p, 'cancel')) {
-    out.push(actionForm(p, s, 'cancel', forms, (v, err) => field({ label: 'Reason (optional)', name: 'reason', value: v.reason, error: err('reason') })));
-  }
-  if (!canStart(p, 'refund') && a.refundable > 0) {
-    out.push(
-      actionForm(
-        p,
-        s,
-        'refund',
-        forms,
-        (
-          v,
-          err,
-        ) => html`${field({ label: `Amount (${p.currency})`, name: 'amount', value: v.amount ?? formAmount(a.refundable, p), error: err('amount'), hint: `Up to ${money(a.refundable, p.currency)}` })}
-${field({ label: 'Reason (optional)', name: 'reason', value: v.reason, error: err('reason') })}`,
-      ),
-    );
-  }
+  return action === 'capture' ? a.capturable > 0 : action === 'refund' ? a.refundable > 0 : true;
+}
+
+function actionForms(p: StoredPayment, s: DashboardSession, forms: Forms): SafeHtml {
+  const offered = ACTIONS.filter((action) => actionAllowed(p, action));
   // The result of a form no longer offered (the payment moved on: captured, cancelled, refunded in full) goes on top.
-  const gone = forms.sent && !actionAllowed(p, forms.sent.action) ? forms.sent.result : undefined;
+  const gone = forms.sent && !offered.includes(forms.sent.action) ? forms.sent.result : undefined;
   return html`${gone ? notice(gone.ok ? 'ok' : 'error', gone.message) : ''}${
-    out.length
-      ? html`<div class="stats">${out}</div>`
+    offered.length
+      ? html`<div class="stats">${offered.map((action) => actionForm(p, s, action, forms, (v, err) => FIELDS[action](p, v, err)))}</div>`
       : html`<p class="muted">No capture, cancel or refund is possible while the payment is ${words(p.status)}.</p>`
   }`;
 }
-
-const actionAllowed = (p: StoredPayment, action: ActionName) => {
-  const a = amountsOf(p);
-  if (action === 'capture') return !canStart(p, 'capture') && a.capturable > 0;
-  if (action === 'refund') return !canStart(p, 'refund') && a.refundable > 0;
-  return !canStart(p, 'cancel');
-};
 
 /** A timeline's time: the time of day to the millisecond (its entries are often within one second), the whole instant on hover. */
 const clock = (iso: string) => html`<time datetime="${iso}" title="${when(iso)}">${iso.slice(11, 23)}</time>`;
@@ -291,7 +278,7 @@ ${filterForm(PAYMENTS_PATH, list, [select('Status', 'status', choices(PAYMENT_ST
 
   r.get(`${PAYMENTS_PATH}/:payment_id`, ctx.signedIn, (req, res) => renderPayment(ctx, req, res));
 
-  for (const action of ['capture', 'cancel', 'refund'] as const) {
+  for (const action of ACTIONS) {
     r.post(`${PAYMENTS_PATH}/:payment_id/${action}`, ctx.signedIn, verifyCsrf, async (req, res) => {
       const s = session(res);
       const p = await ctx.deps.store.find(s.merchantId, req.params.payment_id as string);
