@@ -5,11 +5,13 @@
 // What a group of pages (e.g. payment-pages.ts) gets, and how it uses it:
 // - `ctx: DashboardContext` (context.ts): db, deps (the API's operations take them), setup (MerchantStore), changed,
 //   and `ctx.signedIn`: put it first on every page; it sets `res.locals.dashboard: DashboardSession`
-//   { merchantId, email, csrfToken } (or redirects to /dashboard/signin). Read only that merchant's data.
+//   { merchantId, email, csrfToken } (or redirects to /dashboard/signin); `sessionOf(res)` (session.ts) reads it.
+//   Read only that merchant's data.
 // - `verifyCsrf` (session.ts): after ctx.signedIn on every POST; each form carries `csrfField(session)` (layout.ts).
 // - `dashboardPage({ title, session, active, body })` (layout.ts) renders the page; `body` is built with
-//   html`...` (html.ts: escapes every value; raw() only for our own constants); form fields with field()/notice()
-//   (forms.ts).
+//   html`...` (html.ts: escapes every value; raw() only for our own constants). forms.ts: field() (a labelled input
+//   with its error beside it), notice(), fieldErrors(zodError), apiFieldError(err) (an ApiError's param as a field
+//   error), formText(body or query, name).
 // - Throwing an ApiError (lib/errors.ts) renders an error page with its status and message (dashboardErrors below).
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Db } from 'mongodb';
