@@ -30,6 +30,7 @@ import { mandatesRouter } from './routes/mandates.ts';
 import { ephemeralKeysRouter } from './routes/ephemeral-keys.ts';
 import { Mandates } from './mandates.ts';
 import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
+import { dashboardRouter } from './dashboard/router.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 
@@ -77,6 +78,8 @@ export function buildApp(
   // posts a form, and bull-board parses its own API's bodies.
   const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
   app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
+  // The merchant dashboard (issue 23): its own session cookie and CSRF token; parses its forms itself, so before the JSON parser.
+  app.use(dashboardRouter(db, deps));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {

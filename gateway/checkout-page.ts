@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { toDecimalString } from '../lib/money.ts';
 import type { StoredPayment } from '../domain/payment.ts';
+import type { PaymentStatusName } from '../lib/schemas/common.ts';
 import { linkExpired } from './payment-links.ts';
 
 export const PAYABLE = ['requires_confirmation', 'requires_payment_method'];
@@ -35,22 +36,56 @@ export function pageHeaders(nonce: string, frameAncestors: string[] | null): Rec
   };
 }
 
-export function checkoutPage(p: StoredPayment, nonce: string): string {
+/**
+ * What the customer is told about the payment, in plain words, by its status (issue 23). The page's script says the
+ * same after the pay button (CUSTOMER_WORDS is handed to it). '' for a payment still to be paid.
+ */
+export const CUSTOMER_WORDS: Record<PaymentStatusName, string> = {
+  requires_confirmation: '',
+  requires_payment_method: '',
+  succeeded: 'Payment received',
+  partially_captured: 'Payment received',
+  requires_capture: 'Payment authorized — the merchant will take it when your order ships',
+  partially_captured_and_capturable: 'Payment authorized — the merchant will take it when your order ships',
+  processing: 'Payment in progress — we are waiting for the answer of the payment provider',
+  requires_customer_action: 'One more step is needed to finish the payment',
+  requires_merchant_action: 'Payment in review by the merchant — you will hear from them',
+  failed: 'Payment failed',
+  cancelled: 'This payment was cancelled',
+};
+export const EXPIRED_WORDS = 'This payment link has expired';
+
+/** The plain words for a payment as the page shows it: expiry first, then its status. */
+export function customerState(p: Pick<StoredPayment, 'status' | 'expires_on'>, now = Date.now()): string {
+  if (CUSTOMER_WORDS[p.status] === '' && linkExpired(p, now)) return EXPIRED_WORDS;
+  return CUSTOMER_WORDS[p.status];
+}
+
+/** JSON inside a script element: no "</script>" or "<!--" can end or change it. */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+
+/** The page names the merchant (its merchant_name, else its id) and the order (reference and description). */
+export function checkoutPage(p: StoredPayment, nonce: string, merchant: { merchant_id: string; merchant_name: string | null }): string {
   const amount = `${toDecimalString(p.amount, p.currency)} ${p.currency}`;
-  const state = linkExpired(p) ? 'This payment link has expired.' : PAYABLE.includes(p.status) ? '' : `This payment is ${p.status.replaceAll('_', ' ')}.`;
+  const merchantName = merchant.merchant_name?.trim() || merchant.merchant_id;
+  const state = customerState(p);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pay ${escapeHtml(amount)}</title>
-<style nonce="${nonce}">body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto }</style></head>
+<title>Pay ${escapeHtml(merchantName)}: ${escapeHtml(amount)}</title>
+<style nonce="${nonce}">body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1d2330 }
+#merchant { color: #555; margin-bottom: 0 } h1 { margin-top: .3rem } #state { font-weight: 600 } button { font: inherit; padding: .6rem 1.4rem }</style></head>
 <body>
-<h1>${escapeHtml(amount)}</h1>
-${p.description ? `<p>${escapeHtml(p.description)}</p>` : ''}
-<p id="state">${escapeHtml(state)}</p>
+<p id="merchant">Pay <strong>${escapeHtml(merchantName)}</strong></p>
+<h1 id="amount">${escapeHtml(amount)}</h1>
+${p.merchant_order_reference_id ? `<p id="order">Order ${escapeHtml(p.merchant_order_reference_id)}</p>` : ''}
+${p.description ? `<p id="description">${escapeHtml(p.description)}</p>` : ''}
+<p id="state" role="status">${escapeHtml(state)}</p>
 ${
   state
     ? ''
     : `<button id="pay">Pay later</button>
 <script nonce="${nonce}">
+const WORDS = ${scriptJson(CUSTOMER_WORDS)};
 const post = async (path, body) => (await fetch(location.pathname + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 // The server answers only http(s) addresses; checked here too, so that no answer can make this page run a script.
 const isHttp = (u) => { try { return ['http:', 'https:'].includes(new URL(u).protocol); } catch { return false; } };
@@ -64,7 +99,9 @@ document.getElementById('pay').addEventListener('click', async (ev) => {
       screen_width: screen.width, time_zone: new Date().getTimezoneOffset(), java_enabled: false, java_script_enabled: true } });
   }
   if (isHttp(b.redirect_to_url)) { location.href = b.redirect_to_url; return; }
-  document.getElementById('state').textContent = b.error ? b.error.message : 'Payment ' + b.status.replaceAll('_', ' ') + '.';
+  document.getElementById('state').textContent = b.error ? 'The payment could not be made: ' + b.error.message : (WORDS[b.status] || 'Payment in progress');
+  if (b.error) ev.target.disabled = false;
+  else ev.target.remove();
 });
 </script>`
 }

@@ -9,6 +9,7 @@
 // The UI's scripts, styles and images are served from node_modules/@bull-board/ui; its page's one external link (a
 // web font) is dropped, and a Content-Security-Policy keeps the page to its own origin.
 import { selfOnlyCsp } from './csp.ts';
+import { cookieOf } from './cookies.ts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { appRoutes } from '@bull-board/api/dist/routes.js';
@@ -39,14 +40,6 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 const isAdminKey = (key: string | undefined): boolean => !!key && !!config.adminApiKey && key.length <= 256 && sameSecret(key, config.adminApiKey);
-
-function cookieOf(req: Request, name: string): string | undefined {
-  for (const part of (req.header('cookie') ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -5,7 +5,8 @@
 //   any key lookup (RATE_LIMIT_PER_ADDRESS_PER_SECOND);
 // - per API key, after keyAuth and before idempotency, so a refused request claims no key and changes nothing
 //   (RATE_LIMIT_PER_SECOND);
-// - per payment for the keyless checkout calls of a payment link (CHECKOUT_RATE_LIMIT_PER_SECOND).
+// - per payment for the keyless checkout calls of a payment link (CHECKOUT_RATE_LIMIT_PER_SECOND);
+// - per email and address for the merchant dashboard's sign-in, over 15 minutes (DASHBOARD_SIGNIN_ATTEMPTS).
 // If Redis fails or is slow the request goes through: the limiter must not take the API down.
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
@@ -68,7 +69,8 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, counterOf: (req: Request) => string | undefined = byKey) {
+/** `windowMs`: the rolling window the limit counts over (a second unless the mount says otherwise). */
+export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, counterOf: (req: Request) => string | undefined = byKey, windowMs = WINDOW_MS) {
   if (limit <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
   const run = slidingLog(redis);
 
@@ -95,7 +97,7 @@ export function rateLimit(redis: Redis, limit = config.rateLimitPerSecond, count
     });
     try {
       const key = `${config.redisPrefix}:ratelimit:${counter}`;
-      const [ok, waitMs] = await Promise.race([run(key, limit, WINDOW_MS, randomBytes(8).toString('hex')), timeout]);
+      const [ok, waitMs] = await Promise.race([run(key, limit, windowMs, randomBytes(8).toString('hex')), timeout]);
       return { ok: ok === 1, waitMs };
     } finally {
       clearTimeout(timer);

@@ -53,11 +53,17 @@ const schema = z.object({
   SANDBOX_URL: str(''),
   SANDBOX_OPERATOR_KEY: str(''),
   INSTANCE_ID: str(''),
+  TRACE_VIEWER_URL: str('').superRefine((s, ctx) => {
+    if (s !== '' && !(/^https?:\/\/[^\s]+$/.test(s) && s.includes('{trace_id}')))
+      ctx.addIssue({ code: 'custom', message: `must be an http(s) URL containing {trace_id}, got ${JSON.stringify(s)}` });
+  }),
   THREE_DS_SERVER_URL: str(''),
   THREE_DS_SERVER_API_KEY: str('sk_sandbox_three_ds_server'),
   THREE_DS_REQUESTOR_URL: str(''),
   ADMIN_API_KEY: str(''),
   ADMIN_SESSION_TTL_MS: int(8 * 3600 * 1000),
+  DASHBOARD_SESSION_TTL_MS: int(8 * 3600 * 1000),
+  DASHBOARD_SIGNIN_ATTEMPTS: int(10),
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
   SETUP_CACHE_MS: int(10_000),
@@ -191,6 +197,11 @@ export function parseConfig(source: Record<string, string | undefined>) {
     sandboxOperatorKey: e.SANDBOX_OPERATOR_KEY,
     /** The `npm start` run this process belongs to (scripts/start.ts); /health reports a part answering with another as down. */
     instanceId: e.INSTANCE_ID,
+    /**
+     * A trace viewer's page of one trace, `{trace_id}` standing for the id (Jaeger: http://127.0.0.1:16686/trace/{trace_id}):
+     * the merchant dashboard links a payment's trace ids there. Empty (default): the ids are shown without a link.
+     */
+    traceViewerUrl: e.TRACE_VIEWER_URL,
     /** The 3DS server of the external 3DS authentication (the sandbox's by default) and our key there. */
     threeDsServerUrl: e.THREE_DS_SERVER_URL || sandboxUrl,
     threeDsServerApiKey: e.THREE_DS_SERVER_API_KEY,
@@ -199,6 +210,10 @@ export function parseConfig(source: Record<string, string | undefined>) {
     adminApiKey: e.ADMIN_API_KEY,
     /** How long a browser's sign-in to the queue dashboard (/admin/queues/login) lasts; a changed ADMIN_API_KEY ends it sooner. */
     adminSessionTtlMs: e.ADMIN_SESSION_TTL_MS,
+    /** How long a merchant's sign-in to the dashboard lasts. */
+    dashboardSessionTtlMs: e.DASHBOARD_SESSION_TTL_MS,
+    /** Dashboard sign-in attempts per email and client address in 15 minutes (0: no limit). */
+    dashboardSignInAttempts: e.DASHBOARD_SIGNIN_ATTEMPTS,
     /** Key of the HMAC under which API secret keys are stored. */
     keyHashSecret: e.KEY_HASH_SECRET,
     /** 32 bytes as 64 hex characters: encrypts provider credentials and webhook hash keys at rest (AES-256-GCM). */

@@ -37,11 +37,12 @@ export class DisputeStore {
     return this.disputes.findOne({ dispute_id: disputeId, merchant_id: merchantId }, { projection: HIDDEN });
   }
 
-  /** A merchant's disputes matching `filter`, newest received first. */
-  async list(merchantId: string, filter: Filter<DisputeDoc>, limit: number): Promise<DisputeResource[]> {
+  /** A merchant's disputes matching `filter`, newest received first; `skip` of them first (the dashboard's pages). */
+  async list(merchantId: string, filter: Filter<DisputeDoc>, limit: number, skip = 0): Promise<DisputeResource[]> {
     return this.disputes
       .find({ ...filter, merchant_id: merchantId } as Filter<DisputeDoc>, { projection: HIDDEN })
       .sort({ created_at: -1, dispute_id: -1 })
+      .skip(skip)
       .limit(limit)
       .toArray();
   }

@@ -134,6 +134,10 @@ export class MerchantStore {
     if (!canExist('merchant', merchantId) || !canExist('connectorAccount', mcaId)) return null;
     return this.connectorAccounts.findOne({ merchant_connector_id: mcaId, merchant_id: merchantId }, noId);
   }
+  async apiKey(merchantId: string, keyId: string) {
+    if (!canExist('merchant', merchantId) || !canExist('keyId', keyId)) return null;
+    return this.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }, noId);
+  }
   async connectorAccountsOf(merchantId: string) {
     if (!canExist('merchant', merchantId)) return [];
     return this.connectorAccounts.find({ merchant_id: merchantId }, noId).sort({ created_at: 1 }).toArray();

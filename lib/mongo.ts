@@ -41,6 +41,9 @@ export const INDEXES: IndexSpec[] = [
   { collection: 'api_keys', keys: { key_hash: 1 }, name: 'key_hash', unique: true },
   { collection: 'api_keys', keys: { key_id: 1 }, name: 'key_id', unique: true },
   { collection: 'api_keys', keys: { merchant_id: 1 }, name: 'keys_by_merchant' },
+  // Merchant dashboard users (issue 23): one per email (stored normalised: trimmed, lower-cased).
+  { collection: 'dashboard_users', keys: { email: 1 }, name: 'email', unique: true },
+  { collection: 'dashboard_users', keys: { merchant_id: 1 }, name: 'dashboard_users_by_merchant' },
   { collection: 'payment_links', keys: { payment_link_id: 1, merchant_id: 1 }, name: 'payment_link_merchant', unique: true },
   { collection: 'business_profiles', keys: { profile_id: 1, merchant_id: 1 }, name: 'profile_merchant', unique: true },
   { collection: 'business_profiles', keys: { merchant_id: 1, profile_name: 1 }, name: 'merchant_profile_name', unique: true },

@@ -100,7 +100,7 @@ describe('checkout pages in Chromium', () => {
       const { page, dialogs } = await newPage();
       await page.goto(p.payment_link.link);
       await page.click('#pay');
-      await expect.poll(() => page.textContent('#state'), { timeout: 15_000 }).toBe('Payment succeeded.');
+      await expect.poll(() => page.textContent('#state'), { timeout: 15_000 }).toBe('Payment received');
       await page.waitForTimeout(300);
       expect(dialogs).toEqual([]);
       expect(page.url()).toBe(p.payment_link.link);

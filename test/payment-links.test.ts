@@ -88,7 +88,7 @@ describe('payment links', () => {
       payment_method: 'pay_later',
       amount_received: 12_345,
     });
-    expect(await (await page(p.payment_link.link)).text()).toContain('This payment is succeeded.');
+    expect(await (await page(p.payment_link.link)).text()).toContain('<p id="state" role="status">Payment received</p>');
     const again = await fetch(`${p.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect((await again.json()).error.code).toBe('IR_16');
   });
@@ -148,7 +148,7 @@ describe('payment links', () => {
     expect((await stack.api('GET', `/payment_link/${p.payment_link.payment_link_id}`, undefined, key)).body.status).toBe('expired');
     const res = await page(p.payment_link.link);
     expect(res.status).toBe(410);
-    expect(await res.text()).toContain('expired');
+    expect(await res.text()).toContain('This payment link has expired');
     const paid = await fetch(`${p.payment_link.link}/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(paid.status).toBe(400);
     expect((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body.status).toBe('requires_confirmation');

@@ -165,6 +165,8 @@ function routeKind(route: string): RouteKind {
   if (PUBLIC_ROUTES.includes(route)) return 'public';
   if (CLIENT_ROUTES.includes(route)) return 'client';
   const path = route.split(' ')[1];
+  // The merchant dashboard (issue 23): its own session cookie and CSRF token; the api-key header plays no part.
+  if (/^\/dashboard(\/|$)/.test(path)) return 'public';
   // A merchant's connector accounts: the admin key or the merchant's own secret key (issue 23).
   if (/^\/account\/:merchant_id\/connectors(\/|$)/.test(path)) return 'admin or merchant';
   if (/^\/(accounts|account|api_keys)(\/|$)/.test(path)) return 'admin';

@@ -1,8 +1,9 @@
 // Merchant accounts and their API keys (admin key), shaped like the leading switch's admin API.
 import type { Router } from 'express';
+import type { z } from 'zod';
 import type { Db } from 'mongodb';
 import { errors, found } from '../../lib/errors.ts';
-import { canExist, ids, randomAlnum } from '../../lib/ids.ts';
+import { ids, randomAlnum } from '../../lib/ids.ts';
 import { isDuplicateKey } from '../../lib/mongo.ts';
 import { MerchantStore, type ApiKeyDoc, type MerchantDoc } from '../../lib/merchant-store.ts';
 import {
@@ -20,7 +21,7 @@ import { scopedRouter } from '../scope.ts';
 import { connectorAccountsRouter } from './connector-accounts.ts';
 import { newProfile, profilesRouter } from './profiles.ts';
 
-const merchantView = (m: MerchantDoc): MerchantAccountResource => ({
+export const merchantView = (m: MerchantDoc): MerchantAccountResource => ({
   merchant_id: m.merchant_id,
   merchant_name: m.merchant_name,
   publishable_key: m.publishable_key,
@@ -31,7 +32,7 @@ const merchantView = (m: MerchantDoc): MerchantAccountResource => ({
   updated: m.updated ?? m.created,
 });
 
-const keyView = (k: ApiKeyDoc): ApiKeyResource => ({
+export const keyView = (k: ApiKeyDoc): ApiKeyResource => ({
   key_id: k.key_id,
   merchant_id: k.merchant_id,
   name: k.name,
@@ -50,6 +51,81 @@ const futureExpiration = (expiration: string) => {
 
 /** Called after every change of a merchant's setup, so that cached snapshots of it are dropped. */
 export type SetupChanged = (merchantId: string) => Promise<void>;
+
+/**
+ * A new merchant account with its default business profile (the admin API's POST /accounts and the dashboard's sign
+ * up). Throws 409 HE_01 when the merchant id was ever given.
+ */
+export async function createMerchantAccount(
+  setup: MerchantStore,
+  body: z.infer<typeof CreateMerchantAccountRequest>,
+  changed: SetupChanged,
+): Promise<MerchantDoc> {
+  const now = new Date().toISOString();
+  const merchantId = body.merchant_id ?? ids.merchant();
+  // A merchant id is given once, ever: a deleted merchant's payments, customers and events still carry it.
+  if (!(await setup.claimMerchantId(merchantId))) {
+    throw errors.duplicate(
+      (await setup.merchant(merchantId))
+        ? 'The merchant account with the specified merchant_id already exists'
+        : 'The specified merchant_id was used by a merchant account that was deleted: merchant ids are never reused, choose another',
+      'merchant_id',
+    );
+  }
+  const m: MerchantDoc = {
+    merchant_id: merchantId,
+    merchant_name: body.merchant_name ?? null,
+    publishable_key: ids.publishableKey(),
+    metadata: body.metadata ?? null,
+    manual_review: body.manual_review ?? null,
+    default_profile: null,
+    created: now,
+    updated: now,
+  };
+  try {
+    await setup.merchants.insertOne({ ...m });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw errors.duplicate('The merchant account with the specified merchant_id already exists', 'merchant_id');
+    throw err;
+  }
+  // Every merchant account has a default business profile.
+  const profile = newProfile(m.merchant_id, { profile_name: 'default' });
+  await setup.profiles.insertOne({ ...profile });
+  m.default_profile = profile.profile_id;
+  await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: { default_profile: profile.profile_id } });
+  await changed(m.merchant_id);
+  return m;
+}
+
+/** A new secret API key of the merchant: the key itself (`apiKey`) exists only in this answer; only its hash is stored. */
+export async function createApiKey(
+  setup: MerchantStore,
+  merchantId: string,
+  body: z.infer<typeof CreateApiKeyRequest>,
+): Promise<{ key: ApiKeyDoc; apiKey: string }> {
+  const apiKey = ids.secretKey();
+  const key: ApiKeyDoc = {
+    key_id: ids.keyId(),
+    merchant_id: merchantId,
+    name: body.name,
+    description: body.description ?? null,
+    key_hash: hashKey(apiKey),
+    prefix: apiKey.slice(0, 12),
+    created: new Date().toISOString(),
+    expiration: futureExpiration(body.expiration),
+    revoked: false,
+  };
+  await setup.apiKeys.insertOne({ ...key });
+  return { key, apiKey };
+}
+
+/** Revoked at once: the next request with the key is refused (keys are looked up on every request). */
+export async function revokeApiKey(setup: MerchantStore, k: ApiKeyDoc): Promise<void> {
+  await setup.apiKeys.updateOne(
+    { key_id: k.key_id, merchant_id: k.merchant_id },
+    { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } },
+  );
+}
 
 export function accountsRouter(db: Db, changed: SetupChanged): Router {
   const setup = new MerchantStore(db);
@@ -74,40 +150,7 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
 
   r.post('/accounts', async (req, res) => {
     const body = validate(CreateMerchantAccountRequest, req.body);
-    const now = new Date().toISOString();
-    const merchantId = body.merchant_id ?? ids.merchant();
-    // A merchant id is given once, ever: a deleted merchant's payments, customers and events still carry it.
-    if (!(await setup.claimMerchantId(merchantId))) {
-      throw errors.duplicate(
-        (await setup.merchant(merchantId))
-          ? 'The merchant account with the specified merchant_id already exists'
-          : 'The specified merchant_id was used by a merchant account that was deleted: merchant ids are never reused, choose another',
-        'merchant_id',
-      );
-    }
-    const m: MerchantDoc = {
-      merchant_id: merchantId,
-      merchant_name: body.merchant_name ?? null,
-      publishable_key: ids.publishableKey(),
-      metadata: body.metadata ?? null,
-      manual_review: body.manual_review ?? null,
-      default_profile: null,
-      created: now,
-      updated: now,
-    };
-    try {
-      await setup.merchants.insertOne({ ...m });
-    } catch (err) {
-      if (isDuplicateKey(err)) throw errors.duplicate('The merchant account with the specified merchant_id already exists', 'merchant_id');
-      throw err;
-    }
-    // Every merchant account has a default business profile.
-    const profile = newProfile(m.merchant_id, { profile_name: 'default' });
-    await setup.profiles.insertOne({ ...profile });
-    m.default_profile = profile.profile_id;
-    await setup.merchants.updateOne({ merchant_id: m.merchant_id }, { $set: { default_profile: profile.profile_id } });
-    await changed(m.merchant_id);
-    res.json(merchantView(m));
+    res.json(merchantView(await createMerchantAccount(setup, body, changed)));
   });
 
   r.get('/accounts/:merchant_id', async (req, res) => res.json(merchantView(await merchantOr404(req.params.merchant_id))));
@@ -138,21 +181,9 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
   r.post('/api_keys/:merchant_id', async (req, res) => {
     const body = validate(CreateApiKeyRequest, req.body);
     const merchant = await merchantOr404(req.params.merchant_id);
-    const apiKey = ids.secretKey();
-    const doc: ApiKeyDoc = {
-      key_id: ids.keyId(),
-      merchant_id: merchant.merchant_id,
-      name: body.name,
-      description: body.description ?? null,
-      key_hash: hashKey(apiKey),
-      prefix: apiKey.slice(0, 12),
-      created: new Date().toISOString(),
-      expiration: futureExpiration(body.expiration),
-      revoked: false,
-    };
-    await setup.apiKeys.insertOne({ ...doc });
+    const { key, apiKey } = await createApiKey(setup, merchant.merchant_id, body);
     // The key itself is answered once, here, and stored nowhere.
-    res.json({ ...keyView(doc), api_key: apiKey });
+    res.json({ ...keyView(key), api_key: apiKey });
   });
 
   r.get('/api_keys/:merchant_id/list', async (req, res) => {
@@ -161,11 +192,7 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     res.json(keys.map(keyView));
   });
 
-  const keyOr404 = async (merchantId: string, keyId: string) =>
-    found(
-      canExist('keyId', keyId) && canExist('merchant', merchantId) ? await setup.apiKeys.findOne({ key_id: keyId, merchant_id: merchantId }) : null,
-      'API key',
-    );
+  const keyOr404 = async (merchantId: string, keyId: string) => found(await setup.apiKey(merchantId, keyId), 'API key');
 
   r.get('/api_keys/:merchant_id/:key_id', async (req, res) => res.json(keyView(await keyOr404(req.params.merchant_id, req.params.key_id))));
 
@@ -180,13 +207,9 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     res.json(keyView({ ...k, ...set }));
   });
 
-  // Revoked at once: the next request with the key is refused (keys are looked up on every request).
   r.delete('/api_keys/:merchant_id/:key_id', async (req, res) => {
     const k = await keyOr404(req.params.merchant_id, req.params.key_id);
-    await setup.apiKeys.updateOne(
-      { key_id: k.key_id, merchant_id: k.merchant_id },
-      { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } },
-    );
+    await revokeApiKey(setup, k);
     res.json({ merchant_id: k.merchant_id, key_id: k.key_id, revoked: true });
   });
 

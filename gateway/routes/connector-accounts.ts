@@ -2,6 +2,7 @@
 // rest, answered masked), its notification secret (lib/webhook-secret.ts: generated for a connector whose secret is
 // ours, shown in clear only in the answer that made it), the payment methods it takes, and whether it is in use.
 import type { Router } from 'express';
+import type { z } from 'zod';
 import { errors, found } from '../../lib/errors.ts';
 import type { ConnectorName } from '../../lib/schemas/common.ts';
 import { MANIFESTS } from '../../workers/connectors/manifests.ts';
@@ -66,7 +67,7 @@ export const connectorAccountView = (a: ConnectorAccountDoc, generatedSecret?: s
 });
 
 /** Whether we make this connector's notification secrets (else the provider issues them and the merchant gives them). */
-const generatesSecret = (connector: ConnectorName) => {
+export const generatesSecret = (connector: ConnectorName) => {
   const w = MANIFESTS[connector]?.webhook;
   return w?.scheme === 'hmac' && !!w.generated_secret;
 };
@@ -85,6 +86,48 @@ function checkCredentials(connector: ConnectorName, details: unknown): void {
 const sealedReplacement = (a: ConnectorAccountDoc, secret: string) =>
   seal(JSON.stringify(replacedSecret(webhookDetailsOf(a), secret, config.webhookSecretGraceMs)), a.merchant_connector_id);
 
+/**
+ * A new connector account of the merchant (the admin API's create and the dashboard's Connectors page): the
+ * credentials checked against the connector's manifest, then 404 HE_02 for an unknown merchant, and the profile
+ * (the merchant's default unless named). `generatedSecret`: a notification secret made for it, to show this once.
+ */
+export async function createConnectorAccount(
+  setup: MerchantStore,
+  merchantId: string,
+  body: z.infer<typeof CreateConnectorAccountRequest>,
+  changed: SetupChanged,
+): Promise<{ account: ConnectorAccountDoc; generatedSecret?: string }> {
+  checkCredentials(body.connector_name, body.connector_account_details);
+  const m = found(await setup.merchant(merchantId), 'Merchant account');
+  const profileId = body.profile_id ?? m.default_profile;
+  const profile = profileId ? await setup.profile(m.merchant_id, profileId) : null;
+  if (body.profile_id && !profile) throw errors.invalid('profile_id', 'no such business profile for this merchant');
+  const id = ids.connectorAccount();
+  const now = new Date().toISOString();
+  // Never a shared default: a connector whose secret is ours gets a new one unless the merchant gives its own.
+  const generated = !body.connector_webhook_details && generatesSecret(body.connector_name) ? newWebhookSecret() : undefined;
+  const webhookDetails = body.connector_webhook_details ?? (generated ? { merchant_secret: generated } : null);
+  const a: ConnectorAccountDoc = {
+    merchant_connector_id: id,
+    merchant_id: m.merchant_id,
+    profile_id: profile?.profile_id ?? null,
+    connector_type: 'payment_processor',
+    connector_name: body.connector_name,
+    connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
+    connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
+    connector_webhook_details_sealed: webhookDetails ? seal(JSON.stringify(webhookDetails), id) : null,
+    payment_methods_enabled: body.payment_methods_enabled ?? null,
+    test_mode: body.test_mode ?? true,
+    disabled: body.disabled ?? false,
+    metadata: body.metadata ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await setup.connectorAccounts.insertOne({ ...a });
+  await changed(a.merchant_id);
+  return { account: a, generatedSecret: generated };
+}
+
 export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = scopedRouter();
   const base = '/account/:merchant_id/connectors';
@@ -94,35 +137,8 @@ export function connectorAccountsRouter(setup: MerchantStore, changed: SetupChan
 
   r.post(base, async (req, res) => {
     const body = validate(CreateConnectorAccountRequest, req.body);
-    checkCredentials(body.connector_name, body.connector_account_details);
-    const m = await merchantOr404(req.params.merchant_id);
-    const profileId = body.profile_id ?? m.default_profile;
-    const profile = profileId ? await setup.profile(m.merchant_id, profileId) : null;
-    if (body.profile_id && !profile) throw errors.invalid('profile_id', 'no such business profile for this merchant');
-    const id = ids.connectorAccount();
-    const now = new Date().toISOString();
-    // Never a shared default: a connector whose secret is ours gets a new one unless the merchant gives its own.
-    const generated = !body.connector_webhook_details && generatesSecret(body.connector_name) ? newWebhookSecret() : undefined;
-    const webhookDetails = body.connector_webhook_details ?? (generated ? { merchant_secret: generated } : null);
-    const a: ConnectorAccountDoc = {
-      merchant_connector_id: id,
-      merchant_id: m.merchant_id,
-      profile_id: profile?.profile_id ?? null,
-      connector_type: 'payment_processor',
-      connector_name: body.connector_name,
-      connector_label: body.connector_label ?? `${body.connector_name}_${profile?.profile_name ?? 'default'}`,
-      connector_account_details_sealed: seal(JSON.stringify(body.connector_account_details), id),
-      connector_webhook_details_sealed: webhookDetails ? seal(JSON.stringify(webhookDetails), id) : null,
-      payment_methods_enabled: body.payment_methods_enabled ?? null,
-      test_mode: body.test_mode ?? true,
-      disabled: body.disabled ?? false,
-      metadata: body.metadata ?? null,
-      created_at: now,
-      updated_at: now,
-    };
-    await setup.connectorAccounts.insertOne({ ...a });
-    await changed(a.merchant_id);
-    res.json(connectorAccountView(a, generated));
+    const { account, generatedSecret } = await createConnectorAccount(setup, req.params.merchant_id, body, changed);
+    res.json(connectorAccountView(account, generatedSecret));
   });
 
   r.get(base, async (req, res) => {

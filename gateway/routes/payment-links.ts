@@ -8,6 +8,7 @@ import { isHttpUrl } from '../../lib/schemas/common.ts';
 import { CheckoutConfirmRequest, RetrievePaymentLinkRequest } from '../../lib/schemas/payment-link.ts';
 import { CheckoutAuthenticationRequest } from '../../lib/schemas/payment.ts';
 import type { StoredPayment } from '../../domain/payment.ts';
+import type { MerchantDoc } from '../../lib/merchant-store.ts';
 import { keyAuth } from '../auth.ts';
 import { rateLimit } from '../rate-limit.ts';
 import { checkClientSecret } from '../client-secret.ts';
@@ -38,14 +39,14 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
    * The payment behind a checkout path. A deleted merchant's links end with it (404). A payment is paid either at its
    * open link or, when it has allowed_domains, only at its secure link: never both.
    */
-  async function linkedPayment(req: Request, kind: Kind): Promise<{ p: StoredPayment; origins: string[] | null }> {
+  async function linkedPayment(req: Request, kind: Kind): Promise<{ p: StoredPayment; origins: string[] | null; merchant: MerchantDoc }> {
     const merchantId = req.params.merchant_id as string;
     const [merchant, p] = await Promise.all([deps.setup.store.merchant(merchantId), deps.store.find(merchantId, req.params.payment_id as string)]);
     if (!merchant || !p?.payment_link) throw errors.notFound('Payment link');
     const origins = framingOrigins(p);
     if (kind === 'open' && origins) throw errors.forbidden("This payment is paid only through its secure link, inside the merchant's site");
     if (kind === 'secure' && !origins) throw errors.forbidden('This payment has no secure link: it was created without payment_link_config.allowed_domains');
-    return { p, origins };
+    return { p, origins, merchant };
   }
 
   /** What the checkout page does next: go to a page (the provider's, the 3DS challenge, the merchant's), or run the 3DS authentication. */
@@ -77,7 +78,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
     const path = `/payment_link${kind === 'secure' ? '/s' : ''}/:merchant_id/:payment_id`;
 
     r.get(path, async (req, res) => {
-      const { p, origins } = await linkedPayment(req, kind);
+      const { p, origins, merchant } = await linkedPayment(req, kind);
       // frame-ancestors is what keeps the secure page inside the allowed sites; opened on its own it would be an open link.
       if (kind === 'secure' && req.header('sec-fetch-dest') !== 'iframe') {
         throw errors.forbidden("The secure payment link opens only inside the merchant's site");
@@ -87,7 +88,7 @@ export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Rou
         .status(linkExpired(p) ? 410 : 200)
         .set(pageHeaders(nonce, origins))
         .type('html')
-        .send(checkoutPage(p, nonce));
+        .send(checkoutPage(p, nonce, merchant));
     });
 
     r.post(`${path}/confirm`, checkoutLimit, async (req, res) => {

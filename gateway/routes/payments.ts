@@ -26,7 +26,7 @@ import type { StoredPayment } from '../../domain/payment.ts';
 import { authenticationAnswer } from '../../domain/three-ds.ts';
 import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
-import { amountRange, timeRange } from '../list-filters.ts';
+import { paymentsFilter } from '../list-filters.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 import { publishableKey, scopedRouter } from '../scope.ts';
 
@@ -171,18 +171,7 @@ export function paymentsRouter(deps: Deps): Router {
 
   r.post('/payments/list', async (req, res) => {
     const f = validate(ListPaymentsFilter, req.body);
-    const filter: Record<string, unknown> = {};
-    if (f.payment_id) filter.payment_id = f.payment_id;
-    if (f.customer_id) filter.customer_id = f.customer_id;
-    if (f.profile_id) filter.profile_id = f.profile_id;
-    for (const k of ['status', 'connector', 'currency', 'payment_method', 'payment_method_type'] as const) {
-      if (f[k]?.length) filter[k] = { $in: f[k] };
-    }
-    const amount = amountRange(f.amount_filter);
-    if (amount) filter.amount = amount;
-    const created = timeRange(f.start_time, f.end_time);
-    if (created) filter.created = created;
-    const { data, total } = await deps.store.list(merchantOf(req), filter as Filter<StoredPayment>, { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true });
+    const { data, total } = await deps.store.list(merchantOf(req), paymentsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true });
     res.json({ count: data.length, total_count: total, data: data.map(toResource) });
   });
 

@@ -23,7 +23,7 @@ function checkWebhookUrl(body: ProfileFields): void {
   if (problem) throw errors.invalid('webhook_details.webhook_url', problem);
 }
 
-type ProfileFields = z.infer<typeof UpdateProfileRequest>;
+export type ProfileFields = z.infer<typeof UpdateProfileRequest>;
 
 export function newProfile(merchantId: string, body: ProfileFields): ProfileDoc {
   const now = new Date().toISOString();
@@ -81,13 +81,43 @@ export async function checkRouting(setup: MerchantStore, merchantId: string, rou
   }
 }
 
+const nameTaken = () => errors.duplicate('A business profile with this profile_name already exists for the merchant', 'profile_name');
+
+/**
+ * Changes a business profile (the admin API's update and the dashboard's webhook page): the webhook URL's SSRF guard
+ * and the routing's checks first; 404 HE_02 for a profile that is not the merchant's. Answers the profile as changed.
+ */
+export async function updateProfile(
+  setup: MerchantStore,
+  merchantId: string,
+  profileId: string,
+  body: ProfileFields,
+  changed: SetupChanged,
+): Promise<ProfileDoc> {
+  checkWebhookUrl(body);
+  const p = found(await setup.profile(merchantId, profileId), 'Business profile');
+  await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
+  const set: Partial<ProfileDoc> = { updated_at: new Date().toISOString() };
+  for (const k of ['profile_name', 'return_url', 'webhook_details', 'routing_algorithm', 'metadata'] as const) {
+    if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];
+  }
+  if (body.payment_response_hash_key) set.payment_response_hash_key_sealed = seal(body.payment_response_hash_key, p.profile_id);
+  try {
+    await setup.profiles.updateOne({ profile_id: p.profile_id, merchant_id: p.merchant_id }, { $set: set });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw nameTaken();
+    throw err;
+  }
+  await changed(p.merchant_id);
+  return { ...p, ...set };
+}
+
 export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Router {
   const r = scopedRouter();
   const base = '/account/:merchant_id/business_profile';
 
   const merchantOr404 = async (merchantId: string) => found(await setup.merchant(merchantId), 'Merchant account');
   const profileOr404 = async (merchantId: string, profileId: string) => found(await setup.profile(merchantId, profileId), 'Business profile');
-  const nameTaken = () => errors.duplicate('A business profile with this profile_name already exists for the merchant', 'profile_name');
 
   r.post(base, async (req, res) => {
     const body = validate(CreateProfileRequest, req.body);
@@ -114,22 +144,7 @@ export function profilesRouter(setup: MerchantStore, changed: SetupChanged): Rou
 
   r.post(`${base}/:profile_id`, async (req, res) => {
     const body = validate(UpdateProfileRequest, req.body);
-    checkWebhookUrl(body);
-    const p = await profileOr404(req.params.merchant_id, req.params.profile_id);
-    await checkRouting(setup, p.merchant_id, body.routing_algorithm, 'routing_algorithm', p.profile_id);
-    const set: Partial<ProfileDoc> = { updated_at: new Date().toISOString() };
-    for (const k of ['profile_name', 'return_url', 'webhook_details', 'routing_algorithm', 'metadata'] as const) {
-      if (body[k] !== undefined) (set as Record<string, unknown>)[k] = body[k];
-    }
-    if (body.payment_response_hash_key) set.payment_response_hash_key_sealed = seal(body.payment_response_hash_key, p.profile_id);
-    try {
-      await setup.profiles.updateOne({ profile_id: p.profile_id, merchant_id: p.merchant_id }, { $set: set });
-    } catch (err) {
-      if (isDuplicateKey(err)) throw nameTaken();
-      throw err;
-    }
-    await changed(p.merchant_id);
-    res.json(profileView({ ...p, ...set }));
+    res.json(profileView(await updateProfile(setup, req.params.merchant_id, req.params.profile_id, body, changed)));
   });
   return r;
 }

@@ -2,20 +2,27 @@
 // A refund is an operation on its payment: payment-state decides it against the captured amount and records it in
 // the payment's transitions; the refunds collection serves lookups by refund_id and the list.
 import type { Request, Router } from 'express';
-import type { Filter } from 'mongodb';
 import { z } from 'zod';
 import { ApiError, errors } from '../../lib/errors.ts';
 import { canExist, ids, requestId } from '../../lib/ids.ts';
 import { config } from '../../lib/config.ts';
 import type { RefundDoc } from '../../adapters/refund-store.ts';
-import { CreateRefundRequest, ListRefundsFilter, REFUND_FIELDS, RefundId, UpdateRefundRequest, type RefundResource } from '../../lib/schemas/refund.ts';
+import {
+  CreateRefundRequest,
+  ListRefundsFilter,
+  REFUND_FIELDS,
+  RefundId,
+  UpdateRefundRequest,
+  type CreateRefundBody,
+  type RefundResource,
+} from '../../lib/schemas/refund.ts';
 import { requestHash } from '../../domain/intent.ts';
 import { jobFor } from '../../domain/job.ts';
 import { refundView } from '../../domain/refunds.ts';
 import type { StoredPayment } from '../../domain/payment.ts';
 import { runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
-import { amountRange, timeRange } from '../list-filters.ts';
+import { refundsFilter } from '../list-filters.ts';
 import { scopedRouter } from '../scope.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
@@ -30,6 +37,32 @@ function refundIn(p: StoredPayment | null, refundId: string): RefundResource {
 
 const listView = (d: RefundDoc): RefundResource => Object.fromEntries(REFUND_FIELDS.map((k) => [k, d[k] ?? null])) as RefundResource;
 
+/**
+ * A refund of the merchant's payment (POST /refunds, and the dashboard's refund form): the refund_id claimed, then
+ * payment-state asked. Under an Idempotency-Key (lib/ids.ts idempotencyScope) the refund_id and operation id derive
+ * from it, so the same request again finds the refund it made.
+ */
+export async function createRefund(deps: Deps, merchantId: string, body: CreateRefundBody): Promise<RefundResource> {
+  // A payment_id no payment can have names nothing: 404, as an unknown one (nothing claimed).
+  if (!canExist('payment', body.payment_id)) throw new ApiError(404, 'HE_02', 'Payment does not exist in our records', 'payment_id');
+  const params = { ...body, refund_id: body.refund_id ?? requestId('ref', 'refund', ids.refund) };
+  const hash = requestHash(params);
+  // One refund_id names one refund of the merchant: claimed before payment-state is asked.
+  const earlier = await deps.refunds.claim(merchantId, params.refund_id, params.payment_id, hash);
+  if (earlier && (earlier.request_hash !== hash || earlier.payment_id !== params.payment_id)) {
+    throw errors.duplicate('The refund with the specified refund_id already exists in our records', 'refund_id');
+  }
+  let payment: StoredPayment;
+  try {
+    payment = await runOperation(deps, merchantId, params.payment_id, 'REFUND', params);
+  } catch (err) {
+    // Refused or not started: the refund does not exist, and its id is free again.
+    if (!earlier && err instanceof ApiError && (err.status < 500 || err.status === 503)) await deps.refunds.release(merchantId, params.refund_id);
+    throw err;
+  }
+  return refundIn(payment, params.refund_id);
+}
+
 export function refundsRouter(deps: Deps): Router {
   const r = scopedRouter();
 
@@ -43,44 +76,13 @@ export function refundsRouter(deps: Deps): Router {
   }
 
   r.post('/refunds', async (req, res) => {
-    const merchantId = merchantOf(req);
-    const body = validate(CreateRefundRequest, req.body);
-    // A payment_id no payment can have names nothing: 404, as an unknown one (nothing claimed).
-    if (!canExist('payment', body.payment_id)) throw new ApiError(404, 'HE_02', 'Payment does not exist in our records', 'payment_id');
-    const params = { ...body, refund_id: body.refund_id ?? requestId('ref', 'refund', ids.refund) };
-    const hash = requestHash(params);
-    // One refund_id names one refund of the merchant: claimed before payment-state is asked.
-    const earlier = await deps.refunds.claim(merchantId, params.refund_id, params.payment_id, hash);
-    if (earlier && (earlier.request_hash !== hash || earlier.payment_id !== params.payment_id)) {
-      throw errors.duplicate('The refund with the specified refund_id already exists in our records', 'refund_id');
-    }
-    let payment: StoredPayment;
-    try {
-      payment = await runOperation(deps, merchantId, params.payment_id, 'REFUND', params);
-    } catch (err) {
-      // Refused or not started: the refund does not exist, and its id is free again.
-      if (!earlier && err instanceof ApiError && (err.status < 500 || err.status === 503)) await deps.refunds.release(merchantId, params.refund_id);
-      throw err;
-    }
-    res.json(refundIn(payment, params.refund_id));
+    res.json(await createRefund(deps, merchantOf(req), validate(CreateRefundRequest, req.body)));
   });
 
   // Declared before /refunds/:refund_id so that "list" is never taken for a refund id.
   r.post('/refunds/list', async (req, res) => {
     const f = validate(ListRefundsFilter, req.body);
-    const filter: Record<string, unknown> = {};
-    if (f.payment_id) filter.payment_id = f.payment_id;
-    if (f.refund_id) filter.refund_id = f.refund_id;
-    if (f.profile_id) filter.profile_id = f.profile_id;
-    if (f.connector?.length) filter.connector = { $in: f.connector };
-    if (f.merchant_connector_id?.length) filter.merchant_connector_id = { $in: f.merchant_connector_id };
-    if (f.currency?.length) filter.currency = { $in: f.currency };
-    if (f.refund_status?.length) filter.status = { $in: f.refund_status };
-    const amount = amountRange(f.amount_filter);
-    if (amount) filter.amount = amount;
-    const created = timeRange(f.start_time, f.end_time);
-    if (created) filter.created_at = created;
-    const { data, total } = await deps.refunds.list(merchantOf(req), filter as Filter<RefundDoc>, { limit: f.limit ?? 10, skip: f.offset ?? 0 });
+    const { data, total } = await deps.refunds.list(merchantOf(req), refundsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0 });
     res.json({ count: data.length, total_count: total, data: data.map(listView) });
   });
 
