@@ -43,9 +43,9 @@ export function dashboardPage(o: { title: string; session: DashboardSession; act
     o.title,
     'signed-in',
     html`<header class="top"><span class="brand">BNPL dashboard</span>
-<nav class="main" aria-label="Dashboard">${links}
-<form class="inline" method="post" action="${DASHBOARD_PATH}/signout">${csrfField(o.session)}<button type="submit" class="link">Sign out</button></form></nav>
-<span class="who">${o.session.email} · <span class="mono">${o.session.merchantId}</span></span></header>
+<nav class="main" aria-label="Dashboard">${links}</nav>
+<span class="who">${o.session.email}</span>
+<form class="inline" method="post" action="${DASHBOARD_PATH}/signout">${csrfField(o.session)}<button type="submit" class="link">Sign out</button></form></header>
 <main>${o.body}</main>`,
   );
 }

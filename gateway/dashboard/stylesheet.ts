@@ -4,19 +4,19 @@ export const STYLESHEET = `
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--bg)}
 a{color:var(--accent)}
-header.top{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.5rem;background:var(--card);border-bottom:1px solid var(--line);flex-wrap:wrap}
+header.top{display:flex;align-items:center;gap:1rem;padding:.6rem 1.5rem;background:var(--card);border-bottom:1px solid var(--line);flex-wrap:wrap}
 header.top .brand{font-weight:600}
 nav.main{display:flex;gap:.25rem;flex-wrap:wrap;align-items:center;flex:1}
 nav.main a{padding:.35rem .6rem;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.main a[aria-current=page]{background:#e7ecfa;color:var(--accent);font-weight:600}
-nav.main form{margin-left:auto}
 .who{color:var(--muted);font-size:.9rem}
 main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
 main.narrow{max-width:28rem;margin-top:10vh}
 h1{font-size:1.4rem;margin:.2rem 0 1rem}
 h2{font-size:1.1rem;margin:1.5rem 0 .6rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1.2rem 1.4rem;margin-bottom:1.2rem}
-table{width:100%;border-collapse:collapse;background:var(--card)}
+.card>h2:first-child{margin-top:0}
+table{width:100%;border-collapse:collapse;background:var(--card);margin-bottom:1.2rem}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;word-break:break-all}
