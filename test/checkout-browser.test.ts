@@ -6,16 +6,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type Chromium, launchChromium } from './support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 let stack: Stack;
 let key: string;
 let browser: BrowserContext;
-let profileDir: string;
+let chrome: Chromium | undefined;
 const sites: http.Server[] = [];
 
 /** A merchant's site: /frame?src= frames a checkout link, /done is where the customer comes back. */
@@ -35,30 +34,13 @@ async function site(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does this)`);
-  }
   ({ stack, api_key: key } = await Stack.withMerchant());
-  profileDir = mkdtempSync(join(tmpdir(), 'checkout-chromium-'));
-  // A fresh profile (--user-data-dir) for every run.
-  browser = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chrome = await launchChromium('checkout');
+  browser = chrome.browser;
 });
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   for (const s of sites) s.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await stack?.stop();
 });
 

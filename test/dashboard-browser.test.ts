@@ -9,26 +9,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type Chromium, launchChromium } from './support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_PASSWORD, newDashboardEmail } from './support/dashboard.ts';
 import { Stack } from './support/stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'screenshots');
 const DOCS_IMAGES = process.env.DASHBOARD_DOCS_SCREENSHOTS === '1' ? join(import.meta.dirname, '..', 'docs', 'images') : null;
 
 let stack: Stack;
 let browser: BrowserContext;
-let profileDir: string;
+let chrome: Chromium | undefined;
 let receiver: http.Server;
 let receiverUrl: string;
 const delivered: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does this)`);
-  }
   stack = await Stack.start({ TRACE_VIEWER_URL: 'http://127.0.0.1:16686/trace/{trace_id}' });
   // The merchant's webhook endpoint: answers 200 to every delivery.
   receiver = http.createServer((req, res) => {
@@ -41,28 +38,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  profileDir = mkdtempSync(join(tmpdir(), 'dashboard-chromium-'));
-  browser = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1200, height: 800 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chrome = await launchChromium('dashboard', { viewport: { width: 1200, height: 800 } });
+  browser = chrome.browser;
   mkdirSync(SHOTS, { recursive: true });
   if (DOCS_IMAGES) mkdirSync(DOCS_IMAGES, { recursive: true });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   receiver?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await stack?.stop();
 });
 

@@ -3,6 +3,7 @@
 // webhook URL, each read back through the API; one merchant never sees another's data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.ts';
+import { DASHBOARD_PASSWORD, DashboardClient, textOf } from './support/dashboard.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -15,54 +16,16 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 /** A browser of one merchant: its cookie, and the CSRF token of the last page it read. */
-class Browser {
-  cookie = '';
-  csrf = '';
-  readonly origin: string;
-  constructor(origin = stack.gatewayUrl) {
-    this.origin = origin;
+const Browser = class extends DashboardClient {
+  constructor(origin?: string) {
+    super(stack, origin);
   }
+};
 
-  private remember(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      if (pair!.startsWith('bnpl_dashboard_session=')) this.cookie = pair!.endsWith('=') ? '' : pair!;
-    }
-  }
-
-  async get(path: string): Promise<{ status: number; html: string; res: Response }> {
-    const res = await fetch(stack.gatewayUrl + path, { redirect: 'manual', headers: this.cookie ? { cookie: this.cookie } : {} });
-    this.remember(res);
-    const html = await res.text();
-    const token = /name="_csrf" value="([^"]+)"/.exec(html);
-    if (token) this.csrf = token[1]!;
-    return { status: res.status, html, res };
-  }
-
-  /** A form POST; `_csrf` is this browser's token unless the fields say otherwise (null: none). */
-  async post(
-    path: string,
-    fields: Record<string, string | null>,
-    headers: Record<string, string> = {},
-  ): Promise<{ status: number; html: string; res: Response }> {
-    const body = new URLSearchParams();
-    const withToken = '_csrf' in fields ? fields : { ...fields, _csrf: this.csrf };
-    for (const [k, v] of Object.entries(withToken)) if (v !== null) body.set(k, v);
-    const res = await fetch(stack.gatewayUrl + path, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin, ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
-      body,
-    });
-    this.remember(res);
-    return { status: res.status, html: await res.text(), res };
-  }
-}
-
-const text = (html: string, id: string) => new RegExp(`id="${id}"[^>]*>([^<]+)<`).exec(html)?.[1];
+const text = textOf;
 let n = 0;
 const newEmail = () => `Shop.${Date.now()}.${n++}@Example.COM`;
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = DASHBOARD_PASSWORD;
 
 async function signUp(b = new Browser(), email = newEmail(), business = 'Dashboard shop') {
   const r = await b.post('/dashboard/signup', { email, password: PASSWORD, business_name: business, _csrf: null });

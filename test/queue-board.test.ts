@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import { Stack } from './support/stack.ts';
@@ -190,13 +190,8 @@ describe('queue dashboard: a failed job', () => {
 
 describe('queue dashboard in a browser', () => {
   it('signs in through the form and shows every queue, with no request to another origin and no CSP violation', async () => {
-    const CHROMIUM = '/usr/bin/chromium';
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get update && apt-get install -y chromium`);
-    const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'queue-board-chromium-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const chrome = await launchChromium('queue-board');
+    const browser = chrome.browser;
     try {
       const page = await browser.newPage();
       const elsewhere: string[] = [];
@@ -226,7 +221,7 @@ describe('queue dashboard in a browser', () => {
       expect(elsewhere).toEqual([]);
       expect(problems.filter((p) => /Content Security Policy|Refused to/i.test(p))).toEqual([]);
     } finally {
-      await browser.close();
+      await chrome.close();
     }
   }, 60_000);
 });
