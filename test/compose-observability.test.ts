@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderPrometheus } from '../scripts/connectors-gen.ts';
+import { BOARD_PANELS, boardQueries, localConfig } from '../scripts/observability-screenshots.ts';
 import { IMPLEMENTED } from '../workers/connectors/manifests.ts';
 import { exposedSeries, promqlNames, unexposedNames } from './support/prometheus.ts';
 
@@ -136,5 +137,19 @@ describe('docker-compose observability: collector, Jaeger, Prometheus, Grafana',
     expect(unexposedNames('sum by (payment_id) (rate(bnpl_connector_outcomes_total[5m]))')).toEqual([
       'label payment_id is on none of bnpl_connector_outcomes_total',
     ]);
+  });
+
+  it("the screenshot script shows the board's own queries and re-targets every job of prometheus.yml", () => {
+    const queries = boardQueries(dashboard);
+    expect(queries.map((q) => q.title)).toEqual(Object.keys(BOARD_PANELS));
+    for (const q of queries) {
+      expect(q.expr).not.toContain('$__');
+      expect(dashboardQueries().some((d) => d.expr.replaceAll('$__rate_interval', '1m') === q.expr)).toBe(true);
+    }
+    const jobs = (prometheus.scrape_configs as Any[]).map((j) => j.job_name as string);
+    const local = parse(localConfig(read('deploy/prometheus.yml'), Object.fromEntries(jobs.map((j, i) => [j, `127.0.0.1:${9000 + i}`])), '/rules.yml'));
+    expect(local.rule_files).toEqual(['/rules.yml']);
+    expect(local.scrape_configs.map((j: Any) => [j.job_name, j.static_configs[0].targets])).toEqual(jobs.map((j, i) => [j, [`127.0.0.1:${9000 + i}`]]));
+    expect(() => localConfig(read('deploy/prometheus.yml'), {}, '/rules.yml')).toThrow(/has no local part/);
   });
 });
