@@ -144,6 +144,7 @@ describe('Prometheus alerting rules', () => {
       expect(a.annotations.description, a.alert).toBeTruthy();
       expect(a.annotations.runbook_url, a.alert).toBe(`docs/runbook.md#${a.alert.toLowerCase()}`);
       expect(headings.map(anchor), a.alert).toContain(a.alert.toLowerCase());
+      expect(runbook, `${a.alert} in the table of contents`).toContain(`- [${a.alert}](#${a.alert.toLowerCase()})`);
     }
     // One subsection per alert, in the rules' order, and the table of contents links the section.
     expect(subsections).toEqual(alerts.map((a) => a.alert));
