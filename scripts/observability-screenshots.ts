@@ -151,14 +151,18 @@ async function main(): Promise<void> {
       await page.goto(`${promUrl}/classic/alerts`);
       await page.locator('tr.alert-danger.alert_header').first().click();
       await page.locator('button.show-annotations').click();
-      await page.screenshot({ path: path.join(OUT, 'prometheus-alerts.png'), fullPage: false });
+      await page.screenshot({ path: path.join(OUT, 'prometheus-alerts.png'), fullPage: true });
       console.log('docs/images/prometheus-alerts.png');
 
       // The queue dashboard, signed in with the admin key; the API reference at /docs.
       await page.goto(`${stack.gatewayUrl}/admin/queues`);
       await page.fill('input[name="api_key"]', stack.adminKey);
       await Promise.all([page.waitForURL(`${stack.gatewayUrl}/admin/queues/`), page.click('button[type="submit"]')]);
-      await page.getByText('connector-service_test').first().waitFor({ timeout: 15_000 });
+      // The service_test queue's completed jobs: the payments just made.
+      await page.getByText('connector-service_test').first().click();
+      await page.getByText('Completed', { exact: false }).first().click();
+      await page.getByText('Loading...').first().waitFor({ state: 'hidden', timeout: 15_000 });
+      await sleep(1_000);
       await page.screenshot({ path: path.join(OUT, 'queue-board.png') });
       console.log('docs/images/queue-board.png');
       await page.goto(`${stack.gatewayUrl}/docs`);
