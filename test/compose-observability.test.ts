@@ -7,9 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { prometheusFamilies } from '../lib/metrics.ts';
 import { renderPrometheus } from '../scripts/connectors-gen.ts';
+import { BOARD_PANELS, boardQueries, localConfig } from '../scripts/observability-screenshots.ts';
 import { IMPLEMENTED } from '../workers/connectors/manifests.ts';
+import { exposedSeries, promqlNames, unexposedNames } from './support/prometheus.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -48,39 +49,6 @@ function metricsPort(service: string): number | undefined {
   const port = env.PORT ?? env.SANDBOX_PORT ?? env.HEALTH_PORT;
   return port === undefined ? undefined : Number(port);
 }
-
-const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
-
-/** The metric names and label names a PromQL expression uses. */
-function promqlNames(expr: string): { metrics: string[]; labels: string[] } {
-  const labels: string[] = [];
-  let rest = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\[[^\]]*\]/g, ' ');
-  rest = rest.replace(/\{([^}]*)\}/g, (_m, inner: string) => {
-    for (const m of inner.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)) labels.push(m[1]!);
-    return ' ';
-  });
-  rest = rest.replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g, (_m, inner: string) => {
-    for (const l of inner.split(',')) if (l.trim()) labels.push(l.trim());
-    return ' ';
-  });
-  const metrics = [...rest.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\()?/g)]
-    .filter((m) => !m[2] && !PROMQL_WORDS.has(m[1]!.toLowerCase()) && !m[1]!.startsWith('$'))
-    .map((m) => m[1]!);
-  return { metrics, labels };
-}
-
-const families = prometheusFamilies();
-/** A series name the processes expose → the labels it carries (a histogram's _bucket adds `le`). */
-const exposed = new Map<string, Set<string>>();
-for (const f of families) {
-  if (f.kind === 'histogram') {
-    exposed.set(`${f.name}_bucket`, new Set([...f.labels, 'le']));
-    exposed.set(`${f.name}_sum`, new Set(f.labels));
-    exposed.set(`${f.name}_count`, new Set(f.labels));
-  } else exposed.set(f.name, new Set(f.labels));
-}
-/** Labels Prometheus adds to every series: the scrape job and instance, and our relabelled `service`. */
-const SCRAPE_LABELS = ['job', 'instance', 'service'];
 
 const dashboardQueries = (): { panel: string; expr: string }[] =>
   (dashboard.panels as Any[]).flatMap((p) => (p.targets ?? []).map((t: Any) => ({ panel: p.title as string, expr: t.expr as string })));
@@ -152,11 +120,8 @@ describe('docker-compose observability: collector, Jaeger, Prometheus, Grafana',
     const queries = dashboardQueries();
     expect(queries.length).toBeGreaterThan(0);
     for (const q of queries) {
-      const { metrics, labels } = promqlNames(q.expr);
-      expect(metrics.length, `${q.panel}: ${q.expr}`).toBeGreaterThan(0);
-      for (const m of metrics) expect([...exposed.keys()], `${q.panel}: ${m}`).toContain(m);
-      const allowed = new Set([...SCRAPE_LABELS, ...metrics.flatMap((m) => [...(exposed.get(m) ?? [])])]);
-      for (const l of labels) expect([...allowed], `${q.panel}: label ${l} in ${q.expr}`).toContain(l);
+      expect(promqlNames(q.expr).metrics.length, `${q.panel}: ${q.expr}`).toBeGreaterThan(0);
+      expect(unexposedNames(q.expr), `${q.panel}: ${q.expr}`).toEqual([]);
     }
   });
 
@@ -166,7 +131,25 @@ describe('docker-compose observability: collector, Jaeger, Prometheus, Grafana',
       labels: ['job', 'le', 'http_route'],
     });
     expect(promqlNames('bnpl_nope_total{a=~"x|y"} / on (b) other').metrics).toEqual(['bnpl_nope_total', 'other']);
-    // A misspelt metric is caught.
-    expect(exposed.has('bnpl_connector_outcome_total')).toBe(false);
+    // A misspelt metric, or a label its metric does not carry, is caught.
+    expect(exposedSeries().has('bnpl_connector_outcome_total')).toBe(false);
+    expect(unexposedNames('sum(rate(bnpl_connector_outcome_total[5m]))')).toEqual(['metric bnpl_connector_outcome_total is not exported']);
+    expect(unexposedNames('sum by (payment_id) (rate(bnpl_connector_outcomes_total[5m]))')).toEqual([
+      'label payment_id is on none of bnpl_connector_outcomes_total',
+    ]);
+  });
+
+  it("the screenshot script shows the board's own queries and re-targets every job of prometheus.yml", () => {
+    const queries = boardQueries(dashboard);
+    expect(queries.map((q) => q.title)).toEqual(Object.keys(BOARD_PANELS));
+    for (const q of queries) {
+      expect(q.expr).not.toContain('$__');
+      expect(dashboardQueries().some((d) => d.expr.replaceAll('$__rate_interval', '1m') === q.expr)).toBe(true);
+    }
+    const jobs = (prometheus.scrape_configs as Any[]).map((j) => j.job_name as string);
+    const local = parse(localConfig(read('deploy/prometheus.yml'), Object.fromEntries(jobs.map((j, i) => [j, `127.0.0.1:${9000 + i}`])), '/rules.yml'));
+    expect(local.rule_files).toEqual(['/rules.yml']);
+    expect(local.scrape_configs.map((j: Any) => [j.job_name, j.static_configs[0].targets])).toEqual(jobs.map((j, i) => [j, [`127.0.0.1:${9000 + i}`]]));
+    expect(() => localConfig(read('deploy/prometheus.yml'), {}, '/rules.yml')).toThrow(/has no local part/);
   });
 });
