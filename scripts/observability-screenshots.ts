@@ -12,13 +12,13 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../test/support/chromium.ts';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { freePort, type PartName, sleep, Stack, until } from '../test/support/stack.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
 const PROMETHEUS = '/usr/bin/prometheus';
 const OUT = path.join(root, 'docs/images');
 
@@ -134,12 +134,8 @@ async function main(): Promise<void> {
       return alerts.some((a) => a.labels.alertname === 'ProcessDown' && a.labels.job === 'worker-webhooks' && a.state === 'firing');
     };
     const dashboard = JSON.parse(readFileSync(path.join(root, 'deploy/grafana/dashboards/bnpl.json'), 'utf8'));
-    const browser = await chromium.launchPersistentContext(path.join(dir, 'chromium'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1100, height: 640 },
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const chrome = await launchChromium('observability', { viewport: { width: 1100, height: 640 } });
+    const browser = chrome.browser;
     try {
       const page = await browser.newPage();
       await until('ProcessDown firing for worker-webhooks', firing, 200_000);
@@ -171,7 +167,7 @@ async function main(): Promise<void> {
       await page.screenshot({ path: path.join(OUT, 'api-docs.png') });
       console.log('docs/images/api-docs.png');
     } finally {
-      await browser.close();
+      await chrome.close();
     }
   } finally {
     stop = true;
