@@ -14,6 +14,8 @@ export interface ScenarioResult {
   description: string;
   /** Which round of the scenario (1..R); 0 for a run outside the rounds. */
   round: number;
+  /** The order in which the runs ended, over the whole bench (the report lists them so). */
+  seq: number;
   /** Operations started (not counting warm-up). */
   ops: number;
   ok: number;
@@ -109,6 +111,8 @@ export function quarters(p: PoolOutcome): { first_quarter_ops_s: number; last_qu
   return { first_quarter_ops_s: round(k / (first / 1000), 1), last_quarter_ops_s: round(k / (last / 1000), 1) };
 }
 
+let runSeq = 0;
+
 export function resultOf(
   name: string,
   description: string,
@@ -123,6 +127,7 @@ export function resultOf(
     name,
     description,
     round: roundNo,
+    seq: ++runSeq,
     ops: p.started,
     ok: p.ok,
     errors: p.started - p.ok,

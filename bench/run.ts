@@ -1234,16 +1234,14 @@ function markdown(report: Report): string {
     '',
     '## Runs',
     '',
-    'In the order they ran; a baseline of round r ran just after round r of its scenario (round 0: before the first).',
+    "In the order they ran: baseline (round 0), round 1, baseline (after round 1), round 2, …; the lists: each size's rounds after its seeding.",
     '',
     '| scenario | round | ops | errors | duration s | throughput ops/s | p50 ms | p95 ms | p99 ms | max ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const [name, s] of Object.entries(report.scenarios)) {
     if (!s) continue;
-    // In the order they ran: baseline round 0, then each round's scenario run followed by the baseline run after it.
-    const after = (r: ScenarioResult) => (r.name.startsWith('baseline') ? 1 : 0);
-    const rows = [...s.baselines, ...s.runs].sort((a, b) => a.round - b.round || after(a) - after(b));
+    const rows = [...s.baselines, ...s.runs].sort((a, b) => a.seq - b.seq);
     for (const r of rows) {
       const l = r.latency_ms;
       lines.push(
