@@ -1,9 +1,11 @@
-// The benchmark behind `npm run bench`: two baselines of what this machine does without us (raw MongoDB insertOne,
-// raw BullMQ add -> processed), then the service through its real processes (create; create + confirm with
-// automatic capture). Every scenario runs a fixed number of operations at a bounded concurrency, bounded in time
-// too, against 127.0.0.1 only. Results go to bench/results/<timestamp>.json, the summary table to stdout and to
-// bench/results/latest.md. See bench/README.md for the knobs and how to read the numbers.
-import { execFileSync } from 'node:child_process';
+// The benchmark behind `npm run bench`: the service through its real processes, each scenario beside a baseline of
+// what this machine's MongoDB server and Redis do without us, measured in the same run and interleaved with it
+// (baseline, scenario, baseline, scenario, ... for R rounds), so that a ratio is the median of R per-round ratios
+// with its spread. Scenarios: the rows of issue 24's table (create, create+confirm, refund, full lifecycle,
+// retrieve, lists at 10k and 1M payments, worker scale-out with a slow provider, memory). Results go to
+// bench/results/latest.json (ratios, targets, every run), bench/results/<timestamp>.json (the same) and
+// bench/results/latest.md (ratios and targets side by side). See bench/README.md.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -12,8 +14,23 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Collection, type Db } from 'mongodb';
 import { Stack } from '../test/support/stack.ts';
+import {
+  alternate,
+  mean,
+  OpError,
+  parseServerTiming,
+  pool,
+  resultOf,
+  round,
+  stop,
+  summarize,
+  latencyOf,
+  type RatioSummary,
+  type ScenarioResult,
+} from './measure.ts';
+import { findTemplates, seedPayments } from './seed.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
@@ -21,7 +38,7 @@ const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const SCENARIOS = ['baseline_mongo_insert', 'baseline_bullmq', 'create', 'create_confirm_auto', 'refund', 'confirm_oauth_connector'] as const;
+const SCENARIOS = ['create', 'confirm', 'refund', 'retrieve', 'lifecycle', 'confirm_oauth', 'scaleout', 'memory', 'lists'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 function int(name: string, fallback: number, min = 0): number {
@@ -33,15 +50,14 @@ function int(name: string, fallback: number, min = 0): number {
 }
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: { only: { type: 'string' }, quick: { type: 'boolean' }, rounds: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   allowPositionals: false,
 });
 if (args.help) {
-  console.log(`usage: npm run bench [-- --only=<scenario,...>]
+  console.log(`usage: npm run bench [-- --quick] [-- --only=<scenario,...>] [-- --rounds=R]
 scenarios: ${SCENARIOS.join(', ')}
-env: BENCH_N, BENCH_N_CREATE, BENCH_N_CONFIRM, BENCH_N_MONGO, BENCH_N_BULLMQ, BENCH_CONCURRENCY, BENCH_WARMUP,
-     BENCH_MAX_SECONDS, BENCH_REQUEST_TIMEOUT_MS, BENCH_BULLMQ_WORKER_CONCURRENCY, BENCH_STACK_ENV, MONGODB_URL, REDIS_URL
-(see bench/README.md)`);
+--quick: every scenario small (about a minute each; the lists at 1k vs 20k payments, memory over 2 x 200)
+env: BENCH_ROUNDS, BENCH_N, BENCH_N_<SCENARIO>, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_MAX_SECONDS, ... (see bench/README.md)`);
   process.exit(0);
 }
 const onlyRaw = args.only ?? process.env.BENCH_ONLY ?? '';
@@ -52,30 +68,56 @@ const only = new Set(
     .filter(Boolean),
 );
 for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}; one of ${SCENARIOS.join(', ')}`);
-const enabled = (s: ScenarioName) => only.size === 0 || only.has(s);
-
+const quick = !!args.quick || process.env.BENCH_QUICK === '1';
+/** The full run's figure, or the quick run's. */
+const q = (full: number, small: number) => (quick ? small : full);
 const nAll = process.env.BENCH_N ? int('BENCH_N', 0, 1) : undefined;
+const roundsArg = args.rounds === undefined ? undefined : Number(args.rounds);
+if (roundsArg !== undefined && !(Number.isInteger(roundsArg) && roundsArg >= 1)) throw new Error(`--rounds must be an integer >= 1, got ${args.rounds}`);
+
 const settings = {
-  n_create: int('BENCH_N_CREATE', nAll ?? 2000, 1),
-  n_confirm: int('BENCH_N_CONFIRM', nAll ?? 1000, 1),
-  n_mongo: int('BENCH_N_MONGO', nAll ?? 2000, 1),
-  n_bullmq: int('BENCH_N_BULLMQ', nAll ?? 5000, 1),
+  quick,
+  /** Rounds of baseline + scenario; a ratio is the median of the rounds' ratios. */
+  rounds: roundsArg ?? int('BENCH_ROUNDS', 3, 1),
+  // Operations per round.
+  n_create: int('BENCH_N_CREATE', nAll ?? q(2000, 100), 1),
+  n_confirm: int('BENCH_N_CONFIRM', nAll ?? q(1000, 50), 1),
+  n_refund: int('BENCH_N_REFUND', nAll ?? q(1000, 50), 1),
+  n_retrieve: int('BENCH_N_RETRIEVE', nAll ?? q(5000, 300), 1),
+  n_lifecycle: int('BENCH_N_LIFECYCLE', nAll ?? q(300, 20), 1),
+  n_mongo: int('BENCH_N_MONGO', nAll ?? q(2000, 300), 1),
+  n_findone: int('BENCH_N_FINDONE', nAll ?? q(5000, 300), 1),
+  n_job: int('BENCH_N_JOB', nAll ?? q(2000, 200), 1),
+  n_scaleout: int('BENCH_N_SCALEOUT', nAll ?? q(1000, 60), 1),
+  /** Requests per list kind and merchant per round. */
+  n_list: int('BENCH_N_LIST', q(100, 8), 1),
+  list_small: int('BENCH_LIST_SMALL', q(10_000, 300), 3),
+  list_large: int('BENCH_LIST_LARGE', q(1_000_000, 3_000), 3),
+  list_concurrency: int('BENCH_LIST_CONCURRENCY', q(4, 2), 1),
+  list_refund_every: int('BENCH_LIST_REFUND_EVERY', 10, 0),
+  /** Per list request: on a server that scans, a list of a large merchant can take long. */
+  list_timeout_ms: int('BENCH_LIST_TIMEOUT_MS', q(60_000, 15_000), 1),
+  n_memory: int('BENCH_N_MEMORY', q(100_000, 200), 1),
+  memory_max_seconds: int('BENCH_MEMORY_MAX_SECONDS', q(7200, 120), 1),
+  scaleout_workers: int('BENCH_SCALEOUT_WORKERS', 4, 2),
+  scaleout_worker_concurrency: int('BENCH_SCALEOUT_WORKER_CONCURRENCY', 5, 1),
+  provider_delay_ms: int('BENCH_PROVIDER_DELAY_MS', 200, 0),
   concurrency: int('BENCH_CONCURRENCY', 32, 1),
-  /** Operations run (and thrown away) before each measured scenario: JIT, connection pools, caches. */
-  warmup: int('BENCH_WARMUP', 50),
-  /** A scenario stops starting operations after this long and is reported as timed out. */
+  /** Operations run (and thrown away) before a scenario's first round: JIT, connection pools, caches. */
+  warmup: int('BENCH_WARMUP', q(50, 10)),
+  /** A pool stops starting operations after this long and is reported as timed out. */
   max_seconds: int('BENCH_MAX_SECONDS', 300, 1),
   request_timeout_ms: int('BENCH_REQUEST_TIMEOUT_MS', 30_000, 1),
-  bullmq_worker_concurrency: int('BENCH_BULLMQ_WORKER_CONCURRENCY', 50, 1),
   mongodb_url: process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017',
   redis_url: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
 };
+const enabled = (s: ScenarioName) => only.size === 0 || only.has(s);
 
 /**
  * The environment of the stack's processes. The test harness's defaults are short test timings (2 s job locks,
  * a sweeper every second); a benchmark should see the service's own defaults (lib/config.ts), so they are set
- * back here. LOG_LEVEL stays 'info': the harness waits for each process's info-level "listening"/"ready" line,
- * so 'warn' would never start (on the hot path 'info' writes one line per connector job, in the worker).
+ * back here. LOG_LEVEL stays 'info': the harness waits for each process's info-level "listening"/"ready" line.
+ * SANDBOX_SLOW_MS is the provider's delay for customers tagged `+slow` (the scale-out scenario's only).
  */
 const stackEnv: Record<string, string> = {
   LOG_LEVEL: 'info',
@@ -87,6 +129,7 @@ const stackEnv: Record<string, string> = {
   SYNC_DELAYS_MS: '2000,5000,10000,30000,60000,300000,300000,300000,300000,300000',
   // A benchmark measures the service, not the per-key limit it would hit at once with one key.
   RATE_LIMIT_PER_SECOND: '0',
+  SANDBOX_SLOW_MS: String(settings.provider_delay_ms),
   ...parseStackEnv(process.env.BENCH_STACK_ENV ?? ''),
 };
 
@@ -111,139 +154,11 @@ for (const [name, url] of [
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`${name} must point at this machine (127.0.0.1), got ${host}`);
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Measuring
-
-interface Latency {
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-interface ScenarioResult {
-  name: ScenarioName;
-  description: string;
-  /** Operations started (not counting warm-up). */
-  ops: number;
-  ok: number;
-  errors: number;
-  error_kinds: Record<string, number>;
-  error_samples: string[];
-  concurrency: number;
-  duration_s: number;
-  /** Successful operations per second of wall-clock time. */
-  throughput_ops_s: number;
-  /** Per-operation latency of the successful operations, in ms (null where not measured per operation). */
-  latency_ms: Latency | null;
-  timed_out: boolean;
-  extra?: Record<string, unknown>;
-}
-
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function latencyOf(samples: number[]): Latency | null {
-  if (samples.length === 0) return null;
-  const s = Float64Array.from(samples).sort();
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(s[s.length - 1]), mean: round(mean) };
-}
-
-/** An operation's failure: `kind` is what gets counted, `detail` a sample for the report. */
-class OpError extends Error {
-  readonly kind: string;
-  constructor(kind: string, detail: string) {
-    super(detail);
-    this.kind = kind;
-  }
-}
-
-interface PoolOutcome {
-  started: number;
-  ok: number;
-  latencies: number[];
-  errorKinds: Record<string, number>;
-  samples: string[];
-  durationS: number;
-  timedOut: boolean;
-  /** When each successful operation finished, in ms since the start, in order. */
-  doneAt: number[];
-}
-
-/** Runs op(0..n-1) with at most `concurrency` in flight; stops starting new ones at the deadline. */
-async function pool(n: number, concurrency: number, maxSeconds: number, op: (i: number) => Promise<void>): Promise<PoolOutcome> {
-  const out: PoolOutcome = { started: 0, ok: 0, latencies: [], errorKinds: {}, samples: [], durationS: 0, timedOut: false, doneAt: [] };
-  const t0 = performance.now();
-  const deadline = t0 + maxSeconds * 1000;
-  let next = 0;
-  const lane = async () => {
-    while (next < n && !stopping) {
-      if (performance.now() > deadline) {
-        out.timedOut = true;
-        return;
-      }
-      const i = next++;
-      out.started++;
-      const s = performance.now();
-      try {
-        await op(i);
-        const e = performance.now();
-        out.latencies.push(e - s);
-        out.doneAt.push(e - t0);
-        out.ok++;
-      } catch (err) {
-        const kind = err instanceof OpError ? err.kind : `exception:${(err as Error).name}`;
-        out.errorKinds[kind] = (out.errorKinds[kind] ?? 0) + 1;
-        if (out.samples.length < 5) out.samples.push(`${kind}: ${String((err as Error).message).slice(0, 300)}`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
-  out.durationS = (performance.now() - t0) / 1000;
-  return out;
-}
-
-/**
- * Throughput over the first and the last quarter of the completed operations: a service whose cost grows with
- * the data it holds shows a last quarter well below the first.
- */
-function quarters(p: PoolOutcome): { first_quarter_ops_s: number; last_quarter_ops_s: number } | null {
-  const k = Math.floor(p.doneAt.length / 4);
-  if (k < 2) return null;
-  const first = p.doneAt[k - 1];
-  const last = p.doneAt[p.doneAt.length - 1] - p.doneAt[p.doneAt.length - 1 - k];
-  return { first_quarter_ops_s: round(k / (first / 1000), 1), last_quarter_ops_s: round(k / (last / 1000), 1) };
-}
-
-function resultOf(name: ScenarioName, description: string, concurrency: number, p: PoolOutcome, extra: Record<string, unknown> = {}): ScenarioResult {
-  const q = quarters(p);
-  if (q) extra = { throughput_by_quarter: q, ...extra };
-  return {
-    name,
-    description,
-    ops: p.started,
-    ok: p.ok,
-    errors: p.started - p.ok,
-    error_kinds: p.errorKinds,
-    error_samples: p.samples,
-    concurrency,
-    duration_s: round(p.durationS, 3),
-    throughput_ops_s: round(p.ok / p.durationS, 1),
-    latency_ms: latencyOf(p.latencies),
-    timed_out: p.timedOut,
-    ...(Object.keys(extra).length ? { extra } : {}),
-  };
-}
-
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-/** Set by SIGINT/SIGTERM: no new operations start, requests in flight are aborted, nothing is written. */
-let stopping = false;
 const abortAll = new AbortController();
 
 // ---------------------------------------------------------------------------------------------------------------
-// 1. Raw MongoDB insertOne into a scratch database
+// Baselines: raw insertOne, raw findOne, one raw BullMQ job's round trip (add -> completed), same concurrency.
 
 /** A document of about the size of the service's transition records' top level plus some payload. */
 function scratchDoc(i: number) {
@@ -260,167 +175,208 @@ function scratchDoc(i: number) {
   };
 }
 
-async function baselineMongo(): Promise<ScenarioResult> {
-  const dbName = `bench_scratch_${randomBytes(4).toString('hex')}`;
-  // Same pool size as the service's connections (lib/mongo.ts).
-  const client = new MongoClient(settings.mongodb_url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 50 });
-  await client.connect();
-  try {
-    const coll = client.db(dbName).collection('inserts');
-    const insert = async (i: number) => {
+class Baselines {
+  private readonly client: MongoClient;
+  private readonly dbName = `bench_scratch_${randomBytes(4).toString('hex')}`;
+  private inserts?: Collection;
+  private docs?: { coll: Collection; ids: string[] };
+  private job?: { queue: Queue; worker: Worker; waiting: Map<string, () => void>; producer: Redis; consumer: Redis };
+  private readonly warmed = new Set<string>();
+  server: { version: string | null; ferretdb: string | null } = { version: null, ferretdb: null };
+
+  constructor() {
+    // Same pool size as the service's connections (lib/mongo.ts).
+    // timeoutMS: an operation the server does not answer counts as an error instead of holding the run.
+    this.client = new MongoClient(settings.mongodb_url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 50, timeoutMS: settings.request_timeout_ms });
+  }
+
+  private async db(): Promise<Db> {
+    if (!this.inserts) {
+      await this.client.connect();
+      const info = await this.client
+        .db('admin')
+        .command({ buildInfo: 1 })
+        .catch(() => ({}) as Record<string, unknown>);
+      this.server = {
+        version: typeof info.version === 'string' ? info.version : null,
+        ferretdb: typeof info.ferretdbVersion === 'string' ? info.ferretdbVersion : null,
+      };
+      this.inserts = this.client.db(this.dbName).collection('inserts');
+    }
+    return this.client.db(this.dbName);
+  }
+
+  private async warm(name: string, op: (i: number) => Promise<void>) {
+    if (this.warmed.has(name) || !settings.warmup) return;
+    this.warmed.add(name);
+    await pool(settings.warmup, settings.concurrency, settings.max_seconds, (i) => op(-1 - i));
+  }
+
+  /** Raw insertOne (about 0.6 kB, no secondary index) into a scratch collection. */
+  async insert(roundNo: number): Promise<ScenarioResult> {
+    await this.db();
+    const coll = this.inserts!;
+    const op = async (i: number) => {
       const r = await coll.insertOne(scratchDoc(i));
       if (!r.acknowledged) throw new OpError('not_acknowledged', 'insertOne not acknowledged');
     };
-    if (settings.warmup) await pool(settings.warmup, settings.concurrency, settings.max_seconds, (i) => insert(-1 - i));
-    const p = await pool(settings.n_mongo, settings.concurrency, settings.max_seconds, insert);
-    const server = await client
-      .db('admin')
-      .command({ buildInfo: 1 })
-      .catch(() => ({}) as Record<string, unknown>);
-    return resultOf('baseline_mongo_insert', 'raw insertOne into a scratch collection (no secondary index), same MongoDB server', settings.concurrency, p, {
-      server_version: server.version ?? null,
-      ferretdb: (server as { ferretdbVersion?: string }).ferretdbVersion ?? null,
-    });
-  } finally {
-    await client
-      .db(dbName)
-      .dropDatabase()
-      .catch((err) => log(`could not drop ${dbName}: ${(err as Error).message}`));
-    await client.close();
+    await this.warm('insert', op);
+    return resultOf(
+      'baseline_insert',
+      'raw insertOne into a scratch collection (no secondary index), same MongoDB server',
+      roundNo,
+      settings.concurrency,
+      await pool(settings.n_mongo, settings.concurrency, settings.max_seconds, op),
+    );
   }
-}
 
-// ---------------------------------------------------------------------------------------------------------------
-// 2. Raw BullMQ: queue.add of N jobs -> all N processed by a Worker with a no-op processor
-
-async function baselineBullmq(): Promise<ScenarioResult> {
-  const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const queueName = 'bench-noop';
-  const producer = new Redis(settings.redis_url, { maxRetriesPerRequest: null });
-  const consumer = new Redis(settings.redis_url, { maxRetriesPerRequest: null });
-  const queue = new Queue(queueName, { connection: producer, prefix });
-  let processed = 0;
-  let failed = 0;
-  let target = Infinity;
-  let reached: () => void = () => undefined;
-  const worker = new Worker(queueName, async () => ({ ok: true }), {
-    connection: consumer,
-    prefix,
-    concurrency: settings.bullmq_worker_concurrency,
-    autorun: false,
-  });
-  worker.on('completed', () => {
-    processed++;
-    if (processed >= target) reached();
-  });
-  worker.on('failed', () => {
-    failed++;
-  });
-  worker.on('error', (err) => log(`bullmq worker error: ${err.message}`));
-  void worker.run();
-  await worker.waitUntilReady();
-  await queue.waitUntilReady();
-  // Same job options and a payload of about the size of the service's connector jobs (adapters/queue.ts).
-  const opts = {
-    attempts: 6,
-    backoff: { type: 'exponential' as const, delay: 1000 },
-    removeOnComplete: { age: 24 * 3600, count: 100_000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  };
-  const data = (i: number) => ({
-    merchant_id: 'merchant_bench',
-    payment_id: `pay_${randomBytes(13).toString('hex')}`,
-    operation_id: `op_${i}_${randomBytes(10).toString('hex')}`,
-    kind: 'authorize',
-    connector: 'service_test',
-    amount: 10_000,
-    currency: 'EUR',
-    capture_method: 'automatic',
-    connector_transaction_id: null,
-    customer_email: 'bench@example.com',
-    return_url: null,
-    merchant_order_reference_id: null,
-    mode: 'execute',
-    sync_round: 0,
-  });
-  /** Adds n jobs at the bench's concurrency, waits until all are processed (or the deadline). */
-  const batch = async (n: number, base: number) => {
-    processed = 0;
-    failed = 0;
-    target = n;
-    const allDone = new Promise<void>((r) => (reached = r));
-    const t0 = performance.now();
-    const adds = await pool(n, settings.concurrency, settings.max_seconds, async (i) => {
-      const d = data(base + i);
-      await queue.add('noop', d, { ...opts, jobId: d.operation_id });
-    });
-    const addS = (performance.now() - t0) / 1000;
-    const left = Math.max(1, settings.max_seconds * 1000 - (performance.now() - t0));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      allDone.then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), left))),
-      new Promise<boolean>((r) => abortAll.signal.addEventListener('abort', () => r(true), { once: true })),
-    ]);
-    clearTimeout(timer);
-    return { adds, addS, durationS: (performance.now() - t0) / 1000, timedOut: timedOut || adds.timedOut, processed };
-  };
-  try {
-    if (settings.warmup) await batch(settings.warmup, 1_000_000_000);
-    const b = await batch(settings.n_bullmq, 0);
-    const errorKinds: Record<string, number> = { ...b.adds.errorKinds };
-    const missing = b.adds.ok - b.processed;
-    if (failed) errorKinds.job_failed = failed;
-    if (missing > failed) errorKinds.not_processed_in_time = missing - failed;
-    return {
-      name: 'baseline_bullmq',
-      description: `raw BullMQ: queue.add of N jobs (${settings.concurrency} producers) until all N are processed by a no-op Worker (concurrency ${settings.bullmq_worker_concurrency}), one process`,
-      ops: b.adds.started,
-      ok: b.processed,
-      errors: b.adds.started - b.processed,
-      error_kinds: errorKinds,
-      error_samples: b.adds.samples,
-      concurrency: settings.concurrency,
-      duration_s: round(b.durationS, 3),
-      throughput_ops_s: round(b.processed / b.durationS, 1),
-      latency_ms: null,
-      timed_out: b.timedOut,
-      extra: { add_duration_s: round(b.addS, 3), add_throughput_ops_s: round(b.adds.ok / b.addS, 1), worker_concurrency: settings.bullmq_worker_concurrency },
+  /** Raw findOne by a unique compound index (payment_id, merchant_id), as the service reads a payment. */
+  async findOne(roundNo: number): Promise<ScenarioResult> {
+    const db = await this.db();
+    if (!this.docs) {
+      const coll = db.collection('docs');
+      await coll.createIndex({ payment_id: 1, merchant_id: 1 }, { unique: true });
+      const docs = Array.from({ length: 1000 }, (_, i) => scratchDoc(i));
+      await coll.insertMany(docs);
+      this.docs = { coll, ids: docs.map((d) => d.payment_id) };
+    }
+    const { coll, ids } = this.docs;
+    const op = async (i: number) => {
+      const d = await coll.findOne({ payment_id: ids[Math.abs(i) % ids.length], merchant_id: 'merchant_bench' }, { projection: { _id: 0 } });
+      if (!d) throw new OpError('not_found', 'findOne found nothing');
     };
-  } finally {
-    await worker.close().catch(() => undefined);
-    await queue.obliterate({ force: true }).catch((err) => log(`could not obliterate the bench queue: ${(err as Error).message}`));
-    await queue.close().catch(() => undefined);
-    producer.disconnect();
-    consumer.disconnect();
+    await this.warm('findone', op);
+    return resultOf(
+      'baseline_findone',
+      'raw findOne by a unique (payment_id, merchant_id) index, 1000 documents of about 0.6 kB, same MongoDB server',
+      roundNo,
+      settings.concurrency,
+      await pool(settings.n_findone, settings.concurrency, settings.max_seconds, op),
+    );
+  }
+
+  /** One BullMQ job per operation: queue.add, then wait until a no-op Worker (same process) has completed it. */
+  async jobRoundTrip(roundNo: number): Promise<ScenarioResult> {
+    if (!this.job) {
+      const prefix = `bench-${randomBytes(4).toString('hex')}`;
+      const producer = new Redis(settings.redis_url, { maxRetriesPerRequest: null });
+      const consumer = new Redis(settings.redis_url, { maxRetriesPerRequest: null });
+      const queue = new Queue('bench-roundtrip', { connection: producer, prefix });
+      const waiting = new Map<string, () => void>();
+      const worker = new Worker('bench-roundtrip', async () => ({ ok: true }), { connection: consumer, prefix, concurrency: 50 });
+      worker.on('completed', (job) => {
+        const done = job.id ? waiting.get(job.id) : undefined;
+        if (job.id) waiting.delete(job.id);
+        done?.();
+      });
+      worker.on('error', (err) => log(`bullmq worker error: ${err.message}`));
+      await worker.waitUntilReady();
+      await queue.waitUntilReady();
+      this.job = { queue, worker, waiting, producer, consumer };
+    }
+    const { queue, waiting } = this.job;
+    // The service's connector job options (adapters/queue.ts jobOptions) and a payload of a connector job's size.
+    const opts = { attempts: 6, backoff: { type: 'exponential' as const, delay: 1000 }, removeOnComplete: { age: 24 * 3600, count: 100_000 } };
+    const op = async (i: number) => {
+      const id = `op_${i}_${randomBytes(10).toString('hex')}`;
+      const completed = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new OpError('timeout', `job ${id} not completed in ${settings.request_timeout_ms} ms`));
+        }, settings.request_timeout_ms);
+        waiting.set(id, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      await queue.add(
+        'authorize',
+        {
+          merchant_id: 'merchant_bench',
+          payment_id: `pay_${randomBytes(13).toString('hex')}`,
+          operation_id: id,
+          kind: 'authorize',
+          connector: 'service_test',
+          amount: 10_000,
+          currency: 'EUR',
+          capture_method: 'automatic',
+          customer_email: 'bench@example.com',
+          mode: 'execute',
+          sync_round: 0,
+        },
+        { ...opts, jobId: id },
+      );
+      await completed;
+    };
+    await this.warm('job', op);
+    return resultOf(
+      'baseline_job_roundtrip',
+      'raw BullMQ: queue.add of one job, then its completion by a no-op Worker (concurrency 50, same process)',
+      roundNo,
+      settings.concurrency,
+      await pool(settings.n_job, settings.concurrency, settings.max_seconds, op),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.job) {
+      await this.job.worker.close().catch(() => undefined);
+      await this.job.queue.obliterate({ force: true }).catch((err) => log(`could not obliterate the bench queue: ${(err as Error).message}`));
+      await this.job.queue.close().catch(() => undefined);
+      this.job.producer.disconnect();
+      this.job.consumer.disconnect();
+    }
+    if (this.inserts)
+      await this.client
+        .db(this.dbName)
+        .dropDatabase()
+        .catch((err) => log(`could not drop ${this.dbName}: ${(err as Error).message}`));
+    await this.client.close().catch(() => undefined);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 3, 4. The service through the gateway
+// The gateway
 
 const paymentBody = { amount: 10_000, currency: 'EUR', customer: { email: 'bench@example.com' } };
+const confirmBody = { ...paymentBody, confirm: true, payment_method: 'pay_later' };
 
 /**
  * The bench's own keep-alive connections to the gateway (node:http rather than fetch, so that they can be closed
  * before the stack stops: the gateway's graceful shutdown otherwise waits for open keep-alive connections).
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: settings.concurrency });
+const agent = new http.Agent({
+  keepAlive: true,
+  maxSockets: Math.max(settings.concurrency, settings.scaleout_workers * settings.scaleout_worker_concurrency * 2),
+});
 
-function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+/** Server-Timing entries of the answers, by the scenario that is being measured (none while preparing). */
+const serverTimings = new Map<string, Record<string, number[]>>();
+let timingScenario: string | null = null;
+
+function request(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string; timing?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
       {
-        method: 'POST',
+        method,
         agent,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        signal: AbortSignal.any([AbortSignal.timeout(settings.request_timeout_ms), abortAll.signal]),
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), abortAll.signal]),
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('end', () => {
+          const t = res.headers['server-timing'];
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), timing: Array.isArray(t) ? t.join(',') : t });
+        });
         res.on('error', reject);
       },
     );
@@ -429,29 +385,283 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-/** POSTs `body` to the gateway's `path`; the answer must be 200 with `status` = expectStatus. Returns the answer. */
-async function postPayment(url: string, apiKey: string, body: unknown, expectStatus: string, path = '/payments'): Promise<Record<string, unknown>> {
-  let res: { status: number; text: string };
+type Expect = string | ((status: string) => boolean);
+
+/** Calls the gateway; the answer must be 200 with a `status` that `expect` accepts. Returns the answer's body. */
+async function api(
+  gatewayUrl: string,
+  apiKey: string,
+  method: string,
+  path: string,
+  body: unknown,
+  expect: Expect,
+  timeoutMs = settings.request_timeout_ms,
+): Promise<Record<string, unknown>> {
+  let res: { status: number; text: string; timing?: string };
   try {
-    res = await post(`${url}${path}`, { 'content-type': 'application/json', 'api-key': apiKey }, JSON.stringify(body));
+    res = await request(
+      method,
+      `${gatewayUrl}${path}`,
+      { 'api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs,
+    );
   } catch (err) {
     const e = err as Error & { code?: string; cause?: { name?: string } };
     const timedOut = e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError';
     throw new OpError(timedOut ? 'timeout' : `network:${e.code ?? e.name}`, e.message);
   }
+  if (timingScenario) {
+    const bucket = serverTimings.get(timingScenario) ?? {};
+    for (const [name, ms] of Object.entries(parseServerTiming(res.timing))) (bucket[name] ??= []).push(ms);
+    serverTimings.set(timingScenario, bucket);
+  }
   if (res.status !== 200) throw new OpError(`http_${res.status}`, res.text);
-  let answer: Record<string, unknown>;
+  let answer: unknown;
   try {
-    answer = JSON.parse(res.text) as Record<string, unknown>;
+    answer = JSON.parse(res.text);
   } catch {
     throw new OpError('bad_json', res.text);
   }
-  if (answer.status !== expectStatus) throw new OpError(`status_${String(answer.status)}`, res.text);
-  return answer;
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new OpError('bad_json', res.text);
+  const status = String((answer as Record<string, unknown>).status);
+  const ok = typeof expect === 'string' ? status === expect : expect(status);
+  if (!ok) throw new OpError(`status_${status}`, res.text);
+  return answer as Record<string, unknown>;
 }
 
-async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: ScenarioResult[]; stack: Record<string, unknown> }> {
-  log(`starting the stack (payment-state, provider-sandbox, worker, gateway; env ${JSON.stringify(stackEnv)})`);
+const anyStatus = () => true;
+const idOf = (p: Record<string, unknown>, field = 'payment_id'): string => {
+  const v = p[field];
+  if (typeof v !== 'string') throw new OpError('bad_answer', `no ${field} in ${JSON.stringify(p).slice(0, 200)}`);
+  return v;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Report
+
+interface ScenarioReport {
+  description: string;
+  runs: ScenarioResult[];
+  baselines: ScenarioResult[];
+  ratios: Record<string, RatioSummary | null>;
+  notes: string[];
+  extra?: Record<string, unknown>;
+}
+
+const RATIO_KEYS = ['create_vs_insert', 'confirm_vs_insert', 'refund_vs_insert', 'retrieve_vs_findone', 'list_1m_vs_10k_p50', 'scaleout_4_vs_1'] as const;
+type RatioKey = (typeof RATIO_KEYS)[number];
+
+/** Issue 24's table: each row's figure, where it comes from, and its target. */
+const TARGETS: { row: string; figure: string; target: string; met: (v: number) => boolean; scenario: ScenarioName }[] = [
+  { row: 'create (POST /payments) throughput', figure: 'create_vs_insert', target: '≥ 0.40 × raw insertOne', met: (v) => v >= 0.4, scenario: 'create' },
+  {
+    row: 'create+confirm, provider answering at once: throughput',
+    figure: 'confirm_vs_insert',
+    target: '≥ 0.20 × raw insertOne',
+    met: (v) => v >= 0.2,
+    scenario: 'confirm',
+  },
+  {
+    row: 'create+confirm: p50',
+    figure: 'confirm_p50_vs_insert_plus_job_p50',
+    target: '≤ 4 × (p50 raw insert + p50 raw job round trip)',
+    met: (v) => v <= 4,
+    scenario: 'confirm',
+  },
+  { row: 'refund of a captured payment', figure: 'refund_vs_insert', target: '≥ 0.20 × raw insertOne', met: (v) => v >= 0.2, scenario: 'refund' },
+  { row: 'GET /payments/{id}', figure: 'retrieve_vs_findone', target: '≥ 0.50 × raw findOne', met: (v) => v >= 0.5, scenario: 'retrieve' },
+  {
+    row: 'lists at 1M payments of one merchant (worst of the three)',
+    figure: 'list_1m_vs_10k_p50',
+    target: 'p50 ≤ 1.5 × p50 at 10k',
+    met: (v) => v <= 1.5,
+    scenario: 'lists',
+  },
+  {
+    row: 'worker scale-out, 200 ms provider',
+    figure: 'scaleout_4_vs_1',
+    target: '4 worker processes ≥ 3.5 × 1',
+    met: (v) => v >= 3.5,
+    scenario: 'scaleout',
+  },
+  { row: 'memory: whole stack (node processes) after 2 × N payments', figure: 'memory_total_mb', target: '< 600 MB', met: (v) => v < 600, scenario: 'memory' },
+  {
+    row: 'memory: growth across the second N payments (largest, per process)',
+    figure: 'memory_max_growth_pct',
+    target: 'none (≤ 5 % per process)',
+    met: (v) => v <= 5,
+    scenario: 'memory',
+  },
+];
+
+interface Report {
+  timestamp: string;
+  quick: boolean;
+  git: { commit: string | null; dirty: boolean | null };
+  machine: ReturnType<typeof machine>;
+  services: { mongodb: string | null; redis: string | null };
+  settings: typeof settings & { scenarios: ScenarioName[]; stack_env: Record<string, string> };
+  /** Issue 24's ratios: the median over the rounds (null when the scenario did not run: see ratio_notes). */
+  ratios: Record<RatioKey, number | null>;
+  ratio_notes: Partial<Record<RatioKey, string>>;
+  /** Every figure a target is judged on, with its spread over the rounds. */
+  figures: Record<string, RatioSummary | null>;
+  targets: { row: string; figure: string; value: number | null; spread: string | null; target: string; met: boolean | null; note?: string }[];
+  scenarios: Partial<Record<ScenarioName, ScenarioReport>>;
+  stack: Record<string, unknown> | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The scenarios
+
+const scenarioReports: Partial<Record<ScenarioName, ScenarioReport>> = {};
+const figures: Record<string, RatioSummary | null> = {};
+const notRun: Partial<Record<string, string>> = {};
+
+const tput = (rs: ScenarioResult[]) => mean(rs.map((r) => r.throughput_ops_s));
+const p50 = (rs: ScenarioResult[]) => mean(rs.map((r) => r.latency_ms?.p50 ?? Number.NaN));
+
+/** Warm-up operations before a scenario's first round, not counted. */
+async function warmUp(name: string, op: (i: number) => Promise<void>) {
+  if (!settings.warmup) return;
+  log(`${name}: warm-up (${settings.warmup})`);
+  await pool(settings.warmup, settings.concurrency, settings.max_seconds, (i) => op(-1 - i));
+}
+
+/** Times a pool of the scenario's operations as one round. */
+async function timed(
+  name: string,
+  description: string,
+  roundNo: number,
+  n: number,
+  concurrency: number,
+  op: (i: number) => Promise<void>,
+  maxSeconds = settings.max_seconds,
+) {
+  timingScenario = name;
+  try {
+    const r = resultOf(name, description, roundNo, concurrency, await pool(n, concurrency, maxSeconds, op));
+    log(
+      `${name} round ${roundNo}: ${r.throughput_ops_s} ops/s, p50 ${r.latency_ms?.p50 ?? '-'} ms, errors ${r.errors}${r.errors ? ` (${r.error_samples[0]?.slice(0, 200)})` : ''}`,
+    );
+    return r;
+  } finally {
+    timingScenario = null;
+  }
+}
+
+/** Untimed: runs `make` n times at the bench's concurrency and returns what each gave (failures left out). */
+async function prepare<T>(what: string, n: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  log(`preparing ${n} ${what}`);
+  const out: T[] = [];
+  const p = await pool(n, settings.concurrency, settings.max_seconds * 4, async (i) => {
+    out.push(await make(i));
+  });
+  if (p.ok < n) log(`preparing ${what}: ${n - p.ok} failed (${p.samples.join('; ')})`);
+  return out;
+}
+
+/**
+ * A throughput scenario against a baseline: R rounds of scenario between baseline runs; the ratio of each round is
+ * the scenario's throughput over the mean of the baseline runs just before and after it.
+ */
+async function versusBaseline(
+  name: ScenarioName,
+  description: string,
+  n: number,
+  ratioKey: RatioKey | null,
+  baseline: (roundNo: number) => Promise<ScenarioResult[]>,
+  op: (i: number, roundNo: number) => Promise<void>,
+): Promise<ScenarioReport> {
+  await warmUp(name, (i) => op(i, 0));
+  const { pairs } = await alternate(settings.rounds, baseline, (r) => timed(name, description, r, n, settings.concurrency, (i) => op((r - 1) * n + i, r)));
+  const first = (rs: ScenarioResult[]) => rs.filter((r) => r.name === rs[0].name);
+  const ratio = summarize(pairs.map((p) => p.run.throughput_ops_s / tput([...first(p.before), ...first(p.after)])));
+  const rep: ScenarioReport = {
+    description,
+    runs: pairs.map((p) => p.run),
+    baselines: [...(pairs[0]?.before ?? []), ...pairs.flatMap((p) => p.after)],
+    ratios: { [ratioKey ?? `${name}_vs_${first(pairs[0]?.before ?? [])[0]?.name ?? 'baseline'}`]: ratio },
+    notes: [],
+  };
+  if (ratioKey) figures[ratioKey] = ratio;
+  return rep;
+}
+
+/** The stack's processes (children of this one), by part, with their RSS in MB. */
+function stackProcesses(): { pid: number; part: string; rss_mb: number }[] {
+  const pids = (sh('pgrep', ['-P', String(process.pid)]) ?? '').split('\n').filter(Boolean).map(Number);
+  const out: { pid: number; part: string; rss_mb: number }[] = [];
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const entry = cmd.find((a) => /(gateway|workers|payment-state|provider-sandbox)\/(webhooks\/)?main\.ts$/.test(a));
+      if (!entry) continue;
+      const connector = cmd[cmd.indexOf('--connector') + 1];
+      const part = entry.startsWith('workers/webhooks')
+        ? 'worker-webhooks'
+        : entry.startsWith('workers/')
+          ? `worker${connector && cmd.includes('--connector') ? ` (${connector})` : ''}`
+          : entry.split('/').at(-2)!;
+      const rss = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (rss) out.push({ pid, part, rss_mb: round(Number(rss) / 1024, 1) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out.sort((a, b) => a.part.localeCompare(b.part) || a.pid - b.pid);
+}
+
+/** Extra worker processes of one connector, beside the stack (the scale-out scenario's). */
+const extraWorkers = new Set<ChildProcess>();
+
+async function startWorker(stack: Stack, connector: string, concurrency: number): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, WORKER_CONCURRENCY: String(concurrency) };
+  delete env.HEALTH_PORT;
+  const child = spawn(process.execPath, ['workers/main.ts', '--connector', connector], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  extraWorkers.add(child);
+  child.once('exit', () => extraWorkers.delete(child));
+  const lines: string[] = [];
+  const collect = (buf: Buffer) => lines.push(...buf.toString().split('\n').filter(Boolean));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const deadline = Date.now() + 30_000;
+  while (!lines.some((l) => l.includes('worker ready'))) {
+    if (child.exitCode !== null) throw new Error(`worker exited: ${lines.slice(-10).join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`worker did not start: ${lines.slice(-10).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // Only warnings and errors are kept (an info line per job would fill the memory).
+  const problems = lines.filter((l) => /"level":"(warn|error)"/.test(l));
+  child.stdout!.removeAllListeners('data');
+  child.stderr!.removeAllListeners('data');
+  const keep = (buf: Buffer) =>
+    problems.push(
+      ...buf
+        .toString()
+        .split('\n')
+        .filter((l) => /"level":"(warn|error)"/.test(l)),
+    );
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  extraWorkerProblems.set(child, problems);
+  return child;
+}
+const extraWorkerProblems = new Map<ChildProcess, string[]>();
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function serviceScenarios(run: Set<ScenarioName>, base: Baselines): Promise<Record<string, unknown>> {
+  log(`starting the stack (payment-state, provider-sandbox, worker, worker-webhooks, gateway; env ${JSON.stringify(stackEnv)})`);
   let stack: Stack;
   try {
     stack = await Stack.start(stackEnv);
@@ -460,59 +670,88 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
     throw err;
   }
   current = stack;
-  const results: ScenarioResult[] = [];
   const stackInfo: Record<string, unknown> = { env: stackEnv, db: stack.dbName, redis_prefix: stack.env.REDIS_PREFIX };
+  const gw = stack.gatewayUrl;
   try {
     const db = await stack.db(); // also makes stack.stop() drop the stack's database
     const { api_key: key, merchant_id: merchantId } = await stack.merchant();
-    const scenario = async (
-      name: ScenarioName,
-      description: string,
-      n: number,
-      body: unknown,
-      expect: string,
-      then?: (payment: Record<string, unknown>) => Promise<unknown>,
-    ) => {
-      const op = async () => {
-        const payment = await postPayment(stack.gatewayUrl, key, typeof body === 'function' ? (body as () => unknown)() : body, expect);
-        if (then) await then(payment);
-      };
-      if (settings.warmup) {
-        log(`${name}: warm-up (${settings.warmup})`);
-        await pool(settings.warmup, settings.concurrency, settings.max_seconds, op);
-      }
-      log(`${name}: ${n} operations, concurrency ${settings.concurrency}`);
-      const r = resultOf(name, description, settings.concurrency, await pool(n, settings.concurrency, settings.max_seconds, op));
-      log(`${name}: ${r.throughput_ops_s} ops/s, p50 ${r.latency_ms?.p50 ?? '-'} ms, errors ${r.errors}`);
-      results.push(r);
-    };
-    if (run.has('create')) {
-      await scenario('create', 'POST /payments (status requires_confirmation)', settings.n_create, paymentBody, 'requires_confirmation');
-    }
-    if (run.has('create_confirm_auto') && !stopping) {
-      await scenario(
-        'create_confirm_auto',
-        'POST /payments with confirm=true, automatic capture, through payment-state, BullMQ, worker and provider sandbox (status succeeded)',
-        settings.n_confirm,
-        { ...paymentBody, confirm: true, payment_method: 'pay_later' },
-        'succeeded',
+    const insertRound = async (r: number) => [await base.insert(r)];
+    const create = (body: unknown = paymentBody) => api(gw, key, 'POST', '/payments', body, 'requires_confirmation');
+    const confirm = (body: unknown = confirmBody) => api(gw, key, 'POST', '/payments', body, 'succeeded');
+
+    if (run.has('create') && !stop.requested) {
+      scenarioReports.create = await versusBaseline(
+        'create',
+        'POST /payments (status requires_confirmation) vs raw insertOne',
+        settings.n_create,
+        'create_vs_insert',
+        insertRound,
+        async () => void (await create()),
       );
     }
-    if (run.has('refund') && !stopping) {
-      await scenario(
+
+    if (run.has('confirm') && !stop.requested) {
+      const description =
+        'POST /payments with confirm=true, automatic capture, the provider answering at once: gateway -> payment-state (gRPC) -> BullMQ -> worker -> provider sandbox -> payment-state (status succeeded), vs raw insertOne; p50 vs p50 of one raw insert + one raw job round trip';
+      const rep = await versusBaseline(
+        'confirm',
+        description,
+        settings.n_confirm,
+        'confirm_vs_insert',
+        async (r) => [await base.insert(r), await base.jobRoundTrip(r)],
+        async () => void (await confirm()),
+      );
+      // p50 of the confirm over (p50 of a raw insert + p50 of a raw job round trip), both from the runs around it.
+      const perRound = rep.runs.map((run, i) => {
+        const around = [rep.baselines.slice(i * 2, i * 2 + 2), rep.baselines.slice(i * 2 + 2, i * 2 + 4)].flat();
+        const ins = around.filter((b) => b.name === 'baseline_insert');
+        const job = around.filter((b) => b.name === 'baseline_job_roundtrip');
+        return (run.latency_ms?.p50 ?? Number.NaN) / (p50(ins) + p50(job));
+      });
+      figures.confirm_p50_vs_insert_plus_job_p50 = rep.ratios.confirm_p50_vs_insert_plus_job_p50 = summarize(perRound);
+      scenarioReports.confirm = rep;
+    }
+
+    if (run.has('refund') && !stop.requested) {
+      const total = settings.rounds * settings.n_refund + settings.warmup;
+      const captured = await prepare('captured payments to refund', total, async () => idOf(await confirm()));
+      let next = 0;
+      scenarioReports.refund = await versusBaseline(
         'refund',
-        'POST /payments with confirm=true (automatic capture), then POST /refunds of the whole amount through payment-state, BullMQ, worker and provider sandbox (refund succeeded)',
-        settings.n_confirm,
-        { ...paymentBody, confirm: true, payment_method: 'pay_later' },
-        'succeeded',
-        (p) => postPayment(stack.gatewayUrl, key, { payment_id: p.payment_id }, 'succeeded', '/refunds'),
+        'POST /refunds of the whole amount of a captured payment (created and confirmed beforehand, untimed) through payment-state, BullMQ, worker and provider sandbox (refund status succeeded), vs raw insertOne',
+        settings.n_refund,
+        'refund_vs_insert',
+        insertRound,
+        async () => {
+          const id = captured[next++];
+          if (!id) throw new OpError('not_prepared', 'no captured payment left (its preparation failed)');
+          await api(gw, key, 'POST', '/refunds', { payment_id: id }, 'succeeded');
+        },
       );
     }
-    if (run.has('confirm_oauth_connector') && !stopping) {
-      // Ratepay: OAuth2 client credentials (one token for every job, from the Redis cache), decimals, a full order.
+
+    if (run.has('retrieve') && !stop.requested) {
+      const ids = await prepare('captured payments to read', Math.min(200, settings.n_retrieve), async () => idOf(await confirm()));
+      if (ids.length === 0) throw new Error('retrieve: no payment to read (their creation failed)');
+      scenarioReports.retrieve = await versusBaseline(
+        'retrieve',
+        'GET /payments/{id} of a captured payment (200 payments read in turn) vs raw findOne by a unique index',
+        settings.n_retrieve,
+        'retrieve_vs_findone',
+        async (r) => [await base.findOne(r)],
+        async (i) => void (await api(gw, key, 'GET', `/payments/${ids[Math.abs(i) % ids.length]}`, undefined, 'succeeded')),
+      );
+    }
+
+    if (run.has('lifecycle') && !stop.requested) scenarioReports.lifecycle = await lifecycle(gw, key);
+
+    if (run.has('confirm_oauth') && !stop.requested) {
+      // Ratepay: OAuth2 client credentials (one token for every job, from the Redis cache), decimals, a full order. A
+      // merchant of its own: with a connector account, the main merchant's payments would be routed to it.
+      const oauth = await stack.merchant({ merchant_name: 'Bench OAuth connector' });
       const account = await stack.api(
         'POST',
-        `/account/${merchantId}/connectors`,
+        `/account/${oauth.merchant_id}/connectors`,
         {
           connector_name: 'ratepay',
           connector_account_details: {
@@ -525,8 +764,7 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
         stack.adminKey,
       );
       if (account.status !== 200) throw new Error(`ratepay connector account: ${account.status} ${JSON.stringify(account.body)}`);
-      let n = 0;
-      const ratepayBody = () => ({
+      const ratepayBody = (i: number) => ({
         ...paymentBody,
         confirm: true,
         payment_method: 'pay_later',
@@ -536,39 +774,308 @@ async function serviceScenarios(run: Set<ScenarioName>): Promise<{ results: Scen
         billing: { address: { line1: 'Allee 84', zip: '10439', city: 'Berlin', country: 'DE', first_name: 'Hanna', last_name: 'Schmidt' } },
         order_details: [{ product_name: 'Jacket', quantity: 1, amount: 10_000, tax_percentage: 19 }],
         metadata: { birth_date: '1985-02-11', buyer_type: 'private' },
-        browser_info: { ip_address: '203.0.113.7', user_agent: 'Mozilla/5.0', device_fingerprint: { ratepay: `bench-dfp-${++n}` } },
+        browser_info: {
+          ip_address: '203.0.113.7',
+          user_agent: 'Mozilla/5.0',
+          device_fingerprint: { ratepay: `bench-dfp-${i}-${randomBytes(4).toString('hex')}` },
+        },
       });
-      await scenario(
-        'confirm_oauth_connector',
-        'POST /payments with confirm=true, manual capture, through the ratepay connector (OAuth2 token from the Redis cache, decimals, full order) to its imitation (status requires_capture)',
+      scenarioReports.confirm_oauth = await versusBaseline(
+        'confirm_oauth',
+        'POST /payments with confirm=true, manual capture, through the ratepay connector (OAuth2 token from the Redis cache, decimals, full order) to its imitation (status requires_capture), vs raw insertOne',
         settings.n_confirm,
-        ratepayBody,
-        'requires_capture',
+        null,
+        insertRound,
+        async (i) => void (await api(gw, oauth.api_key, 'POST', '/payments', ratepayBody(i), 'requires_capture')),
       );
     }
-    // What the service recorded, as a cross-check of the answers (warm-up included).
+
+    if (run.has('scaleout') && !stop.requested) scenarioReports.scaleout = await scaleOut(stack, gw, key);
+    if (run.has('memory') && !stop.requested) scenarioReports.memory = await memory(gw, key);
+    if (run.has('lists') && !stop.requested) scenarioReports.lists = await lists(stack, db, base);
+
+    // What the service recorded, as a cross-check of the answers (warm-up and preparation included).
     const byStatus = await db
       .collection('payments')
-      .aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }])
+      .aggregate<{ _id: string; n: number }>([{ $match: { merchant_id: merchantId } }, { $group: { _id: '$status', n: { $sum: 1 } } }])
       .toArray()
       .catch((err) => [{ _id: `error: ${(err as Error).message}`, n: 0 }]);
     stackInfo.payments_by_status = Object.fromEntries(byStatus.map((x) => [x._id, x.n]));
-    stackInfo.transitions = await db
-      .collection('transitions')
-      .countDocuments()
-      .catch(() => null);
     // Warnings and errors the processes logged (the full logs stay in memory only).
     const problems: Record<string, { count: number; samples: string[] }> = {};
     for (const [part, lines] of Object.entries(stack.logs)) {
       const bad = lines.filter((l) => /"level":"(warn|error)"/.test(l) || (!l.startsWith('{') && l.trim() !== '--- process stopped ---'));
       if (bad.length) problems[part] = { count: bad.length, samples: bad.slice(0, 5).map((l) => l.slice(0, 400)) };
     }
+    const extra = [...extraWorkerProblems.values()].flat();
+    if (extra.length) problems['worker (scale-out)'] = { count: extra.length, samples: extra.slice(0, 5).map((l) => l.slice(0, 400)) };
     stackInfo.log_problems = problems;
   } finally {
     await stopStack();
   }
-  return { results, stack: stackInfo };
+  return stackInfo;
 }
+
+/** Create (manual capture, several captures allowed), confirm, two partial captures, a partial refund: one lifecycle. */
+async function lifecycle(gw: string, key: string): Promise<ScenarioReport> {
+  const description =
+    'one lifecycle: POST /payments (capture_method manual_multiple), POST /payments/{id}/confirm, two partial POST /payments/{id}/capture (4000 and 3000 of 10000), POST /refunds of 5000; lifecycles per second and the latency of a whole lifecycle';
+  const steps: Record<string, number[]> = { create: [], confirm: [], capture_1: [], capture_2: [], refund: [] };
+  const step = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await f();
+    steps[name].push(performance.now() - t);
+    return out;
+  };
+  const notFailed = (s: string) => !['failed', 'processing', 'cancelled'].includes(s);
+  const op = async () => {
+    const id = idOf(
+      await step('create', () => api(gw, key, 'POST', '/payments', { ...paymentBody, capture_method: 'manual_multiple' }, 'requires_confirmation')),
+    );
+    await step('confirm', () => api(gw, key, 'POST', `/payments/${id}/confirm`, { payment_method: 'pay_later' }, 'requires_capture'));
+    await step('capture_1', () => api(gw, key, 'POST', `/payments/${id}/capture`, { amount_to_capture: 4000 }, notFailed));
+    await step('capture_2', () => api(gw, key, 'POST', `/payments/${id}/capture`, { amount_to_capture: 3000 }, notFailed));
+    await step('refund', () => api(gw, key, 'POST', '/refunds', { payment_id: id, amount: 5000 }, 'succeeded'));
+  };
+  await warmUp('lifecycle', op);
+  for (const k of Object.keys(steps)) steps[k].length = 0;
+  const runs: ScenarioResult[] = [];
+  for (let r = 1; r <= settings.rounds && !stop.requested; r++)
+    runs.push(await timed('lifecycle', description, r, settings.n_lifecycle, settings.concurrency, op));
+  figures.lifecycle_ops_s = summarize(runs.map((r) => r.throughput_ops_s));
+  figures.lifecycle_p50_ms = summarize(runs.map((r) => r.latency_ms?.p50 ?? Number.NaN));
+  const timing = serverTimings.get('lifecycle');
+  const notes = timing
+    ? []
+    : [
+        'TODO (issue 24): the gateway sends no Server-Timing header yet, so the share of time per process is not measured; once it does, this scenario reports the distribution of each of its entries',
+      ];
+  return {
+    description,
+    runs,
+    baselines: [],
+    ratios: {},
+    notes,
+    extra: {
+      step_latency_ms: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, latencyOf(v)])),
+      server_timing_ms: timing ? Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, latencyOf(v)])) : null,
+    },
+  };
+}
+
+/**
+ * 1 worker process of service_test vs `scaleout_workers` of them, the provider answering after provider_delay_ms
+ * (the sandbox's `+slow` tag, SANDBOX_SLOW_MS), each worker with scaleout_worker_concurrency jobs at a time so that
+ * the workers are what bounds the throughput: 1, N, 1, N, ..., 1 (the stack's own worker is stopped meanwhile).
+ */
+async function scaleOut(stack: Stack, gw: string, key: string): Promise<ScenarioReport> {
+  const k = settings.scaleout_workers;
+  const c = settings.scaleout_worker_concurrency;
+  const concurrency = Math.max(settings.concurrency, 2 * k * c);
+  const description = `POST /payments with confirm=true (automatic capture), the provider answering after ${settings.provider_delay_ms} ms (customer tagged +slow, SANDBOX_SLOW_MS), with 1 and with ${k} worker processes of service_test, ${c} jobs at a time each, ${concurrency} requests in flight`;
+  const slowBody = { ...confirmBody, customer: { email: 'bench+slow@example.com' } };
+  await stack.kill('worker');
+  const running: ChildProcess[] = [];
+  const workers = async (n: number) => {
+    while (running.length > n) await stopWorker(running.pop()!);
+    while (running.length < n) running.push(await startWorker(stack, 'service_test', c));
+  };
+  const phase = (n: number) => async (r: number) => {
+    await workers(n);
+    return timed(n === 1 ? 'scaleout_1' : `scaleout_${k}`, description, r, settings.n_scaleout, concurrency, async () => {
+      await api(gw, key, 'POST', '/payments', slowBody, 'succeeded');
+    });
+  };
+  try {
+    await workers(1);
+    await warmUp('scaleout', async () => void (await api(gw, key, 'POST', '/payments', slowBody, 'succeeded')));
+    const { pairs } = await alternate(settings.rounds, phase(1), phase(k));
+    const ratio = summarize(pairs.map((p) => p.run.throughput_ops_s / tput([p.before, p.after])));
+    figures.scaleout_4_vs_1 = ratio;
+    return {
+      description,
+      runs: pairs.map((p) => p.run),
+      baselines: [pairs[0]?.before, ...pairs.map((p) => p.after)].filter((x): x is ScenarioResult => !!x),
+      ratios: { [`scaleout_${k}_vs_1`]: ratio },
+      notes: [
+        `the bound of the workers alone: 1 process at most ${round((c * 1000) / Math.max(1, settings.provider_delay_ms), 1)} confirms/s, ${k} at most ${round((k * c * 1000) / Math.max(1, settings.provider_delay_ms), 1)}/s`,
+        ...(k !== 4 ? [`scaleout_4_vs_1 is ${k} vs 1 here (BENCH_SCALEOUT_WORKERS=${k})`] : []),
+      ],
+      extra: { worker_processes: k, worker_concurrency: c, provider_delay_ms: settings.provider_delay_ms, concurrency },
+    };
+  } finally {
+    await workers(0);
+    await stack.startPart('worker');
+  }
+}
+
+/** RSS of every process of the stack after N payments and again after N more (create+confirm, automatic capture). */
+async function memory(gw: string, key: string): Promise<ScenarioReport> {
+  const n = settings.n_memory;
+  const description = `RSS of each process of the stack (from /proc/<pid>/status) after ${n} payments (POST /payments with confirm=true, automatic capture) and after ${n} more`;
+  const snap = () => stackProcesses();
+  const op = async () => void (await api(gw, key, 'POST', '/payments', confirmBody, 'succeeded'));
+  await warmUp('memory', op);
+  const at_start = snap();
+  const first = await timed('memory_first', description, 1, n, settings.concurrency, op, settings.memory_max_seconds);
+  const after_first = snap();
+  const second = await timed('memory_second', description, 2, n, settings.concurrency, op, settings.memory_max_seconds);
+  const after_second = snap();
+  const byPart = (s: typeof at_start) => Object.fromEntries(s.map((p) => [`${p.part} [${p.pid}]`, p.rss_mb]));
+  const total = (s: typeof at_start) =>
+    round(
+      s.reduce((a, p) => a + p.rss_mb, 0),
+      1,
+    );
+  const growth = after_second.map((p) => {
+    const before = after_first.find((x) => x.pid === p.pid);
+    return {
+      part: p.part,
+      pid: p.pid,
+      mb: before ? round(p.rss_mb - before.rss_mb, 1) : null,
+      pct: before ? round((100 * (p.rss_mb - before.rss_mb)) / before.rss_mb, 1) : null,
+    };
+  });
+  const maxGrowth = Math.max(...growth.map((g) => g.pct ?? Number.NaN).filter(Number.isFinite));
+  figures.memory_total_mb = summarize([total(after_second)]);
+  figures.memory_max_growth_pct = summarize([maxGrowth]);
+  const notes = [
+    `the node processes only (not Redis nor the MongoDB server); ${first.ok} + ${second.ok} payments made`,
+    ...(settings.quick || n < 100_000 ? [`scaled down: ${n} payments per phase, not 100k`] : []),
+  ];
+  return {
+    description,
+    runs: [first, second],
+    baselines: [],
+    ratios: {},
+    notes,
+    extra: {
+      rss_mb: { at_start: byPart(at_start), after_first: byPart(after_first), after_second: byPart(after_second) },
+      total_mb: { at_start: total(at_start), after_first: total(after_first), after_second: total(after_second) },
+      growth_second_phase: growth,
+    },
+  };
+}
+
+/**
+ * The three lists of one merchant at list_small payments, then (seeded up to) list_large: R rounds at each size, the
+ * three lists in turn in each round. The sizes cannot be interleaved (the data only grows), so a raw findOne baseline
+ * runs before each size's rounds to tell a slower machine from a slower list.
+ */
+async function lists(stack: Stack, db: Db, base: Baselines): Promise<ScenarioReport> {
+  const sizes = { small: settings.list_small, large: settings.list_large };
+  const scaled = sizes.small !== 10_000 || sizes.large !== 1_000_000;
+  const timeoutMs = settings.list_timeout_ms;
+  const description = `GET /payments/list?limit=10, POST /payments/list {limit: 10} (with total_count), POST /refunds/list {limit: 10} of one merchant with ${sizes.small} payments, then with ${sizes.large} (one in ${settings.list_refund_every || '∞'} refunded), ${settings.list_concurrency} requests in flight; p50 at ${sizes.large} over p50 at ${sizes.small}`;
+  const m = await stack.merchant({ merchant_name: 'Bench lists' });
+  const gw = stack.gatewayUrl;
+  // The models of the copies: one succeeded payment and one refunded, made through the API.
+  const plain = idOf(await api(gw, m.api_key, 'POST', '/payments', confirmBody, 'succeeded'));
+  const refunded = idOf(await api(gw, m.api_key, 'POST', '/payments', confirmBody, 'succeeded'));
+  await api(gw, m.api_key, 'POST', '/refunds', { payment_id: refunded }, 'succeeded');
+  const templates = await findTemplates(db, m.merchant_id);
+  let held = 2;
+  const seeding: Record<string, unknown> = {};
+  const seedTo = async (size: 'small' | 'large') => {
+    const count = sizes[size] - held;
+    log(`lists: seeding ${count} payments of merchant ${m.merchant_id} (copies of ${plain} and ${refunded})`);
+    let shown = 0;
+    seeding[size] = await seedPayments(db, templates, {
+      merchantId: m.merchant_id,
+      count,
+      refundEvery: settings.list_refund_every,
+      // Copies go back in time from where the previous ones stopped.
+      offset: held - 2,
+      onProgress: (done) => {
+        if (done - shown >= 100_000) {
+          shown = done;
+          log(`lists: ${done} of ${count} seeded`);
+        }
+      },
+    });
+    held += count;
+    log(`lists: seeded ${JSON.stringify(seeding[size])}`);
+  };
+  const kinds = {
+    get_payments: { method: 'GET', path: '/payments/list?limit=10', body: undefined },
+    post_payments: { method: 'POST', path: '/payments/list', body: { limit: 10 } },
+    post_refunds: { method: 'POST', path: '/refunds/list', body: { limit: 10 } },
+  } as const;
+  type Kind = keyof typeof kinds;
+  const once = (kind: Kind, size: 'small' | 'large', r: number) => {
+    const { method, path, body } = kinds[kind];
+    return timed(`list_${kind}_${size}`, description, r, settings.n_list, settings.list_concurrency, async () => {
+      await api(gw, m.api_key, method, path, body, anyStatus, timeoutMs);
+    });
+  };
+  const runs: ScenarioResult[] = [];
+  const baselines: ScenarioResult[] = [];
+  const p50s: Record<Kind, Record<'small' | 'large', number[]>> = {
+    get_payments: { small: [], large: [] },
+    post_payments: { small: [], large: [] },
+    post_refunds: { small: [], large: [] },
+  };
+  const notes: string[] = [];
+  let tooSlow = false;
+  for (const size of ['small', 'large'] as const) {
+    // Lists that time out already at the small size (a server that scans): seeding the large size would take long and
+    // measure only timeouts again, while the aborted requests keep the server busy.
+    if (size === 'large' && tooSlow) {
+      notes.push(`not seeded to ${sizes.large}: a list timed out at ${sizes.small} payments already, so there is no p50 to compare`);
+      break;
+    }
+    await seedTo(size);
+    baselines.push(await base.findOne(size === 'small' ? 0 : 1));
+    for (const kind of Object.keys(kinds) as Kind[]) await once(kind, size, 0); // warm-up, not counted
+    const gaveUp = new Set<Kind>();
+    for (let r = 1; r <= settings.rounds && !stop.requested; r++) {
+      for (const kind of Object.keys(kinds) as Kind[]) {
+        if (gaveUp.has(kind)) continue;
+        const res = await once(kind, size, r);
+        runs.push(res);
+        // Every request timed out: the p50 is at least the timeout; more rounds would only repeat that.
+        if (res.ok === 0) {
+          gaveUp.add(kind);
+          if (size === 'small') tooSlow = true;
+          p50s[kind][size].push(Number.NaN);
+          notes.push(
+            `${kind} at ${sizes[size]} payments: every request failed (${res.error_samples[0]?.slice(0, 120)}); its p50 is taken as the timeout, ${timeoutMs} ms, a lower bound`,
+          );
+        } else p50s[kind][size].push(res.latency_ms!.p50);
+      }
+    }
+  }
+  // Round i at the large size over round i at the small one; a size whose requests all timed out counts the timeout.
+  const orTimeout = (v: number) => (Number.isFinite(v) ? v : timeoutMs);
+  const ratios = Object.fromEntries(
+    (Object.keys(kinds) as Kind[]).map((kind) => {
+      const { small, large } = p50s[kind];
+      const n = Math.max(small.length, large.length);
+      const at = (xs: number[], i: number) => orTimeout(xs[Math.min(i, xs.length - 1)] ?? Number.NaN);
+      return [`${kind}_large_vs_small_p50`, summarize(Array.from({ length: n }, (_, i) => at(large, i) / at(small, i)))];
+    }),
+  );
+  const worst = Object.values(ratios).reduce<RatioSummary | null>((w, s) => (s && (!w || s.median > w.median) ? s : w), null);
+  figures.list_1m_vs_10k_p50 = tooSlow ? null : worst;
+  if (tooSlow) notRun.lists = `a list timed out (${timeoutMs} ms) at ${sizes.small} payments already: see scenarios.lists.notes`;
+  return {
+    description,
+    runs,
+    baselines,
+    ratios,
+    notes: [
+      'list_1m_vs_10k_p50 is the worst (largest) of the three lists',
+      `the raw findOne baseline ran before each size (rounds 0 and 1 of baseline_findone): p50 ${baselines.map((b) => b.latency_ms?.p50 ?? '–').join(' then ')} ms, to tell a slower machine from a slower list`,
+      ...(scaled ? [`scaled down: ${sizes.large} vs ${sizes.small} payments, not 1M vs 10k`] : []),
+      'seeded by bulk inserts of copies of payments made through the API (bench/seed.ts)',
+      ...notes,
+    ],
+    extra: { sizes, seeding, merchant_id: m.merchant_id, request_timeout_ms: timeoutMs },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Stopping and cleaning up
 
 /**
  * Stack.start does not stop the parts it already started when a later one fails to start: stop those (our own
@@ -592,7 +1099,7 @@ async function killStrayParts(): Promise<void> {
     } catch {
       continue;
     }
-    if (!/(gateway|workers|payment-state|provider-sandbox)\/main\.ts/.test(cmd)) continue;
+    if (!/(gateway|workers|payment-state|provider-sandbox)\/(webhooks\/)?main\.ts/.test(cmd)) continue;
     log(`stopping stack process ${pid} left by the failed start`);
     try {
       process.kill(pid, 'SIGKILL');
@@ -634,6 +1141,7 @@ let current: Stack | undefined;
 async function stopStack(): Promise<void> {
   const stack = current;
   current = undefined;
+  await Promise.all([...extraWorkers].map((w) => stopWorker(w)));
   if (!stack) return;
   log('stopping the stack');
   agent.destroy(); // our keep-alive connections would hold the gateway's shutdown open
@@ -645,12 +1153,13 @@ async function stopStack(): Promise<void> {
 let signals = 0;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
-    stopping = true;
+    stop.requested = true;
     abortAll.abort();
     if (++signals === 1) {
       log(`${sig}: stopping the run (send it again to stop at once)`);
     } else {
       log(`${sig}: stopping at once`);
+      for (const w of extraWorkers) w.kill('SIGKILL');
       void stopStack().finally(() => process.exit(130));
     }
   });
@@ -691,135 +1200,169 @@ function machine() {
   };
 }
 
-const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '–' : x.toFixed(digits));
+const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
+const spreadOf = (s: RatioSummary | null | undefined, digits = 3) =>
+  s ? (s.rounds.length > 1 ? `${fmt(s.min, digits)}–${fmt(s.max, digits)} (${s.rounds.length} rounds)` : '1 run') : null;
 
 function markdown(report: Report): string {
   const m = report.machine;
   const lines = [
-    `# Benchmark ${report.timestamp}`,
+    `# Benchmark ${report.timestamp}${report.quick ? ' (quick: small runs, not a measurement of the targets)' : ''}`,
     '',
     `commit ${report.git.commit ?? 'unknown'}${report.git.dirty ? ' (dirty)' : ''} · ${m.nproc} CPU (${m.cpu_model ?? '?'}) · ${m.total_memory_mb} MB · node ${m.node} · ` +
       `MongoDB server ${report.services.mongodb ?? '?'} · Redis ${report.services.redis ?? '?'} · load (1 min) ${m.loadavg_1m_at_start} at start, ${m.loadavg_1m_at_end ?? '?'} at end · ` +
-      `concurrency ${report.settings.concurrency}, warm-up ${report.settings.warmup}`,
+      `concurrency ${report.settings.concurrency}, warm-up ${report.settings.warmup}, ${report.settings.rounds} rounds`,
     '',
-    '| scenario | ops | errors | duration s | throughput ops/s | p50 ms | p95 ms | p99 ms | max ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '## Targets (issue 24)',
+    '',
+    'Each figure is the median of the per-round ratios (each round: the scenario between two runs of its baseline); the spread is min–max over the rounds.',
+    '',
+    '| row | figure | measured | spread | target | met |',
+    '|---|---|---:|---|---|---|',
   ];
-  for (const r of report.results) {
-    const l = r.latency_ms;
+  for (const t of report.targets) {
     lines.push(
-      `| ${r.name}${r.timed_out ? ' (timed out)' : ''} | ${r.ops} | ${r.errors} | ${fmt(r.duration_s, 2)} | ${fmt(r.throughput_ops_s)} | ${fmt(l?.p50)} | ${fmt(l?.p95)} | ${fmt(l?.p99)} | ${fmt(l?.max)} |`,
+      `| ${t.row} | \`${t.figure}\` | ${t.value === null ? `– (${t.note ?? 'not run'})` : fmt(t.value, 3)} | ${t.spread ?? '–'} | ${t.target} | ${t.met === null ? '–' : t.met ? 'met' : '**not met**'} |`,
     );
+  }
+  const lc = report.figures.lifecycle_ops_s;
+  if (lc)
+    lines.push(
+      `| full lifecycle (create, confirm manual, 2 partial captures, refund) | \`lifecycle_ops_s\`, \`lifecycle_p50_ms\` | ${fmt(lc.median)} /s, p50 ${fmt(report.figures.lifecycle_p50_ms?.median)} ms | ${spreadOf(lc, 1) ?? '–'} | reported, with the share of time per process | – |`,
+    );
+  lines.push(
+    '',
+    '## Runs',
+    '',
+    "In the order they ran: baseline (round 0), round 1, baseline (after round 1), round 2, …; the lists: each size's rounds after its seeding.",
+    '',
+    '| scenario | round | ops | errors | duration s | throughput ops/s | p50 ms | p95 ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const [name, s] of Object.entries(report.scenarios)) {
+    if (!s) continue;
+    const rows = [...s.baselines, ...s.runs].sort((a, b) => a.seq - b.seq);
+    for (const r of rows) {
+      const l = r.latency_ms;
+      lines.push(
+        `| ${name === r.name ? name : `${name}: ${r.name}`}${r.timed_out ? ' (timed out)' : ''} | ${r.round} | ${r.ops} | ${r.errors} | ${fmt(r.duration_s, 2)} | ${fmt(r.throughput_ops_s)} | ${fmt(l?.p50)} | ${fmt(l?.p95)} | ${fmt(l?.p99)} | ${fmt(l?.max)} |`,
+      );
+    }
   }
   lines.push('');
-  const ratio = (a: string, b: string, what: string) => {
-    const x = report.results.find((r) => r.name === a);
-    const y = report.results.find((r) => r.name === b);
-    if (!x || !y?.throughput_ops_s) return;
-    const q = x.throughput_ops_s / y.throughput_ops_s;
-    lines.push(`- ${a} / ${b} = **${q.toFixed(3)}** (${(q * 100).toFixed(1)} %): ${what}`);
-  };
-  ratio('create', 'baseline_mongo_insert', 'payments created per raw insertOne this MongoDB server takes');
-  ratio('create_confirm_auto', 'baseline_bullmq', 'confirmed payments per no-op BullMQ job this Redis runs');
-  for (const r of report.results) {
-    const q = r.extra?.throughput_by_quarter as ReturnType<typeof quarters> | undefined;
-    if (q)
-      lines.push(`- ${r.name}: first quarter of the operations at ${fmt(q.first_quarter_ops_s)} ops/s, last quarter at ${fmt(q.last_quarter_ops_s)} ops/s`);
+  for (const [name, s] of Object.entries(report.scenarios)) {
+    if (!s) continue;
+    for (const [k, v] of Object.entries(s.ratios)) if (v) lines.push(`- ${name}: \`${k}\` = **${fmt(v.median, 3)}** (${spreadOf(v)})`);
+    for (const n of s.notes) lines.push(`- ${name}: ${n}`);
+    const steps = s.extra?.step_latency_ms as Record<string, { p50: number } | null> | undefined;
+    if (steps)
+      lines.push(
+        `- ${name}: p50 per step: ${Object.entries(steps)
+          .map(([k, v]) => `${k} ${fmt(v?.p50)} ms`)
+          .join(', ')}`,
+      );
+    const mem = s.extra?.total_mb as Record<string, number> | undefined;
+    if (mem) lines.push(`- ${name}: total RSS MB at start ${mem.at_start}, after the first phase ${mem.after_first}, after the second ${mem.after_second}`);
+    const errs = [...s.baselines, ...s.runs].filter((r) => r.errors);
+    for (const r of errs)
+      lines.push(
+        `- errors in ${r.name} round ${r.round}: ${Object.entries(r.error_kinds)
+          .map(([k, n]) => `${k} ×${n}`)
+          .join(', ')}`,
+      );
   }
-  for (const r of report.results.filter((x) => x.timed_out)) {
-    lines.push(`- ${r.name} hit BENCH_MAX_SECONDS=${report.settings.max_seconds}: ${r.ops} of ${planned(r.name)} operations ran; its numbers are over those`);
-  }
-  if (report.stack?.payments_by_status) lines.push(`- payments the service holds at the end, by status: ${JSON.stringify(report.stack.payments_by_status)}`);
-  const errs = report.results.filter((r) => r.errors);
-  for (const r of errs)
-    lines.push(
-      `- errors in ${r.name}: ${Object.entries(r.error_kinds)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ')}`,
-    );
+  for (const [k, why] of Object.entries(report.ratio_notes)) lines.push(`- \`${k}\`: ${why}`);
+  if (report.stack?.payments_by_status) lines.push(`- payments of the main merchant at the end, by status: ${JSON.stringify(report.stack.payments_by_status)}`);
   return `${lines.join('\n')}\n`;
-}
-
-const planned = (name: ScenarioName) =>
-  ({
-    baseline_mongo_insert: settings.n_mongo,
-    baseline_bullmq: settings.n_bullmq,
-    create: settings.n_create,
-    create_confirm_auto: settings.n_confirm,
-    refund: settings.n_confirm,
-    confirm_oauth_connector: settings.n_confirm,
-  })[name];
-
-interface Report {
-  timestamp: string;
-  git: { commit: string | null; dirty: boolean | null };
-  machine: ReturnType<typeof machine>;
-  services: { mongodb: string | null; redis: string | null };
-  settings: typeof settings & { scenarios: ScenarioName[] };
-  results: ScenarioResult[];
-  stack: Record<string, unknown> | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
 const started = new Date();
 const run = new Set(SCENARIOS.filter(enabled));
+for (const s of SCENARIOS) if (!run.has(s)) notRun[s] = `not asked for (--only=${[...only].join(',')})`;
 const porcelain = sh('git', ['status', '--porcelain']);
 const report: Report = {
   timestamp: started.toISOString(),
+  quick,
   git: { commit: sh('git', ['rev-parse', '--short', 'HEAD']), dirty: porcelain === null ? null : porcelain.length > 0 },
   machine: machine(),
   services: { mongodb: null, redis: await redisVersion() },
-  settings: { ...settings, scenarios: [...run] },
-  results: [],
+  settings: { ...settings, scenarios: [...run], stack_env: stackEnv },
+  ratios: Object.fromEntries(RATIO_KEYS.map((k) => [k, null])) as Record<RatioKey, number | null>,
+  ratio_notes: {},
+  figures,
+  targets: [],
+  scenarios: scenarioReports,
   stack: null,
 };
 log(`settings ${JSON.stringify(report.settings)}`);
 
+const base = new Baselines();
 let failure: unknown;
 try {
-  if (run.has('baseline_mongo_insert')) {
-    log(`baseline_mongo_insert: ${settings.n_mongo} insertOne, concurrency ${settings.concurrency}`);
-    const r = await baselineMongo();
-    const ferret = r.extra?.ferretdb as string | null | undefined;
-    report.services.mongodb =
-      [r.extra?.server_version, ferret ? `(FerretDB${ferret === 'unknown' ? '' : ` ${ferret}`})` : ''].filter(Boolean).join(' ') || null;
-    log(`baseline_mongo_insert: ${r.throughput_ops_s} ops/s`);
-    report.results.push(r);
-  }
-  if (run.has('baseline_bullmq') && !stopping) {
-    log(`baseline_bullmq: ${settings.n_bullmq} jobs`);
-    const r = await baselineBullmq();
-    log(`baseline_bullmq: ${r.throughput_ops_s} ops/s`);
-    report.results.push(r);
-  }
-  if ((run.has('create') || run.has('create_confirm_auto') || run.has('refund') || run.has('confirm_oauth_connector')) && !stopping) {
-    const s = await serviceScenarios(run);
-    report.results.push(...s.results);
-    report.stack = s.stack;
-  }
+  report.stack = await serviceScenarios(run, base);
 } catch (err) {
   failure = err;
   await stopStack();
+} finally {
+  await base.close();
 }
+report.services.mongodb = [base.server.version, base.server.ferretdb ? `(FerretDB ${base.server.ferretdb})` : ''].filter(Boolean).join(' ') || null;
 
-if (stopping) {
+if (stop.requested) {
   log('interrupted: no results written');
   process.exit(130);
 }
 report.machine.loadavg_1m_at_end = round(os.loadavg()[0]);
-if (report.results.length) {
+const SCENARIO_OF: Record<RatioKey, ScenarioName> = {
+  create_vs_insert: 'create',
+  confirm_vs_insert: 'confirm',
+  refund_vs_insert: 'refund',
+  retrieve_vs_findone: 'retrieve',
+  list_1m_vs_10k_p50: 'lists',
+  scaleout_4_vs_1: 'scaleout',
+};
+const whyMissing = (s: ScenarioName) =>
+  notRun[s] ?? (failure ? `the run failed before or during ${s}: ${String(failure).slice(0, 200)}` : `${s} gave no figure`);
+for (const k of RATIO_KEYS) {
+  report.ratios[k] = figures[k]?.median ?? null;
+  if (report.ratios[k] === null) report.ratio_notes[k] = whyMissing(SCENARIO_OF[k]);
+}
+if (settings.quick && figures.list_1m_vs_10k_p50)
+  report.ratio_notes.list_1m_vs_10k_p50 = `quick run: ${settings.list_large} vs ${settings.list_small} payments, not 1M vs 10k`;
+report.targets = TARGETS.map((t) => {
+  const f = figures[t.figure];
+  return {
+    row: t.row,
+    figure: t.figure,
+    value: f?.median ?? null,
+    spread: spreadOf(f),
+    target: t.target,
+    met: f ? t.met(f.median) : null,
+    ...(f ? {} : { note: whyMissing(t.scenario) }),
+  };
+});
+
+const anyResults = Object.keys(scenarioReports).length > 0;
+if (anyResults) {
   mkdirSync(resultsDir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
   const file = `${resultsDir}${report.timestamp.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`;
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(file, json);
+  writeFileSync(`${resultsDir}latest.json`, json);
+  // latest.json may be committed: in the layout `biome check .` wants (it reads every file git does not ignore).
+  if (sh(`${root}node_modules/.bin/biome`, ['format', '--write', `${resultsDir}latest.json`]) === null)
+    log('could not format bench/results/latest.json with biome');
   const md = markdown(report);
   writeFileSync(`${resultsDir}latest.md`, md);
   process.stdout.write(`\n${md}`);
-  log(`wrote ${file.slice(root.length)} and bench/results/latest.md`);
+  log(`wrote ${file.slice(root.length)}, bench/results/latest.json and bench/results/latest.md`);
 }
 if (failure) {
   console.error('bench failed:', failure);
   process.exit(1);
 }
-// Wrong answers fail the command; a scenario cut short by BENCH_MAX_SECONDS does not (it is marked in the table).
-process.exit(report.results.some((r) => r.errors > 0) ? 1 : 0);
+// Wrong answers fail the command; a pool cut short by BENCH_MAX_SECONDS does not (it is marked in the table).
+const failed = Object.values(scenarioReports).some((s) => s && [...s.runs, ...s.baselines].some((r) => r.errors > 0));
+process.exit(failed ? 1 : 0);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark command (npm run bench): make sure Redis and a MongoDB wire-protocol server are there, then run
-# bench/run.ts (baselines + the service's create and create+confirm). Arguments go to bench/run.ts.
+# bench/run.ts (issue 24's scenarios, each interleaved with its same-run baseline; see bench/README.md). Arguments go
+# to bench/run.ts: --quick, --only=<scenario,...>, --rounds=R.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/services.sh up
