@@ -1,11 +1,5 @@
-// The checkout pages driven in a real headless Chromium (issue 9, S2 S4 S5): a javascript: return_url never runs,
-// the open link cannot be framed, the secure link only by its allowed sites, where its pay button works.
-// The merchant's site is a small server on another origin (127.0.0.1 vs the gateway's localhost).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type Chromium, launchChromium } from './support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,10 +4,9 @@
 // events, webhook deliveries), refund part of it from the page and see the refund listed.
 // Screenshots of each step go to test-output/screenshots/ (their paths are logged); with DASHBOARD_DOCS_SCREENSHOTS=1
 // the same files are also written to docs/images/, the ones docs/dashboard.md shows.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type Chromium, launchChromium } from './support/chromium.ts';

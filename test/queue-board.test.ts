@@ -1,8 +1,7 @@
 // The queue dashboard (bull-board) at /admin/queues (issue 23): behind the admin key (the api-key header, or a
 // browser's signed-in session cookie), listing every connector's queue and the webhook queue, its assets served from
 // node_modules, and a failed job retried through its API.
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
