@@ -727,7 +727,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, delivered to the profile's webhook URL
+         * @description Signed as Standard Webhooks: headers webhook-id (the event_id), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the profile's payment_response_hash_key over "id.timestamp.body"). Retried with backoff until a 2xx; process each event_id once.
+         */
+        post: operations["receiveWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -1904,6 +1925,31 @@ export interface components {
             started_at: string;
             duration_ms: number;
         }[];
+        WebhookDelivery: {
+            merchant_id: string;
+            event_id: string;
+            /** @enum {string} */
+            event_type: "payment_succeeded" | "payment_failed" | "payment_processing" | "payment_cancelled" | "payment_authorized" | "payment_captured" | "action_required" | "payment_partially_captured" | "payment_capture_failed" | "payment_cancel_failed" | "payment_incremental_authorization" | "refund_succeeded" | "refund_failed" | "dispute_opened" | "dispute_expired" | "dispute_accepted" | "dispute_cancelled" | "dispute_challenged" | "dispute_won" | "dispute_lost" | "mandate_active" | "mandate_revoked";
+            content: {
+                /** @constant */
+                type: "payment_details";
+                object: components["schemas"]["Payment"];
+            } | {
+                /** @constant */
+                type: "refund_details";
+                object: components["schemas"]["Refund"];
+            } | {
+                /** @constant */
+                type: "dispute_details";
+                object: components["schemas"]["Dispute"];
+            } | {
+                /** @constant */
+                type: "mandate_details";
+                object: components["schemas"]["Mandate"];
+            };
+            /** Format: date-time */
+            timestamp: string;
+        };
         RetryEventResponse: {
             event: {
                 event_id: string;
@@ -9736,6 +9782,28 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    receiveWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx stops the retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

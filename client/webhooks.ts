@@ -6,6 +6,8 @@
 // replayed later. Web Crypto only (crypto.subtle): Node, Deno, Bun and edge runtimes alike.
 // The body-only X-Webhook-Signature-512 header is not checked here: it is not replay-safe.
 
+import type { components } from './schema.d.ts';
+
 /** Why a delivery was refused. */
 export type WebhookProblem = 'missing_headers' | 'invalid_timestamp' | 'timestamp_too_old' | 'timestamp_too_new' | 'no_matching_signature' | 'invalid_body';
 
@@ -18,16 +20,11 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-/** A delivered event: `object` is the resource (payment, refund, dispute, mandate) as GET answered it at that change. */
-export interface WebhookEvent {
-  merchant_id: string;
-  /** The same as webhook-id, on every retry: process each event once by it. */
-  event_id: string;
-  event_type: string;
-  content: { type: string; object: Record<string, unknown> };
-  /** When the change was applied (ISO 8601). */
-  timestamp: string;
-}
+/**
+ * A delivered event: `content.object` is the resource (payment, refund, dispute, mandate) as GET answered it at that
+ * change, by `content.type`. Generated from the OpenAPI document's `webhooks` (WebhookDelivery).
+ */
+export type WebhookEvent = components['schemas']['WebhookDelivery'];
 
 export interface VerifyWebhookOptions {
   /** How far (seconds) webhook-timestamp may be from now, either way (default 300). */
@@ -69,6 +66,23 @@ async function signature(id: string, timestampS: string, body: Uint8Array, hashK
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const CONTENT_TYPES: readonly string[] = ['payment_details', 'refund_details', 'dispute_details', 'mandate_details'];
+
+/** The envelope's fields and the object's presence; the object itself is the service's resource, signed as sent. */
+function isWebhookEvent(body: unknown): body is WebhookEvent {
+  if (!isRecord(body) || !isRecord(body.content) || !isRecord(body.content.object)) return false;
+  const { merchant_id, event_id, event_type, timestamp } = body;
+  const type = body.content.type;
+  return (
+    typeof merchant_id === 'string' &&
+    typeof event_id === 'string' &&
+    typeof event_type === 'string' &&
+    typeof timestamp === 'string' &&
+    typeof type === 'string' &&
+    CONTENT_TYPES.includes(type)
+  );
+}
+
 function parseEvent(text: string): WebhookEvent {
   let body: unknown;
   try {
@@ -76,19 +90,8 @@ function parseEvent(text: string): WebhookEvent {
   } catch {
     throw new WebhookVerificationError('invalid_body');
   }
-  if (!isRecord(body) || !isRecord(body.content) || !isRecord(body.content.object)) throw new WebhookVerificationError('invalid_body');
-  const { merchant_id, event_id, event_type, timestamp } = body;
-  const { type, object } = body.content;
-  if (
-    typeof merchant_id !== 'string' ||
-    typeof event_id !== 'string' ||
-    typeof event_type !== 'string' ||
-    typeof timestamp !== 'string' ||
-    typeof type !== 'string'
-  ) {
-    throw new WebhookVerificationError('invalid_body');
-  }
-  return { merchant_id, event_id, event_type, content: { type, object }, timestamp };
+  if (!isWebhookEvent(body)) throw new WebhookVerificationError('invalid_body');
+  return body;
 }
 
 /**

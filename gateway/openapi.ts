@@ -57,7 +57,7 @@ import {
   UpdateProfileRequest,
 } from '../lib/schemas/merchant.ts';
 import { CustomerPaymentMethod, MandateResource, MandateRevoked } from '../lib/schemas/mandate.ts';
-import { EventAttempts, EventList, ListEventsQuery, RetryEventResponse } from '../lib/schemas/event.ts';
+import { EventAttempts, EventList, ListEventsQuery, RetryEventResponse, WebhookDelivery } from '../lib/schemas/event.ts';
 
 /** The error body of every refusal (lib/errors.ts). */
 export const ErrorBody = z.object({
@@ -131,6 +131,7 @@ export const COMPONENT_SCHEMAS = {
   DisputeList: z.array(Dispute),
   EventList,
   EventAttempts,
+  WebhookDelivery,
   RetryEventResponse,
   PaymentLink,
   CreateMerchantAccountRequest,
@@ -1227,6 +1228,21 @@ export function openApiDocument() {
     tags: TAGS.map(([name, description]) => ({ name, description })),
     security: SECURITY.merchant,
     paths,
+    // What we send to the merchant's webhook URL (docs: README "Merchant webhooks").
+    webhooks: {
+      event: {
+        post: {
+          operationId: 'receiveWebhookEvent',
+          tags: ['Events'],
+          summary: "An event, delivered to the profile's webhook URL",
+          description:
+            'Signed as Standard Webhooks: headers webhook-id (the event_id), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the profile\'s payment_response_hash_key over "id.timestamp.body"). Retried with backoff until a 2xx; process each event_id once.',
+          security: [],
+          requestBody: { required: true, ...body('WebhookDelivery') },
+          responses: { '200': { description: 'Received: any 2xx stops the retries.' } },
+        },
+      },
+    },
     components: {
       securitySchemes: {
         api_key: { type: 'apiKey', in: 'header', name: 'api-key', description: "A merchant's secret key (server-side only)." },

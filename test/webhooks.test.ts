@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { standardWebhookSecret, verifyWebhookSignature } from '../lib/merchant-webhook-signature.ts';
+import { WebhookDelivery } from '../lib/schemas/event.ts';
 import { Stack, freePort, sleep } from './support/stack.ts';
 
 interface Received {
@@ -17,6 +18,8 @@ interface Received {
 /** A merchant's webhook endpoint on 127.0.0.1 that can go down (connection refused) and come back on the same port. */
 class Receiver {
   readonly received: Received[] = [];
+  /** Deliveries WebhookDelivery (lib/schemas/event.ts) refused, with why. */
+  readonly undocumented: string[] = [];
   /** Delay before answering (a slow merchant), ms. */
   delayMs = 0;
   onRequest?: (r: Received) => void;
@@ -36,6 +39,9 @@ class Receiver {
       req.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const r = { headers: req.headers, raw, body: JSON.parse(raw) };
+        // Every delivery is what the OpenAPI document's `webhooks` (and so the typed client) says it is.
+        const documented = WebhookDelivery.safeParse(r.body);
+        if (!documented.success) this.undocumented.push(`${r.body.event_type}: ${documented.error.message}`);
         this.onRequest?.(r);
         if (this.delayMs) await sleep(this.delayMs);
         this.received.push(r);
@@ -177,6 +183,7 @@ describe('merchant webhooks', () => {
       expect(Object.keys(r.body)).toEqual(['merchant_id', 'event_id', 'event_type', 'content', 'timestamp']);
       expect(r.body.merchant_id).toBe(merchantId);
     }
+    expect(receiver.undocumented).toEqual([]);
     expect(got[4]!.body.content).toMatchObject({ type: 'payment_details', object: { payment_id: id, status: 'succeeded', amount_received: 10_000 } });
     const now = await stack.api('GET', `/payments/${id}`, undefined, key);
     expect(Object.keys(got[4]!.body.content.object).sort()).toEqual(Object.keys(now.body).sort());

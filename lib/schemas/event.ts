@@ -1,7 +1,10 @@
 // Merchant events (issue 14): the event types, GET /events/{merchant_id}'s query and the resources the Events API
 // answers. domain/events.ts decides which transition gives which event.
 import { z } from 'zod';
-import { DISPUTE_STATUSES } from './dispute.ts';
+import { DISPUTE_STATUSES, Dispute } from './dispute.ts';
+import { MandateResource } from './mandate.ts';
+import { Payment } from './payment.ts';
+import { Refund } from './refund.ts';
 import { MAX_LIST_OFFSET, rangesInOrder } from './list-limits.ts';
 import { Timestamp, str } from './common.ts';
 
@@ -94,3 +97,23 @@ export const EventAttempts = z.array(EventAttempt);
 
 /** POST /events/{merchant_id}/{event_id}/retry: the attempt it made (or `attempt: null` while it still runs). */
 export const RetryEventResponse = z.object({ event: Event, attempt: EventAttempt.nullable() });
+
+/**
+ * The body of a webhook delivery to the merchant (domain/events.ts webhookPayload builds it): the object is the
+ * resource as the API answers it, by content.type. Documented under the OpenAPI document's `webhooks`, so the typed
+ * client's type of it is generated like every other.
+ */
+export const WebhookDelivery = z.object({
+  merchant_id: z.string(),
+  /** The same as the webhook-id header, on every retry: process each event once by it. */
+  event_id: z.string(),
+  event_type: EventTypeEnum,
+  content: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('payment_details'), object: Payment }),
+    z.object({ type: z.literal('refund_details'), object: Refund }),
+    z.object({ type: z.literal('dispute_details'), object: Dispute }),
+    z.object({ type: z.literal('mandate_details'), object: MandateResource }),
+  ]),
+  /** When the change was applied. */
+  timestamp: Timestamp,
+});
