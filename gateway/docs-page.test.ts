@@ -2,19 +2,18 @@
 // stack: /docs, /docs/scalar.js and /openapi.json read no database). The page names /openapi.json and the local
 // bundle, links nothing outside, and its Content-Security-Policy allows only its own origin; in headless Chromium it
 // renders the operations and asks nothing of any other origin.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../test/support/chromium.ts';
 import { buildApp } from './app.ts';
 import { bundlePath, DOCS_CSP } from './docs-page.ts';
 import type { Deps } from './operations.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A dependency the routes may hold while declared; the rate limiter finds it not ready and lets requests through. */
 const inert: unknown = new Proxy(() => inert, { get: () => inert });
 
@@ -76,13 +75,8 @@ describe('/docs', () => {
   });
 
   it('renders the operations in headless Chromium, asking nothing of any other origin', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\``);
-    const profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const chrome = await launchChromium('docs');
+    const browser = chrome.browser;
     try {
       const page = await browser.newPage();
       const requested: string[] = [];
@@ -102,8 +96,7 @@ describe('/docs', () => {
       expect(requested).toContain(`${base}/docs/scalar.js`);
       expect(violations).toEqual([]);
     } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
+      await chrome.close();
     }
   }, 90_000);
 });
