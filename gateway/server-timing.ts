@@ -10,7 +10,7 @@ export const SERVER_TIMING_METRICS = {
   total: "the gateway's whole handling of the request",
   'payment-state': 'the Begin call to payment-state',
   queue: 'from the enqueue of the connector job to a worker taking it',
-  provider: "the provider's HTTP calls of this operation, timed by the worker",
+  provider: "the provider's HTTP calls of this operation as the worker timed them",
   overhead: 'total - provider: the time spent in our processes',
   store: 'reads from storage',
 } as const;
