@@ -37,6 +37,8 @@ export interface PaymentEvent {
   seq: number;
   /** The payment as recorded by this transition. */
   payment: StoredPayment;
+  /** For an outcome: the worker's own timing of the operation (Server-Timing, issue 24), when it reported one. */
+  timing?: { provider_ms?: number; queue_ms?: number };
 }
 
 export class PaymentStore {

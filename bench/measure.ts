@@ -192,3 +192,23 @@ export function parseServerTiming(header: string | undefined): Record<string, nu
   }
   return out;
 }
+
+/** Each Server-Timing metric's distribution (p50, p95, ...) over a scenario's answers; null when none carried it. */
+export function timingDistribution(samples: Record<string, number[]> | undefined): Record<string, Latency | null> | null {
+  if (!samples || Object.keys(samples).length === 0) return null;
+  return Object.fromEntries(Object.entries(samples).map(([name, ms]) => [name, latencyOf(ms)]));
+}
+
+/**
+ * The share of the answers' whole time (Server-Timing `total`, summed) per process: the provider, payment-state's
+ * Begin, the wait in the queue, and the rest (the gateway itself, the worker around the provider call, and the
+ * outcome's way back: Complete at payment-state, the payment event). Null without any `total`.
+ */
+export function timeShares(samples: Record<string, number[]> | undefined): Record<string, number> | null {
+  const sum = (name: string) => (samples?.[name] ?? []).reduce((a, b) => a + b, 0);
+  const total = sum('total');
+  if (!total) return null;
+  const parts = { provider: sum('provider'), 'payment-state': sum('payment-state'), queue: sum('queue') };
+  const rest = total - parts.provider - parts['payment-state'] - parts.queue;
+  return Object.fromEntries(Object.entries({ ...parts, 'gateway, worker and outcome report': rest }).map(([k, v]) => [k, round(v / total, 3)]));
+}

@@ -21,6 +21,8 @@ import {
   mean,
   OpError,
   parseServerTiming,
+  timeShares,
+  timingDistribution,
   pool,
   resultOf,
   round,
@@ -584,6 +586,7 @@ async function versusBaseline(
     baselines: [...(pairs[0]?.before ?? []), ...pairs.flatMap((p) => p.after)],
     ratios: { [ratioKey ?? `${name}_vs_${first(pairs[0]?.before ?? [])[0]?.name ?? 'baseline'}`]: ratio },
     notes: [],
+    extra: { server_timing_ms: timingDistribution(serverTimings.get(name)) },
   };
   if (ratioKey) figures[ratioKey] = ratio;
   return rep;
@@ -845,11 +848,7 @@ async function lifecycle(gw: string, key: string): Promise<ScenarioReport> {
   figures.lifecycle_ops_s = summarize(runs.map((r) => r.throughput_ops_s));
   figures.lifecycle_p50_ms = summarize(runs.map((r) => r.latency_ms?.p50 ?? Number.NaN));
   const timing = serverTimings.get('lifecycle');
-  const notes = timing
-    ? []
-    : [
-        'TODO (issue 24): the gateway sends no Server-Timing header yet, so the share of time per process is not measured; once it does, this scenario reports the distribution of each of its entries',
-      ];
+  const notes = timing ? [] : ['no answer carried Server-Timing: the share of time per process is not measured'];
   return {
     description,
     runs,
@@ -858,7 +857,8 @@ async function lifecycle(gw: string, key: string): Promise<ScenarioReport> {
     notes,
     extra: {
       step_latency_ms: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, latencyOf(v)])),
-      server_timing_ms: timing ? Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, latencyOf(v)])) : null,
+      server_timing_ms: timingDistribution(timing),
+      time_share: timeShares(timing),
     },
   };
 }
@@ -1259,6 +1259,20 @@ function markdown(report: Report): string {
       lines.push(
         `- ${name}: p50 per step: ${Object.entries(steps)
           .map(([k, v]) => `${k} ${fmt(v?.p50)} ms`)
+          .join(', ')}`,
+      );
+    const st = s.extra?.server_timing_ms as Record<string, { p50: number; p95: number } | null> | null | undefined;
+    if (st)
+      lines.push(
+        `- ${name}: Server-Timing p50 / p95 ms: ${Object.entries(st)
+          .map(([k, v]) => `${k} ${fmt(v?.p50)} / ${fmt(v?.p95)}`)
+          .join(', ')}`,
+      );
+    const share = s.extra?.time_share as Record<string, number> | null | undefined;
+    if (share)
+      lines.push(
+        `- ${name}: share of time per process: ${Object.entries(share)
+          .map(([k, v]) => `${k} ${fmt(v * 100, 1)} %`)
           .join(', ')}`,
       );
     const mem = s.extra?.total_mb as Record<string, number> | undefined;

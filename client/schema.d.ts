@@ -2373,6 +2373,11 @@ export interface components {
     headers: {
         /** @description Seconds to wait before retrying */
         RetryAfter: number;
+        /**
+         * @description Where the request's time went, in milliseconds (W3C Server Timing: `name;dur=ms;desc="..."`, comma-separated): `total` (the gateway's whole handling of the request); `payment-state` (the Begin call to payment-state); `queue` (from the enqueue of the connector job to a worker taking it); `provider` (the provider's HTTP calls of this operation as the worker timed them); `overhead` (total - provider: the time spent in our processes); `store` (reads from storage). An operation that ran at the provider carries all but `store`; an answer from storage only carries `total` and `store`.
+         * @example total;dur=61.2;desc="...", payment-state;dur=4.1;desc="...", queue;dur=1.3;desc="...", provider;dur=38.5;desc="...", overhead;dur=22.7;desc="..."
+         */
+        ServerTiming: string;
     };
     pathItems: never;
 }
@@ -2397,6 +2402,7 @@ export interface operations {
             /** @description Create a payment */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,6 +2655,7 @@ export interface operations {
             /** @description List payments, newest first (cursor pagination) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +2757,7 @@ export interface operations {
             /** @description List payments with filters (offset pagination) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2870,6 +2878,7 @@ export interface operations {
             /** @description Retrieve a payment */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,6 +3076,7 @@ export interface operations {
             /** @description Update a payment before it is confirmed */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3319,6 +3329,7 @@ export interface operations {
             /** @description Confirm a payment */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3582,7 @@ export interface operations {
             /** @description Capture an authorized payment (in full or in part) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3823,6 +3835,7 @@ export interface operations {
             /** @description Cancel a payment */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +4088,7 @@ export interface operations {
             /** @description Raise the authorized amount (amount = the new total) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,6 +4341,7 @@ export interface operations {
             /** @description Approve a payment held in our manual review */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +4594,7 @@ export interface operations {
             /** @description Reject a payment held in our manual review (voided, then failed) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +4847,7 @@ export interface operations {
             /** @description Run the external 3DS authentication */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,6 +4986,7 @@ export interface operations {
             /** @description Create a refund */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +5166,7 @@ export interface operations {
             /** @description List refunds, newest first */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5266,6 +5285,7 @@ export interface operations {
             /** @description Retrieve a refund (force_sync=true asks the provider now) */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,6 +5431,7 @@ export interface operations {
             /** @description Update a refund's reason and metadata */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,6 +9,7 @@ import { requestLog } from './request-log.ts';
 import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
+import { serverTiming } from './server-timing.ts';
 import { openApiDocument } from './openapi.ts';
 import { docsRouter } from './docs-page.ts';
 import { featureMatrix } from './feature-matrix.ts';
@@ -101,10 +102,11 @@ export function buildApp(
   app.use(docsRouter());
 
   app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
-  app.use('/payments', keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
+  // Server-Timing (issue 24) on every payment and refund answer, mounted first so it times the whole handling.
+  app.use('/payments', serverTiming(), keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/mandates', keyAuth(db), rateLimit(deps.redis), idempotency(db));
-  app.use('/refunds', keyAuth(db), rateLimit(deps.redis), idempotency(db));
+  app.use('/refunds', serverTiming(), keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use('/disputes', keyAuth(db), rateLimit(deps.redis));
   app.use('/ephemeral_keys', keyAuth(db), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));

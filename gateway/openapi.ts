@@ -58,6 +58,7 @@ import {
 } from '../lib/schemas/merchant.ts';
 import { CustomerPaymentMethod, MandateResource, MandateRevoked } from '../lib/schemas/mandate.ts';
 import { EventAttempts, EventList, ListEventsQuery, RetryEventResponse, WebhookDelivery } from '../lib/schemas/event.ts';
+import { SERVER_TIMING_METRICS } from './server-timing.ts';
 
 /** The error body of every refusal (lib/errors.ts). */
 export const ErrorBody = z.object({
@@ -398,7 +399,11 @@ interface Op {
 
 const IDEMPOTENCY = { $ref: '#/components/parameters/IdempotencyKey' };
 
-function operation(method: string, op: Op) {
+/** Payment and refund operations answer with Server-Timing (gateway/server-timing.ts, issue 24). */
+const answersServerTiming = (path: string) => /^\/(payments|refunds)(\/|$)/.test(path);
+const SERVER_TIMING = { 'Server-Timing': { $ref: '#/components/headers/ServerTiming' } };
+
+function operation(method: string, op: Op, timed = false) {
   const responses: Record<string, unknown> = {};
   if (typeof op.ok === 'string') {
     const ok = body(op.ok);
@@ -406,6 +411,7 @@ function operation(method: string, op: Op) {
     if (example) Object.assign(ok.content['application/json'], { example });
     responses[200] = { description: op.okDescription ?? op.summary, ...ok };
   } else responses[200] = op.ok;
+  if (timed) responses[200] = { ...(responses[200] as object), headers: SERVER_TIMING };
   Object.assign(responses, op.more ?? {});
   const admitsIdempotencyKey = method === 'post' && op.access !== 'public' && op.access !== 'signed' && op.access !== 'admin or merchant';
   if (op.validates !== false)
@@ -1213,7 +1219,7 @@ const TAGS: [string, string][] = [
 
 export function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [path, method, op] of OPERATIONS) (paths[path] ??= {})[method] = operation(method, op);
+  for (const [path, method, op] of OPERATIONS) (paths[path] ??= {})[method] = operation(method, op, answersServerTiming(path));
   // Where customers and merchants reach this gateway (PUBLIC_BASE_URL; http://localhost:PORT when unset).
   const server = { url: config.publicBaseUrl, description: 'This gateway (PUBLIC_BASE_URL)' };
   return {
@@ -1272,6 +1278,16 @@ export function openApiDocument() {
       },
       headers: {
         RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        ServerTiming: {
+          description: `Where the request's time went, in milliseconds (W3C Server Timing: \`name;dur=ms;desc="..."\`, comma-separated): ${Object.entries(
+            SERVER_TIMING_METRICS,
+          )
+            .map(([name, desc]) => `\`${name}\` (${desc})`)
+            .join('; ')}. An operation that ran at the provider carries all but \`store\`; an answer from storage only carries \`total\` and \`store\`.`,
+          schema: { type: 'string' },
+          example:
+            'total;dur=61.2;desc="...", payment-state;dur=4.1;desc="...", queue;dur=1.3;desc="...", provider;dur=38.5;desc="...", overhead;dur=22.7;desc="..."',
+        },
       },
       schemas: componentSchemas(),
     },

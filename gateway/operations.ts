@@ -25,6 +25,7 @@ import type { PaymentLinks } from './payment-links.ts';
 import type { MerchantSetup } from './merchant-setup.ts';
 import type { MandateStore } from '../adapters/mandate-store.ts';
 import { paymentMethodResource } from './mandates.ts';
+import { currentTiming, timed } from './server-timing.ts';
 import { mandateAsked, newPaymentToken, prepareMandate } from '../domain/mandates.ts';
 import { withRequestFields } from '../domain/request-fields.ts';
 import { canStart } from '../domain/transitions.ts';
@@ -177,13 +178,17 @@ export async function runOperation(
     await deps.queues.enqueue(reply.job);
     // The outcome's event carries the payment as recorded (after its projection was written): no read needed.
     let event = await done;
+    currentTiming()?.addReported(event?.timing);
     // An automatic capture the authorization started (domain/outcomes.ts): its outcome is the answer, within the wait.
     const capture = event?.payment.operations.find((o) => o.operation_id === `${opId}-capture` && o.open);
-    if (capture && until > Date.now()) event = (await deps.waiter.wait(capture.operation_id, until - Date.now(), decided(capture.operation_id)).done) ?? null;
+    if (capture && until > Date.now()) {
+      event = (await deps.waiter.wait(capture.operation_id, until - Date.now(), decided(capture.operation_id)).done) ?? null;
+      currentTiming()?.addReported(event?.timing);
+    }
     if (event) return event.payment;
   }
   // Recorded while payment-state was going down: its projection may not have been written.
-  const payment = fromStore ? await deps.store.latest(merchantId, paymentId) : await deps.store.find(merchantId, paymentId);
+  const payment = await timed('store', fromStore ? deps.store.latest(merchantId, paymentId) : deps.store.find(merchantId, paymentId));
   if (!payment) throw errors.notFound('Payment');
   return payment;
 }
@@ -204,12 +209,15 @@ async function begin(deps: Deps, merchantId: string, paymentId: string, request:
   for (let attempt = 0; ; attempt++) {
     lastDeadline = Date.now() + config.beginAttemptMs;
     try {
-      const reply = await call<BeginRequest, BeginReply__Output>(
-        deps.paymentState,
-        'Begin',
-        { ...request, operation_id: operationId, repeat: attempt > 0 || derived, not_after_ms: lastDeadline },
-        config.beginAttemptMs,
-        { waitForReady: true },
+      const reply = await timed(
+        'payment-state',
+        call<BeginRequest, BeginReply__Output>(
+          deps.paymentState,
+          'Begin',
+          { ...request, operation_id: operationId, repeat: attempt > 0 || derived, not_after_ms: lastDeadline },
+          config.beginAttemptMs,
+          { waitForReady: true },
+        ),
       );
       return { reply: { ...reply, job: reply.job ? fromJobMessage(reply.job) : null }, fromStore: false };
     } catch (err) {

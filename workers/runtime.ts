@@ -12,6 +12,7 @@ import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import type { Outcome } from '../domain/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate/v1/CompleteReply.ts';
+import type { OperationTiming } from '../proto/generated/bnpl/paymentstate/v1/OperationTiming.ts';
 import type { ProviderMapping } from './connectors/connector.ts';
 import { flowFor, type Connector, type Environment, type Session } from './connectors/types.ts';
 import { TokenRefused, type TokenCache } from './token-cache.ts';
@@ -32,6 +33,7 @@ export async function report(
   job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id'>,
   outcome: Outcome,
   budgetMs = 30_000,
+  timing?: OperationTiming,
 ): Promise<CompleteReply__Output> {
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
@@ -44,6 +46,7 @@ export async function report(
           payment_id: job.payment_id,
           operation_id: job.operation_id,
           outcome,
+          ...(timing ? { timing } : {}),
         },
         5_000,
       );
@@ -63,12 +66,18 @@ export async function reported(
   client: PaymentStateClient,
   job: Pick<ConnectorJob, 'merchant_id' | 'payment_id' | 'operation_id' | 'connector' | 'kind'> & { mode: ConnectorJob['mode'] | 'notification' },
   outcome: Outcome,
+  timing?: OperationTiming,
 ): Promise<CompleteReply__Output> {
   const common = { 'bnpl.connector': job.connector, 'bnpl.operation.kind': job.kind };
   record('connectorOutcomes', { ...common, 'bnpl.outcome.kind': outcome.kind, 'bnpl.job.mode': job.mode });
   if (outcome.unified_code || outcome.error_code) record('connectorErrors', { ...common, 'bnpl.error.code': actionLabel(outcome.unified_code) ?? 'unmapped' });
-  return report(client, job, outcome);
+  return report(client, job, outcome, undefined, timing);
 }
+
+/** How long a job waited in its queue: from its enqueue to this worker taking it, for a first execution only (a
+ * retry or a status sync waited on purpose). */
+export const queueWaitMs = (job: Pick<Job<ConnectorJob>, 'data' | 'attemptsMade' | 'timestamp' | 'processedOn'>): number | undefined =>
+  job.data.mode === 'execute' && job.attemptsMade === 0 && job.processedOn ? Math.max(job.processedOn - job.timestamp, 0) : undefined;
 
 /** A connector account's credentials as a job uses them, with what the worker must know of the account now. */
 export interface AccountCredentials {
@@ -259,14 +268,24 @@ export function processor(
         access_token: await tokens.get(connector.manifest.name, tokenAccount(data, account), flow, baseUrl, credentialsFor(connector, credentials)),
       };
     };
+    // Server-Timing (issue 24): the provider calls of this operation, timed here and reported with the outcome.
+    let providerMs = 0;
+    const timedCall = async (baseUrl: string, req: ProviderRequest, name: string) => {
+      const start = performance.now();
+      try {
+        return await providerCall(baseUrl, req, name);
+      } finally {
+        providerMs += performance.now() - start;
+      }
+    };
     const send = async (s: Session): Promise<{ target: Call; res: ProviderResponse; answers: ProviderResponse[] }> => {
       const target = callFor(connector, data, credentials, s);
       try {
-        let res = await providerCall(target.baseUrl, target.request, target.name);
+        let res = await timedCall(target.baseUrl, target.request, target.name);
         const answers = [res];
         // A flow of several calls: each next one while the provider answers below 400.
         for (let req = res.status < 400 ? target.next?.(answers) : null; req; req = res.status < 400 ? target.next!(answers) : null) {
-          res = await providerCall(target.baseUrl, req, target.name);
+          res = await timedCall(target.baseUrl, req, target.name);
           answers.push(res);
         }
         return { target, res, answers };
@@ -293,7 +312,7 @@ export function processor(
       return { status: reply.status };
     }
     const outcome = sent.target.outcome(sent.res, sent.answers);
-    const reply = await reported(client, data, outcome);
+    const reply = await reported(client, data, outcome, { provider_ms: providerMs, queue_ms: queueWaitMs(job) });
     log.info('operation reported', { ...jobFields(data), ...outcomeFields(outcome), applied: reply.applied, status: reply.status });
     if ((outcome.kind === 'PENDING' || outcome.kind === 'CUSTOMER_ACTION') && !data.once) {
       const round = data.sync_round;

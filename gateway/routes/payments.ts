@@ -29,6 +29,7 @@ import { validate } from '../validate.ts';
 import { paymentsFilter } from '../list-filters.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 import { publishableKey, scopedRouter } from '../scope.ts';
+import { currentTiming, timed } from '../server-timing.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
 const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional(), client_secret: z.string().max(255).optional() });
@@ -164,20 +165,26 @@ export function paymentsRouter(deps: Deps): Router {
       created[q.starting_after ? '$lt' : '$gt'] = at.created;
     }
     if (Object.keys(created).length) filter.created = created;
-    const { data } = await deps.store.list(merchantId, filter as Filter<StoredPayment>, { limit, ascending: !!q.ending_before && !q.starting_after });
+    const { data } = await timed(
+      'store',
+      deps.store.list(merchantId, filter as Filter<StoredPayment>, { limit, ascending: !!q.ending_before && !q.starting_after }),
+    );
     if (q.ending_before && !q.starting_after) data.reverse();
     res.json({ size: data.length, data: data.map(toResource) });
   });
 
   r.post('/payments/list', async (req, res) => {
     const f = validate(ListPaymentsFilter, req.body);
-    const { data, total } = await deps.store.list(merchantOf(req), paymentsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true });
+    const { data, total } = await timed(
+      'store',
+      deps.store.list(merchantOf(req), paymentsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true }),
+    );
     res.json({ count: data.length, total_count: total, data: data.map(toResource) });
   });
 
   r.get('/payments/:payment_id', publishableKey, async (req, res) => {
     const { force_sync, client_secret } = validate(RetrieveQuery, req.query);
-    const payment = await deps.store.find(merchantOf(req), pathId(req));
+    const payment = await timed('store', deps.store.find(merchantOf(req), pathId(req)));
     if (!payment) throw errors.notFound('Payment', 'payment_id');
     checkClientSecret(req, payment, client_secret);
     const open = payment.operations.filter((o) => o.open);
@@ -186,6 +193,7 @@ export function paymentsRouter(deps: Deps): Router {
     const answers = open.map((op) => deps.waiter.wait(op.operation_id, config.confirmWaitMs).done);
     await Promise.all(open.map((op) => deps.queues.enqueueSync(jobFor(payment, op, 'sync'))));
     const events = await Promise.all(answers);
+    for (const e of events) currentTiming()?.addReported(e?.timing);
     const newest = events.reduce<StoredPayment | null>((best, e) => (e && (!best || e.payment.seq > best.seq) ? e.payment : best), null);
     answer(req, res, newest ?? (await deps.store.find(merchantOf(req), pathId(req))) ?? payment);
   });

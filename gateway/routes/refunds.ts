@@ -24,6 +24,7 @@ import { runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
 import { refundsFilter } from '../list-filters.ts';
 import { scopedRouter } from '../scope.ts';
+import { currentTiming, timed } from '../server-timing.ts';
 
 const merchantOf = (req: Request) => req.merchantId!;
 const RetrieveQuery = z.strictObject({ force_sync: z.enum(['true', 'false']).optional() });
@@ -69,8 +70,8 @@ export function refundsRouter(deps: Deps): Router {
   /** The payment a refund id names (for this merchant), or 404. */
   async function paymentOf(req: Request, refundId: string): Promise<StoredPayment> {
     if (!RefundId.safeParse(refundId).success) throw errors.notFound('Refund');
-    const doc = await deps.refunds.find(merchantOf(req), refundId);
-    const payment = doc ? await deps.store.find(merchantOf(req), doc.payment_id) : null;
+    const doc = await timed('store', deps.refunds.find(merchantOf(req), refundId));
+    const payment = doc ? await timed('store', deps.store.find(merchantOf(req), doc.payment_id)) : null;
     if (!payment?.refunds?.some((x) => x.refund_id === refundId)) throw errors.notFound('Refund');
     return payment;
   }
@@ -82,7 +83,7 @@ export function refundsRouter(deps: Deps): Router {
   // Declared before /refunds/:refund_id so that "list" is never taken for a refund id.
   r.post('/refunds/list', async (req, res) => {
     const f = validate(ListRefundsFilter, req.body);
-    const { data, total } = await deps.refunds.list(merchantOf(req), refundsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0 });
+    const { data, total } = await timed('store', deps.refunds.list(merchantOf(req), refundsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0 }));
     res.json({ count: data.length, total_count: total, data: data.map(listView) });
   });
 
@@ -96,6 +97,7 @@ export function refundsRouter(deps: Deps): Router {
     const answer = deps.waiter.wait(op.operation_id, config.confirmWaitMs).done;
     await deps.queues.enqueueSync(jobFor(payment, op, 'sync'));
     const event = await answer;
+    currentTiming()?.addReported(event?.timing);
     res.json(refundIn(event?.payment ?? (await deps.store.find(merchantOf(req), payment.payment_id)), refundId));
   });
 

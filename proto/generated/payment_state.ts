@@ -15,6 +15,7 @@ import type { DisputeReport as _bnpl_paymentstate_v1_DisputeReport, DisputeRepor
 import type { IncrementalAuthorizationParams as _bnpl_paymentstate_v1_IncrementalAuthorizationParams, IncrementalAuthorizationParams__Output as _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output } from './bnpl/paymentstate/v1/IncrementalAuthorizationParams.ts';
 import type { JobAuthentication as _bnpl_paymentstate_v1_JobAuthentication, JobAuthentication__Output as _bnpl_paymentstate_v1_JobAuthentication__Output } from './bnpl/paymentstate/v1/JobAuthentication.ts';
 import type { MerchantPolicy as _bnpl_paymentstate_v1_MerchantPolicy, MerchantPolicy__Output as _bnpl_paymentstate_v1_MerchantPolicy__Output } from './bnpl/paymentstate/v1/MerchantPolicy.ts';
+import type { OperationTiming as _bnpl_paymentstate_v1_OperationTiming, OperationTiming__Output as _bnpl_paymentstate_v1_OperationTiming__Output } from './bnpl/paymentstate/v1/OperationTiming.ts';
 import type { Outcome as _bnpl_paymentstate_v1_Outcome, Outcome__Output as _bnpl_paymentstate_v1_Outcome__Output } from './bnpl/paymentstate/v1/Outcome.ts';
 import type { PaymentStateClient as _bnpl_paymentstate_v1_PaymentStateClient, PaymentStateDefinition as _bnpl_paymentstate_v1_PaymentStateDefinition } from './bnpl/paymentstate/v1/PaymentState.ts';
 import type { RefundParams as _bnpl_paymentstate_v1_RefundParams, RefundParams__Output as _bnpl_paymentstate_v1_RefundParams__Output } from './bnpl/paymentstate/v1/RefundParams.ts';
@@ -46,6 +47,7 @@ export interface ProtoGrpcType {
         IncrementalAuthorizationParams: MessageTypeDefinition<_bnpl_paymentstate_v1_IncrementalAuthorizationParams, _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output>
         JobAuthentication: MessageTypeDefinition<_bnpl_paymentstate_v1_JobAuthentication, _bnpl_paymentstate_v1_JobAuthentication__Output>
         MerchantPolicy: MessageTypeDefinition<_bnpl_paymentstate_v1_MerchantPolicy, _bnpl_paymentstate_v1_MerchantPolicy__Output>
+        OperationTiming: MessageTypeDefinition<_bnpl_paymentstate_v1_OperationTiming, _bnpl_paymentstate_v1_OperationTiming__Output>
         Outcome: MessageTypeDefinition<_bnpl_paymentstate_v1_Outcome, _bnpl_paymentstate_v1_Outcome__Output>
         PaymentState: SubtypeConstructor<typeof grpc.Client, _bnpl_paymentstate_v1_PaymentStateClient> & { service: _bnpl_paymentstate_v1_PaymentStateDefinition }
         RefundParams: MessageTypeDefinition<_bnpl_paymentstate_v1_RefundParams, _bnpl_paymentstate_v1_RefundParams__Output>

@@ -174,8 +174,14 @@ export class PaymentStateService {
       connector_mandate_id: o.connector_mandate_id || undefined,
     };
     const now = new Date().toISOString();
-    const { decision, payment } = await this.record(req.merchant_id, req.payment_id, `outcome:${outcome.kind.toLowerCase()}`, req.operation_id, (p) =>
-      applyOutcome(p, req.operation_id, outcome, now),
+    const { decision, payment } = await this.record(
+      req.merchant_id,
+      req.payment_id,
+      `outcome:${outcome.kind.toLowerCase()}`,
+      req.operation_id,
+      (p) => applyOutcome(p, req.operation_id, outcome, now),
+      Infinity,
+      timingOf(req),
     );
     // An outcome that started the next operation (authorization after 3DS): its job. If Redis loses it, the
     // sweeper enqueues it again, as for any open operation without a job.
@@ -199,6 +205,7 @@ export class PaymentStateService {
     operationId: string,
     decide: (p: StoredPayment) => Decision,
     appendBy = Infinity,
+    timing?: PaymentEvent['timing'],
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
     // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
@@ -231,7 +238,7 @@ export class PaymentStateService {
         // the projection is what merchants read, so bring it up now rather than at the sweep.
         if (ahead) await this.store.project(current);
         // A report that changed nothing still answers whoever waits for it (a forced status sync).
-        if (decision.kind === 'noop') await this.publish({ action: `${action}:unchanged`, operation_id: operationId, payment: current });
+        if (decision.kind === 'noop') await this.publish({ action: `${action}:unchanged`, operation_id: operationId, payment: current, timing });
         return { decision, payment: current };
       }
       if (Date.now() > appendBy) throw new RpcError(grpc.status.DEADLINE_EXCEEDED, 'Too close to its deadline to be recorded; send it again');
@@ -241,7 +248,7 @@ export class PaymentStateService {
         this.cache.set(key, next);
         record('transitionsApplied', { 'bnpl.action': actionLabel(action) });
         await this.store.project(next);
-        await this.publish({ action, operation_id: opId, payment: next });
+        await this.publish({ action, operation_id: opId, payment: next, timing });
         return { decision: { ...decision, payment: next }, payment: next };
       }
       current = await this.store.latest(merchantId, paymentId);
@@ -253,7 +260,7 @@ export class PaymentStateService {
   }
 
   /** Announce a recorded state; a lost event only makes a waiting request answer later, from MongoDB. */
-  private async publish(e: { action: string; operation_id: string; payment: StoredPayment }): Promise<void> {
+  private async publish(e: { action: string; operation_id: string; payment: StoredPayment; timing?: PaymentEvent['timing'] }): Promise<void> {
     const event: PaymentEvent = {
       merchant_id: e.payment.merchant_id,
       payment_id: e.payment.payment_id,
@@ -262,6 +269,7 @@ export class PaymentStateService {
       status: e.payment.status,
       seq: e.payment.seq,
       payment: e.payment,
+      ...(e.timing ? { timing: e.timing } : {}),
     };
     await this.redis
       .publish(paymentEventsChannel(), JSON.stringify(event))
@@ -425,4 +433,11 @@ function parse<T>(
   const issue = r.error.issues[0];
   const param = issue.path.map(String).join('.');
   throw new RpcError(grpc.status.FAILED_PRECONDITION, `Invalid value for ${param}: ${issue.message}`, 'IR_05', param);
+}
+
+/** The worker's timing of the operation it reports, as the payment event carries it (absent from older reports). */
+function timingOf(req: CompleteRequest__Output): PaymentEvent['timing'] {
+  const t = req.timing;
+  if (!t) return undefined;
+  return { ...(t.provider_ms !== undefined ? { provider_ms: t.provider_ms } : {}), ...(t.queue_ms !== undefined ? { queue_ms: t.queue_ms } : {}) };
 }
