@@ -88,6 +88,23 @@ describe('POST /payments/list', () => {
     expect(ids(r)).toEqual(newestFirst().slice(2, 4));
   });
 
+  it('total_count counts all matches whether the page is full, short or past the end', async () => {
+    const page = async (body: Record<string, unknown>) => (await stack.api('POST', '/payments/list', body, key)).body;
+    expect(await page({ limit: 5 })).toMatchObject({ count: 5, total_count: 5 });
+    expect(await page({ limit: 2, offset: 4 })).toMatchObject({ count: 1, total_count: 5 });
+    expect(await page({ limit: 2, offset: 7 })).toMatchObject({ count: 0, total_count: 5 });
+    expect(await page({ limit: 10, currency: ['SEK'] })).toMatchObject({ count: 1, total_count: 1 });
+    expect(await page({ limit: 10, currency: ['USD'] })).toMatchObject({ count: 0, total_count: 0 });
+  });
+
+  it('answers each payment as GET /payments/{id} does', async () => {
+    const listed = (await stack.api('POST', '/payments/list', {}, key)).body.data;
+    const got = [];
+    for (const p of listed) got.push((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body);
+    expect(listed).toEqual(got);
+    expect((await stack.api('GET', '/payments/list', undefined, key)).body.data).toEqual(got);
+  });
+
   it('filters by time: start_time to end_time (default now)', async () => {
     const r = await stack.api('POST', '/payments/list', { start_time: made[2].created }, key);
     expect(ids(r)).toEqual(newestFirst().slice(0, 3));
@@ -114,5 +131,15 @@ describe('list indexes on the server', () => {
     const names = async (c: string) => (await db.collection(c).listIndexes().toArray()).map((i) => i.name);
     expect(await names('payments')).toEqual(expect.arrayContaining(['list_by_merchant', 'list_by_customer', 'list_by_profile']));
     expect(await names('customers')).toEqual(expect.arrayContaining(['customers_list']));
+  });
+});
+
+describe('POST /refunds/list', () => {
+  it('answers each refund as GET /refunds/{id} does, with total_count', async () => {
+    const refund = (await stack.api('POST', '/refunds', { payment_id: made[1].payment_id, amount: 50 }, key)).body;
+    const r = await stack.api('POST', '/refunds/list', {}, key);
+    expect(r.body).toMatchObject({ count: 1, total_count: 1 });
+    expect(r.body.data).toEqual([(await stack.api('GET', `/refunds/${refund.refund_id}`, undefined, key)).body]);
+    expect((await stack.api('POST', '/refunds/list', { offset: 1 }, key)).body).toMatchObject({ count: 0, total_count: 1 });
   });
 });
