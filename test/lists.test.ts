@@ -48,6 +48,25 @@ describe('GET /payments/list', () => {
     expect(ids(back)).toEqual(all.slice(0, 2));
   });
 
+  it('pages through payments created in the same millisecond, by payment_id, none skipped or repeated', async () => {
+    const m = await stack.merchant();
+    const own: string[] = [];
+    for (let i = 0; i < 3; i++) own.push((await stack.api('POST', '/payments', { amount: 100 + i, currency: 'EUR' }, m.api_key)).body.payment_id);
+    const same = '2026-01-02T03:04:05.006Z';
+    await (await stack.db()).collection('payments').updateMany({ payment_id: { $in: own } }, { $set: { created: same } });
+    const order = [...own].sort().reverse();
+    const page = async (query: string) => ids(await stack.api('GET', `/payments/list?limit=1${query}`, undefined, m.api_key));
+    const forward = [...(await page(''))];
+    while (forward.length < 4) {
+      const next = await page(`&starting_after=${forward.at(-1)}`);
+      if (!next.length) break;
+      forward.push(...next);
+    }
+    expect(forward).toEqual(order);
+    expect(await page(`&ending_before=${order[2]}`)).toEqual([order[1]]);
+    expect(await page(`&ending_before=${order[0]}`)).toEqual([]);
+  });
+
   it('filters by customer_id and by created time', async () => {
     expect(ids(await stack.api('GET', '/payments/list?customer_id=cus_list_1', undefined, key))).toEqual([made[4].payment_id]);
     const since = await stack.api('GET', `/payments/list?created.gte=${encodeURIComponent(made[3].created)}`, undefined, key);
