@@ -4,8 +4,14 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { canExist } from '../lib/ids.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
+import { totalFromPage } from '../lib/list-total.ts';
+import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { withSpan, currentTraceId, SpanKind } from '../lib/telemetry.ts';
 import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
+
+/** What a list reads of a payment: the resource's fields, and request_extras (which the resource's payment_link depends on). */
+export type ListedPayment = Pick<StoredPayment, (typeof PAYMENT_FIELDS)[number] | 'request_extras'>;
+const LISTED_PROJECTION = { _id: 0, ...Object.fromEntries([...PAYMENT_FIELDS, 'request_extras'].map((k) => [k, 1])) };
 
 export interface Transition {
   merchant_id: string;
@@ -151,26 +157,27 @@ export class PaymentStore {
   }
 
   /**
-   * A merchant's payments matching `filter`, newest first (or oldest first with `ascending`); `total` only when asked
-   * (POST /payments/list), since counting reads every matching index entry.
+   * A merchant's payments matching `filter`, newest first (or oldest first with `ascending`), with only the fields
+   * their resource shows; `total` only when asked (POST /payments/list), and counted only when the page does not tell
+   * it, since counting reads every matching index entry.
    */
   async list(
     merchantId: string,
     filter: Filter<StoredPayment>,
     opts: { limit: number; skip?: number; ascending?: boolean; count?: boolean },
-  ): Promise<{ data: StoredPayment[]; total: number | null }> {
+  ): Promise<{ data: ListedPayment[]; total: number | null }> {
     const query = { ...filter, merchant_id: merchantId } as Filter<StoredPayment>;
-    const [data, total] = await Promise.all([
-      this.span('find', 'payments', () =>
-        this.payments
-          .find(query, { projection: { _id: 0 } })
-          .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 })
-          .skip(opts.skip ?? 0)
-          .limit(opts.limit)
-          .toArray(),
-      ),
-      opts.count ? this.span('count', 'payments', () => this.payments.countDocuments(query)) : null,
-    ]);
+    const skip = opts.skip ?? 0;
+    const data: ListedPayment[] = await this.span('find', 'payments', () =>
+      this.payments
+        .find(query, { projection: LISTED_PROJECTION })
+        .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 })
+        .skip(skip)
+        .limit(opts.limit)
+        .toArray(),
+    );
+    if (!opts.count) return { data, total: null };
+    const total = totalFromPage(skip, opts.limit, data.length) ?? (await this.span('count', 'payments', () => this.payments.countDocuments(query)));
     return { data, total };
   }
 

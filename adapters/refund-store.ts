@@ -4,8 +4,9 @@
 // claims the refund_id there (a unique key per merchant), so one refund_id names one refund across all payments.
 import type { Collection, Db, Filter } from 'mongodb';
 import { isDuplicateKey } from '../lib/mongo.ts';
+import { totalFromPage } from '../lib/list-total.ts';
 import { withSpan, SpanKind } from '../lib/telemetry.ts';
-import type { RefundResource } from '../lib/schemas/refund.ts';
+import { REFUND_FIELDS, type RefundResource } from '../lib/schemas/refund.ts';
 import { refundView } from '../domain/refunds.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 
@@ -20,6 +21,10 @@ export type RefundDoc = Partial<RefundResource> & {
   /** The payment transition this projection was written from. */
   payment_seq?: number;
 };
+
+/** What a list reads of a refund: its resource's fields. */
+export type ListedRefund = Pick<RefundDoc, keyof RefundResource>;
+const LISTED_PROJECTION = { _id: 0, ...Object.fromEntries(REFUND_FIELDS.map((k) => [k, 1])) };
 
 export class RefundStore {
   readonly refunds: Collection<RefundDoc>;
@@ -88,20 +93,21 @@ export class RefundStore {
     );
   }
 
-  /** A merchant's refunds (never bare claims) matching `filter`, newest first, and how many match. */
-  async list(merchantId: string, filter: Filter<RefundDoc>, opts: { limit: number; skip: number }): Promise<{ data: RefundDoc[]; total: number }> {
+  /**
+   * A merchant's refunds (never bare claims) matching `filter`, newest first, with only their resource's fields; how
+   * many match when asked (POST /refunds/list), counted only when the page does not tell it.
+   */
+  async list(
+    merchantId: string,
+    filter: Filter<RefundDoc>,
+    opts: { limit: number; skip: number; count?: boolean },
+  ): Promise<{ data: ListedRefund[]; total: number | null }> {
     const query = { ...filter, merchant_id: merchantId, payment_seq: { $exists: true } } as Filter<RefundDoc>;
-    const [data, total] = await Promise.all([
-      this.span('find', () =>
-        this.refunds
-          .find(query, { projection: { _id: 0 } })
-          .sort({ created_at: -1, refund_id: -1 })
-          .skip(opts.skip)
-          .limit(opts.limit)
-          .toArray(),
-      ),
-      this.span('count', () => this.refunds.countDocuments(query)),
-    ]);
+    const data: ListedRefund[] = await this.span('find', () =>
+      this.refunds.find(query, { projection: LISTED_PROJECTION }).sort({ created_at: -1, refund_id: -1 }).skip(opts.skip).limit(opts.limit).toArray(),
+    );
+    if (!opts.count) return { data, total: null };
+    const total = totalFromPage(opts.skip, opts.limit, data.length) ?? (await this.span('count', () => this.refunds.countDocuments(query)));
     return { data, total };
   }
 }

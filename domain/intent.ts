@@ -157,7 +157,7 @@ export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string
   return list.length ? list : null;
 }
 
-export function toResource(p: StoredPayment): PaymentResource {
+export function toResource(p: Pick<StoredPayment, keyof PaymentResource | 'request_extras'>): PaymentResource {
   const out: Record<string, unknown> = {};
   for (const k of PAYMENT_FIELDS) out[k] = p[k] ?? null;
   out.order_details = p.order_details?.map(orderLineView) ?? null;

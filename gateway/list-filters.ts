@@ -25,6 +25,19 @@ export function timeRange(start: string | null | undefined, end: string | null |
   return { ...(start ? { $gte: new Date(start).toISOString() } : {}), $lte: new Date(end ?? Date.now()).toISOString() };
 }
 
+/**
+ * GET /payments/list's cursor: the payments after `at` in the list's order (created, then payment_id, newest first),
+ * older ones for starting_after, newer ones for ending_before. A payment created in the same millisecond as the
+ * cursor's is told apart by its id, so none is skipped or shown twice. The range on `created` bounds the index scan
+ * at the cursor; the exclusion reads only index keys (both fields are in the list's indexes).
+ */
+export function pastCursor(at: { created: string; payment_id: string }, older: boolean): Filter<StoredPayment> {
+  return {
+    created: { [older ? '$lte' : '$gte']: at.created },
+    $nor: [{ created: at.created, payment_id: { [older ? '$gte' : '$lte']: at.payment_id } }],
+  } as Filter<StoredPayment>;
+}
+
 /** POST /payments/list's body -> the condition on `payments` (limit and offset are the caller's). */
 export function paymentsFilter(f: z.infer<typeof ListPaymentsFilter>): Filter<StoredPayment> {
   const filter: Record<string, unknown> = {};

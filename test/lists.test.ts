@@ -48,6 +48,25 @@ describe('GET /payments/list', () => {
     expect(ids(back)).toEqual(all.slice(0, 2));
   });
 
+  it('pages through payments created in the same millisecond, by payment_id, none skipped or repeated', async () => {
+    const m = await stack.merchant();
+    const own: string[] = [];
+    for (let i = 0; i < 3; i++) own.push((await stack.api('POST', '/payments', { amount: 100 + i, currency: 'EUR' }, m.api_key)).body.payment_id);
+    const same = '2026-01-02T03:04:05.006Z';
+    await (await stack.db()).collection('payments').updateMany({ payment_id: { $in: own } }, { $set: { created: same } });
+    const order = [...own].sort().reverse();
+    const page = async (query: string) => ids(await stack.api('GET', `/payments/list?limit=1${query}`, undefined, m.api_key));
+    const forward = [...(await page(''))];
+    while (forward.length < 4) {
+      const next = await page(`&starting_after=${forward.at(-1)}`);
+      if (!next.length) break;
+      forward.push(...next);
+    }
+    expect(forward).toEqual(order);
+    expect(await page(`&ending_before=${order[2]}`)).toEqual([order[1]]);
+    expect(await page(`&ending_before=${order[0]}`)).toEqual([]);
+  });
+
   it('filters by customer_id and by created time', async () => {
     expect(ids(await stack.api('GET', '/payments/list?customer_id=cus_list_1', undefined, key))).toEqual([made[4].payment_id]);
     const since = await stack.api('GET', `/payments/list?created.gte=${encodeURIComponent(made[3].created)}`, undefined, key);
@@ -88,6 +107,23 @@ describe('POST /payments/list', () => {
     expect(ids(r)).toEqual(newestFirst().slice(2, 4));
   });
 
+  it('total_count counts all matches whether the page is full, short or past the end', async () => {
+    const page = async (body: Record<string, unknown>) => (await stack.api('POST', '/payments/list', body, key)).body;
+    expect(await page({ limit: 5 })).toMatchObject({ count: 5, total_count: 5 });
+    expect(await page({ limit: 2, offset: 4 })).toMatchObject({ count: 1, total_count: 5 });
+    expect(await page({ limit: 2, offset: 7 })).toMatchObject({ count: 0, total_count: 5 });
+    expect(await page({ limit: 10, currency: ['SEK'] })).toMatchObject({ count: 1, total_count: 1 });
+    expect(await page({ limit: 10, currency: ['USD'] })).toMatchObject({ count: 0, total_count: 0 });
+  });
+
+  it('answers each payment as GET /payments/{id} does', async () => {
+    const listed = (await stack.api('POST', '/payments/list', {}, key)).body.data;
+    const got = [];
+    for (const p of listed) got.push((await stack.api('GET', `/payments/${p.payment_id}`, undefined, key)).body);
+    expect(listed).toEqual(got);
+    expect((await stack.api('GET', '/payments/list', undefined, key)).body.data).toEqual(got);
+  });
+
   it('filters by time: start_time to end_time (default now)', async () => {
     const r = await stack.api('POST', '/payments/list', { start_time: made[2].created }, key);
     expect(ids(r)).toEqual(newestFirst().slice(0, 3));
@@ -114,5 +150,15 @@ describe('list indexes on the server', () => {
     const names = async (c: string) => (await db.collection(c).listIndexes().toArray()).map((i) => i.name);
     expect(await names('payments')).toEqual(expect.arrayContaining(['list_by_merchant', 'list_by_customer', 'list_by_profile']));
     expect(await names('customers')).toEqual(expect.arrayContaining(['customers_list']));
+  });
+});
+
+describe('POST /refunds/list', () => {
+  it('answers each refund as GET /refunds/{id} does, with total_count', async () => {
+    const refund = (await stack.api('POST', '/refunds', { payment_id: made[1].payment_id, amount: 50 }, key)).body;
+    const r = await stack.api('POST', '/refunds/list', {}, key);
+    expect(r.body).toMatchObject({ count: 1, total_count: 1 });
+    expect(r.body.data).toEqual([(await stack.api('GET', `/refunds/${refund.refund_id}`, undefined, key)).body]);
+    expect((await stack.api('POST', '/refunds/list', { offset: 1 }, key)).body).toMatchObject({ count: 0, total_count: 1 });
   });
 });

@@ -3,8 +3,8 @@
 // same MongoDB condition and store read as the API's lists (gateway/list-filters.ts). Dates are whole UTC days.
 import type { Filter } from 'mongodb';
 import { z } from 'zod';
-import type { PaymentStore } from '../../adapters/payment-store.ts';
-import type { RefundDoc, RefundStore } from '../../adapters/refund-store.ts';
+import type { ListedPayment, PaymentStore } from '../../adapters/payment-store.ts';
+import type { ListedRefund, RefundDoc, RefundStore } from '../../adapters/refund-store.ts';
 import type { DisputeDoc, DisputeStore } from '../../lib/dispute-store.ts';
 import { Connector, PaymentStatus } from '../../lib/schemas/common.ts';
 import { DisputeStage, DisputeStatus, ListDisputesQuery, type DisputeResource } from '../../lib/schemas/dispute.ts';
@@ -109,7 +109,7 @@ export function paymentsCondition(q: z.infer<typeof PaymentsQuery>): Filter<Stor
   return q.q ? ({ ...filter, $or: [{ payment_id: q.q }, { customer_id: q.q }] } as Filter<StoredPayment>) : filter;
 }
 
-export async function listPayments(store: PaymentStore, merchantId: string, query: unknown): Promise<ListPage<StoredPayment>> {
+export async function listPayments(store: PaymentStore, merchantId: string, query: unknown): Promise<ListPage<ListedPayment>> {
   const parsed = parse(PaymentsQuery, query);
   if (!parsed.ok) return refused(shown(query), parsed);
   const { limit, offset } = window(parsed.q);
@@ -130,7 +130,7 @@ export function refundsCondition(q: z.infer<typeof RefundsQuery>): Filter<Refund
   return q.q ? ({ ...filter, $or: [{ refund_id: q.q }, { payment_id: q.q }] } as Filter<RefundDoc>) : filter;
 }
 
-export async function listRefunds(store: RefundStore, merchantId: string, query: unknown): Promise<ListPage<RefundDoc>> {
+export async function listRefunds(store: RefundStore, merchantId: string, query: unknown): Promise<ListPage<ListedRefund>> {
   const parsed = parse(RefundsQuery, query);
   if (!parsed.ok) return refused(shown(query), parsed);
   const { limit, offset } = window(parsed.q);

@@ -10,7 +10,8 @@ import { CONNECTORS, PAYMENT_STATUSES } from '../../lib/schemas/common.ts';
 import { DISPUTE_STAGES, DISPUTE_STATUSES, type DisputeResource } from '../../lib/schemas/dispute.ts';
 import { REFUND_STATUSES } from '../../lib/schemas/refund.ts';
 import { DisputeStore } from '../../lib/dispute-store.ts';
-import type { RefundDoc } from '../../adapters/refund-store.ts';
+import type { ListedPayment } from '../../adapters/payment-store.ts';
+import type { ListedRefund } from '../../adapters/refund-store.ts';
 import type { StoredPayment } from '../../domain/payment.ts';
 import { canStart } from '../../domain/transitions.ts';
 import { ROUTING } from '../scope.ts';
@@ -80,7 +81,7 @@ function pager(path: string, list: ListPage<unknown>): SafeHtml {
 
 const empty = (cols: number, what: string) => html`<tr><td colspan="${cols}" class="muted">${what}</td></tr>`;
 
-function paymentRows(rows: StoredPayment[]): SafeHtml {
+function paymentRows(rows: ListedPayment[]): SafeHtml {
   if (!rows.length) return empty(6, 'No payments match.');
   return html`${rows.map(
     (p) => html`<tr data-payment-id="${p.payment_id}"><td><a class="mono" href="${paymentPath(p.payment_id)}">${p.payment_id}</a></td>
@@ -89,7 +90,7 @@ function paymentRows(rows: StoredPayment[]): SafeHtml {
   )}`;
 }
 
-function refundRows(rows: RefundDoc[]): SafeHtml {
+function refundRows(rows: ListedRefund[]): SafeHtml {
   if (!rows.length) return empty(7, 'No refunds match.');
   return html`${rows.map(
     (r) => html`<tr data-refund-id="${r.refund_id}"><td class="mono">${r.refund_id}</td>

@@ -26,7 +26,7 @@ import type { StoredPayment } from '../../domain/payment.ts';
 import { authenticationAnswer } from '../../domain/three-ds.ts';
 import { prepareConfirm, runOperation, type Deps } from '../operations.ts';
 import { validate } from '../validate.ts';
-import { paymentsFilter } from '../list-filters.ts';
+import { pastCursor, paymentsFilter } from '../list-filters.ts';
 import { checkClientConfirmFields, checkClientSecret } from '../client-secret.ts';
 import { publishableKey, scopedRouter } from '../scope.ts';
 import { currentTiming, timed } from '../server-timing.ts';
@@ -157,14 +157,14 @@ export function paymentsRouter(deps: Deps): Router {
     }
     const filter: Record<string, unknown> = {};
     if (q.customer_id) filter.customer_id = q.customer_id;
+    if (Object.keys(created).length) filter.created = created;
     // Cursors: newest first, so starting_after pages to older payments and ending_before to newer ones.
     const cursor = q.starting_after ?? q.ending_before;
     if (cursor) {
       const at = await deps.store.find(merchantId, cursor);
       if (!at) throw errors.invalid(q.starting_after ? 'starting_after' : 'ending_before', 'no such payment');
-      created[q.starting_after ? '$lt' : '$gt'] = at.created;
+      filter.$and = [pastCursor(at, !!q.starting_after)];
     }
-    if (Object.keys(created).length) filter.created = created;
     const { data } = await timed(
       'store',
       deps.store.list(merchantId, filter as Filter<StoredPayment>, { limit, ascending: !!q.ending_before && !q.starting_after }),

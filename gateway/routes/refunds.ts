@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ApiError, errors } from '../../lib/errors.ts';
 import { canExist, ids, requestId } from '../../lib/ids.ts';
 import { config } from '../../lib/config.ts';
-import type { RefundDoc } from '../../adapters/refund-store.ts';
+import type { ListedRefund } from '../../adapters/refund-store.ts';
 import {
   CreateRefundRequest,
   ListRefundsFilter,
@@ -36,7 +36,7 @@ function refundIn(p: StoredPayment | null, refundId: string): RefundResource {
   return refundView(row);
 }
 
-const listView = (d: RefundDoc): RefundResource => Object.fromEntries(REFUND_FIELDS.map((k) => [k, d[k] ?? null])) as RefundResource;
+const listView = (d: ListedRefund): RefundResource => Object.fromEntries(REFUND_FIELDS.map((k) => [k, d[k] ?? null])) as RefundResource;
 
 /**
  * A refund of the merchant's payment (POST /refunds, and the dashboard's refund form): the refund_id claimed, then
@@ -83,7 +83,10 @@ export function refundsRouter(deps: Deps): Router {
   // Declared before /refunds/:refund_id so that "list" is never taken for a refund id.
   r.post('/refunds/list', async (req, res) => {
     const f = validate(ListRefundsFilter, req.body);
-    const { data, total } = await timed('store', deps.refunds.list(merchantOf(req), refundsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0 }));
+    const { data, total } = await timed(
+      'store',
+      deps.refunds.list(merchantOf(req), refundsFilter(f), { limit: f.limit ?? 10, skip: f.offset ?? 0, count: true }),
+    );
     res.json({ count: data.length, total_count: total, data: data.map(listView) });
   });
 
