@@ -19,7 +19,8 @@ let changed = false;
 
 const connect = MongoClient.prototype.connect;
 MongoClient.prototype.connect = function patchedConnect(this: MongoClient) {
-  this.monitorCommands = true;
+  // The driver's setter (not in its types) turns command monitoring on for a client built without it.
+  Reflect.set(this, 'monitorCommands', true);
   const names = new Map<number, string>();
   this.on('commandStarted', (e) => {
     const target = e.command[e.commandName];

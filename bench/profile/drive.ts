@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { Stack, sleep } from '../../test/support/stack.ts';
 
 const { values } = parseArgs({
-  options: { n: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '8' }, out: { type: 'string', default: '/tmp/prof' }, 'settle-ms': { type: 'string', default: '3000' },
+  options: {
+    n: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '8' },
+    out: { type: 'string', default: '/tmp/prof' },
+    'settle-ms': { type: 'string', default: '3000' },
     phases: { type: 'string', default: 'idle,create,confirm,refund,retrieve' },
   },
 });
@@ -45,9 +49,9 @@ const snapshot = (): Snapshot =>
     readdirSync(countDir)
       .filter((f) => f.endsWith('.json'))
       .map((f) => {
-      const s = JSON.parse(readFileSync(join(countDir, f), 'utf8'));
-      return [String(s.pid), { role: String(s.role), counts: s.counts }];
-    }),
+        const s = JSON.parse(readFileSync(join(countDir, f), 'utf8'));
+        return [String(s.pid), { role: String(s.role), counts: s.counts }];
+      }),
   );
 const roleName = (role: string) => role.replace(/^.*?(services\/|workers\/|gateway\/)/, '$1').replace(/\/main\.ts/, '');
 

@@ -14,7 +14,10 @@ const Profile = z.object({
   timeDeltas: z.array(z.number()),
 });
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '15' }, label: { type: 'string', multiple: true, default: [] } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '15' }, label: { type: 'string', multiple: true, default: [] } },
+});
 const top = Number(values.top);
 const labels = new Map(values.label.map((l) => l.split('=') as [string, string]));
 
@@ -51,12 +54,20 @@ for (const file of positionals) {
   const idle = self.get('(idle)') ?? 0;
   const pid = basename(file).split('.')[3] ?? '';
   const counts = join(dirname(file), 'counts', `${pid}.json`);
-  const role = existsSync(counts) ? z.object({ role: z.string() }).parse(JSON.parse(readFileSync(counts, 'utf8'))).role.replace(/^\S*\/work\/wt\/[^/]+\//, '') : undefined;
+  const role = existsSync(counts)
+    ? z
+        .object({ role: z.string() })
+        .parse(JSON.parse(readFileSync(counts, 'utf8')))
+        .role.replace(/^\S*\/work\/wt\/[^/]+\//, '')
+    : undefined;
   console.log(`\n### ${labels.get(pid) ?? role ?? basename(file)}: ${total.toFixed(0)} ms profiled, ${(total - idle).toFixed(0)} ms busy`);
   const table = (title: string, m: Map<string, number>, skip: Set<string>) => {
     console.log(`\n${title}\n`);
     console.log('| ms | % of busy | function |\n|---:|---:|---|');
-    for (const [k, v] of [...m].filter(([k]) => !skip.has(k)).sort((a, b) => b[1] - a[1]).slice(0, top))
+    for (const [k, v] of [...m]
+      .filter(([k]) => !skip.has(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top))
       console.log(`| ${v.toFixed(0)} | ${((v / (total - idle)) * 100).toFixed(1)} | \`${k}\` |`);
   };
   table('Self time', self, new Set(['(idle)']));
