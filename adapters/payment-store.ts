@@ -196,13 +196,9 @@ export class PaymentStore {
     return this.transitions.findOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq - 1 }, { projection: { _id: 0 } });
   }
 
-  /** The relay has stored the events of `ts`: take them out of the outbox, in one round trip. */
-  async relayed(ts: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>[]): Promise<void> {
-    if (!ts.length) return;
-    await this.transitions.bulkWrite(
-      ts.map((t) => ({ updateOne: { filter: { payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq }, update: { $unset: { outbox: '' } } } })),
-      { ordered: false },
-    );
+  /** The relay has stored `t`'s events: take it out of the outbox. */
+  async relayed(t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>): Promise<void> {
+    await this.transitions.updateOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq }, { $unset: { outbox: '' } });
   }
 
   /** Payments with an operation begun and not finished since before `before` (for the recovery sweeper). */

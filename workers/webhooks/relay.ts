@@ -1,9 +1,8 @@
 // The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
 // enqueues their deliveries (jobId = event_id) and only then unmarks the transition. A crash anywhere in between
-// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. A pass unmarks the
-// transitions it relayed together at its end (one round trip), and takes a transition's predecessor from the pass
-// when it relayed it (no read). The re-enqueuer
+// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. A pass takes a
+// transition's predecessor from what it relayed itself (no read). The re-enqueuer
 // gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
 import { deriveEvents } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
@@ -74,12 +73,7 @@ export class Relay {
         }
       }
     };
-    try {
-      await Promise.all(Array.from({ length: PARALLEL }, lane));
-    } finally {
-      // Also after a failed lane: what was relayed stays relayed (unmarked or not, a later pass writes nothing twice).
-      await this.payments.relayed([...done.values()]);
-    }
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
     return relayed;
   }
 
@@ -117,6 +111,7 @@ export class Relay {
     }));
     for (const d of docs) await this.events.insert(d);
     for (const d of docs) await this.queue.enqueue(d);
+    await this.payments.relayed(t);
     done.set(key(t), t);
     return true;
   }
