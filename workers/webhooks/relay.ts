@@ -1,7 +1,8 @@
 // The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
 // enqueues their deliveries (jobId = event_id) and only then unmarks the transition. A crash anywhere in between
-// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The re-enqueuer
+// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. A pass takes a
+// transition's predecessor from what it relayed itself (no read). The re-enqueuer
 // gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
 import { deriveEvents } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
@@ -58,7 +59,7 @@ export class Relay {
    */
   async runOnce(limit = 200): Promise<number> {
     const batch = await this.payments.outboxPending(limit);
-    const done = new Set<string>();
+    const done = new Map<string, Transition>();
     const defaults = new Map<string, Promise<string | null>>();
     const byPayment = new Map<string, Transition[]>();
     for (const t of batch) byPayment.set(`${t.merchant_id}:${t.payment_id}`, [...(byPayment.get(`${t.merchant_id}:${t.payment_id}`) ?? []), t]);
@@ -77,8 +78,8 @@ export class Relay {
   }
 
   /** Relays one transition; false when the one before it is not relayed yet (its events come first). */
-  private async relayOne(t: Transition, done: Set<string>, defaults: Map<string, Promise<string | null>>): Promise<boolean> {
-    const prev = await this.payments.previous(t);
+  private async relayOne(t: Transition, done: Map<string, Transition>, defaults: Map<string, Promise<string | null>>): Promise<boolean> {
+    const prev = done.get(key({ ...t, seq: t.seq - 1 })) ?? (await this.payments.previous(t));
     // A payment's events are stored in the order of its transitions: never one before those of the transition before.
     if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) return false;
     const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
@@ -111,7 +112,7 @@ export class Relay {
     for (const d of docs) await this.events.insert(d);
     for (const d of docs) await this.queue.enqueue(d);
     await this.payments.relayed(t);
-    done.add(key(t));
+    done.set(key(t), t);
     return true;
   }
 

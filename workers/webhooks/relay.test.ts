@@ -1,0 +1,83 @@
+// The relay without MongoDB or Redis: a payment's transitions relayed in one pass become its events in order, each
+// transition is unmarked, and a predecessor relayed in the same pass is not read again (issue 24).
+import { describe, expect, it } from 'vitest';
+import { beginConfirm } from '../../domain/begin.ts';
+import { createIntent } from '../../domain/intent.ts';
+import { applyOutcome } from '../../domain/outcomes.ts';
+import type { Decision, StoredPayment } from '../../domain/payment.ts';
+import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
+import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
+import type { MerchantStore } from '../../lib/merchant-store.ts';
+import { Relay } from './relay.ts';
+
+const now = '2026-11-23T10:00:00.000Z';
+const applied = (prev: StoredPayment, d: Decision): StoredPayment => {
+  if (d.kind !== 'apply') throw new Error(`expected apply, got ${d.kind}`);
+  return { ...d.payment, seq: prev.seq + 1 };
+};
+const created = createIntent('m1', { amount: 10_000, currency: 'EUR', capture_method: 'automatic', profile_id: 'pro_1' } as never, {
+  now: new Date(now),
+  paymentId: 'pay_00000000000000000000000001',
+  clientSecret: (id) => `${id}_secret_x`,
+  newCustomerId: () => 'cus_1',
+  ephemeralSecret: () => 'epk_1',
+});
+const confirming = applied(created, beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
+const paid = applied(confirming, applyOutcome(confirming, 'op_a', { kind: 'CAPTURED', connector_transaction_id: 'stp_1' }, now));
+const transition = (p: StoredPayment): Transition => ({
+  merchant_id: p.merchant_id,
+  payment_id: p.payment_id,
+  seq: p.seq,
+  at: now,
+  action: 'test',
+  operation_id: null,
+  from: null,
+  to: p.status,
+  trace_id: null,
+  snapshot: p,
+  outbox: OUTBOX_PENDING,
+});
+
+/** In-memory stand-ins for what the relay uses, recording the calls. */
+function relayOver(log: Transition[]) {
+  const reads: number[] = [];
+  const unmarked: number[] = [];
+  const stored: EventDoc[] = [];
+  const payments = {
+    outboxPending: async () => log.filter((t) => t.outbox === OUTBOX_PENDING),
+    // As PaymentStore.previous: a first transition has none, and asks nothing.
+    previous: async (t: Transition) => {
+      if (t.seq === 0) return null;
+      reads.push(t.seq - 1);
+      return log.find((p) => p.seq === t.seq - 1) ?? null;
+    },
+    relayed: async (t: Transition) => {
+      unmarked.push(t.seq);
+      const row = log.find((p) => p.seq === t.seq);
+      if (row) delete row.outbox;
+    },
+  } as unknown as PaymentStore;
+  const events = { insert: async (e: EventDoc) => void stored.push(e) } as unknown as EventStore;
+  const queue = { enqueue: async () => undefined } as unknown as WebhookQueue;
+  const setup = { merchant: async () => ({ default_profile: 'pro_1' }) } as unknown as MerchantStore;
+  return { relay: new Relay(payments, events, queue, setup), reads, unmarked, stored };
+}
+
+describe('relay pass', () => {
+  it("relays a payment's transitions in order, unmarks each, and reads no predecessor it relayed in the same pass", async () => {
+    const { relay, reads, unmarked, stored } = relayOver([created, confirming, paid].map(transition));
+    expect(await relay.runOnce()).toBe(3);
+    expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+    expect(unmarked).toEqual([0, 1, 2]);
+    expect(reads).toEqual([]);
+  });
+
+  it('reads the predecessor that an earlier pass relayed', async () => {
+    const log = [created, confirming, paid].map(transition);
+    delete log[0].outbox;
+    const { relay, reads, stored } = relayOver(log);
+    expect(await relay.runOnce()).toBe(2);
+    expect(reads).toEqual([0]);
+    expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+  });
+});
