@@ -1,12 +1,12 @@
 // Merchant events and their delivery attempts in MongoDB, and the BullMQ queue `webhooks` that delivers them.
 // `events`: one document per event_id (deterministic: lib/mongo.ts's unique index makes a second derivation a
 // no-op). `event_attempts`: one document per delivery attempt (request, response status and body excerpt, timing).
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
-import { telemetry } from './queue.ts';
+import { JobProducer } from './job-producer.ts';
 import { MANDATE_REVOKED_ORDER, mandateRevokedEvent, type EventObjectType, type EventType } from '../domain/events.ts';
 import type { MandateResource } from '../lib/schemas/mandate.ts';
 
@@ -190,31 +190,28 @@ export async function recordMandateRevoked(
 
 /** The producer side of the `webhooks` queue (the relay, the re-enqueuer, the gateway's manual retry). */
 export class WebhookQueue {
+  private readonly producer: JobProducer<WebhookJob>;
   readonly queue: Queue<WebhookJob>;
   constructor(connection: Redis) {
-    this.queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection, prefix: config.redisPrefix, telemetry: telemetry() });
+    this.producer = new JobProducer<WebhookJob>(WEBHOOK_QUEUE, connection, webhookJobOptions);
+    this.queue = this.producer.queue;
   }
 
   /** The event's delivery (jobId = event_id: enqueueing it twice delivers it once). */
   async enqueue(e: Pick<EventDoc, 'event_id' | 'merchant_id'>): Promise<void> {
-    await this.queue.add('deliver', { event_id: e.event_id, merchant_id: e.merchant_id }, { ...webhookJobOptions(), jobId: e.event_id });
+    await this.producer.add('deliver', { event_id: e.event_id, merchant_id: e.merchant_id }, e.event_id);
   }
 
-  /** One delivery attempt now, beside the schedule (POST .../retry). */
+  /** One delivery attempt now, beside the schedule (POST .../retry): one attempt, kept for less long. */
   async enqueueManual(e: Pick<EventDoc, 'event_id' | 'merchant_id'>, attemptId: string): Promise<void> {
-    await this.queue.add(
-      'retry',
-      { event_id: e.event_id, merchant_id: e.merchant_id, manual_attempt_id: attemptId },
-      {
-        attempts: 1,
-        jobId: attemptId,
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 24 * 3600 },
-      },
-    );
+    await this.producer.add('retry', { event_id: e.event_id, merchant_id: e.merchant_id, manual_attempt_id: attemptId }, attemptId, {
+      attempts: 1,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await this.producer.close();
   }
 }

@@ -1,16 +1,16 @@
 // Connector jobs on BullMQ: one queue per connector, jobId = operation id, so a job added twice runs once and a
 // provider call is never duplicated by the queue. The job carries what the connector needs to call the provider.
 // The provider's notifications go on the same queue (NotificationJob), with a job id derived from their content.
-import { Queue } from 'bullmq';
-import { BullMQOtel } from 'bullmq-otel';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 import { notificationJobId, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
+import { JobProducer } from './job-producer.ts';
 
+export { telemetry } from './job-producer.ts';
 export const queueName = (connector: ConnectorName) => `connector-${connector}`;
-export const telemetry = () => new BullMQOtel({ tracerName: 'bnpl-bullmq' });
 
 type QueuePolicy = NonNullable<(typeof MANIFESTS)[ConnectorName]>['queue'];
 
@@ -31,25 +31,30 @@ export const workerOptions = (policy: QueuePolicy) => ({
   ...(policy.limiter ? { limiter: policy.limiter } : {}),
 });
 
-/** Producers for every connector's queue, created on first use. */
+/** Producers for every connector's queue (adapters/job-producer.ts), created on first use, each with its connector's job options. */
 export class ConnectorQueues {
-  private readonly queues = new Map<ConnectorName, Queue>();
+  private readonly producers = new Map<ConnectorName, JobProducer<ConnectorJob | NotificationJob>>();
   private readonly connection: Redis;
   constructor(connection: Redis) {
     this.connection = connection;
   }
 
-  get(connector: ConnectorName): Queue {
-    let q = this.queues.get(connector);
-    if (!q) {
-      q = new Queue(queueName(connector), { connection: this.connection, prefix: config.redisPrefix, telemetry: telemetry() });
-      this.queues.set(connector, q);
+  private producer(connector: ConnectorName): JobProducer<ConnectorJob | NotificationJob> {
+    let p = this.producers.get(connector);
+    if (!p) {
+      p = new JobProducer(queueName(connector), this.connection, () => jobOptions(connector));
+      this.producers.set(connector, p);
     }
-    return q;
+    return p;
+  }
+
+  /** The connector's queue itself (its counts, its jobs, its workers). */
+  get(connector: ConnectorName): Queue {
+    return this.producer(connector).queue;
   }
 
   async enqueue(job: ConnectorJob): Promise<void> {
-    await this.get(job.connector).add(job.kind, job, { ...jobOptions(job.connector), jobId: job.operation_id });
+    await this.producer(job.connector).add(job.kind, job, job.operation_id);
   }
 
   /**
@@ -57,17 +62,17 @@ export class ConnectorQueues {
    * that one whose job gave up (its attempts spent) is tried again: the provider's repeat is the retry.
    */
   async enqueueNotification(job: NotificationJob): Promise<void> {
-    const q = this.get(job.connector);
+    const producer = this.producer(job.connector);
     const jobId = notificationJobId(job);
-    const existing = await q.getJob(jobId);
+    const existing = await producer.queue.getJob(jobId);
     if (existing && (await existing.isFailed())) return void (await existing.retry('failed'));
-    await q.add('notification', job, { ...jobOptions(job.connector), jobId });
+    await producer.add('notification', job, jobId);
   }
 
   /** A one-off status sync of an operation, beside its own job (which keeps the operation id as its job id). */
   async enqueueSync(job: ConnectorJob): Promise<void> {
     const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
-    await this.get(job.connector).add(`${job.kind}-sync`, sync, { ...jobOptions(job.connector), attempts: 2, jobId: `${job.operation_id}-sync-${Date.now()}` });
+    await this.producer(job.connector).add(`${job.kind}-sync`, sync, `${job.operation_id}-sync-${Date.now()}`, { attempts: 2 });
   }
 
   /**
@@ -77,17 +82,15 @@ export class ConnectorQueues {
    */
   async enqueueNoticeSync(job: ConnectorJob): Promise<void> {
     const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
-    await this.get(job.connector).add(`${job.kind}-sync`, sync, {
-      ...jobOptions(job.connector),
+    await this.producer(job.connector).add(`${job.kind}-sync`, sync, `notice-sync-${job.operation_id}`, {
       attempts: 2,
       delay: config.noticeSyncDelayMs,
-      jobId: `notice-sync-${job.operation_id}`,
       removeOnComplete: true,
       removeOnFail: true,
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.producers.values()].map((p) => p.close()));
   }
 }

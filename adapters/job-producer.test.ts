@@ -1,0 +1,57 @@
+// The one job producer against the real Redis: the queue's options under the call's, the jobId that makes a second
+// add a no-op, and the service's key prefix; ConnectorQueues and WebhookQueue add through it with their own options.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { config } from '../lib/config.ts';
+import { redisConnection } from '../lib/redis.ts';
+import { JobProducer } from './job-producer.ts';
+import { ConnectorQueues, jobOptions } from './queue.ts';
+import { WebhookQueue, webhookJobOptions } from './event-store.ts';
+import type { ConnectorJob } from '../domain/job.ts';
+
+// A prefix of its own (set before lib/config.ts is read): no worker of a running stack sees these jobs.
+vi.hoisted(() => {
+  process.env.REDIS_PREFIX = `bnpl-unit-${Math.random().toString(36).slice(2, 10)}`;
+});
+
+const redis = redisConnection();
+afterAll(async () => {
+  const keys = await redis.keys(`${config.redisPrefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+describe('JobProducer', () => {
+  it("adds with the queue's options, the call's over them, and the jobId; the same id again adds nothing", async () => {
+    const name = `producer-test-${randomBytes(4).toString('hex')}`;
+    const p = new JobProducer<{ n: number }>(name, redis, () => ({ attempts: 4, backoff: { type: 'exponential', delay: 50 }, removeOnComplete: 10 }));
+    const a = await p.add('one', { n: 1 }, 'job-1', { attempts: 2 });
+    const again = await p.add('one', { n: 2 }, 'job-1');
+    expect(a.id).toBe('job-1');
+    expect(again.id).toBe('job-1');
+    expect(await p.queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    const stored = await p.queue.getJob('job-1');
+    expect(stored?.data).toEqual({ n: 1 });
+    expect(stored?.opts).toMatchObject({ attempts: 2, backoff: { type: 'exponential', delay: 50 }, removeOnComplete: 10 });
+    // Under the service's prefix, where its workers read.
+    expect(config.redisPrefix).toMatch(/^bnpl-unit-/);
+    expect(await redis.exists(`${config.redisPrefix}:${name}:job-1`)).toBe(1);
+    await p.close();
+  });
+
+  it("a connector's job carries its definition's job options; the webhook queue's its own", async () => {
+    const queues = new ConnectorQueues(redis);
+    const webhooks = new WebhookQueue(redis);
+    const job = { connector: 'service_test', kind: 'authorize', operation_id: `op_${randomBytes(13).toString('hex')}` } as ConnectorJob;
+    await queues.enqueue(job);
+    const eventId = `evt_${randomBytes(8).toString('hex')}`;
+    await webhooks.enqueue({ event_id: eventId, merchant_id: 'm1' });
+    const connectorJob = await queues.get('service_test').getJob(job.operation_id);
+    const { attempts, backoff } = jobOptions('service_test');
+    expect(connectorJob?.opts).toMatchObject({ attempts, backoff, jobId: job.operation_id });
+    const delivery = await webhooks.queue.getJob(eventId);
+    expect(delivery?.opts).toMatchObject({ attempts: webhookJobOptions().attempts, backoff: { type: 'webhook' }, jobId: eventId });
+    await queues.close();
+    await webhooks.close();
+  });
+});
