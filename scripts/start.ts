@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../lib/config.ts';
+import { withNodeSettings } from '../lib/node-env.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { RotatingLog } from './log-files.ts';
 import { nextRestart } from './restart-policy.ts';
@@ -29,12 +30,13 @@ const { secrets, supplied } = devSecrets(process.env, secretsFile);
 // INSTANCE_ID: this run, in every child's environment and in their health answers. SANDBOX_STATE_FILE: the sandbox
 // keeps its providers' state across a restart (a refund of a payment made before it still finds the payment).
 const instanceId = randomUUID();
-const env: NodeJS.ProcessEnv = {
+// deploy/node.env: every node child runs with the service's runtime settings (issue 24: memory).
+const env: NodeJS.ProcessEnv = withNodeSettings({
   ...process.env,
   ...secrets,
   INSTANCE_ID: instanceId,
   SANDBOX_STATE_FILE: process.env.SANDBOX_STATE_FILE || `${stateDir}/sandbox-state.json`,
-};
+});
 const cfg = parseConfig(env);
 const port = cfg.port;
 const timeoutMs = Number(process.env.START_TIMEOUT_MS || 90_000);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
+import { withNodeSettings } from '../../lib/node-env.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -73,7 +74,9 @@ export class Stack {
     const base = new URL(process.env.MONGODB_URL || 'mongodb://127.0.0.1:27017/');
     base.pathname = `/${dbName}`;
     const [port, psPort, sbPort] = [await freePort(), await freePort(), await freePort()];
-    const env: Record<string, string> = {
+    // deploy/node.env: the service's runtime settings (issue 24: memory), as under npm start and in the containers.
+    const env: Record<string, string> = withNodeSettings({
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
       MONGODB_URL: base.toString(),
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
       REDIS_PREFIX: `bnpl-test-${id}`,
@@ -105,7 +108,7 @@ export class Stack {
       WEBHOOK_RELAY_INTERVAL_MS: '250',
       WEBHOOK_REQUEUE_INTERVAL_MS: '1000',
       ...overrides,
-    };
+    });
     const stack = new Stack(env, dbName);
     for (const part of ['payment-state', 'worker', 'worker-webhooks', ...OTHER_WORKERS] as PartName[]) stack.healthPorts[part] = await freePort();
     try {
