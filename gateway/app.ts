@@ -10,7 +10,6 @@ import { errorHandler } from './error-handler.ts';
 import { keyAuth } from './auth.ts';
 import { idempotency } from './idempotency.ts';
 import { serverTiming } from './server-timing.ts';
-import { openApiDocument } from './openapi.ts';
 import { docsRouter } from './docs-page.ts';
 import { featureMatrix } from './feature-matrix.ts';
 import { byAddress, rateLimit } from './rate-limit.ts';
@@ -96,8 +95,19 @@ export function buildApp(
     app.get('/health/ready', probe);
   }
   app.get('/feature_matrix', (_req, res) => res.json(featureMatrix()));
-  const openapi = openApiDocument();
-  app.get('/openapi.json', (_req, res) => res.json(openapi));
+  // Built at its first request, not at start: the document (0.3 MB of JSON) and its generation are memory the payment
+  // path never needs.
+  let openapi: Promise<unknown> | undefined;
+  app.get('/openapi.json', (_req, res, next) => {
+    openapi ??= import('./openapi.ts').then(
+      (m) => m.openApiDocument(),
+      (err) => {
+        openapi = undefined;
+        throw err;
+      },
+    );
+    openapi.then((doc) => res.json(doc), next);
+  });
   // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
   app.use(docsRouter());
 

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { Router } from 'express';
 
 const require = createRequire(import.meta.url);
-/** Scalar's standalone bundle (one file, no chunks), read once at start; beside the package's entry (dist/), which
+/** Scalar's standalone bundle (one file, no chunks), read at its first request (4 MB a gateway that serves no /docs
+ * need not hold); beside the package's entry (dist/), which
  * its exports do not list. */
 export const bundlePath = () => join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
@@ -46,14 +47,17 @@ export const DOCS_PAGE = `<!doctype html>
 `;
 
 export function docsRouter(): Router {
-  const bundle = readFileSync(bundlePath());
+  let bundle: Buffer | undefined;
   const r = Router({ caseSensitive: true, strict: true });
   r.get('/docs', (_req, res) => {
     res.set('content-security-policy', DOCS_CSP).type('html').send(DOCS_PAGE);
   });
   r.get('/docs/scalar.js', (_req, res) => {
     // The same bytes until the next deploy: cached for an hour (the app's default is no-store).
-    res.set({ 'content-security-policy': DOCS_CSP, 'cache-control': 'public, max-age=3600' }).type('text/javascript').send(bundle);
+    res
+      .set({ 'content-security-policy': DOCS_CSP, 'cache-control': 'public, max-age=3600' })
+      .type('text/javascript')
+      .send((bundle ??= readFileSync(bundlePath())));
   });
   return r;
 }

@@ -5,11 +5,17 @@
 // Prometheus exporter that each process serves at GET /metrics (lib/metrics.ts).
 import { context, metrics, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { NodeTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { createRequire } from 'node:module';
 import { setLogService } from './log.ts';
+
+// Loaded only when traces are exported (an OTLP endpoint is set): otherwise its code is memory no process uses.
+const require = createRequire(import.meta.url);
+const otlpExporter = (): OTLPTraceExporter =>
+  new (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
 
 let provider: NodeTracerProvider | undefined;
 let meterProvider: MeterProvider | undefined;
@@ -23,7 +29,7 @@ export function initTelemetry(serviceName: string): void {
   if (provider) return;
   const spanProcessors: SpanProcessor[] = [];
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
-    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+    spanProcessors.push(new BatchSpanProcessor(otlpExporter()));
   }
   const resource = resourceFromAttributes({ 'service.name': serviceName, 'service.namespace': 'bnpl' });
   provider = new NodeTracerProvider({ resource, spanProcessors });
