@@ -102,7 +102,9 @@ const settings = {
   n_memory: int('BENCH_N_MEMORY', q(100_000, 200), 1),
   memory_max_seconds: int('BENCH_MEMORY_MAX_SECONDS', q(7200, 120), 1),
   scaleout_workers: int('BENCH_SCALEOUT_WORKERS', 4, 2),
-  scaleout_worker_concurrency: int('BENCH_SCALEOUT_WORKER_CONCURRENCY', 5, 1),
+  scaleout_worker_concurrency: int('BENCH_SCALEOUT_WORKER_CONCURRENCY', 2, 1),
+  /** The jobs at a time of each worker process in the scale-out's ceiling run (the stack's limit, not the workers'). */
+  scaleout_ceiling_concurrency: int('BENCH_SCALEOUT_CEILING_CONCURRENCY', 25, 1),
   provider_delay_ms: int('BENCH_PROVIDER_DELAY_MS', 200, 0),
   concurrency: int('BENCH_CONCURRENCY', 32, 1),
   /** Operations run (and thrown away) before a scenario's first round: JIT, connection pools, caches. */
@@ -349,7 +351,7 @@ const confirmBody = { ...paymentBody, confirm: true, payment_method: 'pay_later'
  */
 const agent = new http.Agent({
   keepAlive: true,
-  maxSockets: Math.max(settings.concurrency, settings.scaleout_workers * settings.scaleout_worker_concurrency * 2),
+  maxSockets: Math.max(settings.concurrency, settings.scaleout_workers * settings.scaleout_worker_concurrency * 8),
 });
 
 /** Server-Timing entries of the answers, by the scenario that is being measured (none while preparing). */
@@ -866,42 +868,65 @@ async function lifecycle(gw: string, key: string): Promise<ScenarioReport> {
 /**
  * 1 worker process of service_test vs `scaleout_workers` of them, the provider answering after provider_delay_ms
  * (the sandbox's `+slow` tag, SANDBOX_SLOW_MS), each worker with scaleout_worker_concurrency jobs at a time so that
- * the workers are what bounds the throughput: 1, N, 1, N, ..., 1 (the stack's own worker is stopped meanwhile).
+ * the workers are what bounds the throughput: 1, N, 1, N, ..., 1 (the stack's own worker is stopped meanwhile). Then
+ * once the stack's ceiling: N processes with scaleout_ceiling_concurrency jobs each, so that the workers do not bound
+ * it; the N-process figure means something only while it stays below that.
  */
 async function scaleOut(stack: Stack, gw: string, key: string): Promise<ScenarioReport> {
   const k = settings.scaleout_workers;
   const c = settings.scaleout_worker_concurrency;
-  const concurrency = Math.max(settings.concurrency, 2 * k * c);
+  // Every job slot of the N processes busy, twice over; no more, or the 1-process phase's requests queue past the
+  // gateway's confirm wait.
+  const concurrency = 2 * k * c;
   const description = `POST /payments with confirm=true (automatic capture), the provider answering after ${settings.provider_delay_ms} ms (customer tagged +slow, SANDBOX_SLOW_MS), with 1 and with ${k} worker processes of service_test, ${c} jobs at a time each, ${concurrency} requests in flight`;
   const slowBody = { ...confirmBody, customer: { email: 'bench+slow@example.com' } };
   await stack.kill('worker');
   const running: ChildProcess[] = [];
-  const workers = async (n: number) => {
+  const workers = async (n: number, jobs = c) => {
     while (running.length > n) await stopWorker(running.pop()!);
-    while (running.length < n) running.push(await startWorker(stack, 'service_test', c));
+    while (running.length < n) running.push(await startWorker(stack, 'service_test', jobs));
   };
+  const confirmSlow = async () => void (await api(gw, key, 'POST', '/payments', slowBody, 'succeeded'));
   const phase = (n: number) => async (r: number) => {
     await workers(n);
-    return timed(n === 1 ? 'scaleout_1' : `scaleout_${k}`, description, r, settings.n_scaleout, concurrency, async () => {
-      await api(gw, key, 'POST', '/payments', slowBody, 'succeeded');
-    });
+    return timed(n === 1 ? 'scaleout_1' : `scaleout_${k}`, description, r, settings.n_scaleout, concurrency, confirmSlow);
   };
   try {
     await workers(1);
-    await warmUp('scaleout', async () => void (await api(gw, key, 'POST', '/payments', slowBody, 'succeeded')));
+    await warmUp('scaleout', confirmSlow);
     const { pairs } = await alternate(settings.rounds, phase(1), phase(k));
     const ratio = summarize(pairs.map((p) => p.run.throughput_ops_s / tput([p.before, p.after])));
     figures.scaleout_4_vs_1 = ratio;
+    const cc = settings.scaleout_ceiling_concurrency;
+    await workers(0);
+    await workers(k, cc);
+    const ceilingInFlight = Math.min(k * cc, 4 * concurrency);
+    const ceiling = await timed(
+      `scaleout_ceiling`,
+      `the stack's ceiling: ${k} worker processes with ${cc} jobs at a time each, ${ceilingInFlight} requests in flight`,
+      1,
+      settings.n_scaleout,
+      ceilingInFlight,
+      confirmSlow,
+    );
+    const bound = (n: number) => round((n * c * 1000) / Math.max(1, settings.provider_delay_ms), 1);
     return {
       description,
-      runs: pairs.map((p) => p.run),
+      runs: [...pairs.map((p) => p.run), ceiling],
       baselines: [pairs[0]?.before, ...pairs.map((p) => p.after)].filter((x): x is ScenarioResult => !!x),
       ratios: { [`scaleout_${k}_vs_1`]: ratio },
       notes: [
-        `the bound of the workers alone: 1 process at most ${round((c * 1000) / Math.max(1, settings.provider_delay_ms), 1)} confirms/s, ${k} at most ${round((k * c * 1000) / Math.max(1, settings.provider_delay_ms), 1)}/s`,
+        `the bound of the workers alone: 1 process at most ${bound(1)} confirms/s, ${k} at most ${bound(k)}/s (the provider's ${settings.provider_delay_ms} ms only; each job also reads the merchant and waits for payment-state's Complete)`,
+        `the stack's ceiling with this provider (${k} processes, ${cc} jobs at a time each): ${ceiling.throughput_ops_s} confirms/s`,
         ...(k !== 4 ? [`scaleout_4_vs_1 is ${k} vs 1 here (BENCH_SCALEOUT_WORKERS=${k})`] : []),
       ],
-      extra: { worker_processes: k, worker_concurrency: c, provider_delay_ms: settings.provider_delay_ms, concurrency },
+      extra: {
+        worker_processes: k,
+        worker_concurrency: c,
+        provider_delay_ms: settings.provider_delay_ms,
+        concurrency,
+        stack_ceiling_ops_s: ceiling.throughput_ops_s,
+      },
     };
   } finally {
     await workers(0);
