@@ -2,10 +2,10 @@
 FROM node:24-slim
 WORKDIR /app
 ENV NODE_ENV=production
-# deploy/node.env (issue 24: memory), the same for every process; lib/node-env.test.ts checks they agree.
-ENV NODE_OPTIONS="--max-semi-space-size=2 --v8-pool-size=1" MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+# deploy/node.env (issue 24: memory), the same for every process; lib/node-env.test.ts checks they agree.
+ENV NODE_OPTIONS="--max-semi-space-size=2 --v8-pool-size=1" MALLOC_ARENA_MAX=2
 COPY domain ./domain
 COPY lib ./lib
 COPY adapters ./adapters
