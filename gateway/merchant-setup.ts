@@ -10,6 +10,8 @@ import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
+import { merchantSetupChannel } from '../lib/redis.ts';
+import { MerchantCache } from '../lib/merchant-cache.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
 import { chooseRoute, type Route, type RouteInput } from '../domain/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
@@ -24,46 +26,42 @@ interface Snapshot {
 }
 
 const MAX_MERCHANTS = 10_000;
-const channel = () => `${config.redisPrefix}:merchant-setup-changed`;
 
 export class MerchantSetup {
   readonly store: MerchantStore;
-  private readonly cache = new Map<string, { at: number; value: Promise<Snapshot> }>();
+  private readonly cache: MerchantCache<Snapshot>;
   private readonly pub: Redis | null;
-  private readonly ttlMs: number;
 
   constructor(db: Db, opts: { pub?: Redis; ttlMs?: number } = {}) {
-    this.store = new MerchantStore(db);
+    const store = new MerchantStore(db);
+    this.store = store;
     this.pub = opts.pub ?? null;
-    this.ttlMs = opts.ttlMs ?? config.setupCacheMs;
+    this.cache = new MerchantCache(
+      async (merchantId) => {
+        const [merchant, profiles, accounts] = await Promise.all([
+          store.merchant(merchantId),
+          store.profilesOf(merchantId),
+          store.connectorAccountsOf(merchantId),
+        ]);
+        return { merchant, profiles, accounts };
+      },
+      { ttlMs: opts.ttlMs ?? config.setupCacheMs, max: MAX_MERCHANTS },
+    );
   }
 
   /** Listens for changes made through other gateways (`sub` is a connection of its own, in subscriber mode). */
-  async listen(sub: Redis): Promise<void> {
-    sub.on('message', (ch: string, merchantId: string) => {
-      if (ch === channel()) this.cache.delete(merchantId);
-    });
-    await sub.subscribe(channel());
+  listen(sub: Redis): Promise<void> {
+    return this.cache.listen(sub);
   }
 
-  /** The admin API changed this merchant's setup: forget it here and in every gateway. */
+  /** The admin API changed this merchant's setup: forget it here and in every process that keeps it. */
   async changed(merchantId: string): Promise<void> {
-    this.cache.delete(merchantId);
-    await this.pub?.publish(channel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
+    this.cache.drop(merchantId);
+    await this.pub?.publish(merchantSetupChannel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
   }
 
   private snapshot(merchantId: string): Promise<Snapshot> {
-    const hit = this.cache.get(merchantId);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const value = Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId), this.store.connectorAccountsOf(merchantId)]).then(
-      ([merchant, profiles, accounts]) => ({ merchant, profiles, accounts }),
-    );
-    const entry = { at: Date.now(), value };
-    this.cache.delete(merchantId);
-    this.cache.set(merchantId, entry);
-    if (this.cache.size > MAX_MERCHANTS) this.cache.delete(this.cache.keys().next().value!);
-    value.catch(() => this.cache.get(merchantId) === entry && this.cache.delete(merchantId));
-    return value;
+    return this.cache.get(merchantId);
   }
 
   /** The settings payment-state needs for a confirm (our manual review rule). */
