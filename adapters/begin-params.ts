@@ -1,75 +1,284 @@
 // The typed payloads of the payment-state contract, both sides: a request body <-> its per-action params message
-// (BeginRequest's `params` oneof), and a ConnectorJob <-> the ConnectorJob message. The field lists live in
-// proto/payment_state.proto only; the conversion follows one rule (see there): a scalar is its own field, an object
-// or array is its JSON text in `<name>_json`, a null is named in `null_fields`, an absent field is not set.
+// (BeginRequest's `params` oneof), a mandate and a saved payment method <-> their messages, and a ConnectorJob <->
+// the ConnectorJob message. The conversion walks the body's zod schema (lib/schemas/, the only validation: the
+// receiver parses what comes out with the same schema) and follows the rules of proto/payment_state.proto: an
+// object is its message, a list or typed record is held in `items`, free-form JSON is a google.protobuf.Struct, a
+// null is named in its message's `null_fields`, an absent field is not set.
+import type { z } from 'zod';
 import type { ConnectorJob } from '../domain/job.ts';
+import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import {
+  CancelPaymentRequest,
+  CapturePaymentRequest,
+  ConfirmPaymentRequest,
+  IncrementalAuthorizationRequest,
+  ReviewDecisionRequest,
+  RoutingChoice,
+  ThreeDsAuthenticationRequest,
+  UpdatePaymentRequest,
+} from '../lib/schemas/payment.ts';
+import { CreateRefundRequest, RefundId, UpdateRefundRequest } from '../lib/schemas/refund.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
 import type { BeginRequest, BeginRequest__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
 import type { ConnectorJob as ConnectorJobMessage, ConnectorJob__Output } from '../proto/generated/bnpl/paymentstate/v1/ConnectorJob.ts';
-
-const JSON_SUFFIX = '_json';
+import type { CustomerPaymentMethod__Output } from '../proto/generated/bnpl/paymentstate/v1/CustomerPaymentMethod.ts';
+import type { MandateResource__Output } from '../proto/generated/bnpl/paymentstate/v1/MandateResource.ts';
 
 /** The oneof member of BeginRequest that carries an action's params: the action's name in lower case. */
 export type ParamsField = NonNullable<BeginRequest['params']>;
-const PARAMS_FIELDS: ReadonlySet<string> = new Set<ParamsField>([
-  'update',
-  'confirm',
-  'capture',
-  'cancel',
-  'incremental_authorization',
-  'approve',
-  'reject',
-  'authenticate',
-  'refund',
-  'update_refund',
-]);
-const paramsFieldOf = (action: string): ParamsField | null => {
-  const field = action.toLowerCase();
-  return PARAMS_FIELDS.has(field) ? (field as ParamsField) : null;
-};
 
-/** A plain object (a validated request body) -> its params message. */
-export function toParamsMessage(body: object): Record<string, unknown> {
-  const msg: Record<string, unknown> = {};
+/** Each params message's schema: the request body it carries (approve and reject share the empty one). */
+export const PARAMS_SCHEMAS = {
+  update: UpdatePaymentRequest,
+  confirm: ConfirmPaymentRequest,
+  capture: CapturePaymentRequest,
+  cancel: CancelPaymentRequest,
+  incremental_authorization: IncrementalAuthorizationRequest,
+  approve: ReviewDecisionRequest,
+  reject: ReviewDecisionRequest,
+  authenticate: ThreeDsAuthenticationRequest,
+  refund: CreateRefundRequest,
+  update_refund: UpdateRefundRequest.extend({ refund_id: RefundId }),
+} satisfies Record<ParamsField, z.ZodType>;
+
+/**
+ * The members of each union's oneof, in the order of the schema's options (a union of unrelated shapes, unlike a
+ * discriminated one, names its members in the proto only).
+ */
+export const UNION_MEMBERS = new Map<z.ZodType, readonly string[]>([[RoutingChoice, ['connector_name', 'account']]]);
+
+type Wire = Record<string, unknown>;
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; catchall?: z.ZodType; shape?: Record<string, z.ZodType> };
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** How a schema is carried. */
+export type WireKind = 'scalar' | 'object' | 'list' | 'map' | 'struct' | 'value' | 'union' | 'tagged';
+
+const defOf = (t: z.ZodType) => (t as unknown as { def: Def }).def;
+
+/** The schema under its optional, nullable and default wrappers and before its transforms. */
+export function bare(t: z.ZodType): z.ZodType {
+  for (;;) {
+    const d = defOf(t);
+    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') t = d.innerType!;
+    else if (d.type === 'pipe') t = d.in!;
+    else return t;
+  }
+}
+
+const FREE_FORM = new Set(['unknown', 'any']);
+
+export function wireKind(t: z.ZodType): WireKind {
+  const d = defOf(t) as Def & { valueType?: z.ZodType; discriminator?: string };
+  switch (d.type) {
+    case 'object':
+      // An object that keeps keys it does not declare is free-form.
+      return d.catchall && defOf(d.catchall).type !== 'never' ? 'struct' : 'object';
+    case 'array':
+      return 'list';
+    case 'record':
+      return FREE_FORM.has(defOf(bare(d.valueType!)).type) ? 'struct' : 'map';
+    case 'union':
+      return d.discriminator ? 'tagged' : 'union';
+    default:
+      return FREE_FORM.has(d.type) ? 'value' : 'scalar';
+  }
+}
+
+const shapeOf = (t: z.ZodType) => defOf(t).shape!;
+const elementOf = (t: z.ZodType) => (defOf(t) as unknown as { element: z.ZodType }).element;
+const valueTypeOf = (t: z.ZodType) => (defOf(t) as unknown as { valueType: z.ZodType }).valueType;
+const optionsOf = (t: z.ZodType) => (defOf(t) as unknown as { options: z.ZodType[] }).options;
+const discriminatorOf = (t: z.ZodType) => (defOf(t) as unknown as { discriminator: string }).discriminator;
+/** The union member for a value: the first option of the value's sort (a string, or an object). */
+const optionFor = (t: z.ZodType, v: unknown) =>
+  optionsOf(t).findIndex((o) => (['object', 'tagged', 'struct', 'map'].includes(wireKind(bare(o))) ? typeof v === 'object' : typeof v !== 'object'));
+
+/** A value of schema `t` (not null nor undefined) as its message field. */
+function encode(t: z.ZodType, v: unknown): unknown {
+  const s = bare(t);
+  switch (wireKind(s)) {
+    case 'scalar':
+      return v;
+    case 'object':
+      return encodeObject(s, v as Record<string, unknown>);
+    case 'list':
+      return { items: (v as unknown[]).map((x) => encode(elementOf(s), x)) };
+    case 'map':
+      return { items: mapValues(v as Record<string, unknown>, (x) => encode(valueTypeOf(s), x)) };
+    case 'struct':
+      return toStruct(v as Record<string, unknown>);
+    case 'value':
+      return toValue(v);
+    case 'union': {
+      const i = optionFor(s, v);
+      const member = UNION_MEMBERS.get(s)?.[i];
+      if (!member) throw new Error(`no union member for ${JSON.stringify(v)}`);
+      return { [member]: encode(optionsOf(s)[i], v) };
+    }
+    case 'tagged': {
+      const key = discriminatorOf(s);
+      const { [key]: tag, ...rest } = v as Record<string, unknown>;
+      const option = optionsOf(s).find((o) => (defOf(shapeOf(o)[key]) as unknown as { values: unknown[] }).values.includes(tag));
+      if (!option) throw new Error(`${key}: no option ${String(tag)}`);
+      return { [String(tag)]: encodeObject(option, rest) };
+    }
+  }
+}
+
+function encodeObject(s: z.ZodType, v: Record<string, unknown>): Wire {
+  const shape = shapeOf(s);
+  const strict = defOf(s).catchall !== undefined;
+  const msg: Wire = {};
   const nulls: string[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (v === undefined) continue;
-    if (v === null) nulls.push(k);
-    else if (typeof v === 'object') msg[`${k}${JSON_SUFFIX}`] = JSON.stringify(v);
-    else msg[k] = v;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (x === undefined) continue;
+    const field = shape[k];
+    // A strict schema refuses an undeclared key (the sender parsed with it); a stripping one drops it, as it would.
+    if (!field) {
+      if (strict) throw new Error(`${k} is not a field of the schema`);
+    } else if (x === null) nulls.push(k);
+    else msg[k] = encode(field, x);
   }
   if (nulls.length) msg.null_fields = nulls;
   return msg;
 }
 
-/** A params message as proto-loader decodes it -> the plain object it was made from. Throws on bad JSON. */
-export function fromParamsMessage(msg: object | null | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (!msg) return out;
-  for (const [k, v] of Object.entries(msg)) {
-    // `_<name>`: proto-loader's name of an optional field's synthetic oneof.
-    if (k === 'null_fields' || k.startsWith('_') || v === undefined || v === null) continue;
-    if (k.endsWith(JSON_SUFFIX)) out[k.slice(0, -JSON_SUFFIX.length)] = JSON.parse(v as string);
-    else out[k] = v;
+/** A message field of schema `t`, as proto-loader decodes it, back to the value it was made from. */
+function decode(t: z.ZodType, m: unknown): unknown {
+  const s = bare(t);
+  switch (wireKind(s)) {
+    case 'scalar':
+      return m;
+    case 'object':
+      return decodeObject(s, m as Wire);
+    case 'list':
+      return ((m as Wire).items as unknown[]).map((x) => decode(elementOf(s), x));
+    case 'map':
+      return mapValues((m as Wire).items as Record<string, unknown>, (x) => decode(valueTypeOf(s), x));
+    case 'struct':
+      return fromStruct(m as Wire);
+    case 'value':
+      return fromValue(m as Wire);
+    case 'union': {
+      const members = UNION_MEMBERS.get(s) ?? [];
+      const i = members.findIndex((member) => (m as Wire)[member] !== undefined && (m as Wire)[member] !== null);
+      if (i < 0) throw new Error('a union with no member set');
+      return decode(optionsOf(s)[i], (m as Wire)[members[i]]);
+    }
+    case 'tagged': {
+      const key = discriminatorOf(s);
+      for (const o of optionsOf(s)) {
+        const tag = (defOf(shapeOf(o)[key]) as unknown as { values: unknown[] }).values[0];
+        const member = (m as Wire)[String(tag)];
+        if (member !== undefined && member !== null) return { [key]: tag, ...decodeObject(o, member as Wire) };
+      }
+      throw new Error(`${key}: no option set`);
+    }
   }
-  for (const k of (msg as { null_fields?: string[] }).null_fields ?? []) out[k] = null;
+}
+
+function decodeObject(s: z.ZodType, m: Wire): Record<string, unknown> {
+  const shape = shapeOf(s);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(shape)) {
+    const x = m[k];
+    if (x !== undefined && x !== null) out[k] = decode(shape[k], x);
+  }
+  for (const k of (m.null_fields as string[] | undefined) ?? []) out[k] = null;
   return out;
+}
+
+const mapValues = (o: Record<string, unknown>, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+
+// google.protobuf.Struct and Value as proto-loader carries them (the well-known types' names are camelCase).
+function toValue(v: unknown): Wire {
+  switch (typeof v) {
+    case 'string':
+      return { stringValue: v };
+    case 'number':
+      return { numberValue: v };
+    case 'boolean':
+      return { boolValue: v };
+    case 'object':
+      if (v === null) return { nullValue: 'NULL_VALUE' };
+      return Array.isArray(v)
+        ? { listValue: { values: v.map((x) => toValue(x === undefined ? null : x)) } }
+        : { structValue: toStruct(v as Record<string, unknown>) };
+    default:
+      throw new Error(`${typeof v} is not JSON`);
+  }
+}
+
+function toStruct(o: Record<string, unknown>): Wire {
+  // As JSON text: an undefined property is left out. fromEntries: a "__proto__" key is a key like any other.
+  return { fields: Object.fromEntries(Object.keys(o).flatMap((k) => (o[k] === undefined ? [] : [[k, toValue(o[k])]]))) };
+}
+
+function fromValue(v: Wire): Json {
+  switch (v.kind) {
+    case 'stringValue':
+      return v.stringValue as string;
+    case 'numberValue':
+      return v.numberValue as number;
+    case 'boolValue':
+      return v.boolValue as boolean;
+    case 'structValue':
+      return fromStruct(v.structValue as Wire);
+    case 'listValue':
+      return ((v.listValue as Wire).values as Wire[]).map(fromValue);
+    default:
+      return null;
+  }
+}
+
+const fromStruct = (s: Wire): { [k: string]: Json } => mapValues(s.fields as Wire, (v) => fromValue(v as Wire)) as { [k: string]: Json };
+
+const PARAMS_FIELDS: ReadonlySet<string> = new Set(Object.keys(PARAMS_SCHEMAS));
+const paramsFieldOf = (action: string): ParamsField | null => {
+  const field = action.toLowerCase();
+  return PARAMS_FIELDS.has(field) ? (field as ParamsField) : null;
+};
+
+/** A plain object (a body `schema` validated) -> its message. Throws on a key a strict schema does not declare. */
+export function toParamsMessage(schema: z.ZodType, body: object): Wire {
+  return encodeObject(bare(schema), body as Record<string, unknown>);
+}
+
+/** A message as proto-loader decodes it -> the plain object it was made from ({} for none). */
+export function fromParamsMessage(schema: z.ZodType, msg: object | null | undefined): Record<string, unknown> {
+  return msg ? decodeObject(bare(schema), msg as Wire) : {};
 }
 
 /** The BeginRequest fields that carry `body` as the params of `action`. */
 export function beginParams(action: Action, body: object | null | undefined): Partial<BeginRequest> {
   const field = paramsFieldOf(String(action));
-  return field ? { [field]: toParamsMessage(body ?? {}) } : {};
+  return field ? { [field]: toParamsMessage(PARAMS_SCHEMAS[field], body ?? {}) } : {};
 }
 
 /**
  * A BeginRequest's params as the plain object its action's schema parses; none given: {} (an empty body). Throws
- * when the params set are another action's, or hold JSON that does not parse.
+ * when the params set are another action's.
  */
 export function paramsOfBegin(req: BeginRequest__Output): Record<string, unknown> {
   if (!req.params) return {};
   if (req.params !== paramsFieldOf(req.action)) throw new Error(`params ${req.params} do not match action ${req.action}`);
-  return fromParamsMessage(req[req.params]);
+  return fromParamsMessage(PARAMS_SCHEMAS[req.params], req[req.params]);
+}
+
+/** The BeginRequest fields that carry the mandate and the saved payment method a confirm charges on. */
+export function beginMandate(held: { mandate: MandateResource | null; paymentMethod: CustomerPaymentMethod | null }): Partial<BeginRequest> {
+  return {
+    mandate: held.mandate ? toParamsMessage(MandateResource, held.mandate) : null,
+    payment_method: held.paymentMethod ? toParamsMessage(CustomerPaymentMethod, held.paymentMethod) : null,
+  };
+}
+
+/** The mandate and saved payment method of a Begin as plain objects (null: none), for their schemas to parse. */
+export function mandateOfBegin(req: Pick<BeginRequest__Output, 'mandate' | 'payment_method'>): { mandate: unknown; paymentMethod: unknown } {
+  const of = (schema: z.ZodType, m: MandateResource__Output | CustomerPaymentMethod__Output | null) => (m ? fromParamsMessage(schema, m) : null);
+  return { mandate: of(MandateResource, req.mandate), paymentMethod: of(CustomerPaymentMethod, req.payment_method) };
 }
 
 /** The job's fields that are null when the message leaves them out (jobFor always sets them). */
@@ -83,6 +292,7 @@ const NULLABLE_JOB_FIELDS = [
 
 /** The job's fields that hold an object: carried as their JSON text in `<name>_json`. */
 const JSON_JOB_FIELDS = ['order', 'capture_details', 'mandate'] as const satisfies readonly (keyof ConnectorJob)[];
+const JSON_SUFFIX = '_json';
 
 export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
   const { authentication, ...rest } = job;
@@ -94,7 +304,7 @@ export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
   }
   if (authentication) {
     const { authentication_id, ...request } = authentication;
-    msg.authentication = { authentication_id, request: toParamsMessage(request) };
+    msg.authentication = { authentication_id, request: toParamsMessage(ThreeDsAuthenticationRequest, request) };
   }
   return msg as ConnectorJobMessage;
 }
@@ -109,6 +319,7 @@ export function fromJobMessage(msg: ConnectorJob__Output): ConnectorJob {
     else job[k] = v;
   }
   for (const k of NULLABLE_JOB_FIELDS) job[k] ??= null;
-  if (authentication) job.authentication = { authentication_id: authentication.authentication_id, ...fromParamsMessage(authentication.request) };
+  if (authentication)
+    job.authentication = { authentication_id: authentication.authentication_id, ...fromParamsMessage(ThreeDsAuthenticationRequest, authentication.request) };
   return job as unknown as ConnectorJob;
 }
