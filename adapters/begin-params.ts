@@ -94,100 +94,115 @@ const discriminatorOf = (t: z.ZodType) => (defOf(t) as unknown as { discriminato
 const optionFor = (t: z.ZodType, v: unknown) =>
   optionsOf(t).findIndex((o) => (['object', 'tagged', 'struct', 'map'].includes(wireKind(bare(o))) ? typeof v === 'object' : typeof v !== 'object'));
 
-/** A value of schema `t` (not null nor undefined) as its message field. */
-function encode(t: z.ZodType, v: unknown): unknown {
+/** How the values of one schema go to their message field and back (neither side sees null nor undefined). */
+interface Codec {
+  encode(v: unknown): unknown;
+  decode(m: unknown): unknown;
+}
+interface ObjectCodec {
+  encode(v: Record<string, unknown>): Wire;
+  decode(m: Wire): Record<string, unknown>;
+}
+const SCALAR: Codec = { encode: (v) => v, decode: (m) => m };
+
+// Built once per schema: the walk is the converter's whole cost after protobuf's own.
+const codecs = new WeakMap<z.ZodType, Codec>();
+function codecOf(t: z.ZodType): Codec {
   const s = bare(t);
+  let c = codecs.get(s);
+  if (!c) {
+    c = buildCodec(s);
+    codecs.set(s, c);
+  }
+  return c;
+}
+
+function buildCodec(s: z.ZodType): Codec {
   switch (wireKind(s)) {
     case 'scalar':
-      return v;
+      return SCALAR;
     case 'object':
-      return encodeObject(s, v as Record<string, unknown>);
-    case 'list':
-      return { items: (v as unknown[]).map((x) => encode(elementOf(s), x)) };
-    case 'map':
-      return { items: mapValues(v as Record<string, unknown>, (x) => encode(valueTypeOf(s), x)) };
+      return objectCodec(s) as Codec;
+    case 'list': {
+      const item = codecOf(elementOf(s));
+      return { encode: (v) => ({ items: (v as unknown[]).map(item.encode) }), decode: (m) => ((m as Wire).items as unknown[]).map(item.decode) };
+    }
+    case 'map': {
+      const value = codecOf(valueTypeOf(s));
+      return { encode: (v) => ({ items: mapValues(v as Wire, value.encode) }), decode: (m) => mapValues((m as Wire).items as Wire, value.decode) };
+    }
     case 'struct':
-      return toStruct(v as Record<string, unknown>);
+      return { encode: (v) => toStruct(v as Wire), decode: (m) => fromStruct(m as Wire) };
     case 'value':
-      return toValue(v);
+      return { encode: toValue, decode: (m) => fromValue(m as Wire) };
     case 'union': {
-      const i = optionFor(s, v);
-      const member = UNION_MEMBERS.get(s)?.[i];
-      if (!member) throw new Error(`no union member for ${JSON.stringify(v)}`);
-      return { [member]: encode(optionsOf(s)[i], v) };
+      const members = UNION_MEMBERS.get(s);
+      if (!members) throw new Error('a union without its members in UNION_MEMBERS');
+      const options = optionsOf(s).map(codecOf);
+      return {
+        encode: (v) => {
+          const i = optionFor(s, v);
+          if (i < 0) throw new Error(`no union member for ${JSON.stringify(v)}`);
+          return { [members[i]]: options[i].encode(v) };
+        },
+        decode: (m) => {
+          const i = members.findIndex((member) => (m as Wire)[member] != null);
+          if (i < 0) throw new Error('a union with no member set');
+          return options[i].decode((m as Wire)[members[i]]);
+        },
+      };
     }
     case 'tagged': {
+      // One member per option, named for its tag, holding the rest of the object.
       const key = discriminatorOf(s);
-      const { [key]: tag, ...rest } = v as Record<string, unknown>;
-      const option = optionsOf(s).find((o) => (defOf(shapeOf(o)[key]) as unknown as { values: unknown[] }).values.includes(tag));
-      if (!option) throw new Error(`${key}: no option ${String(tag)}`);
-      return { [String(tag)]: encodeObject(option, rest) };
+      const tagged = optionsOf(s).map((o) => ({ tag: (defOf(shapeOf(o)[key]) as unknown as { values: unknown[] }).values[0], codec: objectCodec(o) }));
+      return {
+        encode: (v) => {
+          const { [key]: tag, ...rest } = v as Wire;
+          const option = tagged.find((o) => o.tag === tag);
+          if (!option) throw new Error(`${key}: no option ${String(tag)}`);
+          return { [String(tag)]: option.codec.encode(rest) };
+        },
+        decode: (m) => {
+          const option = tagged.find((o) => (m as Wire)[String(o.tag)] != null);
+          if (!option) throw new Error(`${key}: no option set`);
+          return { [key]: option.tag, ...option.codec.decode((m as Wire)[String(option.tag)] as Wire) };
+        },
+      };
     }
   }
 }
 
-function encodeObject(s: z.ZodType, v: Record<string, unknown>): Wire {
-  const shape = shapeOf(s);
+function objectCodec(s: z.ZodType): ObjectCodec {
+  const fields = new Map(Object.entries(shapeOf(s)).map(([k, t]) => [k, codecOf(t)]));
+  // A strict schema refuses an undeclared key (the sender parsed with it); a stripping one drops it, as it would.
   const strict = defOf(s).catchall !== undefined;
-  const msg: Wire = {};
-  const nulls: string[] = [];
-  for (const k of Object.keys(v)) {
-    const x = v[k];
-    if (x === undefined) continue;
-    const field = shape[k];
-    // A strict schema refuses an undeclared key (the sender parsed with it); a stripping one drops it, as it would.
-    if (!field) {
-      if (strict) throw new Error(`${k} is not a field of the schema`);
-    } else if (x === null) nulls.push(k);
-    else msg[k] = encode(field, x);
-  }
-  if (nulls.length) msg.null_fields = nulls;
-  return msg;
-}
-
-/** A message field of schema `t`, as proto-loader decodes it, back to the value it was made from. */
-function decode(t: z.ZodType, m: unknown): unknown {
-  const s = bare(t);
-  switch (wireKind(s)) {
-    case 'scalar':
-      return m;
-    case 'object':
-      return decodeObject(s, m as Wire);
-    case 'list':
-      return ((m as Wire).items as unknown[]).map((x) => decode(elementOf(s), x));
-    case 'map':
-      return mapValues((m as Wire).items as Record<string, unknown>, (x) => decode(valueTypeOf(s), x));
-    case 'struct':
-      return fromStruct(m as Wire);
-    case 'value':
-      return fromValue(m as Wire);
-    case 'union': {
-      const members = UNION_MEMBERS.get(s) ?? [];
-      const i = members.findIndex((member) => (m as Wire)[member] !== undefined && (m as Wire)[member] !== null);
-      if (i < 0) throw new Error('a union with no member set');
-      return decode(optionsOf(s)[i], (m as Wire)[members[i]]);
-    }
-    case 'tagged': {
-      const key = discriminatorOf(s);
-      for (const o of optionsOf(s)) {
-        const tag = (defOf(shapeOf(o)[key]) as unknown as { values: unknown[] }).values[0];
-        const member = (m as Wire)[String(tag)];
-        if (member !== undefined && member !== null) return { [key]: tag, ...decodeObject(o, member as Wire) };
+  return {
+    encode(v) {
+      const msg: Wire = {};
+      let nulls: string[] | undefined;
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (x === undefined) continue;
+        const codec = fields.get(k);
+        if (!codec) {
+          if (strict) throw new Error(`${k} is not a field of the schema`);
+        } else if (x === null) (nulls ??= []).push(k);
+        else msg[k] = codec === SCALAR ? x : codec.encode(x);
       }
-      throw new Error(`${key}: no option set`);
-    }
-  }
-}
-
-function decodeObject(s: z.ZodType, m: Wire): Record<string, unknown> {
-  const shape = shapeOf(s);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(shape)) {
-    const x = m[k];
-    if (x !== undefined && x !== null) out[k] = decode(shape[k], x);
-  }
-  for (const k of (m.null_fields as string[] | undefined) ?? []) out[k] = null;
-  return out;
+      if (nulls) msg.null_fields = nulls;
+      return msg;
+    },
+    decode(m) {
+      const out: Record<string, unknown> = {};
+      for (const [k, codec] of fields) {
+        const x = m[k];
+        if (x !== undefined && x !== null) out[k] = codec === SCALAR ? x : codec.decode(x);
+      }
+      for (const k of (m.null_fields as string[] | undefined) ?? []) out[k] = null;
+      return out;
+    },
+  };
 }
 
 const mapValues = (o: Record<string, unknown>, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
@@ -243,12 +258,12 @@ const paramsFieldOf = (action: string): ParamsField | null => {
 
 /** A plain object (a body `schema` validated) -> its message. Throws on a key a strict schema does not declare. */
 export function toParamsMessage(schema: z.ZodType, body: object): Wire {
-  return encodeObject(bare(schema), body as Record<string, unknown>);
+  return (codecOf(schema) as unknown as ObjectCodec).encode(body as Record<string, unknown>);
 }
 
 /** A message as proto-loader decodes it -> the plain object it was made from ({} for none). */
 export function fromParamsMessage(schema: z.ZodType, msg: object | null | undefined): Record<string, unknown> {
-  return msg ? decodeObject(bare(schema), msg as Wire) : {};
+  return msg ? (codecOf(schema) as unknown as ObjectCodec).decode(msg as Wire) : {};
 }
 
 /** The BeginRequest fields that carry `body` as the params of `action`. */
