@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { MessageTypeDefinition, MethodDefinition } from '@grpc/proto-loader';
 import {
+  JOB_SCHEMAS,
   PARAMS_SCHEMAS,
   UNION_MEMBERS,
   bare,
@@ -57,6 +58,9 @@ const ROOTS: [string, z.ZodType][] = [
   ['UpdateRefundParams', PARAMS_SCHEMAS.update_refund],
   ['MandateResource', MandateResource],
   ['CustomerPaymentMethod', CustomerPaymentMethod],
+  ['ProviderOrder', JOB_SCHEMAS.order],
+  ['CaptureDetails', JOB_SCHEMAS.capture_details],
+  ['JobMandate', JOB_SCHEMAS.mandate],
 ];
 
 type Def = {
@@ -517,6 +521,49 @@ describe('ConnectorJob over protobuf', () => {
         },
       },
     },
+    {
+      ...base,
+      order: {
+        customer: { id: 'cus_1', name: 'Erika', email: null, phone: '123', phone_country_code: null },
+        billing: { address: { city: 'Berlin', line2: null }, email: 'a@b.de' },
+        shipping: null,
+        order_details: [{ product_name: 'Shoe', quantity: 1, amount: 1234, tax_percentage: 19.5, brand: null }],
+        order_tax_amount: 0,
+        metadata: FREE,
+        browser_info: { language: 'de', color_depth: 24, java_enabled: false },
+        description: null,
+        payment_method_type: 'invoice',
+        birth_date: '1980-01-01',
+        gender: null,
+        locale: 'de-DE',
+      },
+      mandate: { kind: 'recurring', mandate_id: 'man_1', connector_mandate_id: null },
+    },
+    {
+      ...base,
+      kind: 'capture',
+      order: {
+        customer: null,
+        billing: {},
+        shipping: null,
+        order_details: [],
+        order_tax_amount: null,
+        metadata: null,
+        browser_info: null,
+        description: 'd',
+        payment_method_type: null,
+        birth_date: null,
+        gender: null,
+        locale: null,
+      },
+      capture_details: {
+        capture_metadata: { invoice_data: { merchant_invoice_ref: 'INV-1', due_date: null } },
+        metadata: {},
+        order_details: [{ product_name: 'Shoe', quantity: 1, amount: 1234 }, null, 'x'],
+        statement_descriptor: { name: 'SHOP', suffix: null, prefix: null },
+      },
+    },
+    { ...base, kind: 'capture', capture_details: { capture_metadata: null, metadata: null, order_details: null } },
   ];
 
   it.each(jobs.map((j) => [j.kind, j] as const))('%s: the job comes back as it was', (_kind, job) => {

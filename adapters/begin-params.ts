@@ -1,10 +1,10 @@
 // The typed payloads of the payment-state contract, both sides: a request body <-> its per-action params message
 // (BeginRequest's `params` oneof), a mandate and a saved payment method <-> their messages, and a ConnectorJob <->
-// the ConnectorJob message. The conversion walks the body's zod schema (lib/schemas/, the only validation: the
+// the ConnectorJob message (its order, capture details and mandate). The conversion walks the body's zod schema (lib/schemas/, the only validation: the
 // receiver parses what comes out with the same schema) and follows the rules of proto/payment_state.proto: an
 // object is its message, a list or typed record is held in `items`, free-form JSON is a google.protobuf.Struct, a
 // null is named in its message's `null_fields`, an absent field is not set.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ConnectorJob } from '../domain/job.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
 import {
@@ -305,17 +305,53 @@ const NULLABLE_JOB_FIELDS = [
   'merchant_order_reference_id',
 ] as const satisfies readonly (keyof ConnectorJob & keyof ConnectorJobMessage)[];
 
-/** The job's fields that hold an object: carried as their JSON text in `<name>_json`. */
-const JSON_JOB_FIELDS = ['order', 'capture_details', 'mandate'] as const satisfies readonly (keyof ConnectorJob)[];
-const JSON_SUFFIX = '_json';
+const Free = z.record(z.string(), z.unknown());
+const text = z.string().nullable();
+/**
+ * The shapes of the job's object fields (domain/job.ts, domain/payment.ts), for the codec: transport only, nothing
+ * parses a job with them (payment-state made it). Strict, so that a field added to the domain and not here fails
+ * loudly (and tsc: see the checks below).
+ */
+export const JOB_SCHEMAS = {
+  order: z.strictObject({
+    customer: z.strictObject({ id: text, name: text, email: text, phone: text, phone_country_code: text }).nullable(),
+    billing: Free.nullable(),
+    shipping: Free.nullable(),
+    order_details: z.array(Free).nullable(),
+    order_tax_amount: z.number().int().nullable(),
+    metadata: Free.nullable(),
+    browser_info: Free.nullable(),
+    description: text,
+    payment_method_type: text,
+    birth_date: text,
+    gender: text,
+    locale: text,
+  }),
+  capture_details: z.strictObject({
+    capture_metadata: Free.nullable(),
+    metadata: Free.nullable(),
+    order_details: z.array(z.unknown()).nullable(),
+    statement_descriptor: z.strictObject({ name: text, suffix: text, prefix: text }).optional(),
+  }),
+  mandate: z.strictObject({ kind: z.enum(['new', 'setup', 'recurring']), mandate_id: z.string(), connector_mandate_id: text }),
+} satisfies { [K in keyof ConnectorJob]?: z.ZodType<NonNullable<ConnectorJob[K]>> };
+type JobPart = keyof typeof JOB_SCHEMAS;
+// Both ways: a field the domain adds to a job part and this schema lacks is a type error.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _jobSchemasMatch: { [K in JobPart]: Same<z.infer<(typeof JOB_SCHEMAS)[K]>, NonNullable<ConnectorJob[K]>> } = {
+  order: true,
+  capture_details: true,
+  mandate: true,
+};
+void _jobSchemasMatch;
+const JOB_PARTS = Object.keys(JOB_SCHEMAS) as JobPart[];
 
 export function toJobMessage(job: ConnectorJob): ConnectorJobMessage {
   const { authentication, ...rest } = job;
   const msg: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) {
     if (v === null || v === undefined) continue;
-    if ((JSON_JOB_FIELDS as readonly string[]).includes(k)) msg[`${k}${JSON_SUFFIX}`] = JSON.stringify(v);
-    else msg[k] = v;
+    msg[k] = k in JOB_SCHEMAS ? toParamsMessage(JOB_SCHEMAS[k as JobPart], v as object) : v;
   }
   if (authentication) {
     const { authentication_id, ...request } = authentication;
@@ -329,9 +365,7 @@ export function fromJobMessage(msg: ConnectorJob__Output): ConnectorJob {
   const job: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) {
     if (k.startsWith('_') || v === undefined || v === null) continue;
-    const jsonField = JSON_JOB_FIELDS.find((f) => `${f}${JSON_SUFFIX}` === k);
-    if (jsonField) job[jsonField] = JSON.parse(v as string);
-    else job[k] = v;
+    job[k] = JOB_PARTS.includes(k as JobPart) ? fromParamsMessage(JOB_SCHEMAS[k as JobPart], v as object) : v;
   }
   for (const k of NULLABLE_JOB_FIELDS) job[k] ??= null;
   if (authentication)

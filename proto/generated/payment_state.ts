@@ -9,6 +9,7 @@ import type { BeginReply as _bnpl_paymentstate_v1_BeginReply, BeginReply__Output
 import type { BeginRequest as _bnpl_paymentstate_v1_BeginRequest, BeginRequest__Output as _bnpl_paymentstate_v1_BeginRequest__Output } from './bnpl/paymentstate/v1/BeginRequest.ts';
 import type { BrowserInfo as _bnpl_paymentstate_v1_BrowserInfo, BrowserInfo__Output as _bnpl_paymentstate_v1_BrowserInfo__Output } from './bnpl/paymentstate/v1/BrowserInfo.ts';
 import type { CancelParams as _bnpl_paymentstate_v1_CancelParams, CancelParams__Output as _bnpl_paymentstate_v1_CancelParams__Output } from './bnpl/paymentstate/v1/CancelParams.ts';
+import type { CaptureDetails as _bnpl_paymentstate_v1_CaptureDetails, CaptureDetails__Output as _bnpl_paymentstate_v1_CaptureDetails__Output } from './bnpl/paymentstate/v1/CaptureDetails.ts';
 import type { CaptureMetadata as _bnpl_paymentstate_v1_CaptureMetadata, CaptureMetadata__Output as _bnpl_paymentstate_v1_CaptureMetadata__Output } from './bnpl/paymentstate/v1/CaptureMetadata.ts';
 import type { CaptureParams as _bnpl_paymentstate_v1_CaptureParams, CaptureParams__Output as _bnpl_paymentstate_v1_CaptureParams__Output } from './bnpl/paymentstate/v1/CaptureParams.ts';
 import type { CompleteReply as _bnpl_paymentstate_v1_CompleteReply, CompleteReply__Output as _bnpl_paymentstate_v1_CompleteReply__Output } from './bnpl/paymentstate/v1/CompleteReply.ts';
@@ -24,6 +25,8 @@ import type { Empty as _bnpl_paymentstate_v1_Empty, Empty__Output as _bnpl_payme
 import type { IncrementalAuthorizationParams as _bnpl_paymentstate_v1_IncrementalAuthorizationParams, IncrementalAuthorizationParams__Output as _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output } from './bnpl/paymentstate/v1/IncrementalAuthorizationParams.ts';
 import type { InvoiceData as _bnpl_paymentstate_v1_InvoiceData, InvoiceData__Output as _bnpl_paymentstate_v1_InvoiceData__Output } from './bnpl/paymentstate/v1/InvoiceData.ts';
 import type { JobAuthentication as _bnpl_paymentstate_v1_JobAuthentication, JobAuthentication__Output as _bnpl_paymentstate_v1_JobAuthentication__Output } from './bnpl/paymentstate/v1/JobAuthentication.ts';
+import type { JobCustomer as _bnpl_paymentstate_v1_JobCustomer, JobCustomer__Output as _bnpl_paymentstate_v1_JobCustomer__Output } from './bnpl/paymentstate/v1/JobCustomer.ts';
+import type { JobMandate as _bnpl_paymentstate_v1_JobMandate, JobMandate__Output as _bnpl_paymentstate_v1_JobMandate__Output } from './bnpl/paymentstate/v1/JobMandate.ts';
 import type { MandateData as _bnpl_paymentstate_v1_MandateData, MandateData__Output as _bnpl_paymentstate_v1_MandateData__Output } from './bnpl/paymentstate/v1/MandateData.ts';
 import type { MandateResource as _bnpl_paymentstate_v1_MandateResource, MandateResource__Output as _bnpl_paymentstate_v1_MandateResource__Output } from './bnpl/paymentstate/v1/MandateResource.ts';
 import type { MandateType as _bnpl_paymentstate_v1_MandateType, MandateType__Output as _bnpl_paymentstate_v1_MandateType__Output } from './bnpl/paymentstate/v1/MandateType.ts';
@@ -37,6 +40,7 @@ import type { PayLaterData as _bnpl_paymentstate_v1_PayLaterData, PayLaterData__
 import type { PaymentMethodData as _bnpl_paymentstate_v1_PaymentMethodData, PaymentMethodData__Output as _bnpl_paymentstate_v1_PaymentMethodData__Output } from './bnpl/paymentstate/v1/PaymentMethodData.ts';
 import type { PaymentStateClient as _bnpl_paymentstate_v1_PaymentStateClient, PaymentStateDefinition as _bnpl_paymentstate_v1_PaymentStateDefinition } from './bnpl/paymentstate/v1/PaymentState.ts';
 import type { Phone as _bnpl_paymentstate_v1_Phone, Phone__Output as _bnpl_paymentstate_v1_Phone__Output } from './bnpl/paymentstate/v1/Phone.ts';
+import type { ProviderOrder as _bnpl_paymentstate_v1_ProviderOrder, ProviderOrder__Output as _bnpl_paymentstate_v1_ProviderOrder__Output } from './bnpl/paymentstate/v1/ProviderOrder.ts';
 import type { RefundParams as _bnpl_paymentstate_v1_RefundParams, RefundParams__Output as _bnpl_paymentstate_v1_RefundParams__Output } from './bnpl/paymentstate/v1/RefundParams.ts';
 import type { ReviewDecisionParams as _bnpl_paymentstate_v1_ReviewDecisionParams, ReviewDecisionParams__Output as _bnpl_paymentstate_v1_ReviewDecisionParams__Output } from './bnpl/paymentstate/v1/ReviewDecisionParams.ts';
 import type { RoutedConnector as _bnpl_paymentstate_v1_RoutedConnector, RoutedConnector__Output as _bnpl_paymentstate_v1_RoutedConnector__Output } from './bnpl/paymentstate/v1/RoutedConnector.ts';
@@ -51,11 +55,14 @@ import type { SdkInformation as _bnpl_paymentstate_v1_SdkInformation, SdkInforma
 import type { SingleUseMandate as _bnpl_paymentstate_v1_SingleUseMandate, SingleUseMandate__Output as _bnpl_paymentstate_v1_SingleUseMandate__Output } from './bnpl/paymentstate/v1/SingleUseMandate.ts';
 import type { SplitRefund as _bnpl_paymentstate_v1_SplitRefund, SplitRefund__Output as _bnpl_paymentstate_v1_SplitRefund__Output } from './bnpl/paymentstate/v1/SplitRefund.ts';
 import type { SplitRefunds as _bnpl_paymentstate_v1_SplitRefunds, SplitRefunds__Output as _bnpl_paymentstate_v1_SplitRefunds__Output } from './bnpl/paymentstate/v1/SplitRefunds.ts';
+import type { StatementDescriptor as _bnpl_paymentstate_v1_StatementDescriptor, StatementDescriptor__Output as _bnpl_paymentstate_v1_StatementDescriptor__Output } from './bnpl/paymentstate/v1/StatementDescriptor.ts';
 import type { StringMap as _bnpl_paymentstate_v1_StringMap, StringMap__Output as _bnpl_paymentstate_v1_StringMap__Output } from './bnpl/paymentstate/v1/StringMap.ts';
 import type { Strings as _bnpl_paymentstate_v1_Strings, Strings__Output as _bnpl_paymentstate_v1_Strings__Output } from './bnpl/paymentstate/v1/Strings.ts';
+import type { Structs as _bnpl_paymentstate_v1_Structs, Structs__Output as _bnpl_paymentstate_v1_Structs__Output } from './bnpl/paymentstate/v1/Structs.ts';
 import type { SurchargeDetails as _bnpl_paymentstate_v1_SurchargeDetails, SurchargeDetails__Output as _bnpl_paymentstate_v1_SurchargeDetails__Output } from './bnpl/paymentstate/v1/SurchargeDetails.ts';
 import type { UpdateParams as _bnpl_paymentstate_v1_UpdateParams, UpdateParams__Output as _bnpl_paymentstate_v1_UpdateParams__Output } from './bnpl/paymentstate/v1/UpdateParams.ts';
 import type { UpdateRefundParams as _bnpl_paymentstate_v1_UpdateRefundParams, UpdateRefundParams__Output as _bnpl_paymentstate_v1_UpdateRefundParams__Output } from './bnpl/paymentstate/v1/UpdateRefundParams.ts';
+import type { Values as _bnpl_paymentstate_v1_Values, Values__Output as _bnpl_paymentstate_v1_Values__Output } from './bnpl/paymentstate/v1/Values.ts';
 import type { VolumeSplit as _bnpl_paymentstate_v1_VolumeSplit, VolumeSplit__Output as _bnpl_paymentstate_v1_VolumeSplit__Output } from './bnpl/paymentstate/v1/VolumeSplit.ts';
 import type { VolumeSplits as _bnpl_paymentstate_v1_VolumeSplits, VolumeSplits__Output as _bnpl_paymentstate_v1_VolumeSplits__Output } from './bnpl/paymentstate/v1/VolumeSplits.ts';
 import type { ListValue as _google_protobuf_ListValue, ListValue__Output as _google_protobuf_ListValue__Output } from './google/protobuf/ListValue.ts';
@@ -79,6 +86,7 @@ export interface ProtoGrpcType {
         BeginRequest: MessageTypeDefinition<_bnpl_paymentstate_v1_BeginRequest, _bnpl_paymentstate_v1_BeginRequest__Output>
         BrowserInfo: MessageTypeDefinition<_bnpl_paymentstate_v1_BrowserInfo, _bnpl_paymentstate_v1_BrowserInfo__Output>
         CancelParams: MessageTypeDefinition<_bnpl_paymentstate_v1_CancelParams, _bnpl_paymentstate_v1_CancelParams__Output>
+        CaptureDetails: MessageTypeDefinition<_bnpl_paymentstate_v1_CaptureDetails, _bnpl_paymentstate_v1_CaptureDetails__Output>
         CaptureMetadata: MessageTypeDefinition<_bnpl_paymentstate_v1_CaptureMetadata, _bnpl_paymentstate_v1_CaptureMetadata__Output>
         CaptureParams: MessageTypeDefinition<_bnpl_paymentstate_v1_CaptureParams, _bnpl_paymentstate_v1_CaptureParams__Output>
         CompleteReply: MessageTypeDefinition<_bnpl_paymentstate_v1_CompleteReply, _bnpl_paymentstate_v1_CompleteReply__Output>
@@ -94,6 +102,8 @@ export interface ProtoGrpcType {
         IncrementalAuthorizationParams: MessageTypeDefinition<_bnpl_paymentstate_v1_IncrementalAuthorizationParams, _bnpl_paymentstate_v1_IncrementalAuthorizationParams__Output>
         InvoiceData: MessageTypeDefinition<_bnpl_paymentstate_v1_InvoiceData, _bnpl_paymentstate_v1_InvoiceData__Output>
         JobAuthentication: MessageTypeDefinition<_bnpl_paymentstate_v1_JobAuthentication, _bnpl_paymentstate_v1_JobAuthentication__Output>
+        JobCustomer: MessageTypeDefinition<_bnpl_paymentstate_v1_JobCustomer, _bnpl_paymentstate_v1_JobCustomer__Output>
+        JobMandate: MessageTypeDefinition<_bnpl_paymentstate_v1_JobMandate, _bnpl_paymentstate_v1_JobMandate__Output>
         MandateData: MessageTypeDefinition<_bnpl_paymentstate_v1_MandateData, _bnpl_paymentstate_v1_MandateData__Output>
         MandateResource: MessageTypeDefinition<_bnpl_paymentstate_v1_MandateResource, _bnpl_paymentstate_v1_MandateResource__Output>
         MandateType: MessageTypeDefinition<_bnpl_paymentstate_v1_MandateType, _bnpl_paymentstate_v1_MandateType__Output>
@@ -107,6 +117,7 @@ export interface ProtoGrpcType {
         PaymentMethodData: MessageTypeDefinition<_bnpl_paymentstate_v1_PaymentMethodData, _bnpl_paymentstate_v1_PaymentMethodData__Output>
         PaymentState: SubtypeConstructor<typeof grpc.Client, _bnpl_paymentstate_v1_PaymentStateClient> & { service: _bnpl_paymentstate_v1_PaymentStateDefinition }
         Phone: MessageTypeDefinition<_bnpl_paymentstate_v1_Phone, _bnpl_paymentstate_v1_Phone__Output>
+        ProviderOrder: MessageTypeDefinition<_bnpl_paymentstate_v1_ProviderOrder, _bnpl_paymentstate_v1_ProviderOrder__Output>
         RefundParams: MessageTypeDefinition<_bnpl_paymentstate_v1_RefundParams, _bnpl_paymentstate_v1_RefundParams__Output>
         ReviewDecisionParams: MessageTypeDefinition<_bnpl_paymentstate_v1_ReviewDecisionParams, _bnpl_paymentstate_v1_ReviewDecisionParams__Output>
         RoutedConnector: MessageTypeDefinition<_bnpl_paymentstate_v1_RoutedConnector, _bnpl_paymentstate_v1_RoutedConnector__Output>
@@ -121,11 +132,14 @@ export interface ProtoGrpcType {
         SingleUseMandate: MessageTypeDefinition<_bnpl_paymentstate_v1_SingleUseMandate, _bnpl_paymentstate_v1_SingleUseMandate__Output>
         SplitRefund: MessageTypeDefinition<_bnpl_paymentstate_v1_SplitRefund, _bnpl_paymentstate_v1_SplitRefund__Output>
         SplitRefunds: MessageTypeDefinition<_bnpl_paymentstate_v1_SplitRefunds, _bnpl_paymentstate_v1_SplitRefunds__Output>
+        StatementDescriptor: MessageTypeDefinition<_bnpl_paymentstate_v1_StatementDescriptor, _bnpl_paymentstate_v1_StatementDescriptor__Output>
         StringMap: MessageTypeDefinition<_bnpl_paymentstate_v1_StringMap, _bnpl_paymentstate_v1_StringMap__Output>
         Strings: MessageTypeDefinition<_bnpl_paymentstate_v1_Strings, _bnpl_paymentstate_v1_Strings__Output>
+        Structs: MessageTypeDefinition<_bnpl_paymentstate_v1_Structs, _bnpl_paymentstate_v1_Structs__Output>
         SurchargeDetails: MessageTypeDefinition<_bnpl_paymentstate_v1_SurchargeDetails, _bnpl_paymentstate_v1_SurchargeDetails__Output>
         UpdateParams: MessageTypeDefinition<_bnpl_paymentstate_v1_UpdateParams, _bnpl_paymentstate_v1_UpdateParams__Output>
         UpdateRefundParams: MessageTypeDefinition<_bnpl_paymentstate_v1_UpdateRefundParams, _bnpl_paymentstate_v1_UpdateRefundParams__Output>
+        Values: MessageTypeDefinition<_bnpl_paymentstate_v1_Values, _bnpl_paymentstate_v1_Values__Output>
         VolumeSplit: MessageTypeDefinition<_bnpl_paymentstate_v1_VolumeSplit, _bnpl_paymentstate_v1_VolumeSplit__Output>
         VolumeSplits: MessageTypeDefinition<_bnpl_paymentstate_v1_VolumeSplits, _bnpl_paymentstate_v1_VolumeSplits__Output>
       }
