@@ -1,9 +1,9 @@
 // The typed payloads of the payment-state contract, both sides: a request body <-> its per-action params message
 // (BeginRequest's `params` oneof), a mandate and a saved payment method <-> their messages, and a ConnectorJob <->
-// the ConnectorJob message (its order, capture details and mandate). The conversion walks the body's zod schema (lib/schemas/, the only validation: the
-// receiver parses what comes out with the same schema) and follows the rules of proto/payment_state.proto: an
-// object is its message, a list or typed record is held in `items`, free-form JSON is a google.protobuf.Struct, a
-// null is named in its message's `null_fields`, an absent field is not set.
+// the ConnectorJob message (its order, capture details and mandate). The conversion walks the body's zod schema
+// (lib/schemas/, the only validation: the receiver parses what comes out with the same schema) and follows the rules
+// of proto/payment_state.proto: an object is its message, a list or typed record is held in `items`, free-form JSON
+// is a google.protobuf.Struct, a null is named in its message's `null_fields`, an absent field is not set.
 import { z } from 'zod';
 import type { ConnectorJob } from '../domain/job.ts';
 import { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
