@@ -78,7 +78,7 @@ export class ApiKeys {
       async () => {
         const doc = await this.keys.findOne({ key_hash: hash });
         // A revoked key's hash is replaced (routes/accounts.ts revokeApiKey), so it is not found; `revoked` is belt and braces.
-        return doc && !doc.revoked ? { kind: 'secret', merchantId: doc.merchant_id, keyId: doc.key_id, expiration: doc.expiration } : null;
+        return doc && !doc.revoked ? { kind: 'secret', merchantId: doc.merchant_id, keyId: doc.key_id, expiration: doc.expiration ?? null } : null;
       },
       owner,
     );

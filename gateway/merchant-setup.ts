@@ -2,9 +2,9 @@
 // at confirm the connector account routing chooses (domain/routing.ts) among the profile's accounts.
 //
 // The setup is read on every create and confirm but changes rarely, so each gateway keeps a snapshot per merchant.
-// A change through the admin API drops it at once in this process and, through Redis, in every other gateway;
-// SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. The merchant's API keys are cached
-// here too (gateway/auth.ts ApiKeys), dropped by the same message and bounded by API_KEY_CACHE_MS.
+// A change through the admin API drops it at once in this process and, through Redis, in every other gateway and
+// worker (lib/merchant-cache.ts); SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. The
+// merchant's API keys are kept here too (gateway/auth.ts ApiKeys), dropped by the same message, API_KEY_CACHE_MS at most.
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
