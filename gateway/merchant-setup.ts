@@ -2,22 +2,21 @@
 // at confirm the connector account routing chooses (domain/routing.ts) among the profile's accounts.
 //
 // The setup is read on every create and confirm but changes rarely, so each gateway keeps a snapshot per merchant.
-// A change through the admin API drops it at once in this process and, through Redis, in every other gateway;
-// SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. API keys are not cached (revocation
-// must be immediate).
+// A change through the admin API drops it at once in this process and, through Redis, in every other gateway and
+// worker (lib/merchant-cache.ts); SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. The
+// merchant's API keys are kept here too (gateway/auth.ts ApiKeys), dropped by the same message, API_KEY_CACHE_MS at most.
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
-import { log } from '../lib/log.ts';
-import { merchantSetupChannel } from '../lib/redis.ts';
-import { MerchantCache } from '../lib/merchant-cache.ts';
+import { announceSetupChange, listenSetupChanges, MerchantCache } from '../lib/merchant-cache.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
 import { chooseRoute, type Route, type RouteInput } from '../domain/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
 import { canStart } from '../domain/transitions.ts';
 import { customerType } from '../domain/capabilities.ts';
+import { ApiKeys } from './auth.ts';
 
 interface Snapshot {
   merchant: MerchantDoc | null;
@@ -25,43 +24,48 @@ interface Snapshot {
   accounts: ConnectorAccountDoc[];
 }
 
-const MAX_MERCHANTS = 10_000;
-
 export class MerchantSetup {
   readonly store: MerchantStore;
+  /** The merchants' API keys, as keyAuth looks them up. */
+  readonly keys: ApiKeys;
   private readonly cache: MerchantCache<Snapshot>;
   private readonly pub: Redis | null;
 
-  constructor(db: Db, opts: { pub?: Redis; ttlMs?: number } = {}) {
-    const store = new MerchantStore(db);
-    this.store = store;
+  constructor(db: Db, opts: { pub?: Redis; ttlMs?: number; keysTtlMs?: number } = {}) {
+    this.store = new MerchantStore(db);
+    this.keys = new ApiKeys(db, opts.keysTtlMs ?? config.apiKeyCacheMs);
     this.pub = opts.pub ?? null;
-    this.cache = new MerchantCache(
-      async (merchantId) => {
-        const [merchant, profiles, accounts] = await Promise.all([
-          store.merchant(merchantId),
-          store.profilesOf(merchantId),
-          store.connectorAccountsOf(merchantId),
-        ]);
-        return { merchant, profiles, accounts };
-      },
-      { ttlMs: opts.ttlMs ?? config.setupCacheMs, max: MAX_MERCHANTS },
-    );
+    this.cache = new MerchantCache(opts.ttlMs ?? config.setupCacheMs);
   }
 
   /** Listens for changes made through other gateways (`sub` is a connection of its own, in subscriber mode). */
   listen(sub: Redis): Promise<void> {
-    return this.cache.listen(sub);
+    return listenSetupChanges(sub, [this.cache, this.keys.cache]);
   }
 
-  /** The admin API changed this merchant's setup: forget it here and in every process that keeps it. */
+  /**
+   * The admin API changed this merchant's setup or keys (after the write): forget them here at once, and in every
+   * gateway and worker through Redis.
+   */
   async changed(merchantId: string): Promise<void> {
     this.cache.drop(merchantId);
-    await this.pub?.publish(merchantSetupChannel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
+    this.keys.cache.drop(merchantId);
+    await announceSetupChange(this.pub, merchantId);
   }
 
   private snapshot(merchantId: string): Promise<Snapshot> {
-    return this.cache.get(merchantId);
+    return this.cache.get(
+      merchantId,
+      async () => {
+        const [merchant, profiles, accounts] = await Promise.all([
+          this.store.merchant(merchantId),
+          this.store.profilesOf(merchantId),
+          this.store.connectorAccountsOf(merchantId),
+        ]);
+        return { merchant, profiles, accounts };
+      },
+      () => merchantId,
+    );
   }
 
   /** The settings payment-state needs for a confirm (our manual review rule). */

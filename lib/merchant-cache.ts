@@ -1,43 +1,85 @@
-// A per-merchant snapshot of what rarely changes (profiles, connector accounts, webhook targets), kept by each
-// process that reads it on every payment. A change through the admin API or the dashboard is announced on Redis
-// (merchantSetupChannel, by the gateway's MerchantSetup.changed): every listening process drops the merchant at once;
-// the TTL bounds how stale a snapshot can be if that message is lost.
+// A process's cache of what it reads of merchants' setup (API keys, profiles, connector accounts), dropped by merchant
+// the moment a change is announced on Redis, and kept ttlMs at most if that message is lost. Every write to the
+// setup (the admin API, the dashboard) announces it after the write: see gateway/merchant-setup.ts `changed`.
 import type { Redis } from 'ioredis';
-import { merchantSetupChannel } from './redis.ts';
+import { config } from './config.ts';
+import { log } from './log.ts';
 
-export class MerchantCache<T> {
-  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
-  private readonly load: (merchantId: string) => Promise<T>;
+/** The channel on which a change of a merchant's setup is announced (the message is the merchant id). */
+export const merchantSetupChannel = () => `${config.redisPrefix}:merchant-setup-changed`;
+
+interface Entry<V> {
+  at: number;
+  /** Whose setup the value is; undefined while it is being read (any announced change then drops it). */
+  merchantId?: string;
+  value: Promise<V>;
+}
+
+export class MerchantCache<V> {
+  private readonly map = new Map<string, Entry<V>>();
   private readonly ttlMs: number;
   private readonly max: number;
 
-  constructor(load: (merchantId: string) => Promise<T>, opts: { ttlMs: number; max?: number }) {
-    this.load = load;
-    this.ttlMs = opts.ttlMs;
-    this.max = opts.max ?? 10_000;
+  constructor(ttlMs: number, max = 10_000) {
+    this.ttlMs = ttlMs;
+    this.max = max;
   }
 
-  /** The merchant's snapshot, read once per TTL (concurrent callers share one read; a failed read is not kept). */
-  get(merchantId: string): Promise<T> {
-    const hit = this.entries.get(merchantId);
+  /**
+   * The value under `key`, read by `load` when absent or older than ttlMs. `owner` names the merchant a value
+   * belongs to, or null for a value not to keep (an unknown key: keeping misses would let anyone fill the cache).
+   * The read is kept from the moment it starts, so a change announced while it is under way drops it too.
+   */
+  get(key: string, load: () => Promise<V>, owner: (v: V) => string | null): Promise<V> {
+    const hit = this.map.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const entry = { at: Date.now(), value: this.load(merchantId) };
-    this.entries.delete(merchantId);
-    this.entries.set(merchantId, entry);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-    entry.value.catch(() => this.entries.get(merchantId) === entry && this.entries.delete(merchantId));
+    const entry: Entry<V> = { at: Date.now(), value: load() };
+    if (this.ttlMs <= 0) return entry.value;
+    this.map.delete(key);
+    this.map.set(key, entry);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    const current = () => this.map.get(key) === entry;
+    entry.value.then(
+      (v) => {
+        if (!current()) return;
+        const merchantId = owner(v);
+        if (merchantId === null) this.map.delete(key);
+        else entry.merchantId = merchantId;
+      },
+      () => current() && this.map.delete(key),
+    );
     return entry.value;
   }
 
+  /** Forgets the merchant's values, and every read under way. */
   drop(merchantId: string): void {
-    this.entries.delete(merchantId);
+    for (const [key, e] of this.map) if (e.merchantId === merchantId || e.merchantId === undefined) this.map.delete(key);
   }
 
-  /** Drops a merchant when a change of its setup is announced (`sub`: a connection of its own, in subscriber mode). */
-  async listen(sub: Redis): Promise<void> {
-    sub.on('message', (ch: string, merchantId: string) => {
-      if (ch === merchantSetupChannel()) this.drop(merchantId);
-    });
-    await sub.subscribe(merchantSetupChannel());
+  clear(): void {
+    this.map.clear();
   }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/**
+ * Drops a merchant from `caches` whenever a change of its setup is announced (`sub`: a connection of its own, in
+ * subscriber mode). Announcements sent while `sub` was disconnected are lost, so each (re)connection clears them all.
+ */
+export async function listenSetupChanges(sub: Redis, caches: Pick<MerchantCache<unknown>, 'drop' | 'clear'>[]): Promise<void> {
+  sub.on('message', (ch: string, merchantId: string) => {
+    if (ch === merchantSetupChannel()) for (const c of caches) c.drop(merchantId);
+  });
+  sub.on('ready', () => {
+    for (const c of caches) c.clear();
+  });
+  await sub.subscribe(merchantSetupChannel());
+}
+
+/** Announces a change of the merchant's setup to every process; a failure is logged, and ttlMs bounds its effect. */
+export async function announceSetupChange(pub: Redis | null, merchantId: string): Promise<void> {
+  await pub?.publish(merchantSetupChannel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
 }

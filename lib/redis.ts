@@ -8,6 +8,3 @@ export function redisConnection(): Redis {
 
 /** The pub/sub channel on which payment-state announces every applied transition. */
 export const paymentEventsChannel = () => `${config.redisPrefix}:payment-events`;
-
-/** The pub/sub channel on which a gateway announces a change of a merchant's setup (message: the merchant id). */
-export const merchantSetupChannel = () => `${config.redisPrefix}:merchant-setup-changed`;

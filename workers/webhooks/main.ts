@@ -29,6 +29,7 @@ import { open } from '../../lib/secret-box.ts';
 import { webhookPayload } from '../../domain/events.ts';
 import { Relay } from './relay.ts';
 import { WebhookTargets } from './targets.ts';
+import { listenSetupChanges } from '../../lib/merchant-cache.ts';
 import { sendWebhook } from './deliver.ts';
 import { EndpointGate, endpointOf } from './endpoint-gate.ts';
 
@@ -198,7 +199,7 @@ const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
 subscriber.on('error', (err) => log.warn('relay subscriber error', { err: err.message }));
 await subscriber.subscribe(paymentEventsChannel());
 subscriber.on('message', (channel: string) => channel === paymentEventsChannel() && void runRelay());
-await targets.cache.listen(subscriber);
+await listenSetupChanges(subscriber, [targets.cache]);
 const relayTimer = every(config.webhookRelayIntervalMs, 'relay', () => relay.trigger());
 const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () => {
   const n = await relay.requeueLost();

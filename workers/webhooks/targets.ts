@@ -11,25 +11,33 @@ interface Snapshot {
 
 export class WebhookTargets {
   readonly cache: MerchantCache<Snapshot | null>;
+  private readonly store: MerchantStore;
 
   constructor(store: MerchantStore, ttlMs: number) {
-    this.cache = new MerchantCache(
-      async (merchantId) => {
-        const [merchant, profiles] = await Promise.all([store.merchant(merchantId), store.profilesOf(merchantId)]);
+    this.store = store;
+    this.cache = new MerchantCache(ttlMs);
+  }
+
+  /** The merchant's snapshot (null: no such merchant, which is not kept). */
+  private snapshot(merchantId: string): Promise<Snapshot | null> {
+    return this.cache.get(
+      merchantId,
+      async () => {
+        const [merchant, profiles] = await Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId)]);
         return merchant ? { defaultProfile: merchant.default_profile ?? null, profiles: new Map(profiles.map((p) => [p.profile_id, p])) } : null;
       },
-      { ttlMs },
+      (s) => (s ? merchantId : null),
     );
   }
 
   /** The merchant's default profile (null: no such merchant, or none). */
   async defaultProfile(merchantId: string): Promise<string | null> {
-    return (await this.cache.get(merchantId))?.defaultProfile ?? null;
+    return (await this.snapshot(merchantId))?.defaultProfile ?? null;
   }
 
   /** The profile an event goes through: its own, else the merchant's default. */
   async profileOf(merchantId: string, profileId: string | null): Promise<ProfileDoc | null> {
-    const s = await this.cache.get(merchantId);
+    const s = await this.snapshot(merchantId);
     const id = profileId ?? s?.defaultProfile;
     return (id && s?.profiles.get(id)) || null;
   }
