@@ -8,6 +8,7 @@ import { totalFromPage } from '../lib/list-total.ts';
 import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { withSpan, currentTraceId, SpanKind } from '../lib/telemetry.ts';
 import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
+import { deriveEvents } from '../domain/events.ts';
 
 /** What a list reads of a payment: the resource's fields, and request_extras (which the resource's payment_link depends on). */
 export type ListedPayment = Pick<StoredPayment, (typeof PAYMENT_FIELDS)[number] | 'request_extras'>;
@@ -95,6 +96,10 @@ export class PaymentStore {
    * re-reads and decides again).
    */
   async append(next: StoredPayment, meta: { action: string; operation_id: string | null; from: string | null }): Promise<boolean> {
+    // A creation without merchant events (the usual one) stays out of the outbox: the relay would only take it out
+    // again. Only a first transition may: the relay keeps a payment's events in order by waiting for the transition
+    // before (PaymentStore.previous), so a later one without the mark would let its successor overtake an earlier one.
+    const outbox = meta.from !== null || deriveEvents(null, next).length > 0;
     const t: Transition = {
       merchant_id: next.merchant_id,
       payment_id: next.payment_id,
@@ -106,7 +111,7 @@ export class PaymentStore {
       to: next.status,
       trace_id: currentTraceId() ?? null,
       snapshot: next,
-      outbox: OUTBOX_PENDING,
+      ...(outbox ? { outbox: OUTBOX_PENDING } : {}),
     };
     try {
       await this.span('insert', 'transitions', () => this.transitions.insertOne(t));

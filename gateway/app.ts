@@ -111,24 +111,24 @@ export function buildApp(
   // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
   app.use(docsRouter());
 
-  app.use(accountsRouter(db, (merchantId) => deps.setup.changed(merchantId)));
+  app.use(accountsRouter(db, deps.setup.keys, (merchantId) => deps.setup.changed(merchantId)));
   // Server-Timing (issue 24) on every payment and refund answer, mounted first so it times the whole handling.
-  app.use('/payments', serverTiming(), keyAuth(db, { publishable: true }), rateLimit(deps.redis), idempotency(db));
-  app.use('/customers', keyAuth(db), rateLimit(deps.redis), idempotency(db));
-  app.use('/mandates', keyAuth(db), rateLimit(deps.redis), idempotency(db));
-  app.use('/refunds', serverTiming(), keyAuth(db), rateLimit(deps.redis), idempotency(db));
-  app.use('/disputes', keyAuth(db), rateLimit(deps.redis));
-  app.use('/ephemeral_keys', keyAuth(db), rateLimit(deps.redis), idempotency(db));
+  app.use('/payments', serverTiming(), keyAuth(deps.setup.keys, { publishable: true }), rateLimit(deps.redis), idempotency(db));
+  app.use('/customers', keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));
+  app.use('/mandates', keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));
+  app.use('/refunds', serverTiming(), keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));
+  app.use('/disputes', keyAuth(deps.setup.keys), rateLimit(deps.redis));
+  app.use('/ephemeral_keys', keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));
   app.use(paymentsRouter(deps));
   const mandates = new Mandates(db, deps.redis, deps.store);
   app.use(customersRouter(deps.customers, mandates));
   app.use(mandatesRouter(mandates, deps.customers));
   app.use(refundsRouter(deps));
-  app.use(paymentLinksRouter(db, deps, deps.links));
+  app.use(paymentLinksRouter(deps, deps.links));
   app.use(disputesRouter(new DisputeStore(db)));
   app.use(ephemeralKeysRouter(db, deps.customers));
   // The admin key or the merchant's own secret key (checked by the router).
-  app.use(eventsRouter(db, deps.redis));
+  app.use(eventsRouter(db, deps.redis, deps.setup.keys));
   // Keyless: the provider calls, and its signature is checked by the route.
   app.use(webhooksRouter(db, deps));
 

@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
+import { MerchantCache } from '../lib/merchant-cache.ts';
 import type { ApiKeyDoc } from '../lib/merchant-store.ts';
 
 export function hashKey(key: string): string {
@@ -40,6 +41,50 @@ export const WANTS = {
   adminOrSecret: "the admin key or the merchant's own secret key (snd_...)",
 } as const;
 
+/** What a known key is: the merchant it opens, and for a secret key its id and expiry (checked on every request). */
+type KnownKey = { kind: 'secret'; merchantId: string; keyId: string; expiration: string | null } | { kind: 'publishable'; merchantId: string };
+
+/**
+ * Merchants' keys by the key itself. Known keys are cached (MerchantCache: API_KEY_CACHE_MS at most, dropped at once
+ * when the merchant's keys or setup change, in every gateway: gateway/merchant-setup.ts `changed`); unknown ones are
+ * read every time, so that nobody fills the cache with made-up keys.
+ */
+export class ApiKeys {
+  readonly cache: MerchantCache<KnownKey | null>;
+  private readonly keys;
+  private readonly merchants;
+
+  constructor(db: Db, ttlMs = config.apiKeyCacheMs) {
+    this.cache = new MerchantCache(ttlMs);
+    this.keys = db.collection<ApiKeyDoc>('api_keys');
+    this.merchants = db.collection<{ merchant_id: string; publishable_key: string }>('merchants');
+  }
+
+  find(key: string): Promise<KnownKey | null> {
+    const owner = (k: KnownKey | null) => k?.merchantId ?? null;
+    if (key.startsWith('pk_')) {
+      return this.cache.get(
+        `pk:${key}`,
+        async () => {
+          const m = await this.merchants.findOne({ publishable_key: key }, { projection: { merchant_id: 1 } });
+          return m && { kind: 'publishable', merchantId: m.merchant_id };
+        },
+        owner,
+      );
+    }
+    const hash = hashKey(key);
+    return this.cache.get(
+      `sk:${hash}`,
+      async () => {
+        const doc = await this.keys.findOne({ key_hash: hash });
+        // A revoked key's hash is replaced (routes/accounts.ts revokeApiKey), so it is not found; `revoked` is belt and braces.
+        return doc && !doc.revoked ? { kind: 'secret', merchantId: doc.merchant_id, keyId: doc.key_id, expiration: doc.expiration ?? null } : null;
+      },
+      owner,
+    );
+  }
+}
+
 const isAdminKey = (key: string | undefined) => !!key && !!config.adminApiKey && sameSecret(key, config.adminApiKey);
 
 export function adminAuth(wants: string = WANTS.admin) {
@@ -54,8 +99,8 @@ export function adminAuth(wants: string = WANTS.admin) {
  * path's `:merchant_id` must be the key's merchant: another merchant's is 404, as if it did not exist. Mount it on a
  * path with `:merchant_id` (or check `req.caller` in the route, as the events router does).
  */
-export function adminOrOwnSecret(db: Db) {
-  const merchant = keyAuth(db, { wants: WANTS.adminOrSecret });
+export function adminOrOwnSecret(keys: ApiKeys) {
+  const merchant = keyAuth(keys, { wants: WANTS.adminOrSecret });
   return (req: Request, res: Response, next: NextFunction) => {
     if (isAdminKey(req.header('api-key'))) return next();
     merchant(req, res, (err?: unknown) => {
@@ -72,23 +117,19 @@ export function adminOrOwnSecret(db: Db) {
  * refused (403) under a mount without `publishable: true`; under one with it, each route decides (scope.ts). One
  * 401 for a missing, malformed, unknown, revoked or expired key: no hint which.
  */
-export function keyAuth(db: Db, opts: { publishable?: boolean; wants?: string } = {}) {
-  const keys = db.collection<ApiKeyDoc>('api_keys');
-  const merchants = db.collection<{ merchant_id: string; publishable_key: string }>('merchants');
+export function keyAuth(keys: ApiKeys, opts: { publishable?: boolean; wants?: string } = {}) {
   const wants = opts.wants ?? (opts.publishable ? WANTS.secretOrPublishable : WANTS.secret);
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const key = req.header('api-key');
       if (!key || key.length > 256) return next(errors.unauthorized(wants));
-      if (key.startsWith('pk_')) {
-        const m = await merchants.findOne({ publishable_key: key }, { projection: { merchant_id: 1 } });
-        if (!m) return next(errors.unauthorized(wants));
+      const k = await keys.find(key);
+      if (!k || (k.kind === 'secret' && k.expiration && Date.parse(k.expiration) <= Date.now())) return next(errors.unauthorized(wants));
+      if (k.kind === 'publishable') {
         if (!opts.publishable) return next(errors.forbidden('This endpoint needs the secret key; the publishable key cannot call it'));
-        req.caller = { merchantId: m.merchant_id, kind: 'publishable', keyId: key.slice(0, 16) };
+        req.caller = { merchantId: k.merchantId, kind: 'publishable', keyId: key.slice(0, 16) };
       } else {
-        const doc = await keys.findOne({ key_hash: hashKey(key) });
-        if (!doc || doc.revoked || (doc.expiration && Date.parse(doc.expiration) <= Date.now())) return next(errors.unauthorized(wants));
-        req.caller = { merchantId: doc.merchant_id, kind: 'secret', keyId: doc.key_id };
+        req.caller = { merchantId: k.merchantId, kind: 'secret', keyId: k.keyId };
       }
       req.merchantId = req.caller.merchantId;
       next();

@@ -2,20 +2,21 @@
 // at confirm the connector account routing chooses (domain/routing.ts) among the profile's accounts.
 //
 // The setup is read on every create and confirm but changes rarely, so each gateway keeps a snapshot per merchant.
-// A change through the admin API drops it at once in this process and, through Redis, in every other gateway;
-// SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. API keys are not cached (revocation
-// must be immediate).
+// A change through the admin API drops it at once in this process and, through Redis, in every other gateway and
+// worker (lib/merchant-cache.ts); SETUP_CACHE_MS bounds how stale a snapshot can be if that message is lost. The
+// merchant's API keys are kept here too (gateway/auth.ts ApiKeys), dropped by the same message, API_KEY_CACHE_MS at most.
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
 import { errors } from '../lib/errors.ts';
-import { log } from '../lib/log.ts';
+import { announceSetupChange, listenSetupChanges, MerchantCache } from '../lib/merchant-cache.ts';
 import { MerchantStore, type ConnectorAccountDoc, type MerchantDoc, type ProfileDoc } from '../lib/merchant-store.ts';
 import { chooseRoute, type Route, type RouteInput } from '../domain/routing.ts';
 import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import { NO_POLICY, type MerchantPolicy, type StoredPayment } from '../domain/payment.ts';
 import { canStart } from '../domain/transitions.ts';
 import { customerType } from '../domain/capabilities.ts';
+import { ApiKeys } from './auth.ts';
 
 interface Snapshot {
   merchant: MerchantDoc | null;
@@ -23,47 +24,48 @@ interface Snapshot {
   accounts: ConnectorAccountDoc[];
 }
 
-const MAX_MERCHANTS = 10_000;
-const channel = () => `${config.redisPrefix}:merchant-setup-changed`;
-
 export class MerchantSetup {
   readonly store: MerchantStore;
-  private readonly cache = new Map<string, { at: number; value: Promise<Snapshot> }>();
+  /** The merchants' API keys, as keyAuth looks them up. */
+  readonly keys: ApiKeys;
+  private readonly cache: MerchantCache<Snapshot>;
   private readonly pub: Redis | null;
-  private readonly ttlMs: number;
 
-  constructor(db: Db, opts: { pub?: Redis; ttlMs?: number } = {}) {
+  constructor(db: Db, opts: { pub?: Redis; ttlMs?: number; keysTtlMs?: number } = {}) {
     this.store = new MerchantStore(db);
+    this.keys = new ApiKeys(db, opts.keysTtlMs ?? config.apiKeyCacheMs);
     this.pub = opts.pub ?? null;
-    this.ttlMs = opts.ttlMs ?? config.setupCacheMs;
+    this.cache = new MerchantCache(opts.ttlMs ?? config.setupCacheMs);
   }
 
   /** Listens for changes made through other gateways (`sub` is a connection of its own, in subscriber mode). */
-  async listen(sub: Redis): Promise<void> {
-    sub.on('message', (ch: string, merchantId: string) => {
-      if (ch === channel()) this.cache.delete(merchantId);
-    });
-    await sub.subscribe(channel());
+  listen(sub: Redis): Promise<void> {
+    return listenSetupChanges(sub, [this.cache, this.keys.cache]);
   }
 
-  /** The admin API changed this merchant's setup: forget it here and in every gateway. */
+  /**
+   * The admin API changed this merchant's setup or keys (after the write): forget them here at once, and in every
+   * gateway and worker through Redis.
+   */
   async changed(merchantId: string): Promise<void> {
-    this.cache.delete(merchantId);
-    await this.pub?.publish(channel(), merchantId).catch((err) => log.warn('merchant setup change not published', { err }));
+    this.cache.drop(merchantId);
+    this.keys.cache.drop(merchantId);
+    await announceSetupChange(this.pub, merchantId);
   }
 
   private snapshot(merchantId: string): Promise<Snapshot> {
-    const hit = this.cache.get(merchantId);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const value = Promise.all([this.store.merchant(merchantId), this.store.profilesOf(merchantId), this.store.connectorAccountsOf(merchantId)]).then(
-      ([merchant, profiles, accounts]) => ({ merchant, profiles, accounts }),
+    return this.cache.get(
+      merchantId,
+      async () => {
+        const [merchant, profiles, accounts] = await Promise.all([
+          this.store.merchant(merchantId),
+          this.store.profilesOf(merchantId),
+          this.store.connectorAccountsOf(merchantId),
+        ]);
+        return { merchant, profiles, accounts };
+      },
+      () => merchantId,
     );
-    const entry = { at: Date.now(), value };
-    this.cache.delete(merchantId);
-    this.cache.set(merchantId, entry);
-    if (this.cache.size > MAX_MERCHANTS) this.cache.delete(this.cache.keys().next().value!);
-    value.catch(() => this.cache.get(merchantId) === entry && this.cache.delete(merchantId));
-    return value;
   }
 
   /** The settings payment-state needs for a confirm (our manual review rule). */

@@ -16,7 +16,7 @@ import type { ConfirmPaymentBody } from '../lib/schemas/payment.ts';
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import type { BeginReply__Output } from '../proto/generated/bnpl/paymentstate/v1/BeginReply.ts';
 import type { BeginRequest } from '../proto/generated/bnpl/paymentstate/v1/BeginRequest.ts';
-import { beginParams, fromJobMessage } from '../adapters/begin-params.ts';
+import { beginMandate, beginParams, fromJobMessage } from '../adapters/begin-params.ts';
 import type { Action } from '../proto/generated/bnpl/paymentstate/v1/Action.ts';
 import type { Redis } from 'ioredis';
 import type { OutcomeWaiter } from './outcome-waiter.ts';
@@ -104,8 +104,7 @@ async function confirmContext(deps: Deps, merchantId: string, paymentId: string,
   const [policy, route] = await Promise.all([deps.setup.policy(merchantId), p ? deps.setup.route(m ? { ...p, connector: null } : p, routeBody, asked) : null]);
   return {
     policy,
-    mandate_json: m ? JSON.stringify(m) : '',
-    payment_method_json: held.paymentMethod ? JSON.stringify(held.paymentMethod) : '',
+    ...beginMandate(held),
     ...(route
       ? {
           route: {

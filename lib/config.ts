@@ -67,6 +67,7 @@ const schema = z.object({
   KEY_HASH_SECRET: str(''),
   MASTER_ENC_KEY: str('').refine((s) => s === '' || isKeyHex(s), { message: 'must be 64 hex characters' }),
   SETUP_CACHE_MS: int(10_000),
+  API_KEY_CACHE_MS: int(10_000),
   CONFIRM_WAIT_MS: int(10_000),
   PROVIDER_TIMEOUT_MS: int(30_000),
   JOB_LOCK_MS: int(30_000),
@@ -220,6 +221,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     masterEncKey: e.MASTER_ENC_KEY,
     /** How long a gateway may use its snapshot of a merchant's setup (profiles, connector accounts, review rule). */
     setupCacheMs: e.SETUP_CACHE_MS,
+    /** How long a gateway may use a merchant's API key as it read it (revocation reaches it at once through Redis). */
+    apiKeyCacheMs: e.API_KEY_CACHE_MS,
     confirmWaitMs: e.CONFIRM_WAIT_MS,
     /** Provider HTTP call timeout. */
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,

@@ -38,6 +38,7 @@ describe('parseConfig', () => {
       keyHashSecret: '',
       masterEncKey: '',
       setupCacheMs: 10_000,
+      apiKeyCacheMs: 10_000,
       confirmWaitMs: 10_000,
       providerTimeoutMs: 30_000,
       jobLockMs: 30_000,

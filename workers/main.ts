@@ -21,7 +21,8 @@ import { credentialsCache, processor } from './runtime.ts';
 import { TokenCache } from './token-cache.ts';
 import { failedJobFields } from './job-log.ts';
 import { connectMongo } from '../lib/mongo.ts';
-import { MerchantStore } from '../lib/merchant-store.ts';
+import { type ConnectorAccountDoc, MerchantStore } from '../lib/merchant-store.ts';
+import { listenSetupChanges, MerchantCache } from '../lib/merchant-cache.ts';
 import { NotificationInbox } from '../lib/notification-inbox.ts';
 import { PaymentStore } from '../adapters/payment-store.ts';
 import { isNotificationJob, type ConnectorJob, type NotificationJob } from '../domain/job.ts';
@@ -47,8 +48,18 @@ const client = paymentStateClient(config.paymentStateAddr);
 const connection = redisConnection();
 const { client: mongo, db } = await connectMongo();
 const setup = new MerchantStore(db);
-const credentialsOf = credentialsCache(setup);
-const merchantExists = async (merchantId: string) => !!(await setup.merchant(merchantId));
+// What jobs read of the merchant's setup, kept as the gateway keeps it (SETUP_CACHE_MS; dropped when a change is announced).
+const merchantsKnown = new MerchantCache<boolean>(config.setupCacheMs);
+const accounts = new MerchantCache<ConnectorAccountDoc | null>(config.setupCacheMs);
+const setupEvents = redisConnection();
+await listenSetupChanges(setupEvents, [merchantsKnown, accounts]);
+const credentialsOf = credentialsCache(setup, accounts);
+const merchantExists = (merchantId: string) =>
+  merchantsKnown.get(
+    merchantId,
+    async () => !!(await setup.merchant(merchantId)),
+    () => merchantId,
+  );
 const tokens = new TokenCache(connection);
 const payments = new PaymentStore(db).payments;
 const inbox = new NotificationInbox(db);
@@ -104,7 +115,13 @@ onShutdown({
     // BullMQ's close: no new job is taken; the active ones run to their end (their provider call and report).
     ['workers', () => Promise.all(workers.map((w) => w.close()))],
     ['queues', () => queues.close()],
-    ['redis', () => connection.disconnect()],
+    [
+      'redis',
+      () => {
+        connection.disconnect();
+        setupEvents.disconnect();
+      },
+    ],
     [
       'grpc',
       () => {

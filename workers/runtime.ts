@@ -21,7 +21,8 @@ import { threeDsServer } from './authentication/three_ds_server/index.ts';
 import { providerCall, ProviderRateLimited } from './provider-http.ts';
 import type { ProviderRequest, ProviderResponse } from './connectors/kit/http.ts';
 import { UNIFIED } from './connectors/kit/errors.ts';
-import { credentialsOfAccount, type MerchantStore, webhookDetailsOf } from '../lib/merchant-store.ts';
+import { type ConnectorAccountDoc, credentialsOfAccount, type MerchantStore, webhookDetailsOf } from '../lib/merchant-store.ts';
+import type { MerchantCache } from '../lib/merchant-cache.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
@@ -91,18 +92,25 @@ export interface AccountCredentials {
 }
 
 /**
- * Provider credentials by connector account. The account is read on every job (one lookup by its key), so a change
- * through the admin API (new credentials, disabled, deleted) applies to the very next job, whichever worker runs it
- * and however old the job is; only the opening of the sealed value is kept, by account and version.
+ * Provider credentials by connector account. The account as read is kept in `accounts` (a MerchantCache the process
+ * drops a merchant from when a change of its setup is announced: workers/main.ts), so a change through the admin
+ * API (new credentials, disabled, deleted) applies to the next job, whichever worker runs it and however old the job
+ * is, as it does on the gateway (SETUP_CACHE_MS at most if the announcement is lost). The opening of the sealed value
+ * is kept by account and version.
  */
-export function credentialsCache(setup: MerchantStore, maxEntries = 10_000) {
+export function credentialsCache(setup: MerchantStore, accounts: MerchantCache<ConnectorAccountDoc | null>, maxEntries = 10_000) {
   const opened = new Map<string, { version: string; details: ConnectorAccountDetailsValue }>();
   return async (job: ConnectorJob): Promise<AccountCredentials | null> => {
     // No account, or the default account: the sandbox default credentials (the manifest's settings).
     if (!job.merchant_connector_id || job.merchant_connector_id === DEFAULT_ACCOUNT_ID) return null;
-    const a = await setup.liveOrRetiredAccount(job.merchant_id, job.merchant_connector_id);
-    if (!a) return null;
     const key = `${job.merchant_id}:${job.merchant_connector_id}`;
+    const mca = job.merchant_connector_id;
+    const a = await accounts.get(
+      key,
+      () => setup.liveOrRetiredAccount(job.merchant_id, mca),
+      (doc) => doc?.merchant_id ?? null,
+    );
+    if (!a) return null;
     const version = a.connector_account_details_sealed;
     let hit = opened.get(key);
     if (hit?.version !== version) {
@@ -220,7 +228,8 @@ export function processor(
 ) {
   return async (job: Job<ConnectorJob>, token?: string): Promise<{ status: string }> => {
     const data = job.data;
-    // Read on every such job, uncached: with no connector account the sandbox default would otherwise pay on its behalf.
+    // Asked on every such job (cached as the merchant's setup is: workers/main.ts): with no connector account the
+    // sandbox default would otherwise pay on its behalf.
     if (notYetSent(job) && !(await merchantExists(data.merchant_id))) {
       const reply = await reported(client, data, MERCHANT_DELETED);
       log.warn('operation refused: merchant deleted', { ...jobFields(data), ...outcomeFields(MERCHANT_DELETED), status: reply.status });

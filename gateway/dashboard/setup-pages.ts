@@ -139,13 +139,13 @@ ${e.expiration ? html`<p class="field-error" id="f-expiration-error">${e.expirat
     if (old.revoked) return keysPage(res, { status: 400, shown: notice('error', 'That key is revoked already; create a new one instead.') });
     const expiration = old.expiration && Date.parse(old.expiration) > Date.now() ? old.expiration : 'never';
     const { apiKey } = await createApiKey(setup, old.merchant_id, { name: old.name, description: old.description, expiration });
-    await revokeApiKey(setup, old);
+    await revokeApiKey(setup, old, ctx.changed);
     await keysPage(res, { shown: newKeyNotice(apiKey, `“${old.name}” rotated: its new secret key (the old one is revoked)`) });
   });
 
   r.post(`${KEYS_PATH}/:key_id/revoke`, ctx.signedIn, verifyCsrf, async (req, res) => {
     const k = await ownKey(res, String(req.params.key_id));
-    await revokeApiKey(setup, k);
+    await revokeApiKey(setup, k, ctx.changed);
     await keysPage(res, { shown: notice('ok', `Key “${k.name}” (${k.prefix}…) is revoked.`) });
   });
   return r;

@@ -14,7 +14,7 @@ import {
   UpdateApiKeyRequest,
   UpdateMerchantAccountRequest,
 } from '../../lib/schemas/merchant.ts';
-import { adminAuth, adminOrOwnSecret, hashKey } from '../auth.ts';
+import { adminAuth, adminOrOwnSecret, type ApiKeys, hashKey } from '../auth.ts';
 import { idempotency } from '../idempotency.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
@@ -119,21 +119,22 @@ export async function createApiKey(
   return { key, apiKey };
 }
 
-/** Revoked at once: the next request with the key is refused (keys are looked up on every request). */
-export async function revokeApiKey(setup: MerchantStore, k: ApiKeyDoc): Promise<void> {
+/** Revoked at once: the next request with the key is refused, by every gateway (`changed` drops their cached keys). */
+export async function revokeApiKey(setup: MerchantStore, k: ApiKeyDoc, changed: SetupChanged): Promise<void> {
   await setup.apiKeys.updateOne(
     { key_id: k.key_id, merchant_id: k.merchant_id },
     { $set: { revoked: true, key_hash: `revoked_${k.key_id}_${randomAlnum(8)}` } },
   );
+  await changed(k.merchant_id);
 }
 
-export function accountsRouter(db: Db, changed: SetupChanged): Router {
+export function accountsRouter(db: Db, keys: ApiKeys, changed: SetupChanged): Router {
   const setup = new MerchantStore(db);
   const r = scopedRouter();
   // A merchant's connector accounts: the admin key or the merchant's own secret key (as the leading switch's clients
   // call them); another merchant's are 404. Everything else here: the admin key only.
   const connectorsPath = '/account/:merchant_id/connectors';
-  const ownOrAdmin = adminOrOwnSecret(db);
+  const ownOrAdmin = adminOrOwnSecret(keys);
   const idem = idempotency(db);
   r.use(connectorsPath, (req, res, next) =>
     ownOrAdmin(req, res, (err?: unknown) => {
@@ -203,13 +204,17 @@ export function accountsRouter(db: Db, changed: SetupChanged): Router {
     if (body.name != null) set.name = body.name;
     if (body.description !== undefined) set.description = body.description ?? null;
     if (body.expiration !== undefined) set.expiration = futureExpiration(body.expiration);
-    if (Object.keys(set).length) await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: set });
+    if (Object.keys(set).length) {
+      await setup.apiKeys.updateOne({ key_id: k.key_id, merchant_id: k.merchant_id }, { $set: set });
+      // Its expiration is kept with the cached key.
+      await changed(k.merchant_id);
+    }
     res.json(keyView({ ...k, ...set }));
   });
 
   r.delete('/api_keys/:merchant_id/:key_id', async (req, res) => {
     const k = await keyOr404(req.params.merchant_id, req.params.key_id);
-    await revokeApiKey(setup, k);
+    await revokeApiKey(setup, k, changed);
     res.json({ merchant_id: k.merchant_id, key_id: k.key_id, revoked: true });
   });
 

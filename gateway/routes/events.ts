@@ -10,7 +10,7 @@ import { EventStore, WebhookQueue, type AttemptDoc, type EventDoc } from '../../
 import { MerchantStore } from '../../lib/merchant-store.ts';
 import { ListEventsQuery } from '../../lib/schemas/event.ts';
 import type { Redis } from 'ioredis';
-import { adminOrOwnSecret } from '../auth.ts';
+import { adminOrOwnSecret, type ApiKeys } from '../auth.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
 
@@ -47,13 +47,13 @@ const attemptView = (a: AttemptDoc) => ({
   duration_ms: a.duration_ms,
 });
 
-export function eventsRouter(db: Db, redis: Redis): Router {
+export function eventsRouter(db: Db, redis: Redis, keys: ApiKeys): Router {
   const store = new EventStore(db);
   const setup = new MerchantStore(db);
   // Made at the first retry: declaring the routes touches no connection.
   let queue: WebhookQueue | undefined;
   const r = scopedRouter();
-  r.use('/events', adminOrOwnSecret(db));
+  r.use('/events', adminOrOwnSecret(keys));
 
   /** The merchant of the path, if the caller may read it. */
   const merchantOf = async (req: Request): Promise<string> => {

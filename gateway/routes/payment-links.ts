@@ -1,7 +1,6 @@
 // Payment links: GET /payment_link/{id} for the merchant (spec 4.7), and the checkout pages the links point at,
 // where the customer pays without any key: the link itself is the permission (as the leading switch's open link).
 import type { Request, Response, Router } from 'express';
-import type { Db } from 'mongodb';
 import { config } from '../../lib/config.ts';
 import { errors } from '../../lib/errors.ts';
 import { isHttpUrl } from '../../lib/schemas/common.ts';
@@ -21,9 +20,9 @@ import { publishableKey, scopedRouter } from '../scope.ts';
 
 type Kind = 'open' | 'secure';
 
-export function paymentLinksRouter(db: Db, deps: Deps, links: PaymentLinks): Router {
+export function paymentLinksRouter(deps: Deps, links: PaymentLinks): Router {
   const r = scopedRouter();
-  const auth = keyAuth(db, { publishable: true });
+  const auth = keyAuth(deps.setup.keys, { publishable: true });
 
   r.get('/payment_link/:payment_link_id', publishableKey, auth, rateLimit(deps.redis), async (req, res) => {
     // The spec sends client_secret in a GET body; browsers cannot, so the query string is read too.

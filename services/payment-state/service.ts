@@ -11,7 +11,7 @@ import { capabilities, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
 import type { PaymentEvent, PaymentStore } from '../../adapters/payment-store.ts';
 import type { ConnectorQueues } from '../../adapters/queue.ts';
 import { jobFor } from '../../domain/job.ts';
-import { paramsOfBegin, toJobMessage } from '../../adapters/begin-params.ts';
+import { mandateOfBegin, paramsOfBegin, toJobMessage } from '../../adapters/begin-params.ts';
 import {
   CancelPaymentRequest,
   CapturePaymentRequest,
@@ -330,33 +330,26 @@ export class PaymentStateService {
 
 type BeginCtx = { now: string; operationId: string; policy: MerchantPolicy; route: RoutedConnector__Output | null; mandates: MandateContext };
 
-/** The mandate and saved payment method the gateway read for a confirm (JSON text; empty: none), parsed. */
+/** The mandate and saved payment method the gateway read for a confirm (not set: none), parsed. */
 function mandateContextOf(req: BeginRequest__Output): MandateContext {
   const read = <T>(
     schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
-    text: string,
+    value: unknown,
     name: string,
+    what: string,
   ): T | null => {
-    if (!text) return null;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new RpcError(grpc.status.INVALID_ARGUMENT, `${name} is not JSON`);
-    }
-    const r = schema.safeParse(raw);
+    if (value === null) return null;
+    const r = schema.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0];
-      throw new RpcError(
-        grpc.status.INVALID_ARGUMENT,
-        `${name} is not a ${name === 'mandate_json' ? 'mandate' : 'saved payment method'}: ${issue?.path.map(String).join('.')} ${issue?.message}`,
-      );
+      throw new RpcError(grpc.status.INVALID_ARGUMENT, `${name} is not ${what}: ${issue?.path.map(String).join('.')} ${issue?.message}`);
     }
     return r.data;
   };
+  const held = mandateOfBegin(req);
   return {
-    mandate: read(MandateResource, req.mandate_json, 'mandate_json'),
-    paymentMethod: read(CustomerPaymentMethod, req.payment_method_json, 'payment_method_json'),
+    mandate: read(MandateResource, held.mandate, 'mandate', 'a mandate'),
+    paymentMethod: read(CustomerPaymentMethod, held.paymentMethod, 'payment_method', 'a saved payment method'),
   };
 }
 

@@ -136,10 +136,26 @@ export class Stack {
     this.procs.set(name, await this.spawnPart(name));
   }
 
+  /**
+   * Another gateway process beside the stack's, on a port of its own (the stack's gateway stays where it is), as a
+   * deployment with several gateways runs. Its lines go to the gateway's log.
+   */
+  async extraGateway(): Promise<{ url: string; stop: () => Promise<void> }> {
+    const port = await freePort();
+    const child = await this.spawnPart('gateway', { PORT: String(port) });
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    return { url: `http://127.0.0.1:${port}`, stop };
+  }
+
   /** Starts a process of the part and resolves once it says it is ready (its lines go to the part's log). */
-  private async spawnPart(name: PartName): Promise<ChildProcess> {
+  private async spawnPart(name: PartName, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
     const health = this.healthPorts[name];
-    const env = { ...process.env, ...this.env, ...(health ? { HEALTH_PORT: String(health) } : {}) };
+    const env = { ...process.env, ...this.env, ...(health ? { HEALTH_PORT: String(health) } : {}), ...extraEnv };
     const child = spawn(process.execPath, FILES[name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs[name];
     const from = lines.length;

@@ -28,6 +28,8 @@ import { paymentEventsChannel, redisConnection } from '../../lib/redis.ts';
 import { open } from '../../lib/secret-box.ts';
 import { webhookPayload } from '../../domain/events.ts';
 import { Relay } from './relay.ts';
+import { WebhookTargets } from './targets.ts';
+import { listenSetupChanges } from '../../lib/merchant-cache.ts';
 import { sendWebhook } from './deliver.ts';
 import { EndpointGate, endpointOf } from './endpoint-gate.ts';
 
@@ -41,7 +43,8 @@ const store = new EventStore(db);
 const setup = new MerchantStore(db);
 const payments = new PaymentStore(db);
 const queue = new WebhookQueue(connection);
-const relay = new Relay(payments, store, queue, setup);
+const targets = new WebhookTargets(setup, config.setupCacheMs);
+const relay = new Relay(payments, store, queue, targets);
 const gate = new EndpointGate(connection, {
   prefix: config.redisPrefix,
   cap: config.webhookEndpointConcurrency,
@@ -55,9 +58,7 @@ const jitter = () => Math.floor(Math.random() * 250);
 
 /** Where the event goes and what signs it: the profile's webhook URL and hash key now (null URL: none configured). */
 async function targetOf(e: EventDoc): Promise<{ url: string | null; hashKey: string | null }> {
-  const merchant = await setup.merchant(e.merchant_id);
-  const profileId = e.profile_id ?? merchant?.default_profile ?? null;
-  const profile = merchant && profileId ? await setup.profile(e.merchant_id, profileId) : null;
+  const profile = await targets.profileOf(e.merchant_id, e.profile_id);
   if (!profile) return { url: null, hashKey: null };
   return { url: profile.webhook_details?.webhook_url ?? null, hashKey: open(profile.payment_response_hash_key_sealed, profile.profile_id) };
 }
@@ -197,7 +198,8 @@ const runRelay = () => relay.trigger().catch((err) => log.error('relay failed', 
 const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
 subscriber.on('error', (err) => log.warn('relay subscriber error', { err: err.message }));
 await subscriber.subscribe(paymentEventsChannel());
-subscriber.on('message', () => void runRelay());
+subscriber.on('message', (channel: string) => channel === paymentEventsChannel() && void runRelay());
+await listenSetupChanges(subscriber, [targets.cache]);
 const relayTimer = every(config.webhookRelayIntervalMs, 'relay', () => relay.trigger());
 const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () => {
   const n = await relay.requeueLost();

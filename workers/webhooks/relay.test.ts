@@ -7,8 +7,9 @@ import { applyOutcome } from '../../domain/outcomes.ts';
 import type { Decision, StoredPayment } from '../../domain/payment.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
 import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
-import type { MerchantStore } from '../../lib/merchant-store.ts';
+import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
 import { Relay } from './relay.ts';
+import { WebhookTargets } from './targets.ts';
 
 const now = '2026-11-23T10:00:00.000Z';
 const applied = (prev: StoredPayment, d: Decision): StoredPayment => {
@@ -39,7 +40,7 @@ const transition = (p: StoredPayment): Transition => ({
 });
 
 /** In-memory stand-ins for what the relay uses, recording the calls. */
-function relayOver(log: Transition[]) {
+function relayOver(log: Transition[], webhookUrl: string | null = null) {
   const reads: number[] = [];
   const unmarked: number[] = [];
   const stored: EventDoc[] = [];
@@ -58,9 +59,21 @@ function relayOver(log: Transition[]) {
     },
   } as unknown as PaymentStore;
   const events = { insert: async (e: EventDoc) => void stored.push(e) } as unknown as EventStore;
-  const queue = { enqueue: async () => undefined } as unknown as WebhookQueue;
-  const setup = { merchant: async () => ({ default_profile: 'pro_1' }) } as unknown as MerchantStore;
-  return { relay: new Relay(payments, events, queue, setup), reads, unmarked, stored };
+  const queued: string[] = [];
+  const queue = { enqueue: async (e: EventDoc) => void queued.push(e.event_id) } as unknown as WebhookQueue;
+  const setupReads: string[] = [];
+  const profile = { profile_id: 'pro_1', webhook_details: webhookUrl ? { webhook_url: webhookUrl } : null } as ProfileDoc;
+  const setup = {
+    merchant: async (id: string) => {
+      setupReads.push(`merchant:${id}`);
+      return { default_profile: 'pro_1' };
+    },
+    profilesOf: async (id: string) => {
+      setupReads.push(`profiles:${id}`);
+      return [profile];
+    },
+  } as unknown as MerchantStore;
+  return { relay: new Relay(payments, events, queue, new WebhookTargets(setup, 60_000)), reads, unmarked, stored, queued, setupReads };
 }
 
 describe('relay pass', () => {
@@ -79,5 +92,20 @@ describe('relay pass', () => {
     expect(await relay.runOnce()).toBe(2);
     expect(reads).toEqual([0]);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+  });
+
+  it('settles the events of a merchant without a webhook URL as not_configured, and queues no delivery', async () => {
+    const { relay, stored, queued } = relayOver([created, confirming, paid].map(transition));
+    await relay.runOnce();
+    expect(stored.map((e) => e.delivery_status)).toEqual(['not_configured', 'not_configured']);
+    expect(queued).toEqual([]);
+  });
+
+  it("queues a delivery of each event when the profile has a webhook URL, reading the merchant's setup once", async () => {
+    const { relay, stored, queued, setupReads } = relayOver([created, confirming, paid].map(transition), 'https://merchant.example/hooks');
+    await relay.runOnce();
+    expect(stored.map((e) => e.delivery_status)).toEqual(['pending', 'pending']);
+    expect(queued).toEqual(stored.map((e) => e.event_id));
+    expect(setupReads).toEqual(['merchant:m1', 'profiles:m1']);
   });
 });

@@ -6,7 +6,8 @@
 // gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
 import { deriveEvents } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
-import type { MerchantStore } from '../../lib/merchant-store.ts';
+import { record } from '../../lib/metrics.ts';
+import type { WebhookTargets } from './targets.ts';
 import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
 
 const key = (t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>) => `${t.merchant_id}:${t.payment_id}:${t.seq}`;
@@ -17,15 +18,15 @@ export class Relay {
   private readonly payments: PaymentStore;
   private readonly events: EventStore;
   private readonly queue: WebhookQueue;
-  private readonly setup: MerchantStore;
+  private readonly targets: WebhookTargets;
   private running: Promise<number> | null = null;
   private again = false;
 
-  constructor(payments: PaymentStore, events: EventStore, queue: WebhookQueue, setup: MerchantStore) {
+  constructor(payments: PaymentStore, events: EventStore, queue: WebhookQueue, targets: WebhookTargets) {
     this.payments = payments;
     this.events = events;
     this.queue = queue;
-    this.setup = setup;
+    this.targets = targets;
   }
 
   /** Runs the relay now, or once more after the run in progress (calls while one runs coalesce). */
@@ -60,7 +61,6 @@ export class Relay {
   async runOnce(limit = 200): Promise<number> {
     const batch = await this.payments.outboxPending(limit);
     const done = new Map<string, Transition>();
-    const defaults = new Map<string, Promise<string | null>>();
     const byPayment = new Map<string, Transition[]>();
     for (const t of batch) byPayment.set(`${t.merchant_id}:${t.payment_id}`, [...(byPayment.get(`${t.merchant_id}:${t.payment_id}`) ?? []), t]);
     const groups = [...byPayment.values()];
@@ -68,7 +68,7 @@ export class Relay {
     const lane = async () => {
       for (let g = groups.shift(); g; g = groups.shift()) {
         for (const t of g) {
-          if (!(await this.relayOne(t, done, defaults))) break;
+          if (!(await this.relayOne(t, done))) break;
           relayed++;
         }
       }
@@ -78,20 +78,16 @@ export class Relay {
   }
 
   /** Relays one transition; false when the one before it is not relayed yet (its events come first). */
-  private async relayOne(t: Transition, done: Map<string, Transition>, defaults: Map<string, Promise<string | null>>): Promise<boolean> {
+  private async relayOne(t: Transition, done: Map<string, Transition>): Promise<boolean> {
     const prev = done.get(key({ ...t, seq: t.seq - 1 })) ?? (await this.payments.previous(t));
     // A payment's events are stored in the order of its transitions: never one before those of the transition before.
     if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) return false;
     const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
     let profileId = t.snapshot.profile_id ?? null;
-    if (!profileId && derived.length) {
-      if (!defaults.has(t.merchant_id))
-        defaults.set(
-          t.merchant_id,
-          this.setup.merchant(t.merchant_id).then((m) => m?.default_profile ?? null),
-        );
-      profileId = await defaults.get(t.merchant_id)!;
-    }
+    if (!profileId && derived.length) profileId = await this.targets.defaultProfile(t.merchant_id);
+    // No webhook URL now: the events are settled as not_configured here, as their delivery would a moment later, and
+    // no delivery is queued (a manual retry can still send one once a URL is set).
+    const configured = derived.length > 0 && !!(await this.targets.urlOf(t.merchant_id, profileId));
     const docs: EventDoc[] = derived.map((d) => ({
       event_id: d.event_id,
       merchant_id: t.merchant_id,
@@ -104,13 +100,14 @@ export class Relay {
       order: d.order,
       created_at: t.at,
       object: d.object,
-      delivery_status: 'pending',
+      delivery_status: configured ? 'pending' : 'not_configured',
       delivery_attempts: 0,
       last_attempt_at: null,
       delivered_at: null,
     }));
     for (const d of docs) await this.events.insert(d);
-    for (const d of docs) await this.queue.enqueue(d);
+    if (configured) for (const d of docs) await this.queue.enqueue(d);
+    else for (const _ of docs) record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'not_configured' });
     await this.payments.relayed(t);
     done.set(key(t), t);
     return true;

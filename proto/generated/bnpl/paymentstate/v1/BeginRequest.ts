@@ -12,6 +12,8 @@ import type { ReviewDecisionParams as _bnpl_paymentstate_v1_ReviewDecisionParams
 import type { AuthenticateParams as _bnpl_paymentstate_v1_AuthenticateParams, AuthenticateParams__Output as _bnpl_paymentstate_v1_AuthenticateParams__Output } from '../../../bnpl/paymentstate/v1/AuthenticateParams.ts';
 import type { RefundParams as _bnpl_paymentstate_v1_RefundParams, RefundParams__Output as _bnpl_paymentstate_v1_RefundParams__Output } from '../../../bnpl/paymentstate/v1/RefundParams.ts';
 import type { UpdateRefundParams as _bnpl_paymentstate_v1_UpdateRefundParams, UpdateRefundParams__Output as _bnpl_paymentstate_v1_UpdateRefundParams__Output } from '../../../bnpl/paymentstate/v1/UpdateRefundParams.ts';
+import type { MandateResource as _bnpl_paymentstate_v1_MandateResource, MandateResource__Output as _bnpl_paymentstate_v1_MandateResource__Output } from '../../../bnpl/paymentstate/v1/MandateResource.ts';
+import type { CustomerPaymentMethod as _bnpl_paymentstate_v1_CustomerPaymentMethod, CustomerPaymentMethod__Output as _bnpl_paymentstate_v1_CustomerPaymentMethod__Output } from '../../../bnpl/paymentstate/v1/CustomerPaymentMethod.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface BeginRequest {
@@ -33,8 +35,8 @@ export interface BeginRequest {
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams | null);
   'refund'?: (_bnpl_paymentstate_v1_RefundParams | null);
   'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams | null);
-  'mandate_json'?: (string);
-  'payment_method_json'?: (string);
+  'mandate'?: (_bnpl_paymentstate_v1_MandateResource | null);
+  'payment_method'?: (_bnpl_paymentstate_v1_CustomerPaymentMethod | null);
   'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }
 
@@ -57,7 +59,7 @@ export interface BeginRequest__Output {
   'authenticate'?: (_bnpl_paymentstate_v1_AuthenticateParams__Output | null);
   'refund'?: (_bnpl_paymentstate_v1_RefundParams__Output | null);
   'update_refund'?: (_bnpl_paymentstate_v1_UpdateRefundParams__Output | null);
-  'mandate_json': (string);
-  'payment_method_json': (string);
+  'mandate': (_bnpl_paymentstate_v1_MandateResource__Output | null);
+  'payment_method': (_bnpl_paymentstate_v1_CustomerPaymentMethod__Output | null);
   'params'?: "update"|"confirm"|"capture"|"cancel"|"incremental_authorization"|"approve"|"reject"|"authenticate"|"refund"|"update_refund";
 }

@@ -1,6 +1,9 @@
 // Original file: proto/payment_state.proto
 
 import type { JobAuthentication as _bnpl_paymentstate_v1_JobAuthentication, JobAuthentication__Output as _bnpl_paymentstate_v1_JobAuthentication__Output } from '../../../bnpl/paymentstate/v1/JobAuthentication.ts';
+import type { ProviderOrder as _bnpl_paymentstate_v1_ProviderOrder, ProviderOrder__Output as _bnpl_paymentstate_v1_ProviderOrder__Output } from '../../../bnpl/paymentstate/v1/ProviderOrder.ts';
+import type { CaptureDetails as _bnpl_paymentstate_v1_CaptureDetails, CaptureDetails__Output as _bnpl_paymentstate_v1_CaptureDetails__Output } from '../../../bnpl/paymentstate/v1/CaptureDetails.ts';
+import type { JobMandate as _bnpl_paymentstate_v1_JobMandate, JobMandate__Output as _bnpl_paymentstate_v1_JobMandate__Output } from '../../../bnpl/paymentstate/v1/JobMandate.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ConnectorJob {
@@ -25,11 +28,11 @@ export interface ConnectorJob {
   'connector_refund_id'?: (string);
   'reason'?: (string);
   'capture_id'?: (string);
-  'order_json'?: (string);
-  'capture_details_json'?: (string);
+  'order'?: (_bnpl_paymentstate_v1_ProviderOrder | null);
+  'capture_details'?: (_bnpl_paymentstate_v1_CaptureDetails | null);
   'connector_capture_id'?: (string);
   'follow_ups_before'?: (number);
-  'mandate_json'?: (string);
+  'mandate'?: (_bnpl_paymentstate_v1_JobMandate | null);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -40,11 +43,8 @@ export interface ConnectorJob {
   '_connector_refund_id'?: "connector_refund_id";
   '_reason'?: "reason";
   '_capture_id'?: "capture_id";
-  '_order_json'?: "order_json";
-  '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
   '_follow_ups_before'?: "follow_ups_before";
-  '_mandate_json'?: "mandate_json";
 }
 
 export interface ConnectorJob__Output {
@@ -69,11 +69,11 @@ export interface ConnectorJob__Output {
   'connector_refund_id'?: (string);
   'reason'?: (string);
   'capture_id'?: (string);
-  'order_json'?: (string);
-  'capture_details_json'?: (string);
+  'order': (_bnpl_paymentstate_v1_ProviderOrder__Output | null);
+  'capture_details': (_bnpl_paymentstate_v1_CaptureDetails__Output | null);
   'connector_capture_id'?: (string);
   'follow_ups_before'?: (number);
-  'mandate_json'?: (string);
+  'mandate': (_bnpl_paymentstate_v1_JobMandate__Output | null);
   '_merchant_connector_id'?: "merchant_connector_id";
   '_connector_transaction_id'?: "connector_transaction_id";
   '_customer_email'?: "customer_email";
@@ -84,9 +84,6 @@ export interface ConnectorJob__Output {
   '_connector_refund_id'?: "connector_refund_id";
   '_reason'?: "reason";
   '_capture_id'?: "capture_id";
-  '_order_json'?: "order_json";
-  '_capture_details_json'?: "capture_details_json";
   '_connector_capture_id'?: "connector_capture_id";
   '_follow_ups_before'?: "follow_ups_before";
-  '_mandate_json'?: "mandate_json";
 }

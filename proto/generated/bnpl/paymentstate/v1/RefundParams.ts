@@ -1,5 +1,8 @@
 // Original file: proto/payment_state.proto
 
+import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from '../../../google/protobuf/Struct.ts';
+import type { SplitRefunds as _bnpl_paymentstate_v1_SplitRefunds, SplitRefunds__Output as _bnpl_paymentstate_v1_SplitRefunds__Output } from '../../../bnpl/paymentstate/v1/SplitRefunds.ts';
+import type { OrderLines as _bnpl_paymentstate_v1_OrderLines, OrderLines__Output as _bnpl_paymentstate_v1_OrderLines__Output } from '../../../bnpl/paymentstate/v1/OrderLines.ts';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RefundParams {
@@ -7,20 +10,17 @@ export interface RefundParams {
   'amount'?: (number | string | Long);
   'reason'?: (string);
   'refund_id'?: (string);
-  'metadata_json'?: (string);
+  'metadata'?: (_google_protobuf_Struct | null);
   'capture_id'?: (string);
-  'split_refunds_json'?: (string);
-  'order_details_json'?: (string);
+  'split_refunds'?: (_bnpl_paymentstate_v1_SplitRefunds | null);
+  'order_details'?: (_bnpl_paymentstate_v1_OrderLines | null);
   'refund_type'?: (string);
   'null_fields'?: (string)[];
   '_payment_id'?: "payment_id";
   '_amount'?: "amount";
   '_reason'?: "reason";
   '_refund_id'?: "refund_id";
-  '_metadata_json'?: "metadata_json";
   '_capture_id'?: "capture_id";
-  '_split_refunds_json'?: "split_refunds_json";
-  '_order_details_json'?: "order_details_json";
   '_refund_type'?: "refund_type";
 }
 
@@ -29,19 +29,16 @@ export interface RefundParams__Output {
   'amount'?: (number);
   'reason'?: (string);
   'refund_id'?: (string);
-  'metadata_json'?: (string);
+  'metadata': (_google_protobuf_Struct__Output | null);
   'capture_id'?: (string);
-  'split_refunds_json'?: (string);
-  'order_details_json'?: (string);
+  'split_refunds': (_bnpl_paymentstate_v1_SplitRefunds__Output | null);
+  'order_details': (_bnpl_paymentstate_v1_OrderLines__Output | null);
   'refund_type'?: (string);
   'null_fields': (string)[];
   '_payment_id'?: "payment_id";
   '_amount'?: "amount";
   '_reason'?: "reason";
   '_refund_id'?: "refund_id";
-  '_metadata_json'?: "metadata_json";
   '_capture_id'?: "capture_id";
-  '_split_refunds_json'?: "split_refunds_json";
-  '_order_details_json'?: "order_details_json";
   '_refund_type'?: "refund_type";
 }

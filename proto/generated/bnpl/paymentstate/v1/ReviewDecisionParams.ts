@@ -2,7 +2,9 @@
 
 
 export interface ReviewDecisionParams {
+  'null_fields'?: (string)[];
 }
 
 export interface ReviewDecisionParams__Output {
+  'null_fields': (string)[];
 }
