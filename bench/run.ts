@@ -916,7 +916,7 @@ async function scaleOut(stack: Stack, gw: string, key: string): Promise<Scenario
       baselines: [pairs[0]?.before, ...pairs.map((p) => p.after)].filter((x): x is ScenarioResult => !!x),
       ratios: { [`scaleout_${k}_vs_1`]: ratio },
       notes: [
-        `the bound of the workers alone: 1 process at most ${bound(1)} confirms/s, ${k} at most ${bound(k)}/s (the provider's ${settings.provider_delay_ms} ms only; each job also reads the merchant and waits for payment-state's Complete)`,
+        `the bound of the workers alone: 1 process at most ${bound(1)} confirms/s, ${k} at most ${bound(k)}/s (the provider's ${settings.provider_delay_ms} ms only; each job also waits for payment-state's Complete)`,
         `the stack's ceiling with this provider (${k} processes, ${cc} jobs at a time each): ${ceiling.throughput_ops_s} confirms/s`,
         ...(k !== 4 ? [`scaleout_4_vs_1 is ${k} vs 1 here (BENCH_SCALEOUT_WORKERS=${k})`] : []),
       ],
