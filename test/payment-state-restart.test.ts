@@ -2,6 +2,8 @@
 // that goes on to be charged once; an error is a payment that nothing started, at the provider or in our store, ever.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { call, paymentStateClient } from '../lib/grpc.ts';
 import { Stack, sleep } from './support/stack.ts';
 
@@ -100,11 +102,13 @@ describe('payment-state SIGKILLed and restarted', () => {
     await checkAnswers(stack, key, merchantId, answers);
   }, 240_000);
 
-  it('an operation begun whose job was never enqueued (the gateway died after Begin) runs within seconds, not at the sweep', async () => {
+  it('a Begin enqueues its job itself; an operation begun whose job is missing (payment-state died before enqueuing it, and the gateway after Begin) runs within seconds, not at the sweep', async () => {
     const [id] = await createPayments(stack, key, 1);
+    // No worker takes the job while the test looks at it.
+    await stack.kill('worker');
     const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
     const begun = Date.now();
-    const reply = await call<object, { operation_id: string; needs_connector: boolean }>(
+    const reply = await call<object, { operation_id: string; needs_connector: boolean; enqueued: boolean }>(
       client,
       'Begin',
       {
@@ -116,7 +120,20 @@ describe('payment-state SIGKILLed and restarted', () => {
       5_000,
     );
     client.close();
-    expect(reply.needs_connector).toBe(true);
+    expect(reply).toMatchObject({ needs_connector: true, enqueued: true });
+    const redis = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue('connector-service_test', { connection: redis, prefix: stack.env.REDIS_PREFIX });
+    try {
+      const job = await queue.getJob(reply.operation_id);
+      expect(job).toBeTruthy();
+      // As if payment-state had died between the append and the enqueue, and no gateway were left to enqueue it.
+      await job!.remove();
+      expect(await queue.getJob(reply.operation_id)).toBeFalsy();
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+    await stack.startPart('worker');
     const done = await stack.poll(id, key, (p) => p.status !== 'processing', 15_000);
     expect(done.status).toBe('succeeded');
     expect(Date.now() - begun).toBeLessThan(10_000);
