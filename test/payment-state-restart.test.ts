@@ -142,6 +142,56 @@ describe('payment-state SIGKILLed and restarted', () => {
   }, 60_000);
 });
 
+describe('payment-state died after recording a Begin, before its projection and its job', () => {
+  let stack: Stack;
+  let key: string;
+  let merchantId: string;
+  // No pick-up and no sweep within the test: only the gateway's run again can start the job.
+  beforeAll(
+    async () =>
+      ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '1500', PICKUP_AFTER_MS: '600000', ...NO_SWEEP })),
+    120_000,
+  );
+  afterAll(async () => stack?.stop());
+
+  it('the same request run again (its gateway died too) repairs the projection, enqueues the job and answers the outcome, charged once', async () => {
+    const [id] = await createPayments(stack, key, 1);
+    const headers = { 'Idempotency-Key': `crash-${id}` };
+    await stack.kill('worker');
+    const first = await stack.api('POST', `/payments/${id}/confirm`, {}, key, headers);
+    expect(first.body.status).toBe('processing');
+    const db = await stack.db();
+    const [begun] = await db.collection('transitions').find({ merchant_id: merchantId, payment_id: id, seq: 1 }).toArray();
+    const opId = begun.operation_id as string;
+    const redis = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue('connector-service_test', { connection: redis, prefix: stack.env.REDIS_PREFIX });
+    try {
+      // Enqueued by payment-state at Begin; now as if it had died between the append and the enqueue.
+      await (await queue.getJob(opId))!.remove();
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+    // ... and before the projection: the payment as it was created; and the gateway died before answering.
+    const created = (await db.collection('transitions').findOne({ merchant_id: merchantId, payment_id: id, seq: 0 }))!;
+    await db.collection('payments').replaceOne({ merchant_id: merchantId, payment_id: id }, created.snapshot);
+    await db
+      .collection('idempotency_keys')
+      .updateOne({ endpoint: `POST /payments/${id}/confirm` }, { $set: { state: 'running', status: null, body: null, created_at: Date.now() - 3_600_000 } });
+    await stack.startPart('worker');
+    const again = await stack.api('POST', `/payments/${id}/confirm`, {}, key, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'succeeded', amount_received: 2_500 });
+    const transitions = await db.collection('transitions').find({ merchant_id: merchantId, payment_id: id }).sort({ seq: 1 }).toArray();
+    expect(transitions.map((t) => [t.action, t.operation_id])).toEqual([
+      ['create', null],
+      ['confirm', opId],
+      ['outcome:captured', opId],
+    ]);
+    expect(await stack.sandboxPayments(opId)).toMatchObject([{ status: 'captured' }]);
+  }, 60_000);
+});
+
 describe("payment-state frozen past the gateway's bound", () => {
   let stack: Stack;
   let key: string;
