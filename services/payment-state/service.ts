@@ -77,6 +77,11 @@ export class PaymentStateService {
   private readonly redis: Redis;
   private readonly queues: ConnectorQueues;
   private readonly cache = new SnapshotCache(20_000);
+  /**
+   * The projection write in flight per payment: a transition's projection starts after its predecessor's (which a
+   * Begin now writes while the worker already runs), instead of polling for it (PaymentStore.projectPayment).
+   */
+  private readonly projecting = new Map<string, Promise<void>>();
   constructor(store: PaymentStore, redis: Redis, queues: ConnectorQueues) {
     this.store = store;
     this.redis = redis;
@@ -271,7 +276,13 @@ export class PaymentStateService {
         this.cache.set(key, next);
         record('transitionsApplied', { 'bnpl.action': actionLabel(action) });
         const applied = { ...decision, payment: next };
-        await Promise.all([this.store.project(next), appended?.(applied, next)]);
+        const projected = (this.projecting.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.store.project(next));
+        this.projecting.set(key, projected);
+        try {
+          await Promise.all([projected, appended?.(applied, next)]);
+        } finally {
+          if (this.projecting.get(key) === projected) this.projecting.delete(key);
+        }
         await this.publish({ action, operation_id: opId, payment: next, timing });
         return { decision: applied, payment: next };
       }
