@@ -51,7 +51,10 @@ export interface PaymentEvent {
 export class PaymentStore {
   readonly transitions: Collection<Transition>;
   readonly payments: Collection<StoredPayment>;
-  /** Projections of a payment's rows (refunds, disputes), written after the payment's own each time it moves. */
+  /**
+   * Projections of a payment's rows (refunds, mandates), written beside the payment's own each time it moves: each
+   * row moves only forward by itself, so neither write waits for the other.
+   */
   readonly rowProjections: ((p: StoredPayment) => Promise<void>)[] = [];
 
   constructor(db: Db) {
@@ -129,8 +132,7 @@ export class PaymentStore {
    * newest transition.
    */
   async project(p: StoredPayment): Promise<void> {
-    await this.projectPayment(p);
-    await Promise.all(this.rowProjections.map((f) => f(p)));
+    await Promise.all([this.projectPayment(p), ...this.rowProjections.map((f) => f(p))]);
   }
 
   private async projectPayment(p: StoredPayment): Promise<void> {

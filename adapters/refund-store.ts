@@ -1,6 +1,6 @@
 // Refunds in MongoDB. A refund lives in its payment (the payment's transitions are the truth, and what keeps
 // concurrent refunds within the captured amount); the `refunds` collection is a projection of those rows for
-// lookups by refund_id and for POST /refunds/list, written after the payment's projection. The gateway first
+// lookups by refund_id and for POST /refunds/list, written beside the payment's projection. The gateway first
 // claims the refund_id there (a unique key per merchant), so one refund_id names one refund across all payments.
 import type { Collection, Db, Filter } from 'mongodb';
 import { isDuplicateKey } from '../lib/mongo.ts';

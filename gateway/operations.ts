@@ -159,22 +159,35 @@ export async function runOperation(
   // An id no payment can have is not found, as an unknown one is (never a 400 about its shape).
   if (!canExist('payment', paymentId)) throw notFoundNaming('Payment', 'payment_id');
   const context = action === 'CONFIRM' ? (prepared ?? (await confirmContext(deps, merchantId, paymentId, params as ConfirmPaymentBody))) : {};
-  const { reply, fromStore } = await begin(deps, merchantId, paymentId, {
-    merchant_id: merchantId,
-    payment_id: paymentId,
-    action,
-    ...beginParams(action, params as object | null | undefined),
-    ...context,
-  });
+  const operationId = requestId('op', `${action}:${paymentId}`, ids.operation);
+  // payment-state may enqueue a new operation's job itself, before it answers: its outcome can be published before
+  // Begin's answer arrives, so the wait starts first (for as long as Begin may take; the usual wait from its answer).
+  const early = deps.waiter.wait(operationId, config.beginRetryMs + config.beginAttemptMs + config.confirmWaitMs);
+  let begun: Awaited<ReturnType<typeof begin>>;
+  try {
+    begun = await begin(deps, merchantId, paymentId, operationId, {
+      merchant_id: merchantId,
+      payment_id: paymentId,
+      action,
+      ...beginParams(action, params as object | null | undefined),
+      ...context,
+    });
+  } catch (err) {
+    early.cancel();
+    throw err;
+  }
+  early.timeoutIn(config.confirmWaitMs);
+  const { reply, fromStore } = begun;
+  if (!reply.needs_connector || reply.replayed || reply.operation_id !== operationId) early.cancel();
   if (reply.needs_connector) {
     const opId = reply.operation_id;
     const until = Date.now() + config.confirmWaitMs;
     const decided = (id: string) => async () => !!(await deps.store.find(merchantId, paymentId))?.operations.find((o) => o.operation_id === id)?.last_outcome;
-    // A replayed operation may have its outcome already; a new one cannot before its job is queued.
-    const { done } = deps.waiter.wait(opId, config.confirmWaitMs, reply.replayed ? decided(opId) : undefined);
+    // A replayed operation may have its outcome already; a new one's wait started before Begin.
+    const { done } = reply.replayed || opId !== operationId ? deps.waiter.wait(opId, config.confirmWaitMs, decided(opId)) : early;
     // jobId = operation id: enqueuing an operation that is already queued (a replay) adds nothing.
     if (!reply.job) throw errors.unavailable();
-    await deps.queues.enqueue(reply.job);
+    if (!reply.enqueued) await deps.queues.enqueue(reply.job);
     // The outcome's event carries the payment as recorded (after its projection was written): no read needed.
     let event = await done;
     currentTiming()?.addReported(event?.timing);
@@ -198,8 +211,13 @@ export async function runOperation(
  * its deadline, so once every attempt's deadline has passed the store shows for good whether the operation was
  * started. Started: it goes on as if payment-state had answered. Not started: the error, and it stays unstarted.
  */
-async function begin(deps: Deps, merchantId: string, paymentId: string, request: BeginRequest): Promise<{ reply: Begun; fromStore: boolean }> {
-  const operationId = requestId('op', `${request.action}:${paymentId}`, ids.operation);
+async function begin(
+  deps: Deps,
+  merchantId: string,
+  paymentId: string,
+  operationId: string,
+  request: BeginRequest,
+): Promise<{ reply: Begun; fromStore: boolean }> {
   // An id derived from the request's Idempotency-Key may have been begun by the same request run before (its gateway
   // died): payment-state looks it up first, as for a repeat.
   const derived = !!idempotencyScope.getStore();
@@ -238,7 +256,14 @@ async function begin(deps: Deps, merchantId: string, paymentId: string, request:
   const op = latest.operations.find((o) => o.operation_id === operationId);
   log.warn('Begin unanswered but recorded; answering from the store', { operation_id: operationId, payment_id: paymentId });
   return {
-    reply: { operation_id: operationId, needs_connector: !!op?.open, job: op?.open ? jobFor(latest, op) : null, replayed: true, status: latest.status },
+    reply: {
+      operation_id: operationId,
+      needs_connector: !!op?.open,
+      job: op?.open ? jobFor(latest, op) : null,
+      replayed: true,
+      status: latest.status,
+      enqueued: false,
+    },
     fromStore: true,
   };
 }

@@ -41,7 +41,11 @@ export class OutcomeWaiter {
    * `alreadyDone`), or with undefined after timeoutMs. Register before the work starts; `alreadyDone` is asked
    * once after registering, for outcomes that landed before.
    */
-  wait(operationId: string, timeoutMs: number, alreadyDone?: () => Promise<boolean>): { done: Promise<PaymentEvent | null | undefined>; cancel: () => void } {
+  wait(
+    operationId: string,
+    timeoutMs: number,
+    alreadyDone?: () => Promise<boolean>,
+  ): { done: Promise<PaymentEvent | null | undefined>; cancel: () => void; timeoutIn: (ms: number) => void } {
     let resolve!: (v: PaymentEvent | null | undefined) => void;
     const done = new Promise<PaymentEvent | null | undefined>((r) => (resolve = r));
     const set = this.waiting.get(operationId) ?? new Set();
@@ -57,12 +61,17 @@ export class OutcomeWaiter {
       if (set.size === 0 && this.waiting.get(operationId) === set) this.waiting.delete(operationId);
       resolve(undefined);
     };
-    const timer = setTimeout(cancel, timeoutMs);
+    let timer = setTimeout(cancel, timeoutMs);
+    // The wait ends timeoutMs from now instead (registered before the work's length was known).
+    const timeoutIn = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(cancel, ms);
+    };
     alreadyDone?.().then(
       (yes) => yes && wake(null),
       () => undefined,
     );
-    return { done, cancel };
+    return { done, cancel, timeoutIn };
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,8 @@
 // that goes on to be charged once; an error is a payment that nothing started, at the provider or in our store, ever.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { call, paymentStateClient } from '../lib/grpc.ts';
 import { Stack, sleep } from './support/stack.ts';
 
@@ -100,11 +102,13 @@ describe('payment-state SIGKILLed and restarted', () => {
     await checkAnswers(stack, key, merchantId, answers);
   }, 240_000);
 
-  it('an operation begun whose job was never enqueued (the gateway died after Begin) runs within seconds, not at the sweep', async () => {
+  it('a Begin enqueues its job itself; an operation begun whose job is missing (payment-state died before enqueuing it, and the gateway after Begin) runs within seconds, not at the sweep', async () => {
     const [id] = await createPayments(stack, key, 1);
+    // No worker takes the job while the test looks at it.
+    await stack.kill('worker');
     const client = paymentStateClient(stack.env.PAYMENT_STATE_ADDR);
     const begun = Date.now();
-    const reply = await call<object, { operation_id: string; needs_connector: boolean }>(
+    const reply = await call<object, { operation_id: string; needs_connector: boolean; enqueued: boolean }>(
       client,
       'Begin',
       {
@@ -116,12 +120,75 @@ describe('payment-state SIGKILLed and restarted', () => {
       5_000,
     );
     client.close();
-    expect(reply.needs_connector).toBe(true);
+    expect(reply).toMatchObject({ needs_connector: true, enqueued: true });
+    const redis = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue('connector-service_test', { connection: redis, prefix: stack.env.REDIS_PREFIX });
+    try {
+      const job = await queue.getJob(reply.operation_id);
+      expect(job).toBeTruthy();
+      // As if payment-state had died between the append and the enqueue, and no gateway were left to enqueue it.
+      await job!.remove();
+      expect(await queue.getJob(reply.operation_id)).toBeFalsy();
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+    await stack.startPart('worker');
     const done = await stack.poll(id, key, (p) => p.status !== 'processing', 15_000);
     expect(done.status).toBe('succeeded');
     expect(Date.now() - begun).toBeLessThan(10_000);
     expect(await stack.sandboxPayments(reply.operation_id)).toMatchObject([{ status: 'captured' }]);
     expect(stack.logs['payment-state'].some((l) => l.includes('enqueued operations begun without a job'))).toBe(true);
+  }, 60_000);
+});
+
+describe('payment-state died after recording a Begin, before its projection and its job', () => {
+  let stack: Stack;
+  let key: string;
+  let merchantId: string;
+  // No pick-up and no sweep within the test: only the gateway's run again can start the job.
+  beforeAll(
+    async () =>
+      ({ stack, api_key: key, merchant_id: merchantId } = await Stack.withMerchant({ CONFIRM_WAIT_MS: '1500', PICKUP_AFTER_MS: '600000', ...NO_SWEEP })),
+    120_000,
+  );
+  afterAll(async () => stack?.stop());
+
+  it('the same request run again (its gateway died too) repairs the projection, enqueues the job and answers the outcome, charged once', async () => {
+    const [id] = await createPayments(stack, key, 1);
+    const headers = { 'Idempotency-Key': `crash-${id}` };
+    await stack.kill('worker');
+    const first = await stack.api('POST', `/payments/${id}/confirm`, {}, key, headers);
+    expect(first.body.status).toBe('processing');
+    const db = await stack.db();
+    const [begun] = await db.collection('transitions').find({ merchant_id: merchantId, payment_id: id, seq: 1 }).toArray();
+    const opId = begun.operation_id as string;
+    const redis = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue('connector-service_test', { connection: redis, prefix: stack.env.REDIS_PREFIX });
+    try {
+      // Enqueued by payment-state at Begin; now as if it had died between the append and the enqueue.
+      await (await queue.getJob(opId))!.remove();
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+    // ... and before the projection: the payment as it was created; and the gateway died before answering.
+    const created = (await db.collection('transitions').findOne({ merchant_id: merchantId, payment_id: id, seq: 0 }))!;
+    await db.collection('payments').replaceOne({ merchant_id: merchantId, payment_id: id }, created.snapshot);
+    await db
+      .collection('idempotency_keys')
+      .updateOne({ endpoint: `POST /payments/${id}/confirm` }, { $set: { state: 'running', status: null, body: null, created_at: Date.now() - 3_600_000 } });
+    await stack.startPart('worker');
+    const again = await stack.api('POST', `/payments/${id}/confirm`, {}, key, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'succeeded', amount_received: 2_500 });
+    const transitions = await db.collection('transitions').find({ merchant_id: merchantId, payment_id: id }).sort({ seq: 1 }).toArray();
+    expect(transitions.map((t) => [t.action, t.operation_id])).toEqual([
+      ['create', null],
+      ['confirm', opId],
+      ['outcome:captured', opId],
+    ]);
+    expect(await stack.sandboxPayments(opId)).toMatchObject([{ status: 'captured' }]);
   }, 60_000);
 });
 

@@ -288,6 +288,26 @@ describe('crash safety', () => {
   });
 });
 
+describe('a refund row written, its payment projection not (the two are written side by side)', () => {
+  it('GET /refunds/{id} answers the refund the list shows, from the newest transition', async () => {
+    const p = await captured(3_300);
+    const r = await refund({ payment_id: p.payment_id, amount: 1_000 });
+    expect(r.body.status).toBe('succeeded');
+    const db = await stack.db();
+    const payments = db.collection('payments');
+    const stored = (await payments.findOne({ merchant_id: merchantId, payment_id: p.payment_id }, { projection: { _id: 0 } }))!;
+    // As if the writer had died after the refund row and before the payment's projection: the payment as it was.
+    const before = (await db.collection('transitions').findOne({ merchant_id: merchantId, payment_id: p.payment_id, seq: stored.seq - 2 }))!;
+    expect(before.snapshot.refunds ?? []).toEqual([]);
+    await payments.replaceOne({ merchant_id: merchantId, payment_id: p.payment_id }, before.snapshot);
+    const listed = await stack.api('POST', '/refunds/list', { payment_id: p.payment_id }, key);
+    expect(listed.body.data.map((x: any) => x.refund_id)).toEqual([r.body.refund_id]);
+    const got = await getRefund(r.body.refund_id);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(r.body);
+  });
+});
+
 describe('update, retrieve, list', () => {
   it('POST /refunds/{id} changes reason and metadata only; anything else is 400 naming the field and changes nothing', async () => {
     const p = await captured(2_000);

@@ -117,7 +117,14 @@ export function paymentsRouter(deps: Deps): Router {
       throw err;
     }
     let payment: StoredPayment;
+    let saved: Promise<unknown> = Promise.resolve();
     if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
+      // Transition 0 is ours: the customer and link records are written beside its projection, never before it (a
+      // create that failed before its transition leaves none), and the answer waits for both (a replay writes them
+      // again if this request dies first).
+      saved = Promise.all([deps.customers.saveFrom(intent), deps.links.saveFrom(intent)]);
+      // Awaited before the answer; if the projection fails first, its error is the answer.
+      saved.catch(() => undefined);
       await deps.store.project(intent);
       payment = intent;
     } else {
@@ -134,8 +141,7 @@ export function paymentsRouter(deps: Deps): Router {
       if (!(body.confirm && idempotencyScope.getStore())) return res.json(toResource(existing));
       payment = existing;
     }
-    // The customer and link records are written while the confirm runs; the answer waits for both.
-    const saved = Promise.all([deps.customers.saveFrom(payment), deps.links.saveFrom(payment)]);
+    // The confirm runs while the customer and link records are written.
     try {
       if (body.confirm) payment = await runOperation(deps, merchantId, payment.payment_id, 'CONFIRM', { connector: body.connector }, prepared);
     } finally {

@@ -71,7 +71,12 @@ export function refundsRouter(deps: Deps): Router {
   async function paymentOf(req: Request, refundId: string): Promise<StoredPayment> {
     if (!RefundId.safeParse(refundId).success) throw errors.notFound('Refund');
     const doc = await timed('store', deps.refunds.find(merchantOf(req), refundId));
-    const payment = doc ? await timed('store', deps.store.find(merchantOf(req), doc.payment_id)) : null;
+    let payment = doc ? await timed('store', deps.store.find(merchantOf(req), doc.payment_id)) : null;
+    // The row is written beside the payment's projection: a row ahead of it (that write still running, or its writer
+    // died before it) is answered from the newest transition, as the list shows it.
+    if (payment && doc?.payment_seq !== undefined && doc.payment_seq > payment.seq) {
+      payment = (await timed('store', deps.store.latest(merchantOf(req), doc.payment_id))) ?? payment;
+    }
     if (!payment?.refunds?.some((x) => x.refund_id === refundId)) throw errors.notFound('Refund');
     return payment;
   }

@@ -81,6 +81,11 @@ export class PaymentStateService {
   private readonly redis: Redis;
   private readonly queues: ConnectorQueues;
   private readonly cache = new SnapshotCache(SNAPSHOT_CACHE_MAX);
+  /**
+   * The projection write in flight per payment: a transition's projection starts after its predecessor's (which a
+   * Begin now writes while the worker already runs), instead of polling for it (PaymentStore.projectPayment).
+   */
+  private readonly projecting = new Map<string, Promise<void>>();
   constructor(store: PaymentStore, redis: Redis, queues: ConnectorQueues) {
     this.store = store;
     this.redis = redis;
@@ -116,9 +121,28 @@ export class PaymentStateService {
     const route = req.route?.connector ? req.route : null;
     const mandates = mandateContextOf(req);
     const decide = begin({ now, operationId, policy, route, mandates }, params);
+    // A new operation's job is enqueued as soon as it is recorded, beside its projection, so the worker starts one
+    // write earlier. If Redis fails (or this process dies first), the caller enqueues it, as it does for a replay.
+    let enqueued = false;
+    const enqueue = async (d: Decision, p: StoredPayment) => {
+      if (d.kind !== 'apply' || !d.needsConnector || !d.operation) return;
+      await this.queues.enqueue(jobFor(p, d.operation)).then(
+        () => (enqueued = true),
+        (err) => log.warn('job not enqueued at Begin; the gateway will', { err, operation_id: d.operation!.operation_id }),
+      );
+    };
     let recorded: { decision: Decision; payment: StoredPayment };
     try {
-      recorded = await this.record(req.merchant_id, req.payment_id, req.action.toLowerCase(), operationId, decide, deadline - config.beginAppendMarginMs);
+      recorded = await this.record(
+        req.merchant_id,
+        req.payment_id,
+        req.action.toLowerCase(),
+        operationId,
+        decide,
+        deadline - config.beginAppendMarginMs,
+        undefined,
+        enqueue,
+      );
     } catch (err) {
       // Refused because the first attempt, still running when this one looked, has been recorded since.
       const first = err instanceof RpcError && err.grpcCode === grpc.status.FAILED_PRECONDITION ? await again?.() : null;
@@ -137,6 +161,7 @@ export class PaymentStateService {
       job: needsConnector ? toJobMessage(jobFor(payment, op)) : null,
       replayed: decision.kind === 'replay',
       status: payment.status,
+      enqueued,
     };
   }
 
@@ -178,6 +203,14 @@ export class PaymentStateService {
       connector_mandate_id: o.connector_mandate_id || undefined,
     };
     const now = new Date().toISOString();
+    // An outcome that started the next operation (authorization after 3DS): its job, beside the projection. If Redis
+    // loses it (or this process dies first), the sweeper enqueues it again, as for any open operation without a job.
+    const followUp = async (d: Decision, p: StoredPayment) => {
+      if (d.kind !== 'apply' || !d.followUp) return;
+      await this.queues
+        .enqueue(jobFor(p, d.followUp))
+        .catch((err) => log.warn('follow-up job not enqueued; the sweeper will', { err, operation_id: d.followUp!.operation_id }));
+    };
     const { decision, payment } = await this.record(
       req.merchant_id,
       req.payment_id,
@@ -186,21 +219,15 @@ export class PaymentStateService {
       (p) => applyOutcome(p, req.operation_id, outcome, now),
       Infinity,
       timingOf(req),
+      followUp,
     );
-    // An outcome that started the next operation (authorization after 3DS): its job. If Redis loses it, the
-    // sweeper enqueues it again, as for any open operation without a job.
-    if (decision.kind === 'apply' && decision.followUp) {
-      await this.queues
-        .enqueue(jobFor(payment, decision.followUp))
-        .catch((err) => log.warn('follow-up job not enqueued; the sweeper will', { err, operation_id: decision.followUp!.operation_id }));
-    }
     return { applied: decision.kind === 'apply', status: payment.status };
   }
 
   /**
    * Decide on the current state and append the result as the next transition; if another writer appended first,
    * read the newer state and decide again. Publishes the applied transition for waiting gateways. Also the path of
-   * ReportDispute (disputes.ts).
+   * ReportDispute (disputes.ts). `appended` runs once the applied transition is recorded, beside its projection.
    */
   async record(
     merchantId: string,
@@ -210,6 +237,7 @@ export class PaymentStateService {
     decide: (p: StoredPayment) => Decision,
     appendBy = Infinity,
     timing?: PaymentEvent['timing'],
+    appended?: (decision: Decision, payment: StoredPayment) => Promise<void>,
   ): Promise<{ decision: Decision; payment: StoredPayment }> {
     // Decide on the projection (one read, usually current). An applied decision is checked by the append; any
     // other answer is checked against the newest transition, so a projection that lags never refuses wrongly.
@@ -251,9 +279,16 @@ export class PaymentStateService {
       if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
         this.cache.set(key, next);
         record('transitionsApplied', { 'bnpl.action': actionLabel(action) });
-        await this.store.project(next);
+        const applied = { ...decision, payment: next };
+        const projected = (this.projecting.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.store.project(next));
+        this.projecting.set(key, projected);
+        try {
+          await Promise.all([projected, appended?.(applied, next)]);
+        } finally {
+          if (this.projecting.get(key) === projected) this.projecting.delete(key);
+        }
         await this.publish({ action, operation_id: opId, payment: next, timing });
-        return { decision: { ...decision, payment: next }, payment: next };
+        return { decision: applied, payment: next };
       }
       current = await this.store.latest(merchantId, paymentId);
       if (current) this.cache.set(key, current);

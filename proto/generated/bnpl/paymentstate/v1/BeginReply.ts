@@ -8,6 +8,7 @@ export interface BeginReply {
   'replayed'?: (boolean);
   'status'?: (string);
   'job'?: (_bnpl_paymentstate_v1_ConnectorJob | null);
+  'enqueued'?: (boolean);
 }
 
 export interface BeginReply__Output {
@@ -16,4 +17,5 @@ export interface BeginReply__Output {
   'replayed': (boolean);
   'status': (string);
   'job': (_bnpl_paymentstate_v1_ConnectorJob__Output | null);
+  'enqueued': (boolean);
 }
