@@ -2,9 +2,13 @@
 // process under `--cpu-prof` and bench/profile/count-preload.ts, then runs phases of N operations each (idle, create,
 // confirm, refund, retrieve) and prints, per phase and process, the MongoDB commands, Redis commands and gRPC calls
 // per operation (the idle phase, as long as the longest, shows what runs without traffic). The .cpuprofile files land
-// in --out (summarise them with bench/profile/summary.ts).
+// in --out (summarise them with bench/profile/summary.ts). Each phase also prints the CPU time per operation of every
+// process on the path, the database server's included (FerretDB, PostgreSQL, Redis: /proc/<pid>/stat), which tells
+// which process bounds the throughput on this machine; `--no-cpu-prof` leaves the profiler out of those figures.
 //   node bench/profile/drive.ts [--n 200] [--concurrency 8] [--out /tmp/prof] [--settle-ms 3000] [--phases confirm,...]
+//     [--no-cpu-prof]
 // (refund and retrieve use the payments of the confirm phase).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +22,9 @@ const { values } = parseArgs({
     out: { type: 'string', default: '/tmp/prof' },
     'settle-ms': { type: 'string', default: '3000' },
     phases: { type: 'string', default: 'idle,create,confirm,refund,retrieve' },
+    'cpu-prof': { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const n = Number(values.n);
 const concurrency = Number(values.concurrency);
@@ -39,7 +45,7 @@ const stack = await Stack.start({
   SWEEP_AFTER_MS: '60000',
   SYNC_DELAYS_MS: '2000,5000,10000,30000,60000,300000',
   RATE_LIMIT_PER_SECOND: '0',
-  NODE_OPTIONS: `--import=${preload} --cpu-prof --cpu-prof-dir=${out}`,
+  NODE_OPTIONS: `--import=${preload}${values['cpu-prof'] ? ` --cpu-prof --cpu-prof-dir=${out}` : ''}`,
   ROUNDTRIP_COUNT_DIR: countDir,
 });
 
@@ -55,10 +61,41 @@ const snapshot = (): Snapshot =>
   );
 const roleName = (role: string) => role.replace(/^.*?(services\/|workers\/|gateway\/)/, '$1').replace(/\/main\.ts/, '');
 
+/** CPU seconds (user + system) of a process so far; 0 once it is gone. */
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+function cpuSeconds(pid: string): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+const pidsOf = (pattern: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+/** CPU seconds by process: the stack's (by role) and the servers it uses, on this machine. */
+function cpuByProcess(stackPids: Record<string, string>): Record<string, number> {
+  const sum = (pids: string[]) => pids.reduce((a, p) => a + cpuSeconds(p), 0);
+  return {
+    ...Object.fromEntries(Object.entries(stackPids).map(([pid, role]) => [roleName(role), cpuSeconds(pid)])),
+    ferretdb: sum(pidsOf('ferretdb -listen')),
+    postgres: sum(pidsOf('^postgres')),
+    redis: sum(pidsOf('redis-server')),
+    'bench client': process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+  };
+}
+
 async function phase(key: string, name: string, ops: number, op: (i: number) => Promise<void>): Promise<void> {
   if (!phases.has(key)) return;
   await sleep(400);
   const before = snapshot();
+  const stackPids = Object.fromEntries(Object.entries(before).map(([pid, x]) => [pid, x.role]));
+  const cpuBefore = cpuByProcess(stackPids);
   const t0 = performance.now();
   let next = 0;
   await Promise.all(
@@ -69,6 +106,9 @@ async function phase(key: string, name: string, ops: number, op: (i: number) => 
   const ms = performance.now() - t0;
   await sleep(settleMs);
   const after = snapshot();
+  const cpuAfter = cpuByProcess(stackPids);
+  const cpu = Object.entries(cpuAfter).map(([k, v]) => [k, ((v - (cpuBefore[k] ?? 0)) * 1000) / Math.max(ops, 1)] as const);
+  const total = cpu.reduce((a, [, v]) => a + v, 0);
   console.log(`\n## ${name}: ${ops} operations in ${ms.toFixed(0)} ms (${((ops / ms) * 1000).toFixed(1)}/s), then ${settleMs} ms to settle; per operation:`);
   for (const [pid, s] of Object.entries(after)) {
     const rows = Object.entries(s.counts)
@@ -83,6 +123,10 @@ async function phase(key: string, name: string, ops: number, op: (i: number) => 
     };
     if (rows.length) console.log(`  ${roleName(s.role)}: ${rows.map(cell).join(', ')}`);
   }
+  if (ops)
+    console.log(
+      `  CPU ms per operation (phase and settling): ${cpu.map(([k, v]) => `${k} ${v.toFixed(1)} (${((v / total) * 100).toFixed(0)} %)`).join(', ')}; total ${total.toFixed(1)}`,
+    );
 }
 
 const { api_key } = await stack.merchant();
