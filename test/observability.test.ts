@@ -54,7 +54,8 @@ describe('tracing', () => {
         'provider-sandbox: POST /service_test/v1/payments',
       ]),
     );
-    expect(names.some((n) => n.startsWith('gateway: add connector-service_test'))).toBe(true);
+    // payment-state queues the job right after recording the operation (issue 24: BeginReply.enqueued).
+    expect(names.some((n) => n.startsWith('payment-state: add connector-service_test'))).toBe(true);
     expect(names.some((n) => n.startsWith('worker: process connector-service_test'))).toBe(true);
     // Every span but the root has its parent in the same trace.
     const ids = new Set(spans.map((s) => s.spanId));

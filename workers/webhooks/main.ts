@@ -89,6 +89,9 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     if (e.delivery_status !== 'pending') return;
     if (await store.earlierPending(e)) {
       await job.moveToDelayed(Date.now() + ORDER_WAIT_MS, token);
+      // The earlier event may have been settled between the look and the move: its releaseNext then found this job
+      // not delayed yet and promoted nothing. Looking again after the move, one of the two always promotes it.
+      if (!(await store.earlierPending(e))) await job.promote().catch(() => undefined);
       throw new DelayedError();
     }
   }
