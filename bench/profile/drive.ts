@@ -1,6 +1,6 @@
 // Issue 24's profile: starts the stack as the bench does (test/support/stack.ts, the service's own timings) with every
 // process under `--cpu-prof` and bench/profile/count-preload.ts, then runs phases of N operations each (idle, create,
-// confirm, refund, retrieve) and prints, per phase and process, the MongoDB commands, Redis commands and gRPC calls
+// confirm, refund, retrieve; and the bench's raw insertOne and findOne baselines) and prints, per phase and process, the MongoDB commands, Redis commands and gRPC calls
 // per operation (the idle phase, as long as the longest, shows what runs without traffic). The .cpuprofile files land
 // in --out (summarise them with bench/profile/summary.ts). Each phase also prints the CPU time per operation of every
 // process on the path, the database server's included (FerretDB, PostgreSQL, Redis: /proc/<pid>/stat), which tells
@@ -21,7 +21,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     out: { type: 'string', default: '/tmp/prof' },
     'settle-ms': { type: 'string', default: '3000' },
-    phases: { type: 'string', default: 'idle,create,confirm,refund,retrieve' },
+    phases: { type: 'string', default: 'idle,insert,findone,create,confirm,refund,retrieve' },
     'cpu-prof': { type: 'boolean', default: true },
   },
   allowNegative: true,
@@ -140,6 +140,17 @@ try {
   // warm-up, uncounted
   for (let i = 0; i < 20; i++) await call('POST', '/payments', { ...create, confirm: true, payment_method: 'pay_later' }, 'succeeded');
   await phase('idle', 'idle (no traffic, as long as settling)', 0, async () => {});
+  // The bench's baselines, for the CPU they cost the database server: a raw insertOne of a 0.6 kB document, and a
+  // raw findOne by a unique index, in a scratch collection of the stack's database.
+  const scratch = (await stack.db()).collection<{ k: number; pad: string }>('drive_baseline');
+  await scratch.createIndex({ k: 1 }, { unique: true });
+  const pad = 'x'.repeat(600);
+  await phase('insert', 'raw insertOne (baseline)', n * 5, async (i) => {
+    await scratch.insertOne({ k: i, pad });
+  });
+  await phase('findone', 'raw findOne by a unique index (baseline)', n * 5, async (i) => {
+    await scratch.findOne({ k: i % (n * 5) });
+  });
   await phase('create', 'create', n, async () => {
     await call('POST', '/payments', create, 'requires_confirmation');
   });

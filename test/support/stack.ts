@@ -31,15 +31,29 @@ const READY: Record<string, string> = {
 };
 const isWorker = (name: PartName) => name === 'worker' || name.startsWith('worker-');
 
-export async function freePort(): Promise<number> {
+/** Tries to listen on `port` (0: any) and gives back the port it got, or null if it is taken. */
+function probePort(port: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+    s.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(null) : reject(err)));
+    s.listen(port, '127.0.0.1', () => {
+      const got = (s.address() as { port: number }).port;
+      s.close(() => resolve(got));
     });
-    s.once('error', reject);
   });
+}
+
+/**
+ * A port free now, for a process started next. Taken below the kernel's ephemeral range (32768 and up on Linux),
+ * which outgoing connections draw from: a port picked there could be taken by any client socket (the many MongoDB,
+ * PostgreSQL and Redis connections of a test run) before the process listens (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const got = await probePort(20_000 + Math.floor(Math.random() * 12_000));
+    if (got) return got;
+  }
+  return (await probePort(0))!;
 }
 
 export interface ApiResponse<T = any> {
