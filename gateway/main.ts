@@ -1,4 +1,5 @@
 // gateway process: the REST API merchants call.
+import '../lib/v8-heap.ts'; // first: the heap's growth setting (issue 24: memory)
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';
 initTelemetry('gateway');
 import { config, requireGatewaySecrets } from '../lib/config.ts';

@@ -7,7 +7,7 @@ describe('node runtime settings (deploy/node.env)', () => {
     const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8');
     const env = Object.fromEntries(
       [...dockerfile.matchAll(/^ENV (.+)$/gm)].flatMap((m) =>
-        [...m[1].matchAll(/([A-Z_]+)=("[^"]*"|\S+)/g)].map((p) => [p[1], p[2].replace(/^"(.*)"$/, '$1')]),
+        [...m[1].matchAll(/([A-Z_][A-Z0-9_]*)=("[^"]*"|\S+)/g)].map((p) => [p[1], p[2].replace(/^"(.*)"$/, '$1')]),
       ),
     );
     expect(Object.keys(NODE_ENV_SETTINGS).length).toBeGreaterThan(0);

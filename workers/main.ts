@@ -3,6 +3,7 @@
 // (what `npm start` and the test stack run, so a small machine needs one process, not thirteen). Each connector is
 // still its own queue with its own policy, so SREs scale a provider by running more processes for it alone; the
 // manifest's queue policy sets the concurrency (else WORKER_CONCURRENCY) and the provider's rate limit (BullMQ limiter).
+import '../lib/v8-heap.ts'; // first: the heap's growth setting (issue 24: memory)
 import { parseArgs } from 'node:util';
 import { Worker, type Job } from 'bullmq';
 import { initTelemetry, shutdownTelemetry } from '../lib/telemetry.ts';

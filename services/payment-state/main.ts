@@ -1,4 +1,5 @@
 // payment-state process: gRPC server (PaymentState + grpc.health.v1) and the recovery sweeper.
+import '../../lib/v8-heap.ts'; // first: the heap's growth setting (issue 24: memory)
 import { HealthImplementation } from 'grpc-health-check';
 import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
 initTelemetry('payment-state');

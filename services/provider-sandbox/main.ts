@@ -3,6 +3,7 @@
 // exposes that record and each provider's state to tests under /__sandbox. Every providers/<name>/ is mounted at /<name>,
 // its operator calls (raising a dispute) at /sandbox; the recorder keeps those as provider 'sandbox'. /__sandbox and
 // /sandbox answer only the operator key (operator-auth.ts).
+import '../../lib/v8-heap.ts'; // first: the heap's growth setting (issue 24: memory)
 import express from 'express';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { initTelemetry, shutdownTelemetry, currentTraceId } from '../../lib/telemetry.ts';

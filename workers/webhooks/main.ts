@@ -10,6 +10,7 @@
 // attempts in flight to one URL origin, the others wait without holding a worker slot; an endpoint failing
 // WEBHOOK_BREAKER_FAILURES times in a row is paused (its events stay pending, then one probe). At least once: a process killed after the merchant answered but before
 // the answer was recorded sends the event again (merchants deduplicate by event_id).
+import '../../lib/v8-heap.ts'; // first: the heap's growth setting (issue 24: memory)
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { initTelemetry, shutdownTelemetry } from '../../lib/telemetry.ts';
