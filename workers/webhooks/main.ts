@@ -203,12 +203,13 @@ subscriber.on('error', (err) => log.warn('relay subscriber error', { err: err.me
 await subscriber.subscribe(paymentEventsChannel());
 subscriber.on('message', (channel: string) => channel === paymentEventsChannel() && void runRelay());
 await listenSetupChanges(subscriber, [targets.cache]);
-const relayTimer = every(config.webhookRelayIntervalMs, 'relay', () => relay.trigger());
 const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () => {
   const n = await relay.requeueLost();
   if (n) log.warn('re-enqueued webhook deliveries lost from the queue', { count: n });
 });
 await runRelay();
+// A pass whenever none has begun for WEBHOOK_RELAY_INTERVAL_MS: under traffic the announcements' passes are enough.
+const stopRelayWatch = relay.watch(config.webhookRelayIntervalMs, (err) => log.error('relay failed', { err }));
 observeQueues(() => [queue.queue]);
 // Issue 23: /health/live and /health/ready on HEALTH_PORT: ready while MongoDB and Redis answer.
 const probes = new Health({
@@ -233,7 +234,7 @@ onShutdown({
     [
       'relay',
       () => {
-        clearInterval(relayTimer);
+        stopRelayWatch();
         clearInterval(requeueTimer);
         subscriber.disconnect();
       },
