@@ -142,14 +142,19 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   } finally {
     await settleEndpoint(endpoint, member, r?.delivered ?? false);
   }
-  await store.recordAttempt({
-    attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`,
-    event_id: e.event_id,
-    merchant_id: e.merchant_id,
-    trigger: manualId ? 'manual' : 'automatic',
-    url,
-    ...r,
-  });
+  // Delivered, or the automatic schedule's last try failed: the delivery ends in the attempt's own write.
+  const settled = r.delivered ? 'delivered' : !manualId && lastTry ? 'failed' : undefined;
+  await store.recordAttempt(
+    {
+      attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`,
+      event_id: e.event_id,
+      merchant_id: e.merchant_id,
+      trigger: manualId ? 'manual' : 'automatic',
+      url,
+      ...r,
+    },
+    settled,
+  );
   const result = r.delivered ? 'delivered' : 'failed';
   record('webhookAttempts', {
     'bnpl.webhook.attempt.result': result,
@@ -166,14 +171,12 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     duration_ms: r.duration_ms,
   });
   if (r.delivered) {
-    await store.settle(e.event_id, 'delivered');
     record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'delivered' });
     await releaseNext(e);
     return;
   }
   if (manualId) return;
   if (lastTry) {
-    await store.settle(e.event_id, 'failed');
     record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'failed' });
     await releaseNext(e);
   }
