@@ -140,18 +140,34 @@ export class EventStore {
     return rows.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
-  async recordAttempt(a: AttemptDoc): Promise<void> {
+  /**
+   * Records the attempt and counts it on the event; with `settle`, the event's delivery ends there too (as settle does)
+   * in the same update: one write where there were two (issue 24).
+   */
+  async recordAttempt(a: AttemptDoc, settle?: 'delivered' | 'failed'): Promise<void> {
     await this.attempts.insertOne({ ...a }).catch((err) => {
       if (!isDuplicateKey(err)) throw err;
     });
-    await this.events.updateOne({ event_id: a.event_id }, { $inc: { delivery_attempts: 1 }, $set: { last_attempt_at: a.started_at } });
+    const counted = { $inc: { delivery_attempts: 1 } as const, $set: { last_attempt_at: a.started_at } };
+    if (settle) {
+      const r = await this.events.updateOne(
+        // Never move a delivered event back (as settle).
+        { event_id: a.event_id, delivery_status: { $ne: 'delivered' } },
+        { ...counted, $set: { ...counted.$set, ...this.settled(settle) } },
+      );
+      if (r.matchedCount === 1) return;
+    }
+    await this.events.updateOne({ event_id: a.event_id }, counted);
+  }
+
+  private settled(status: Exclude<DeliveryStatus, 'pending'>): Partial<EventDoc> {
+    return { delivery_status: status, ...(status === 'delivered' ? { delivered_at: new Date().toISOString() } : {}) };
   }
 
   /** The delivery's end: delivered is final; failed and not_configured may still be delivered by a manual retry. */
   async settle(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    const set: Partial<EventDoc> = { delivery_status: status, ...(status === 'delivered' ? { delivered_at: new Date().toISOString() } : {}) };
     // Never move a delivered event back.
-    await this.events.updateOne({ event_id: eventId, delivery_status: { $ne: 'delivered' } }, { $set: set });
+    await this.events.updateOne({ event_id: eventId, delivery_status: { $ne: 'delivered' } }, { $set: this.settled(status) });
   }
 }
 

@@ -143,14 +143,19 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
   } finally {
     await settleEndpoint(endpoint, member, r?.delivered ?? false);
   }
-  await store.recordAttempt({
-    attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`,
-    event_id: e.event_id,
-    merchant_id: e.merchant_id,
-    trigger: manualId ? 'manual' : 'automatic',
-    url,
-    ...r,
-  });
+  // Delivered, or the automatic schedule's last try failed: the delivery ends in the attempt's own write.
+  const settled = r.delivered ? 'delivered' : !manualId && lastTry ? 'failed' : undefined;
+  await store.recordAttempt(
+    {
+      attempt_id: manualId ?? `${e.event_id}_${job.attemptsMade + 1}_${job.processedOn ?? Date.now()}`,
+      event_id: e.event_id,
+      merchant_id: e.merchant_id,
+      trigger: manualId ? 'manual' : 'automatic',
+      url,
+      ...r,
+    },
+    settled,
+  );
   const result = r.delivered ? 'delivered' : 'failed';
   record('webhookAttempts', {
     'bnpl.webhook.attempt.result': result,
@@ -167,14 +172,12 @@ async function deliver(job: Job<WebhookJob>, token?: string): Promise<void> {
     duration_ms: r.duration_ms,
   });
   if (r.delivered) {
-    await store.settle(e.event_id, 'delivered');
     record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'delivered' });
     await releaseNext(e);
     return;
   }
   if (manualId) return;
   if (lastTry) {
-    await store.settle(e.event_id, 'failed');
     record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'failed' });
     await releaseNext(e);
   }
@@ -204,12 +207,13 @@ subscriber.on('error', (err) => log.warn('relay subscriber error', { err: err.me
 await subscriber.subscribe(paymentEventsChannel());
 subscriber.on('message', (channel: string) => channel === paymentEventsChannel() && void runRelay());
 await listenSetupChanges(subscriber, [targets.cache]);
-const relayTimer = every(config.webhookRelayIntervalMs, 'relay', () => relay.trigger());
 const requeueTimer = every(config.webhookRequeueIntervalMs, 'requeue', async () => {
   const n = await relay.requeueLost();
   if (n) log.warn('re-enqueued webhook deliveries lost from the queue', { count: n });
 });
 await runRelay();
+// A pass whenever none has begun for WEBHOOK_RELAY_INTERVAL_MS: under traffic the announcements' passes are enough.
+const stopRelayWatch = relay.watch(config.webhookRelayIntervalMs, (err) => log.error('relay failed', { err }));
 observeQueues(() => [queue.queue]);
 // Issue 23: /health/live and /health/ready on HEALTH_PORT: ready while MongoDB and Redis answer.
 const probes = new Health({
@@ -234,7 +238,7 @@ onShutdown({
     [
       'relay',
       () => {
-        clearInterval(relayTimer);
+        stopRelayWatch();
         clearInterval(requeueTimer);
         subscriber.disconnect();
       },

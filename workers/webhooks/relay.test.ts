@@ -1,6 +1,7 @@
 // The relay without MongoDB or Redis: a payment's transitions relayed in one pass become its events in order, each
-// transition is unmarked, and a predecessor relayed in the same pass is not read again (issue 24).
-import { describe, expect, it } from 'vitest';
+// transition is unmarked, and a predecessor this relay relayed (in the same pass or an earlier one) is not read
+// again (issue 24).
+import { describe, expect, it, vi } from 'vitest';
 import { beginConfirm } from '../../domain/begin.ts';
 import { createIntent } from '../../domain/intent.ts';
 import { applyOutcome } from '../../domain/outcomes.ts';
@@ -92,6 +93,59 @@ describe('relay pass', () => {
     expect(await relay.runOnce()).toBe(2);
     expect(reads).toEqual([0]);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+  });
+
+  it('reads no predecessor that an earlier pass of the same relay relayed', async () => {
+    const log = [created, confirming].map(transition);
+    const { relay, reads, unmarked, stored } = relayOver(log);
+    expect(await relay.runOnce()).toBe(2);
+    log.push(transition(paid));
+    expect(await relay.runOnce()).toBe(1);
+    expect(reads).toEqual([]);
+    expect(unmarked).toEqual([0, 1, 2]);
+    expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+  });
+
+  it('waits for a predecessor still in the outbox that it did not relay, and relays it first', async () => {
+    const log = [created, confirming, paid].map(transition);
+    const { relay, stored } = relayOver(log);
+    // The scan returns the later transition first (as a batch cut off after it could): it must not overtake.
+    const payments = (relay as unknown as { payments: { outboxPending: () => Promise<Transition[]> } }).payments;
+    payments.outboxPending = async () => log.filter((t) => t.outbox === OUTBOX_PENDING && t.seq === 2);
+    expect(await relay.runOnce()).toBe(0);
+    expect(stored).toEqual([]);
+  });
+
+  it('runs a pass when none has begun for the interval, and none while passes keep beginning', async () => {
+    vi.useFakeTimers();
+    try {
+      const { relay } = relayOver([]);
+      let passes = 0;
+      const runOnce = relay.runOnce.bind(relay);
+      relay.runOnce = async (limit?: number) => {
+        passes++;
+        return runOnce(limit);
+      };
+      const stop = relay.watch(1_000, (err) => {
+        throw err;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(passes).toBe(1);
+      // Passes woken by announcements every 500 ms: the watch adds none.
+      for (let i = 0; i < 10; i++) {
+        void relay.trigger();
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      expect(passes).toBe(11);
+      // No announcement: a pass each interval.
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(passes).toBe(14);
+      stop();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(passes).toBe(14);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('settles the events of a merchant without a webhook URL as not_configured, and queues no delivery', async () => {

@@ -1,8 +1,9 @@
 // The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
 // enqueues their deliveries (jobId = event_id) and only then unmarks the transition. A crash anywhere in between
-// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. A pass takes a
-// transition's predecessor from what it relayed itself (no read). The re-enqueuer
+// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The relay takes a
+// transition's predecessor from what it relayed itself, in this pass or an earlier one (no read: a transition never
+// changes once appended, and one this process relayed is out of the outbox). The re-enqueuer
 // gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
 import { deriveEvents } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
@@ -10,9 +11,12 @@ import { record } from '../../lib/metrics.ts';
 import type { WebhookTargets } from './targets.ts';
 import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
 
-const key = (t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>) => `${t.merchant_id}:${t.payment_id}:${t.seq}`;
 /** Payments relayed at once in a pass. */
 const PARALLEL = 16;
+/** The least time between the beginnings of two passes, unless the first took a full batch. */
+const MIN_GAP_MS = 100;
+/** Payments whose last relayed transition is kept (its successor's predecessor): about a minute of confirms. */
+const KEPT = 1_000;
 
 export class Relay {
   private readonly payments: PaymentStore;
@@ -21,6 +25,10 @@ export class Relay {
   private readonly targets: WebhookTargets;
   private running: Promise<number> | null = null;
   private again = false;
+  /** The last transition this process relayed, per payment (`merchant_id:payment_id`), the newest KEPT payments'. */
+  private readonly last = new Map<string, Transition>();
+  /** When the last pass began (its outbox scan sees every transition appended before). */
+  private lastPassAt = 0;
 
   constructor(payments: PaymentStore, events: EventStore, queue: WebhookQueue, targets: WebhookTargets) {
     this.payments = payments;
@@ -39,7 +47,11 @@ export class Relay {
       let total = 0;
       try {
         const limit = 200;
-        for (let full = true; full || this.again; ) {
+        for (let first = true, full = false; first || full || this.again; first = false) {
+          // Passes begin at most every MIN_GAP_MS (but at once after a full batch): the announcements of a busy
+          // stack share a scan instead of making one each.
+          const wait = full ? 0 : this.lastPassAt + MIN_GAP_MS - Date.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           this.again = false;
           const n = await this.runOnce(limit);
           total += n;
@@ -59,16 +71,21 @@ export class Relay {
    * time), each payment's transitions one after the other in their order.
    */
   async runOnce(limit = 200): Promise<number> {
+    this.lastPassAt = Date.now();
     const batch = await this.payments.outboxPending(limit);
-    const done = new Map<string, Transition>();
     const byPayment = new Map<string, Transition[]>();
-    for (const t of batch) byPayment.set(`${t.merchant_id}:${t.payment_id}`, [...(byPayment.get(`${t.merchant_id}:${t.payment_id}`) ?? []), t]);
+    for (const t of batch) {
+      const k = `${t.merchant_id}:${t.payment_id}`;
+      const g = byPayment.get(k);
+      if (g) g.push(t);
+      else byPayment.set(k, [t]);
+    }
     const groups = [...byPayment.values()];
     let relayed = 0;
     const lane = async () => {
       for (let g = groups.shift(); g; g = groups.shift()) {
         for (const t of g) {
-          if (!(await this.relayOne(t, done))) break;
+          if (!(await this.relayOne(t))) break;
           relayed++;
         }
       }
@@ -77,11 +94,34 @@ export class Relay {
     return relayed;
   }
 
+  /**
+   * Runs a pass whenever none has begun for `intervalMs` (passes woken by announcements count): a transition whose
+   * announcement was lost is relayed within that, and a busy relay scans no more than its announcements make it.
+   * Returns the stop.
+   */
+  watch(intervalMs: number, onError: (err: unknown) => void): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const tick = () => {
+      if (stopped) return;
+      const wait = this.lastPassAt + intervalMs - Date.now();
+      if (wait <= 0) this.trigger().catch(onError);
+      timer = setTimeout(tick, wait <= 0 ? intervalMs : wait);
+    };
+    tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
   /** Relays one transition; false when the one before it is not relayed yet (its events come first). */
-  private async relayOne(t: Transition, done: Map<string, Transition>): Promise<boolean> {
-    const prev = done.get(key({ ...t, seq: t.seq - 1 })) ?? (await this.payments.previous(t));
+  private async relayOne(t: Transition): Promise<boolean> {
+    const payment = `${t.merchant_id}:${t.payment_id}`;
+    const relayed = this.last.get(payment);
+    const prev = relayed?.seq === t.seq - 1 ? relayed : await this.payments.previous(t);
     // A payment's events are stored in the order of its transitions: never one before those of the transition before.
-    if (prev?.outbox === OUTBOX_PENDING && !done.has(key(prev))) return false;
+    if (prev !== relayed && prev?.outbox === OUTBOX_PENDING) return false;
     const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
     let profileId = t.snapshot.profile_id ?? null;
     if (!profileId && derived.length) profileId = await this.targets.defaultProfile(t.merchant_id);
@@ -109,7 +149,9 @@ export class Relay {
     if (configured) for (const d of docs) await this.queue.enqueue(d);
     else for (const _ of docs) record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'not_configured' });
     await this.payments.relayed(t);
-    done.set(key(t), t);
+    this.last.delete(payment);
+    this.last.set(payment, t);
+    if (this.last.size > KEPT) this.last.delete(this.last.keys().next().value ?? payment);
     return true;
   }
 
