@@ -34,14 +34,25 @@ export interface Transition {
 
 export const OUTBOX_PENDING = 'pending';
 
-/** What payment-state publishes after every applied transition (Redis channel `{REDIS_PREFIX}:payment-events`). */
-export interface PaymentEvent {
+/** How the action of an operation's outcome begins (`outcome:succeeded`, `outcome:failed:unchanged`, ...). */
+export const OUTCOME_ACTION = 'outcome:';
+
+/**
+ * What payment-state publishes after every applied transition (Redis channel `{REDIS_PREFIX}:payment-events`): an
+ * outcome's (action `outcome:...`) as a PaymentEvent, with the payment; any other (a Begin, a dispute) as this
+ * announcement alone, which only wakes the webhook relay (no gateway waits for one).
+ */
+export interface PaymentAnnouncement {
   merchant_id: string;
   payment_id: string;
   operation_id: string;
   action: string;
   status: string;
   seq: number;
+}
+
+/** An outcome's event: the announcement with the payment it recorded. */
+export interface PaymentEvent extends PaymentAnnouncement {
   /** The payment as recorded by this transition. */
   payment: StoredPayment;
   /** For an outcome: the worker's own timing of the operation (Server-Timing, issue 24), when it reported one. */

@@ -41,7 +41,8 @@ const service = new PaymentStateService(store, redis, queues);
 const disputes = new DisputeStore(db);
 
 const proto = loadPaymentStateProto();
-const server = new grpc.Server();
+// Channelz off: grpc-js tracks every call for a channelz service this process does not serve (issue 24).
+const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
 server.addService(proto.bnpl.paymentstate.v1.PaymentState.service, {
   Begin: unary('Begin', (req, deadline) => service.begin(req as never, deadline)),
   Complete: unary('Complete', (req) => service.complete(req as never)),

@@ -8,7 +8,7 @@ import { actionLabel, record } from '../../lib/metrics.ts';
 import { config } from '../../lib/config.ts';
 import { paymentEventsChannel } from '../../lib/redis.ts';
 import { capabilities, DEFAULT_CONNECTOR } from '../../domain/connectors.ts';
-import type { PaymentEvent, PaymentStore } from '../../adapters/payment-store.ts';
+import { OUTCOME_ACTION, type PaymentAnnouncement, type PaymentEvent, type PaymentStore } from '../../adapters/payment-store.ts';
 import type { ConnectorQueues } from '../../adapters/queue.ts';
 import { jobFor } from '../../domain/job.ts';
 import { mandateOfBegin, paramsOfBegin, toJobMessage } from '../../adapters/begin-params.ts';
@@ -214,7 +214,7 @@ export class PaymentStateService {
     const { decision, payment } = await this.record(
       req.merchant_id,
       req.payment_id,
-      `outcome:${outcome.kind.toLowerCase()}`,
+      `${OUTCOME_ACTION}${outcome.kind.toLowerCase()}`,
       req.operation_id,
       (p) => applyOutcome(p, req.operation_id, outcome, now),
       Infinity,
@@ -298,18 +298,25 @@ export class PaymentStateService {
     throw new RpcError(grpc.status.ABORTED, 'The payment is changing too often; retry');
   }
 
-  /** Announce a recorded state; a lost event only makes a waiting request answer later, from MongoDB. */
+  /**
+   * Announce a recorded state; a lost event only makes a waiting request answer later, from MongoDB. Only an outcome's
+   * event carries the payment: a gateway wakes its waiters on outcomes alone (gateway/outcome-waiter.ts) and answers
+   * with that payment, and the webhook relay takes any event as a signal to read the outbox. A Begin's (or a
+   * dispute's) event is the same announcement without the 4 kB payment (issue 24: one stringify here, one parse in
+   * every subscriber, less to send).
+   */
   private async publish(e: { action: string; operation_id: string; payment: StoredPayment; timing?: PaymentEvent['timing'] }): Promise<void> {
-    const event: PaymentEvent = {
+    const announced: PaymentAnnouncement = {
       merchant_id: e.payment.merchant_id,
       payment_id: e.payment.payment_id,
       operation_id: e.operation_id,
       action: e.action,
       status: e.payment.status,
       seq: e.payment.seq,
-      payment: e.payment,
-      ...(e.timing ? { timing: e.timing } : {}),
     };
+    const event: PaymentEvent | PaymentAnnouncement = e.action.startsWith(OUTCOME_ACTION)
+      ? { ...announced, payment: e.payment, ...(e.timing ? { timing: e.timing } : {}) }
+      : announced;
     await this.redis
       .publish(paymentEventsChannel(), JSON.stringify(event))
       .catch((err) => log.warn('payment event not published', { err, payment_seq: e.payment.seq }));
