@@ -31,6 +31,7 @@ import { ephemeralKeysRouter } from './routes/ephemeral-keys.ts';
 import { Mandates } from './mandates.ts';
 import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
 import { dashboardRouter } from './dashboard/router.ts';
+import { DASHBOARD_PATH } from './dashboard/layout.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 
@@ -68,7 +69,9 @@ export function buildApp(
   }
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
     next();
   });
   // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
@@ -79,7 +82,10 @@ export function buildApp(
   const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
   app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   // The merchant dashboard (issue 23): its own session cookie and CSRF token; parses its forms itself, so before the JSON parser.
-  app.use(dashboardRouter(db, deps));
+  // Every dashboard route's path starts with DASHBOARD_PATH, and routing is case-sensitive on the raw path (req.path
+  // is what the router matches), so another request could match none of its ~30 layers: it skips them (issue 24).
+  const dashboard = dashboardRouter(db, deps);
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith(DASHBOARD_PATH) ? dashboard(req, res, next) : next()));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
