@@ -35,6 +35,15 @@ import { DASHBOARD_PATH } from './dashboard/layout.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
 
+/**
+ * A router all of whose paths start with one of `prefixes`, entered only by requests whose path does (issue 24: a
+ * payment request no longer walks the dashboard's and the admin routes' layers). Exact: routing is case-sensitive and
+ * matches the raw path, req.path, so a request under none of the prefixes could match none of the router's layers.
+ */
+function onlyUnder(prefixes: string[], router: (req: Request, res: Response, next: NextFunction) => void) {
+  return (req: Request, res: Response, next: NextFunction) => (prefixes.some((p) => req.path.startsWith(p)) ? router(req, res, next) : next());
+}
+
 export function buildApp(
   db: Db,
   deps: Deps,
@@ -82,10 +91,7 @@ export function buildApp(
   const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
   app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   // The merchant dashboard (issue 23): its own session cookie and CSRF token; parses its forms itself, so before the JSON parser.
-  // Every dashboard route's path starts with DASHBOARD_PATH, and routing is case-sensitive on the raw path (req.path
-  // is what the router matches), so another request could match none of its ~30 layers: it skips them (issue 24).
-  const dashboard = dashboardRouter(db, deps);
-  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith(DASHBOARD_PATH) ? dashboard(req, res, next) : next()));
+  app.use(onlyUnder([DASHBOARD_PATH], dashboardRouter(db, deps)));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
@@ -117,7 +123,8 @@ export function buildApp(
   // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
   app.use(docsRouter());
 
-  app.use(accountsRouter(db, deps.setup.keys, (merchantId) => deps.setup.changed(merchantId)));
+  const changed = (merchantId: string) => deps.setup.changed(merchantId);
+  app.use(onlyUnder(['/account', '/api_keys'], accountsRouter(db, deps.setup.keys, changed)));
   // Server-Timing (issue 24) on every payment and refund answer, mounted first so it times the whole handling.
   app.use('/payments', serverTiming(), keyAuth(deps.setup.keys, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));
