@@ -1,5 +1,5 @@
 // The HTTP edge: authentication, validation, and the error body for every refusal.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
@@ -40,8 +40,10 @@ import type { ConnectorName } from '../lib/schemas/common.ts';
  * payment request no longer walks the dashboard's and the admin routes' layers). Exact: routing is case-sensitive and
  * matches the raw path, req.path, so a request under none of the prefixes could match none of the router's layers.
  */
-function onlyUnder(prefixes: string[], router: (req: Request, res: Response, next: NextFunction) => void) {
-  return (req: Request, res: Response, next: NextFunction) => (prefixes.some((p) => req.path.startsWith(p)) ? router(req, res, next) : next());
+function onlyUnder(prefixes: string[], router: Router) {
+  const gate = (req: Request, res: Response, next: NextFunction) => (prefixes.some((p) => req.path.startsWith(p)) ? router(req, res, next) : next());
+  // The router's layers stay visible where the app is read for its routes (test/support/routes.ts).
+  return Object.assign(gate, { stack: router.stack });
 }
 
 export function buildApp(
