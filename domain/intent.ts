@@ -157,6 +157,9 @@ export function framingOrigins(p: Pick<StoredPayment, 'request_extras'>): string
   return list.length ? list : null;
 }
 
+/** Built once: `.nullish()` makes a new schema at each call (issue 24: zod's schema construction was per answer). */
+const STORED_PAYMENT_METHOD_DATA = PaymentMethodData.nullish();
+
 export function toResource(p: Pick<StoredPayment, keyof PaymentResource | 'request_extras'>): PaymentResource {
   const out: Record<string, unknown> = {};
   for (const k of PAYMENT_FIELDS) out[k] = p[k] ?? null;
@@ -164,7 +167,7 @@ export function toResource(p: Pick<StoredPayment, keyof PaymentResource | 'reque
   out.refunds = p.refunds?.map(refundView) ?? [];
   out.disputes = p.disputes?.map(paymentDisputeView) ?? [];
   // Only the spec's shapes are answered: what was stored before pay_later was strict (a card, say) is not.
-  if (!PaymentMethodData.nullish().safeParse(p.payment_method_data).success) out.payment_method_data = null;
+  if (!STORED_PAYMENT_METHOD_DATA.safeParse(p.payment_method_data).success) out.payment_method_data = null;
   // A secure link exists only for a payment with allowed_domains (an update may add them after the create).
   if (p.payment_link && !framingOrigins(p)) out.payment_link = { ...p.payment_link, secure_link: null };
   return out as PaymentResource;

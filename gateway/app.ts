@@ -1,5 +1,5 @@
 // The HTTP edge: authentication, validation, and the error body for every refusal.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Db } from 'mongodb';
 import { errors } from '../lib/errors.ts';
 import { tracingMiddleware } from '../lib/http-tracing.ts';
@@ -31,8 +31,20 @@ import { ephemeralKeysRouter } from './routes/ephemeral-keys.ts';
 import { Mandates } from './mandates.ts';
 import { QUEUE_BOARD_PATH, queueBoard } from './queue-board.ts';
 import { dashboardRouter } from './dashboard/router.ts';
+import { DASHBOARD_PATH } from './dashboard/layout.ts';
 import { MANIFESTS } from '../workers/connectors/manifests.ts';
 import type { ConnectorName } from '../lib/schemas/common.ts';
+
+/**
+ * A router all of whose paths start with one of `prefixes`, entered only by requests whose path does (issue 24: a
+ * payment request no longer walks the dashboard's and the admin routes' layers). Exact: routing is case-sensitive and
+ * matches the raw path, req.path, so a request under none of the prefixes could match none of the router's layers.
+ */
+function onlyUnder(prefixes: string[], router: Router) {
+  const gate = (req: Request, res: Response, next: NextFunction) => (prefixes.some((p) => req.path.startsWith(p)) ? router(req, res, next) : next());
+  // The router's layers stay visible where the app is read for its routes (test/support/routes.ts).
+  return Object.assign(gate, { stack: router.stack });
+}
 
 export function buildApp(
   db: Db,
@@ -68,7 +80,9 @@ export function buildApp(
   }
   // Answers can carry keys and client_secrets: none is stored by a browser or proxy; none is sniffed or leaked in a Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
     next();
   });
   // Before any key lookup: bad keys, admin routes and keyless pages are counted too.
@@ -79,7 +93,7 @@ export function buildApp(
   const boardQueues = () => [...(Object.keys(MANIFESTS) as ConnectorName[]).map((c) => deps.queues.get(c)), deps.webhookQueue.queue];
   app.use(QUEUE_BOARD_PATH, queueBoard({ queues: boardQueues, redis: deps.redis }));
   // The merchant dashboard (issue 23): its own session cookie and CSRF token; parses its forms itself, so before the JSON parser.
-  app.use(dashboardRouter(db, deps));
+  app.use(onlyUnder([DASHBOARD_PATH], dashboardRouter(db, deps)));
   app.use(jsonBody());
 
   app.get('/health', async (_req, res) => {
@@ -111,7 +125,8 @@ export function buildApp(
   // The API reference, rendered from /openapi.json by Scalar's bundle served from here (keyless, like the document).
   app.use(docsRouter());
 
-  app.use(accountsRouter(db, deps.setup.keys, (merchantId) => deps.setup.changed(merchantId)));
+  const changed = (merchantId: string) => deps.setup.changed(merchantId);
+  app.use(onlyUnder(['/account', '/api_keys'], accountsRouter(db, deps.setup.keys, changed)));
   // Server-Timing (issue 24) on every payment and refund answer, mounted first so it times the whole handling.
   app.use('/payments', serverTiming(), keyAuth(deps.setup.keys, { publishable: true }), rateLimit(deps.redis), idempotency(db));
   app.use('/customers', keyAuth(deps.setup.keys), rateLimit(deps.redis), idempotency(db));

@@ -1,6 +1,6 @@
 // Authentication by the api-key header: the admin key (from ADMIN_API_KEY) for merchant and key management; a
 // merchant's secret key for everything else. Secret keys are stored only as an HMAC under KEY_HASH_SECRET.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from 'mongodb';
 import { config } from '../lib/config.ts';
@@ -8,8 +8,13 @@ import { errors } from '../lib/errors.ts';
 import { MerchantCache } from '../lib/merchant-cache.ts';
 import type { ApiKeyDoc } from '../lib/merchant-store.ts';
 
+/** KEY_HASH_SECRET as a key object, made once per value (issue 24: importing the string key was most of an HMAC's cost). */
+let hmacKey: { secret: string; key: KeyObject } | undefined;
+
 export function hashKey(key: string): string {
-  return createHmac('sha256', config.keyHashSecret).update(key).digest('hex');
+  const secret = config.keyHashSecret;
+  if (hmacKey?.secret !== secret) hmacKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
+  return createHmac('sha256', hmacKey.key).update(key).digest('hex');
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -5,6 +5,8 @@ import { paymentEventsChannel } from '../lib/redis.ts';
 import { log } from '../lib/log.ts';
 import type { PaymentEvent } from '../adapters/payment-store.ts';
 
+const OUTCOME_MARK = '"action":"outcome:';
+
 export class OutcomeWaiter {
   private readonly waiting = new Map<string, Set<(e: PaymentEvent | null) => void>>();
   private readonly sub: Redis;
@@ -16,6 +18,11 @@ export class OutcomeWaiter {
   static async start(sub: Redis): Promise<OutcomeWaiter> {
     const w = new OutcomeWaiter(sub);
     sub.on('message', (_channel: string, message: string) => {
+      // Every gateway hears every transition of every payment (about 4 kB of JSON each): only an outcome that a
+      // request here waits for is worth parsing (issue 24). payment-state writes the event with JSON.stringify (no
+      // spaces), so an event whose action is an outcome holds `"action":"outcome:` (a nested field that matches only
+      // lets it through to the check below).
+      if (w.waiting.size === 0 || !message.includes(OUTCOME_MARK)) return;
       try {
         const e = JSON.parse(message) as PaymentEvent;
         // Only an outcome (new, or unchanged) wakes a waiter; the event of the operation's own start may arrive after

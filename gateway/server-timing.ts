@@ -19,11 +19,16 @@ export type ServerTimingMetric = keyof typeof SERVER_TIMING_METRICS;
 
 const ORDER = Object.keys(SERVER_TIMING_METRICS) as ServerTimingMetric[];
 
+/** The `;desc="..."` part of a metric (quotes and backslashes dropped: they would break the quoted string). */
+const descPart = (desc?: string) => (desc ? `;desc="${desc.replace(/["\\]/g, '')}"` : '');
+
 /** One metric in the header's syntax (`name;dur=ms;desc="..."`), the duration in ms with at most one decimal. */
 export function formatMetric(name: string, ms: number, desc?: string): string {
-  const dur = Math.round(Math.max(ms, 0) * 10) / 10;
-  return `${name};dur=${dur}${desc ? `;desc="${desc.replace(/["\\]/g, '')}"` : ''}`;
+  return `${name};dur=${Math.round(Math.max(ms, 0) * 10) / 10}${descPart(desc)}`;
 }
+
+/** Each metric's `;desc="..."`, made once (issue 24: not per answer). */
+const DESC = Object.fromEntries(ORDER.map((m) => [m, descPart(SERVER_TIMING_METRICS[m])])) as Record<ServerTimingMetric, string>;
 
 /** The time spent in one request, by metric; `total` is taken when the header is written. */
 export class ServerTiming {
@@ -59,11 +64,17 @@ export class ServerTiming {
   /** The header's value: total first; overhead (total - provider) on an operation, that is when payment-state was asked. */
   header(now = performance.now()): string {
     const total = now - this.started;
-    const values = new Map<ServerTimingMetric, number>([['total', total], ...this.spent]);
-    if (this.operation || this.spent.has('provider')) values.set('overhead', total - (this.spent.get('provider') ?? 0));
-    return ORDER.filter((m) => values.has(m))
-      .map((m) => formatMetric(m, values.get(m)!, SERVER_TIMING_METRICS[m]))
-      .join(', ');
+    let out = `total;dur=${Math.round(Math.max(total, 0) * 10) / 10}${DESC.total}`;
+    for (const m of ORDER) {
+      const ms = m === 'total' ? undefined : m === 'overhead' ? this.overhead(total) : this.spent.get(m);
+      if (ms !== undefined) out += `, ${m};dur=${Math.round(Math.max(ms, 0) * 10) / 10}${DESC[m]}`;
+    }
+    return out;
+  }
+
+  /** total - provider, on an operation (payment-state was asked) or when a provider time was reported. */
+  private overhead(total: number): number | undefined {
+    return this.operation || this.spent.has('provider') ? total - (this.spent.get('provider') ?? 0) : undefined;
   }
 }
 

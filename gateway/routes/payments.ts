@@ -101,7 +101,8 @@ export function paymentsRouter(deps: Deps): Router {
       newCustomerId: () => `cus_${randomAlnum(20)}`,
       ephemeralSecret: ids.ephemeralSecret,
       knownCustomer: await deps.customers.known(merchantId, body.customer?.id ?? body.customer_id),
-      paymentLink: { id: ids.paymentLink(), baseUrl: config.publicBaseUrl },
+      // Only a payment_link payment has one (createIntent reads it only then): no id drawn for the others.
+      paymentLink: body.payment_link ? { id: ids.paymentLink(), baseUrl: config.publicBaseUrl } : undefined,
       profileId,
     });
     // A confirm in the same call is checked against the merchant's setup first: a refusal writes nothing. Without
