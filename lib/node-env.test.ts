@@ -22,6 +22,11 @@ describe('node runtime settings (deploy/node.env)', () => {
     expect(withNodeSettings({}).NODE_OPTIONS).toBe(NODE_ENV_SETTINGS.NODE_OPTIONS);
   });
 
+  it('leave a setting the caller gives itself', () => {
+    expect(withNodeSettings({ V8_HEAP_GROWING_PERCENT: '0' }).V8_HEAP_GROWING_PERCENT).toBe('0');
+    expect(withNodeSettings({}).V8_HEAP_GROWING_PERCENT).toBe(NODE_ENV_SETTINGS.V8_HEAP_GROWING_PERCENT);
+  });
+
   it('parses KEY=value lines, skipping comments, removing quotes', () => {
     expect(parseEnvFile('# c\nA="x y"\n\nB=2\nnot a line\n')).toEqual({ A: 'x y', B: '2' });
   });

@@ -17,9 +17,12 @@ export function parseEnvFile(text: string): Record<string, string> {
 
 export const NODE_ENV_SETTINGS: Readonly<Record<string, string>> = parseEnvFile(readFileSync(FILE, 'utf8'));
 
-/** `env` with the settings added: NODE_OPTIONS after any the caller already has (a profiler's --import stays). */
+/**
+ * `env` with the settings added where it does not set them itself (as `docker run -e` overrides an image's ENV), and
+ * NODE_OPTIONS after any the caller already has (a profiler's --import stays).
+ */
 export function withNodeSettings<E extends Record<string, string | undefined>>(env: E): E & Record<string, string> {
   const { NODE_OPTIONS: options = '', ...rest } = NODE_ENV_SETTINGS;
   const had = env.NODE_OPTIONS ?? '';
-  return { ...env, ...rest, NODE_OPTIONS: had.includes(options) ? had : [had, options].filter(Boolean).join(' ') } as E & Record<string, string>;
+  return { ...rest, ...env, NODE_OPTIONS: had.includes(options) ? had : [had, options].filter(Boolean).join(' ') } as E & Record<string, string>;
 }
