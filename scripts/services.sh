@@ -67,11 +67,12 @@ ensure_ferretdb() {
   echo "services: starting FerretDB on 127.0.0.1:$ferret_port (PostgreSQL $pg_url)" >&2
   # FerretDB 1.24 runs an update or findAndModify as a query whose iterator keeps its PostgreSQL connection while the
   # write takes a second one (internal/handler/msg_update.go): with as many such commands in flight as the pool has
-  # connections (its default: 50), each holds one and waits for another, and the server stops answering, even pings.
-  # A larger pool (PostgreSQL's max_connections is 100 here) raises that threshold; MongoDB has no such limit.
+  # connections, each holds one and waits for another, and the server stops answering, even pings. The pool stays at
+  # FerretDB's 50 by default (90 made create+confirm about 15 % slower here: more PostgreSQL backends on 2 CPUs); set
+  # FERRETDB_POOL_MAX_CONNS (PostgreSQL allows 100 here) when several stacks run at once against this server.
   local sep='?'; case "$pg_url" in *\?*) sep='&' ;; esac
   local ferret_pg_url="$pg_url"
-  case "$pg_url" in *pool_max_conns=*) ;; *) ferret_pg_url="$pg_url${sep}pool_max_conns=${FERRETDB_POOL_MAX_CONNS:-90}" ;; esac
+  case "$pg_url" in *pool_max_conns=*) ;; *) ferret_pg_url="$pg_url${sep}pool_max_conns=${FERRETDB_POOL_MAX_CONNS:-50}" ;; esac
   nohup "$cache/ferretdb" -listen "127.0.0.1:$ferret_port" -postgresql-url "$ferret_pg_url" >"$cache/ferretdb.log" 2>&1 &
   echo $! >"$cache/ferretdb.pid"
   for _ in $(seq 100); do listening "$ferret_port" && return; sleep 0.1; done
