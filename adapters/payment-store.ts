@@ -9,6 +9,7 @@ import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { withSpan, currentTraceId, SpanKind } from '../lib/telemetry.ts';
 import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
 import { deriveEvents } from '../domain/events.ts';
+import { paymentDoc, restorePayment } from './payment-doc.ts';
 
 /** What a list reads of a payment: the resource's fields, and request_extras (which the resource's payment_link depends on). */
 export type ListedPayment = Pick<StoredPayment, (typeof PAYMENT_FIELDS)[number] | 'request_extras'>;
@@ -33,6 +34,12 @@ export interface Transition {
 }
 
 export const OUTBOX_PENDING = 'pending';
+
+/** A transition as read: its snapshot with the null fields its document leaves out (payment-doc.ts). */
+export function restoreTransition(t: Transition): Transition {
+  restorePayment(t.snapshot);
+  return t;
+}
 
 /** How the action of an operation's outcome begins (`outcome:succeeded`, `outcome:failed:unchanged`, ...). */
 export const OUTCOME_ACTION = 'outcome:';
@@ -87,7 +94,7 @@ export class PaymentStore {
     const doc = await this.span('find', 'payments', () =>
       this.payments.findOne({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } }),
     );
-    if (doc) return doc;
+    if (doc) return restorePayment(doc);
     // A crash between a payment's first transition and its projection leaves the projection missing: rebuild it.
     return this.repair(merchantId, paymentId);
   }
@@ -102,7 +109,7 @@ export class PaymentStore {
         .limit(1)
         .toArray(),
     );
-    return t ? t.snapshot : null;
+    return t ? restorePayment(t.snapshot) : null;
   }
 
   /**
@@ -124,7 +131,7 @@ export class PaymentStore {
       from: meta.from,
       to: next.status,
       trace_id: currentTraceId() ?? null,
-      snapshot: next,
+      snapshot: paymentDoc(next),
       ...(outbox ? { outbox: OUTBOX_PENDING } : {}),
     };
     try {
@@ -150,7 +157,7 @@ export class PaymentStore {
     if (p.seq === 0) return this.insertProjection(p);
     for (let i = 0; i < 4; i++) {
       const r = await this.span('replace', 'payments', () =>
-        this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, p),
+        this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, paymentDoc(p)),
       );
       if (r.matchedCount === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** i));
@@ -163,13 +170,13 @@ export class PaymentStore {
   private async repair(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
     const newest = await this.latest(merchantId, paymentId);
     if (!newest) return null;
-    const r = await this.payments.replaceOne({ merchant_id: merchantId, payment_id: paymentId, seq: { $lt: newest.seq } }, newest);
+    const r = await this.payments.replaceOne({ merchant_id: merchantId, payment_id: paymentId, seq: { $lt: newest.seq } }, paymentDoc(newest));
     if (r.matchedCount === 0) await this.insertProjection(newest);
     return newest;
   }
 
   private async insertProjection(p: StoredPayment): Promise<void> {
-    await this.span('insert', 'payments', () => this.payments.insertOne({ ...p })).catch((err) => {
+    await this.span('insert', 'payments', () => this.payments.insertOne(paymentDoc(p))).catch((err) => {
       if (!isDuplicateKey(err)) throw err;
     });
   }
@@ -194,33 +201,37 @@ export class PaymentStore {
         .limit(opts.limit)
         .toArray(),
     );
+    for (const p of data) restorePayment(p, PAYMENT_FIELDS);
     if (!opts.count) return { data, total: null };
     const total = totalFromPage(skip, opts.limit, data.length) ?? (await this.span('count', 'payments', () => this.payments.countDocuments(query)));
     return { data, total };
   }
 
   async transitionsOf(merchantId: string, paymentId: string): Promise<Transition[]> {
-    return this.transitions
+    const ts = await this.transitions
       .find({ merchant_id: merchantId, payment_id: paymentId }, { projection: { _id: 0 } })
       .sort({ seq: 1 })
       .toArray();
+    return ts.map(restoreTransition);
   }
 
   /** Transitions whose events the relay has not derived yet, oldest payments' first seq first (at most `limit`). */
   async outboxPending(limit = 200): Promise<Transition[]> {
     // The oldest first: a transition waits for the one before it, which is older, so it is in the same batch or an
     // earlier one. (An unsorted batch could hold only transitions whose predecessors it does not hold: none would move.)
-    return this.transitions
+    const ts = await this.transitions
       .find({ outbox: OUTBOX_PENDING }, { projection: { _id: 0 } })
       .sort({ at: 1, seq: 1 })
       .limit(limit)
       .toArray();
+    return ts.map(restoreTransition);
   }
 
   /** The transition before `t` (null for a payment's first). */
   async previous(t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>): Promise<Transition | null> {
     if (t.seq === 0) return null;
-    return this.transitions.findOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq - 1 }, { projection: { _id: 0 } });
+    const prev = await this.transitions.findOne({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq - 1 }, { projection: { _id: 0 } });
+    return prev && restoreTransition(prev);
   }
 
   /** The relay has stored `t`'s events: take it out of the outbox. */
@@ -235,6 +246,7 @@ export class PaymentStore {
       .find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0 } })
       .limit(10 * limit)
       .toArray();
+    for (const p of inFlight) restorePayment(p);
     return inFlight.filter((p) => p.in_flight_since !== null && p.in_flight_since < before).slice(0, limit);
   }
 }

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { nextRestart } from '../restart-policy.ts';
 import { deriveEvents } from '../../domain/events.ts';
+import { restorePayment } from '../../adapters/payment-doc.ts';
 import { Receiver } from './receiver.ts';
 import { Stack, sleep, type PartName } from '../../test/support/stack.ts';
 
@@ -543,7 +544,7 @@ export async function checkInvariants(
   const deadline = Date.now() + o.recoveryMs;
   let all: any[] = [];
   for (;;) {
-    all = await payments.find({ merchant_id: merchantId }).toArray();
+    all = (await payments.find({ merchant_id: merchantId }).toArray()).map((p) => restorePayment(p));
     if (all.every(isFinal) || Date.now() > deadline) break;
     await sleep(1_000);
   }
@@ -706,6 +707,7 @@ async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows:
   let prev: any = null;
   for (const t of transitions) {
     if (prev && prev.payment_id !== t.payment_id) prev = null;
+    restorePayment(t.snapshot);
     for (const e of deriveEvents(prev?.snapshot ?? null, t.snapshot))
       expected.set(e.event_id, { payment_id: t.payment_id, rank: t.seq * 100 + e.order, type: e.event_type });
     prev = t;

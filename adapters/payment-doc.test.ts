@@ -1,0 +1,64 @@
+import { BSON } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { beginConfirm } from '../domain/begin.ts';
+import { createIntent } from '../domain/intent.ts';
+import { applyOutcome } from '../domain/outcomes.ts';
+import type { StoredPayment } from '../domain/payment.ts';
+import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
+import { paymentDoc, restorePayment } from './payment-doc.ts';
+
+const now = '2026-11-27T10:00:00.000Z';
+const created = createIntent('mer_1', { amount: 10_000, currency: 'EUR', customer: { email: 'a@example.com' } } as never, {
+  now: new Date(now),
+  paymentId: 'pay_00000000000000000000000001',
+  clientSecret: (id) => `${id}_secret_x`,
+  newCustomerId: () => 'cus_1',
+  ephemeralSecret: () => 'epk_1',
+});
+function succeeded(): StoredPayment {
+  const begun = beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' });
+  if (begun.kind !== 'apply') throw new Error(begun.kind);
+  const done = applyOutcome(begun.payment, 'op_a', { kind: 'CAPTURED', connector_transaction_id: 'stp_1' }, now);
+  if (done.kind !== 'apply') throw new Error(done.kind);
+  return done.payment;
+}
+/** The document as MongoDB stores and returns it (BSON both ways). */
+const throughBson = (doc: object) => BSON.deserialize(BSON.serialize(doc));
+
+describe('payment documents', () => {
+  it.each([
+    ['created', created],
+    ['succeeded', succeeded()],
+  ])('a %s payment reads back equal to what was written, its null fields included', (_, p) => {
+    expect(Object.values(p).filter((v) => v === null).length).toBeGreaterThan(30);
+    expect(restorePayment(throughBson(paymentDoc(p)))).toEqual(p);
+  });
+
+  it('leaves out the top-level null fields only: nested nulls and set fields stay', () => {
+    const p = succeeded();
+    const doc = paymentDoc(p);
+    const stillNull = Object.entries(doc).filter(([, v]) => v === null).map(([k]) => k);
+    for (const k of stillNull) expect(['three_ds', 'mandate', 'request_extras', 'review_hold']).toContain(k);
+    expect(doc.attempts).toEqual(p.attempts);
+    expect(doc.amount).toBe(10_000);
+    expect(BSON.calculateObjectSize(doc)).toBeLessThan(0.8 * BSON.calculateObjectSize(p));
+    // The payment given is not changed.
+    expect(p.description).toBeNull();
+  });
+
+  it('keeps optional fields as they are: a null three_ds is stored as null', () => {
+    const p: StoredPayment = { ...created, three_ds: null, mandate: null };
+    expect(paymentDoc(p)).toMatchObject({ three_ds: null, mandate: null });
+  });
+
+  it('reads documents written with their nulls (before this layout) the same', () => {
+    const p = succeeded();
+    expect(restorePayment(throughBson(p))).toEqual(p);
+  });
+
+  it("restores a list projection's fields only", () => {
+    const listed = restorePayment(throughBson({ payment_id: 'pay_1', amount: 1 }), PAYMENT_FIELDS);
+    expect(listed).toMatchObject({ payment_id: 'pay_1', description: null, customer_id: null });
+    expect(listed).not.toHaveProperty('in_flight_since');
+  });
+});
