@@ -37,7 +37,9 @@ describe('payment documents', () => {
   it('leaves out the top-level null fields only: nested nulls and set fields stay', () => {
     const p = succeeded();
     const doc = paymentDoc(p);
-    const stillNull = Object.entries(doc).filter(([, v]) => v === null).map(([k]) => k);
+    const stillNull = Object.entries(doc)
+      .filter(([, v]) => v === null)
+      .map(([k]) => k);
     for (const k of stillNull) expect(['three_ds', 'mandate', 'request_extras', 'review_hold']).toContain(k);
     expect(doc.attempts).toEqual(p.attempts);
     expect(doc.amount).toBe(10_000);
