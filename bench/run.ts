@@ -33,6 +33,7 @@ import {
   type ScenarioResult,
 } from './measure.ts';
 import { findTemplates, seedPayments } from './seed.ts';
+import { ProcessMemory, processMemory } from './smaps.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
@@ -489,7 +490,13 @@ const TARGETS: { row: string; figure: string; target: string; met: (v: number) =
     met: (v) => v >= 3.5,
     scenario: 'scaleout',
   },
-  { row: 'memory: whole stack (node processes) after 2 × N payments', figure: 'memory_total_mb', target: '< 600 MB', met: (v) => v < 600, scenario: 'memory' },
+  {
+    row: 'memory: whole stack (node processes) after 2 × N payments, sum of PSS (shared pages counted once)',
+    figure: 'memory_total_pss_mb',
+    target: '< 600 MB',
+    met: (v) => v < 600,
+    scenario: 'memory',
+  },
   {
     row: 'memory: growth across the second N payments (largest, per process)',
     figure: 'memory_max_growth_pct',
@@ -594,10 +601,15 @@ async function versusBaseline(
   return rep;
 }
 
-/** The stack's processes (children of this one), by part, with their RSS in MB. */
-function stackProcesses(): { pid: number; part: string; rss_mb: number }[] {
+interface StackProcess extends ProcessMemory {
+  pid: number;
+  part: string;
+}
+
+/** The stack's processes (children of this one), by part, with their memory (bench/smaps.ts). */
+function stackProcesses(): StackProcess[] {
   const pids = (sh('pgrep', ['-P', String(process.pid)]) ?? '').split('\n').filter(Boolean).map(Number);
-  const out: { pid: number; part: string; rss_mb: number }[] = [];
+  const out: StackProcess[] = [];
   for (const pid of pids) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -609,10 +621,10 @@ function stackProcesses(): { pid: number; part: string; rss_mb: number }[] {
         : entry.startsWith('workers/')
           ? `worker${connector && cmd.includes('--connector') ? ` (${connector})` : ''}`
           : entry.split('/').at(-2)!;
-      const rss = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      if (rss) out.push({ pid, part, rss_mb: round(Number(rss) / 1024, 1) });
-    } catch {
-      /* gone meanwhile */
+      out.push({ pid, part, ...processMemory(pid) });
+    } catch (err) {
+      // Gone meanwhile; anything else (an smaps_rollup without a field) would make the sums wrong.
+      if (!['ENOENT', 'ESRCH'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
     }
   }
   return out.sort((a, b) => a.part.localeCompare(b.part) || a.pid - b.pid);
@@ -934,10 +946,14 @@ async function scaleOut(stack: Stack, gw: string, key: string): Promise<Scenario
   }
 }
 
-/** RSS of every process of the stack after N payments and again after N more (create+confirm, automatic capture). */
+/**
+ * The memory of every process of the stack after N payments and again after N more (create+confirm, automatic
+ * capture): RSS per process (its growth is the per-process figure) and PSS, whose sum is the whole stack's figure (RSS
+ * counts the pages the processes share, node's own code first, once in each of them).
+ */
 async function memory(gw: string, key: string): Promise<ScenarioReport> {
   const n = settings.n_memory;
-  const description = `RSS of each process of the stack (from /proc/<pid>/status) after ${n} payments (POST /payments with confirm=true, automatic capture) and after ${n} more`;
+  const description = `RSS and PSS of each process of the stack (from /proc/<pid>/smaps_rollup) after ${n} payments (POST /payments with confirm=true, automatic capture) and after ${n} more`;
   const snap = () => stackProcesses();
   const op = async () => void (await api(gw, key, 'POST', '/payments', confirmBody, 'succeeded'));
   await warmUp('memory', op);
@@ -946,12 +962,22 @@ async function memory(gw: string, key: string): Promise<ScenarioReport> {
   const after_first = snap();
   const second = await timed('memory_second', description, 2, n, settings.concurrency, op, settings.memory_max_seconds);
   const after_second = snap();
-  const byPart = (s: typeof at_start) => Object.fromEntries(s.map((p) => [`${p.part} [${p.pid}]`, p.rss_mb]));
-  const total = (s: typeof at_start) =>
+  const each = <T>(f: (s: StackProcess[]) => T) => ({ at_start: f(at_start), after_first: f(after_first), after_second: f(after_second) });
+  const byPart = <T>(s: StackProcess[], f: (p: StackProcess) => T) => Object.fromEntries(s.map((p) => [`${p.part} [${p.pid}]`, f(p)]));
+  const sum = (s: StackProcess[], f: (p: StackProcess) => number) =>
     round(
-      s.reduce((a, p) => a + p.rss_mb, 0),
+      s.reduce((a, p) => a + f(p), 0),
       1,
     );
+  const total = (s: StackProcess[]) => sum(s, (p) => p.rss_mb);
+  const totalPss = (s: StackProcess[]) => sum(s, (p) => p.pss_mb);
+  // The sandbox imitates the providers: not part of a deployment.
+  const servicePss = (s: StackProcess[]) => totalPss(s.filter((p) => p.part !== 'provider-sandbox'));
+  // PSS divides node's pages among every process of the machine that maps the same binary (the bench's own, other
+  // stacks'): the stack as the only one to map it holds its own pages and one copy of the shared ones (the same set in
+  // each process: node's code and its libraries; dirty while the binary's file is not yet written back).
+  const shared = (p: StackProcess) => p.shared_clean_mb + p.shared_dirty_mb;
+  const alone = (s: StackProcess[]) => round(sum(s, (p) => p.rss_mb - shared(p)) + Math.max(0, ...s.map(shared)), 1);
   const growth = after_second.map((p) => {
     const before = after_first.find((x) => x.pid === p.pid);
     return {
@@ -962,7 +988,10 @@ async function memory(gw: string, key: string): Promise<ScenarioReport> {
     };
   });
   const maxGrowth = Math.max(...growth.map((g) => g.pct ?? Number.NaN).filter(Number.isFinite));
+  figures.memory_total_pss_mb = summarize([totalPss(after_second)]);
   figures.memory_total_mb = summarize([total(after_second)]);
+  figures.memory_service_pss_mb = summarize([servicePss(after_second)]);
+  figures.memory_total_alone_mb = summarize([alone(after_second)]);
   figures.memory_max_growth_pct = summarize([maxGrowth]);
   const notes = [
     `the node processes only (not Redis nor the MongoDB server); ${first.ok} + ${second.ok} payments made`,
@@ -975,8 +1004,14 @@ async function memory(gw: string, key: string): Promise<ScenarioReport> {
     ratios: {},
     notes,
     extra: {
-      rss_mb: { at_start: byPart(at_start), after_first: byPart(after_first), after_second: byPart(after_second) },
-      total_mb: { at_start: total(at_start), after_first: total(after_first), after_second: total(after_second) },
+      rss_mb: each((s) => byPart(s, (p) => p.rss_mb)),
+      pss_mb: each((s) => byPart(s, (p) => p.pss_mb)),
+      // Every field read, the pid and part left out by the schema.
+      smaps_rollup_mb: each((s) => byPart(s, (p) => ProcessMemory.parse(p))),
+      total_mb: each(total),
+      total_pss_mb: each(totalPss),
+      service_pss_mb: each(servicePss),
+      alone_mb: each(alone),
       growth_second_phase: growth,
     },
   };
@@ -1255,6 +1290,18 @@ function markdown(report: Report): string {
     lines.push(
       `| full lifecycle (create, confirm manual, 2 partial captures, refund) | \`lifecycle_ops_s\`, \`lifecycle_p50_ms\` | ${fmt(lc.median)} /s, p50 ${fmt(report.figures.lifecycle_p50_ms?.median)} ms | ${spreadOf(lc, 1) ?? '–'} | reported, with the share of time per process | – |`,
     );
+  const reportedMemory: [string, string][] = [
+    ['memory: the same, sum of RSS (shared pages counted in each process)', 'memory_total_mb'],
+    ['memory: the same, sum of PSS without the provider sandbox', 'memory_service_pss_mb'],
+    [
+      "memory: the same, as the only processes to map node (own pages + one copy of the shared: PSS without the machine's other node processes)",
+      'memory_total_alone_mb',
+    ],
+  ];
+  for (const [row, key] of reportedMemory) {
+    const f = report.figures[key];
+    if (f) lines.push(`| ${row} | \`${key}\` | ${fmt(f.median)} MB | ${spreadOf(f, 1) ?? '–'} | reported | – |`);
+  }
   lines.push(
     '',
     '## Runs',
@@ -1300,8 +1347,22 @@ function markdown(report: Report): string {
           .map(([k, v]) => `${k} ${fmt(v * 100, 1)} %`)
           .join(', ')}`,
       );
-    const mem = s.extra?.total_mb as Record<string, number> | undefined;
-    if (mem) lines.push(`- ${name}: total RSS MB at start ${mem.at_start}, after the first phase ${mem.after_first}, after the second ${mem.after_second}`);
+    const totals = (key: string, what: string) => {
+      const t = s.extra?.[key] as Record<string, number> | undefined;
+      if (t) lines.push(`- ${name}: ${what} MB at start ${t.at_start}, after the first phase ${t.after_first}, after the second ${t.after_second}`);
+    };
+    totals('total_mb', 'total RSS');
+    totals('total_pss_mb', 'total PSS');
+    totals('service_pss_mb', 'total PSS without the provider sandbox');
+    totals('alone_mb', 'the stack alone to map node (own pages of each process + its largest shared set once)');
+    const rss = s.extra?.rss_mb as Record<string, Record<string, number>> | undefined;
+    const pss = s.extra?.pss_mb as Record<string, Record<string, number>> | undefined;
+    for (const [at, byProcess] of Object.entries(rss ?? {}))
+      lines.push(
+        `- ${name}: RSS / PSS MB ${at.replace(/_/g, ' ')}: ${Object.entries(byProcess)
+          .map(([p, r]) => `${p} ${fmt(r)} / ${fmt(pss?.[at]?.[p])}`)
+          .join(', ')}`,
+      );
     const errs = [...s.baselines, ...s.runs].filter((r) => r.errors);
     for (const r of errs)
       lines.push(
