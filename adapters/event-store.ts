@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { config } from '../lib/config.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
 import { JobProducer } from './job-producer.ts';
+import { paymentResourceDoc, restorePaymentResource } from './payment-doc.ts';
 import { MANDATE_REVOKED_ORDER, mandateRevokedEvent, type EventObjectType, type EventType } from '../domain/events.ts';
 import type { MandateResource } from '../lib/schemas/mandate.ts';
 
@@ -75,13 +76,16 @@ export class EventStore {
 
   /** Stores the event unless it is stored already (a second derivation of the same transition). */
   async insert(e: EventDoc): Promise<void> {
-    await this.events.insertOne({ ...e }).catch((err) => {
+    const object = e.object_type === 'payment_details' ? paymentResourceDoc(e.object) : e.object;
+    await this.events.insertOne({ ...e, object }).catch((err) => {
       if (!isDuplicateKey(err)) throw err;
     });
   }
 
   async find(merchantId: string, eventId: string): Promise<EventDoc | null> {
-    return this.events.findOne({ event_id: eventId, merchant_id: merchantId }, { projection: { _id: 0 } });
+    const e = await this.events.findOne({ event_id: eventId, merchant_id: merchantId }, { projection: { _id: 0 } });
+    if (e?.object_type === 'payment_details') e.object = restorePaymentResource(e.object);
+    return e;
   }
 
   async list(merchantId: string, filter: Filter<EventDoc>, limit: number, offset: number): Promise<{ data: EventDoc[]; total: number }> {

@@ -1,11 +1,11 @@
 import { BSON } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { beginConfirm } from '../domain/begin.ts';
-import { createIntent } from '../domain/intent.ts';
+import { createIntent, toResource } from '../domain/intent.ts';
 import { applyOutcome } from '../domain/outcomes.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
-import { paymentDoc, restorePayment } from './payment-doc.ts';
+import { paymentDoc, paymentResourceDoc, restorePayment, restorePaymentResource } from './payment-doc.ts';
 
 const now = '2026-11-27T10:00:00.000Z';
 const created = createIntent('mer_1', { amount: 10_000, currency: 'EUR', customer: { email: 'a@example.com' } } as never, {
@@ -62,5 +62,14 @@ describe('payment documents', () => {
     const listed = restorePayment(throughBson({ payment_id: 'pay_1', amount: 1 }), PAYMENT_FIELDS);
     expect(listed).toMatchObject({ payment_id: 'pay_1', description: null, customer_id: null });
     expect(listed).not.toHaveProperty('in_flight_since');
+  });
+
+  it("an event's payment resource reads back as the same JSON text: every field, in the resource's order", () => {
+    const resource = toResource(succeeded());
+    const doc = paymentResourceDoc(resource);
+    expect(BSON.calculateObjectSize(doc)).toBeLessThan(0.8 * BSON.calculateObjectSize(resource));
+    expect(JSON.stringify(restorePaymentResource(throughBson(doc)))).toBe(JSON.stringify(resource));
+    // Stored before this layout, with its nulls: the same.
+    expect(JSON.stringify(restorePaymentResource(throughBson(resource)))).toBe(JSON.stringify(resource));
   });
 });

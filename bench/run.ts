@@ -1293,10 +1293,7 @@ function markdown(report: Report): string {
   const reportedMemory: [string, string][] = [
     ['memory: the same, sum of RSS (shared pages counted in each process)', 'memory_total_mb'],
     ['memory: the same, sum of PSS without the provider sandbox', 'memory_service_pss_mb'],
-    [
-      "memory: the same, sum of PSS (the shared pages divided among every process mapping them, the machine's other node processes too)",
-      'memory_total_pss_mb',
-    ],
+    ["memory: the same, sum of PSS (the shared pages divided among every process mapping them, the machine's other node processes too)", 'memory_total_pss_mb'],
   ];
   for (const [row, key] of reportedMemory) {
     const f = report.figures[key];
