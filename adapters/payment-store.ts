@@ -36,10 +36,7 @@ export interface Transition {
 export const OUTBOX_PENDING = 'pending';
 
 /** A transition as read: its snapshot with the null fields its document leaves out (payment-doc.ts). */
-export function restoreTransition(t: Transition): Transition {
-  restorePayment(t.snapshot);
-  return t;
-}
+export const restoreTransition = (t: Transition): Transition => ({ ...t, snapshot: restorePayment(t.snapshot) });
 
 /** How the action of an operation's outcome begins (`outcome:succeeded`, `outcome:failed:unchanged`, ...). */
 export const OUTCOME_ACTION = 'outcome:';
@@ -193,7 +190,7 @@ export class PaymentStore {
   ): Promise<{ data: ListedPayment[]; total: number | null }> {
     const query = { ...filter, merchant_id: merchantId } as Filter<StoredPayment>;
     const skip = opts.skip ?? 0;
-    const data: ListedPayment[] = await this.span('find', 'payments', () =>
+    const found: ListedPayment[] = await this.span('find', 'payments', () =>
       this.payments
         .find(query, { projection: LISTED_PROJECTION })
         .sort({ created: opts.ascending ? 1 : -1, payment_id: opts.ascending ? 1 : -1 })
@@ -201,7 +198,7 @@ export class PaymentStore {
         .limit(opts.limit)
         .toArray(),
     );
-    for (const p of data) restorePayment(p, PAYMENT_FIELDS);
+    const data = found.map((p) => restorePayment(p, PAYMENT_FIELDS));
     if (!opts.count) return { data, total: null };
     const total = totalFromPage(skip, opts.limit, data.length) ?? (await this.span('count', 'payments', () => this.payments.countDocuments(query)));
     return { data, total };
@@ -246,7 +243,9 @@ export class PaymentStore {
       .find({ sweep_key: SWEEP_KEY }, { projection: { _id: 0 } })
       .limit(10 * limit)
       .toArray();
-    for (const p of inFlight) restorePayment(p);
-    return inFlight.filter((p) => p.in_flight_since !== null && p.in_flight_since < before).slice(0, limit);
+    return inFlight
+      .map((p) => restorePayment(p))
+      .filter((p) => p.in_flight_since !== null && p.in_flight_since < before)
+      .slice(0, limit);
   }
 }

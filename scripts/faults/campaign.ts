@@ -707,7 +707,7 @@ async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows:
   let prev: any = null;
   for (const t of transitions) {
     if (prev && prev.payment_id !== t.payment_id) prev = null;
-    restorePayment(t.snapshot);
+    t.snapshot = restorePayment(t.snapshot);
     for (const e of deriveEvents(prev?.snapshot ?? null, t.snapshot))
       expected.set(e.event_id, { payment_id: t.payment_id, rank: t.seq * 100 + e.order, type: e.event_type });
     prev = t;
