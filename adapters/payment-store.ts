@@ -1,6 +1,7 @@
 // Payments in MongoDB. Every state change is appended to `transitions` under the unique key
 // (merchant_id, payment_id, seq): appending seq N+1 succeeds for exactly one writer, which is the compare-and-set
 // that stops double captures and lost updates. `payments` is a projection of the latest transition, written after.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db, Filter } from 'mongodb';
 import { canExist } from '../lib/ids.ts';
 import { isDuplicateKey } from '../lib/mongo.ts';
@@ -157,7 +158,7 @@ export class PaymentStore {
         this.payments.replaceOne({ merchant_id: p.merchant_id, payment_id: p.payment_id, seq: p.seq - 1 }, paymentDoc(p)),
       );
       if (r.matchedCount === 1) return;
-      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** i));
+      await sleep(5 * 2 ** i);
     }
     const newest = await this.repair(p.merchant_id, p.payment_id);
     if (newest && newest.seq > p.seq) await Promise.all(this.rowProjections.map((f) => f(newest)));

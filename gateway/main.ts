@@ -26,6 +26,7 @@ import { PaymentLinks } from './payment-links.ts';
 import { MerchantSetup } from './merchant-setup.ts';
 import { MandateStore } from '../adapters/mandate-store.ts';
 import { MandateRevocations, projectMandates } from '../adapters/mandate-projection.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // domain/ decides with the connectors' capabilities it is handed: their manifests (pure data).
 useCapabilities(MANIFESTS);
@@ -114,7 +115,7 @@ onShutdown({
     ['readiness', () => probes.drain()],
     // Go on answering a moment (each answer closing its connection) so that no client sends its next request on a
     // keep-alive connection just as it is closed; then stop accepting.
-    ['drain delay', () => new Promise((r) => setTimeout(r, config.drainDelayMs))],
+    ['drain delay', () => sleep(config.drainDelayMs)],
     // Stop accepting; let requests in flight finish, closing each keep-alive connection once it is idle.
     [
       'http server',

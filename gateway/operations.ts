@@ -32,6 +32,7 @@ import { canStart } from '../domain/transitions.ts';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import { Connector, PaymentMethodType } from '../lib/schemas/common.ts';
 import type { CustomerPaymentMethod, MandateResource } from '../lib/schemas/mandate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Deps {
   store: PaymentStore;
@@ -249,7 +250,7 @@ async function begin(
       await sleep(pause);
     }
   }
-  await sleep(lastDeadline - Date.now());
+  await sleep(Math.max(lastDeadline - Date.now(), 0));
   const recorded = (await deps.store.transitionsOf(merchantId, paymentId)).some((t) => t.operation_id === operationId);
   if (!recorded) throw errors.unavailable('A service the request needs is unavailable; nothing was started, retry later');
   const latest = (await deps.store.latest(merchantId, paymentId))!;
@@ -270,5 +271,3 @@ async function begin(
 
 /** Begin's answer, its job as the queue takes it. */
 type Begun = Omit<BeginReply__Output, 'job'> & { job: ConnectorJob | null };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(ms, 0)));

@@ -2,8 +2,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { announceSetupChange, listenSetupChanges, MerchantCache } from './merchant-cache.ts';
 import { redisConnection } from './redis.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A loader counting its reads, answering `value` (after `ms`). */
 function loader<V>(value: V, ms = 0) {

@@ -18,6 +18,7 @@ import { devSecrets } from './dev-secrets.ts';
 import { RotatingLog } from './log-files.ts';
 import { nextRestart } from './restart-policy.ts';
 import { answers as listening, metricsUrls, portProblems, wantedPorts, withoutCredentials } from './start-ports.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache`;
@@ -41,8 +42,6 @@ const cfg = parseConfig(env);
 const port = cfg.port;
 const timeoutMs = Number(process.env.START_TIMEOUT_MS || 90_000);
 const pidFile = `${stateDir}/start.pid`;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** stage: the order of shutdown. Intake and workers stop first (workers finish their jobs, which still need
  * payment-state and the provider), then the services they report to, then the stores. */

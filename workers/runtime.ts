@@ -24,9 +24,9 @@ import { UNIFIED } from './connectors/kit/errors.ts';
 import { type ConnectorAccountDoc, credentialsOfAccount, type MerchantStore, webhookDetailsOf } from '../lib/merchant-store.ts';
 import type { MerchantCache } from '../lib/merchant-cache.ts';
 import type { ConnectorAccountDetailsValue } from '../lib/schemas/merchant.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.ABORTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Reports an outcome, retrying while payment-state is unreachable; Complete is idempotent so a repeat is harmless. */
 export async function report(

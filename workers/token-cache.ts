@@ -6,11 +6,11 @@ import { config } from '../lib/config.ts';
 import type { Outcome } from '../domain/payment.ts';
 import { providerCall, ProviderUnavailable } from './provider-http.ts';
 import type { TokenFlow } from './connectors/types.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Refreshed this long before the provider says it expires. */
 const EARLY_MS = 60_000;
 const LOCK_MS = 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The provider refused the credentials when asked for a token: the job's outcome, not something to retry. */
 export class TokenRefused extends Error {

@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { adminOrOwnSecret, type ApiKeys } from '../auth.ts';
 import { validate } from '../validate.ts';
 import { scopedRouter } from '../scope.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLASS = { payment_details: 'payments', refund_details: 'refunds', dispute_details: 'disputes', mandate_details: 'mandates' } as const;
 
@@ -97,7 +98,7 @@ export function eventsRouter(db: Db, redis: Redis, keys: ApiKeys): Router {
     while (Date.now() < deadline) {
       attempt = await store.attempts.findOne({ attempt_id: attemptId }, { projection: { _id: 0 } });
       if (attempt) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     const now = found(await store.find(e.merchant_id, e.event_id), 'Event');
     res.status(attempt ? 200 : 202).json({ event: eventView(now), attempt: attempt ? attemptView(attempt) : null });

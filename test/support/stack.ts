@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
@@ -334,7 +335,7 @@ export function sandboxOperatorFetch(sandboxUrl: string, key: string, path: stri
   return fetch(sandboxUrl + path, { ...init, headers });
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 /** Polls `f` until it gives something truthy (returned), or fails naming `what` after `timeoutMs`. */
 export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {

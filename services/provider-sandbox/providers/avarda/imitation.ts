@@ -40,6 +40,7 @@ import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { JwtIssuer } from './jwt.ts';
 import { type AvardaError, camelKeys, itemsTotal, minor, validateCancel, validateInitialize, validateOrder, validateRefund } from './validate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The partner client this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const AVARDA_SANDBOX = { client_id: 'avarda_sandbox_client', client_secret: 'avarda_sandbox_client_secret' } as const;
@@ -87,7 +88,6 @@ export interface AvardaCallback extends Attempts {
   created_at: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Avarda's error body (docs.avarda.com/checkout-3/error-codes/). */
 export const avardaError = (errors: AvardaError[], status = 400) => ({ status, body: { Errors: errors, StatusCode: status } });
 const refusal = (ErrorMessage: string, ErrorCode = 0, Property = '') => avardaError([{ Property, ErrorCode, ErrorMessage }]);

@@ -31,6 +31,7 @@ import type { IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
 import { checkRequest, problem, published, refused, type Answer } from './published.ts';
 import { basket, cents } from './validate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The API key this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const AXYTOS_SANDBOX_KEY = 'axytos_sandbox_key_0123456789abcdef';
@@ -61,7 +62,6 @@ interface Order {
   confirm: Record<string, unknown>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PRECHECK_TTL_MS = 30 * 60_000;
 
 export function axytosRouter(idem: IdempotencyStore) {

@@ -30,6 +30,7 @@ import { magicTags, type MagicTag } from '../../magic.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Obj = Record<string, any>;
 
@@ -94,7 +95,6 @@ interface FieldError {
   source?: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** "Y-m-d H:i:s", as Billie writes dates. */
 const billieDate = (d = new Date()) => d.toISOString().slice(0, 19).replace('T', ' ');
 const toCents = (v: unknown): number | null => {

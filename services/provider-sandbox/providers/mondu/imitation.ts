@@ -26,6 +26,7 @@ import type { Imitation } from '../../provider.ts';
 import { laterThan } from '../service_test/clock.ts';
 import { validateCreditNote, validateInvoice, validateOrder, type FieldError } from './validate.ts';
 import { MonduWebhooks, type MonduDelivery, type Registration } from './webhooks.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type State = 'created' | 'authorized' | 'pending' | 'confirmed' | 'declined' | 'canceled' | 'partially_shipped' | 'shipped';
 type Obj = Record<string, any>;
@@ -108,7 +109,6 @@ const BANK_ACCOUNT = fixture('published/webhook-order-confirmed.json').bank_acco
 /** The keys of Mondu's published confirm answer (docs.mondu.ai Confirm Order): {order: {uuid, state, external_reference_id}}. */
 const CONFIRM_KEYS = Object.keys(fixture('published/confirm-answer.json').order);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorBody = (status: number, errors: FieldError[]) => ({ status, body: { status, errors } });
 const notFound = (what: string) => errorBody(404, [{ name: what, details: 'not found' }]);
 const stateError = (details: string) => errorBody(422, [{ name: 'state', details }]);

@@ -28,6 +28,7 @@ import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { ZiniaNotifier, type ZiniaDelivery } from './notifier.ts';
 import { age, cents, Invalid, itemsTotal, s, validateOrder } from './validate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Status = 'CREATED' | 'PENDING' | 'APPROVED' | 'PARTIALLY_SHIPPED' | 'SHIPPED' | 'REFUNDED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED';
 interface Reason {
@@ -74,7 +75,6 @@ export interface ZiniaOrder {
   updated_at: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const eur = (c: number) => Number(toDecimalString(c, 'EUR'));
 const fail = (status: number, code: string, message: string) => ({ status, body: { code, message } });
 const APIM_401 = { statusCode: 401, message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.' };

@@ -29,6 +29,7 @@ import { magicTags } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The PAYONE portal this imitation issues to the sandbox's merchant (the connector's manifest names the same as its sandbox default). */
 const PAYLA_SANDBOX = { portalid: '2030968', mid: '42865', aid: '42949', portal_key: 'payla-sandbox-portal-key' } as const;
@@ -70,7 +71,6 @@ interface Delivery extends Attempts {
 
 type Params = Record<string, string>;
 type Answer = { http: number; lines: Params };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 const sha384 = (s: string) => createHash('sha384').update(s, 'utf8').digest('hex');
 const has = (p: Params, k: string) => typeof p[k] === 'string' && p[k]!.trim() !== '';

@@ -34,6 +34,7 @@ import { TokenIssuer } from './oauth.ts';
 import { checkRules, IDEMPOTENCY_KEY_MAX } from './rules.ts';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The sandbox's Ratepay client and partner shops (the connector's sandbox account names the same; no code shared). */
 export const SANDBOX_CLIENT = {
@@ -80,7 +81,6 @@ const CURRENCIES = ['EUR', 'CHF'];
 const MIN_BASKET = 100;
 const MAX_BASKET = 1_000_000;
 const AUTHORIZATION_DAYS = 30;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newId = () => randomBytes(15).toString('base64url');
 const str = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 

@@ -26,6 +26,7 @@ import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { RivertyNotifier, type RivertyDelivery } from './notifier.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/riverty/fixtures/${name}`, import.meta.url), 'utf8'));
 /** Riverty's published request rules, per call. */
@@ -84,7 +85,6 @@ interface Order {
 }
 
 const CURRENCIES: string[] = RULES.authorize.enum['order.currency'];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const msg = (code: string, message: string, extra: Partial<Message> = {}): Message => ({
   type: 'BusinessError',

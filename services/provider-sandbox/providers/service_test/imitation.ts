@@ -28,6 +28,7 @@ import { failWith as fail, idempotent as runIdempotent, type IdempotencyStore } 
 import type { Imitation } from '../../provider.ts';
 import { laterThan } from './clock.ts';
 import { serviceTestDisputes } from './disputes.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Status = 'authorized' | 'captured' | 'declined' | 'requires_action' | 'pending' | 'voided';
 interface SandboxPayment {
@@ -88,7 +89,6 @@ export const RECURRING_DECLINED_AMOUNT = 6660;
 export const MANDATE_REVOKED_AMOUNT = 6661;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const invalid = (message: string) => ({ status: 422, body: { error: { code: 'invalid_request', message } } });
 const isHttpUrl = (s: string) => {

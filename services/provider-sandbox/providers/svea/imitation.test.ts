@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerCall } from '../../../../workers/provider-http.ts';
 import { IdempotencyStore } from '../../recorder.ts';
 import { sveaRouter } from './imitation.ts';
+import { setTimeout as wait } from 'node:timers/promises';
 
 const fixture = (name: string): any => JSON.parse(readFileSync(new URL(`../../../../workers/connectors/svea/fixtures/${name}.json`, import.meta.url), 'utf8'));
 let server: Server;
@@ -63,7 +64,6 @@ const createBody = (email = 'erika@example.com') => ({
   },
   presetValues: [{ typeName: 'EmailAddress', value: email, isReadOnly: false }],
 });
-const wait = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 describe('svea imitation', () => {
   it("the signature: lower and upper case hex, a Timestamp with or without seconds; a wrong secret is a 401 in Svea's error body", async () => {

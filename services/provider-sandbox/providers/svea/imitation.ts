@@ -40,6 +40,7 @@ import { magicTags, type MagicTag } from '../../magic.ts';
 import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Status = 'Created' | 'Final' | 'Cancelled';
 interface Row {
@@ -143,7 +144,6 @@ function field(o: unknown, name: string): any {
   return key === undefined ? undefined : (o as Record<string, unknown>)[key];
 }
 const digits = (n: unknown, max: number) => Number.isInteger(n) && String(Math.abs(n as number)).length <= max;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 class Fail extends Error {

@@ -12,6 +12,7 @@ import { keptState, records } from '../../kept.ts';
 import { magicTags, type MagicTag } from '../../magic.ts';
 import { failWith, idempotent, type IdempotencyStore } from '../../recorder.ts';
 import type { Imitation } from '../../provider.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type TransStatus = 'Y' | 'N' | 'U' | 'A' | 'R' | 'C' | 'D' | 'I';
 interface Transaction {
@@ -43,7 +44,6 @@ const FINAL: [MagicTag, Pick<Transaction, 'transStatus' | 'transStatusReason' | 
   ['3ds_attempted', { transStatus: 'A', eci: '06' }],
 ];
 const AUTHENTICATED = { transStatus: 'Y' as const, eci: '05' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 export function threeDsServerRouter(idem: IdempotencyStore, publicUrl: () => string) {

@@ -33,6 +33,7 @@ import type { Imitation } from '../../provider.ts';
 import { laterThan } from '../service_test/clock.ts';
 import { readFileSync } from 'node:fs';
 import { breach, decimal, minor, validateCharge, validateCheckout, validateRefund, type FieldErrors } from './validate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Twisto's published answer example `name` (workers/connectors/twisto/fixtures/published/): its keys, in order. */
 const published = (name: string): string[] =>
@@ -97,7 +98,6 @@ export interface TwistoDelivery extends Attempts {
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Answer = { status: number; body: unknown };
 const detail = (status: number, text: string, code: string): Answer => ({ status, body: { detail: text, code } });
 const invalid = (errors: FieldErrors): Answer => ({ status: 400, body: errors });

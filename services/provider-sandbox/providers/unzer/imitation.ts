@@ -40,6 +40,7 @@ import { keep, Retrier, retryFirstMs, type Attempts } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import { show, units } from './amounts.ts';
 import { breach, CODE, customerProblem, fail, published, type Answer } from './validate.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Unzer's published transaction (fixtures/published/authorize-success.json), without what only a card's has: the
  * template of every transaction the imitation answers, its values replaced. */
@@ -106,7 +107,6 @@ interface Basket {
 
 const id = (prefix: string) => `s-${prefix}-${randomBytes(6).toString('hex')}`;
 const shortId = () => [4, 4, 4].map((n) => String(randomBytes(4).readUInt32BE() % 10 ** n).padStart(n, '0')).join('.');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const date = () => new Date().toISOString().replace('T', ' ').slice(0, 19);
 const OK = { code: 'COR.000.000.000', merchant: 'Transaction succeeded', customer: 'Your payments have been successfully processed.' };
 const PENDING = { code: 'COR.000.200.000', merchant: 'Transaction pending', customer: 'Your payment is pending.' };

@@ -35,6 +35,7 @@ import { retryFirstMs } from '../../notifier.ts';
 import type { Imitation } from '../../provider.ts';
 import type { IdempotencyStore } from '../../recorder.ts';
 import { ZaverCallbacks, type ZaverDelivery } from './callbacks.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type PaymentStatus = 'CREATED' | 'PENDING_CONFIRMATION' | 'PENDING_MERCHANT_CAPTURE' | 'SETTLED' | 'CANCELLED' | 'ERROR';
 type RefundStatus = 'PENDING_MERCHANT_APPROVAL' | 'PENDING_EXECUTION' | 'EXECUTED' | 'CANCELLED';
@@ -110,7 +111,6 @@ const CURRENCIES = ['SEK', 'EUR'];
 const MARKETS = ['SE', 'DE', 'AT', 'FI'];
 const ITEM_TYPES: string[] = RULES.itemTypes;
 const DOCS = 'https://api-docs.zaver.se/';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 type Answer = { status: number; body: unknown };
