@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { beginConfirm } from '../domain/begin.ts';
 import { createIntent, toResource } from '../domain/intent.ts';
 import { applyOutcome } from '../domain/outcomes.ts';
+import { beginRefund } from '../domain/refunds.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 import { Attempt, PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { paymentDoc, paymentResourceDoc, restorePayment, restorePaymentResource } from './payment-doc.ts';
@@ -22,6 +23,14 @@ function succeeded(): StoredPayment {
   if (done.kind !== 'apply') throw new Error(done.kind);
   return done.payment;
 }
+function refunded(): StoredPayment {
+  const paid = succeeded();
+  const begun = beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' });
+  if (begun.kind !== 'apply') throw new Error(begun.kind);
+  const done = applyOutcome(begun.payment, 'op_r', { kind: 'REFUNDED', connector_transaction_id: 'stp_r' }, now);
+  if (done.kind !== 'apply') throw new Error(done.kind);
+  return done.payment;
+}
 /** The document as MongoDB stores and returns it (BSON both ways). */
 const throughBson = <T extends object>(doc: T): T => BSON.deserialize(BSON.serialize(doc)) as T;
 
@@ -29,6 +38,7 @@ describe('payment documents', () => {
   it.each([
     ['created', created],
     ['succeeded', succeeded()],
+    ['refunded', refunded()],
   ])('a %s payment reads back equal to what was written, its null fields included', (_, p) => {
     expect(Object.values(p).filter((v) => v === null).length).toBeGreaterThan(30);
     expect(restorePayment(throughBson(paymentDoc(p)))).toEqual(p);
@@ -55,8 +65,14 @@ describe('payment documents', () => {
     expect(nullsOf(p.attempts?.[0] ?? {})).toContain('error_code');
   });
 
-  it('a payment read back answers the same resource, as the same JSON text', () => {
-    const p = succeeded();
+  it.each([
+    ['succeeded', succeeded()],
+    ['refunded', refunded()],
+  ])('a %s payment read back answers the same resource, as the same JSON text', (_, p) => {
+    if (p.refunds?.length) {
+      expect(p.refunds[0]).toHaveProperty('reason', null);
+      expect(paymentDoc(p).refunds?.[0]).not.toHaveProperty('reason');
+    }
     expect(JSON.stringify(toResource(restorePayment(throughBson(paymentDoc(p)))))).toBe(JSON.stringify(toResource(p)));
   });
 
@@ -77,7 +93,8 @@ describe('payment documents', () => {
   });
 
   it("an event's payment resource reads back as the same JSON text: every field, in the resource's order", () => {
-    const resource = toResource(succeeded());
+    const resource = toResource(refunded());
+    expect(resource.refunds).toHaveLength(1);
     const doc = paymentResourceDoc(resource);
     expect(BSON.calculateObjectSize(doc)).toBeLessThan(0.8 * BSON.calculateObjectSize(resource));
     expect(JSON.stringify(restorePaymentResource(throughBson(doc)))).toBe(JSON.stringify(resource));

@@ -1,30 +1,37 @@
 // How a payment is laid out in MongoDB: the projection in `payments`, the snapshot in each `transitions` entry, and
 // the payment resource in each `events` entry of a payment. The resource has about 60 top-level fields, and each
-// attempt and capture about 15, that stay null until something sets them; stored as such they made a simple payment
-// 3.4 kB of BSON, 1.2 kB of it null fields. They are stored only when set and read back as null, so every reader sees
+// attempt, capture and refund about 15, that stay null until something sets them; stored as such they made a simple
+// payment 3.4 kB of BSON, 1.2 kB of it null fields. They are stored only when set and read back as null, so every reader sees
 // the same payment as before while every write and read moves about a third fewer bytes (docs/decisions.md,
 // "Payments stored without their null fields").
 import type { z } from 'zod';
 import { Attempt, Capture, PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
+import { Refund } from '../lib/schemas/refund.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 
 /** The fields of `schema` that are always there and may be null: those a document leaves out when null. */
 const alwaysNullable = (schema: z.ZodObject) =>
   new Set(Object.entries(schema.shape).flatMap(([k, s]) => (!s.safeParse(undefined).success && s.safeParse(null).success ? [k] : [])));
 
-/** A kind of object whose null fields are left out: its fields in order, and which of them read back as null. */
+/**
+ * A kind of object whose null fields are left out: its fields in order, which of them read back as null, and the
+ * arrays of rows in it that are laid out the same way.
+ */
 interface Layout {
   order: readonly string[];
   nullable: ReadonlySet<string>;
+  rows: ReadonlyMap<string, Layout>;
 }
-const layout = (order: readonly string[], nullable: ReadonlySet<string>): Layout => ({ order, nullable });
+const layout = (order: readonly string[], nullable: ReadonlySet<string>, rows: [string, Layout][] = []): Layout => ({
+  order,
+  nullable,
+  rows: new Map(rows),
+});
 const ATTEMPT = layout(Object.keys(Attempt.shape), alwaysNullable(Attempt));
 const CAPTURE = layout(Object.keys(Capture.shape), alwaysNullable(Capture));
-/** The rows inside a payment laid out the same way. */
-const ROWS = new Map([
-  ['attempts', ATTEMPT],
-  ['captures', CAPTURE],
-]);
+/** A refund as the resource shows it, and as the payment keeps it (domain/payment.ts RefundRow). */
+const REFUND = layout(Object.keys(Refund.shape), alwaysNullable(Refund));
+const REFUND_ROW = layout([...REFUND.order, 'connector_refund_id', 'request_hash'], new Set([...REFUND.nullable, 'connector_refund_id']));
 
 /**
  * A stored payment's top-level fields that are always there, null when unset (the resource's and those payment-state
@@ -37,17 +44,25 @@ const STORED: readonly string[] = [
   'request_incremental_authorization',
   'in_flight_since',
 ] satisfies readonly (keyof StoredPayment)[];
-const STORED_PAYMENT = layout(STORED, new Set(STORED));
-const PAYMENT_RESOURCE = layout(PAYMENT_FIELDS, new Set(PAYMENT_FIELDS));
+const STORED_PAYMENT = layout(STORED, new Set(STORED), [
+  ['attempts', ATTEMPT],
+  ['captures', CAPTURE],
+  ['refunds', REFUND_ROW],
+]);
+const PAYMENT_RESOURCE = layout(PAYMENT_FIELDS, new Set(PAYMENT_FIELDS), [
+  ['attempts', ATTEMPT],
+  ['captures', CAPTURE],
+  ['refunds', REFUND],
+]);
 
 const isRecord = (o: unknown): o is Record<string, unknown> => typeof o === 'object' && o !== null && !Array.isArray(o);
 
-/** `o` without its nullable fields that are null; its attempts and captures the same. */
+/** `o` without its nullable fields that are null; its attempts, captures and refunds the same. */
 function leaveOutNulls<T extends object>(o: T, l: Layout): T {
   const doc: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (v == null && l.nullable.has(k)) continue;
-    const rows = ROWS.get(k);
+    const rows = l.rows.get(k);
     doc[k] = rows && Array.isArray(v) ? v.map((r) => (isRecord(r) ? leaveOutNulls(r, rows) : r)) : v;
   }
   return doc as T;
@@ -62,7 +77,7 @@ function restoreNulls<T extends object>(doc: T, l: Layout, fields: readonly stri
   const out: Record<string, unknown> = {};
   for (const k of fields) {
     const v: unknown = Reflect.get(doc, k);
-    const rows = ROWS.get(k);
+    const rows = l.rows.get(k);
     if (rows && Array.isArray(v)) out[k] = v.map((r) => (isRecord(r) ? restoreNulls(r, rows) : r));
     else if (v !== undefined) out[k] = v;
     else if (l.nullable.has(k)) out[k] = null;
