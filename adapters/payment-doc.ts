@@ -1,9 +1,9 @@
 // How a payment is laid out in MongoDB: the projection in `payments`, the snapshot in each `transitions` entry, and
 // the payment resource in each `events` entry of a payment. The resource has about 60 top-level fields, and each
 // attempt, capture and refund about 15, that stay null until something sets them; stored as such they made a simple
-// payment 3.4 kB of BSON, 1.2 kB of it null fields. They are stored only when set and read back as null, so every reader sees
-// the same payment as before while every write and read moves about a third fewer bytes (docs/decisions.md,
-// "Payments stored without their null fields").
+// payment 3.4 kB of BSON, 1.2 kB of it null fields. They are stored only when set and read back as null, so every
+// reader sees the same payment as before while every write and read moves about a third fewer bytes
+// (docs/decisions.md, "Payments stored without their null fields").
 import type { z } from 'zod';
 import { Attempt, Capture, PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { Refund } from '../lib/schemas/refund.ts';
