@@ -168,7 +168,7 @@ export class Stack {
   }
 
   /** Starts a process of the part and resolves once it says it is ready (its lines go to the part's log). */
-  private async spawnPart(name: PartName, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+  private async spawnPart(name: PartName, extraEnv: Record<string, string> = {}, tries = 3): Promise<ChildProcess> {
     const health = this.healthPorts[name];
     const env = { ...process.env, ...this.env, ...(health ? { HEALTH_PORT: String(health) } : {}), ...extraEnv };
     const child = spawn(process.execPath, FILES[name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -180,7 +180,16 @@ export class Stack {
     const ready = isWorker(name) ? 'worker ready' : (READY[name] ?? `${name} listening`);
     const deadline = Date.now() + 30_000;
     while (!lines.slice(from).some((l) => l.includes(ready))) {
-      if (child.exitCode !== null) throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
+      if (child.exitCode !== null) {
+        // The health port was free when the stack chose it, before its parts started one by one; another test file's
+        // connection may have taken it meanwhile. Another free port, then.
+        const taken = lines.slice(from).some((l) => l.includes(`HEALTH_PORT ${health} (EADDRINUSE)`));
+        if (taken && tries > 1) {
+          this.healthPorts[name] = await freePort();
+          return this.spawnPart(name, extraEnv, tries - 1);
+        }
+        throw new Error(`${name} exited: ${lines.slice(-20).join('\n')}`);
+      }
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
         throw new Error(`${name} did not start: ${lines.slice(-20).join('\n')}`);
