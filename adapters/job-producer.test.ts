@@ -1,17 +1,19 @@
 // The one job producer against the real Redis: the queue's options under the call's, the jobId that makes a second
 // add a no-op, and the service's key prefix; ConnectorQueues and WebhookQueue add through it with their own options.
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { config } from '../lib/config.ts';
 import { redisConnection } from '../lib/redis.ts';
 import { JobProducer } from './job-producer.ts';
-import { ConnectorQueues, jobOptions } from './queue.ts';
+import { ConnectorQueues, jobOptions, queueName } from './queue.ts';
 import { WebhookQueue, webhookJobOptions } from './event-store.ts';
 import type { ConnectorJob } from '../domain/job.ts';
 
 // A prefix of its own (set before lib/config.ts is read): no worker of a running stack sees these jobs.
 vi.hoisted(() => {
   process.env.REDIS_PREFIX = `bnpl-unit-${Math.random().toString(36).slice(2, 10)}`;
+  process.env.NOTICE_SYNC_DELAY_MS = '100';
 });
 
 const redis = redisConnection();
@@ -53,5 +55,39 @@ describe('JobProducer', () => {
     expect(delivery?.opts).toMatchObject({ attempts: webhookJobOptions().attempts, backoff: { type: 'webhook' }, jobId: eventId });
     await queues.close();
     await webhooks.close();
+  });
+
+  it("a provider's notices ask for one status sync at a time, and one more after a sync that was already running", async () => {
+    const queues = new ConnectorQueues(redis);
+    const queue = queues.get('service_test');
+    const job = { connector: 'service_test', kind: 'refund', operation_id: `op_${randomBytes(13).toString('hex')}` } as ConnectorJob;
+    const mine = async () => (await queue.getJobs(['delayed', 'waiting', 'active'])).filter((j) => j.data.operation_id === job.operation_id);
+    await queues.enqueueNoticeSync(job);
+    await queues.enqueueNoticeSync(job);
+    expect((await mine()).map((j) => j.id)).toEqual([`notice-sync-${job.operation_id}`]);
+
+    // A worker takes the sync and holds it, as if its read of the provider were under way.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const ran: string[] = [];
+    const worker = new Worker(
+      queueName('service_test'),
+      async (j) => {
+        if (j.data.operation_id !== job.operation_id) return; // another test's job
+        ran.push(String(j.id));
+        if (ran.length === 1) await held;
+      },
+      { connection: redis.duplicate(), prefix: config.redisPrefix },
+    );
+    await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 5_000 });
+    await queues.enqueueNoticeSync(job);
+    await queues.enqueueNoticeSync(job);
+    const after = (await mine()).filter((j) => j.id !== ran[0]);
+    expect(after.map((j) => j.id)).toEqual([expect.stringMatching(new RegExp(`^notice-sync-${job.operation_id}-after-\\d+$`))]);
+    release();
+    await vi.waitFor(() => expect(ran).toHaveLength(2), { timeout: 5_000 });
+    expect(ran[1]).toBe(after[0]?.id);
+    await worker.close();
+    await queues.close();
   });
 });

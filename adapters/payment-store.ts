@@ -97,6 +97,14 @@ export class PaymentStore {
     return this.repair(merchantId, paymentId);
   }
 
+  /** The payment a provider knows by `connectorTransactionId` (its notices name it so), as its projection shows it. */
+  async findByConnectorTransaction(merchantId: string, connectorTransactionId: string): Promise<StoredPayment | null> {
+    const doc = await this.span('find', 'payments', () =>
+      this.payments.findOne({ merchant_id: merchantId, connector_transaction_id: connectorTransactionId }, { projection: { _id: 0 } }),
+    );
+    return doc ? restorePayment(doc) : null;
+  }
+
   /** The payment as its newest transition says: the state every decision starts from. */
   async latest(merchantId: string, paymentId: string): Promise<StoredPayment | null> {
     if (!canExist('payment', paymentId) || !canExist('merchant', merchantId)) return null;

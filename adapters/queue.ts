@@ -31,6 +31,9 @@ export const workerOptions = (policy: QueuePolicy) => ({
   ...(policy.limiter ? { limiter: policy.limiter } : {}),
 });
 
+/** The states of a job that has not yet read the provider. */
+const NOT_YET_RUN = new Set(['delayed', 'waiting', 'prioritized', 'waiting-children']);
+
 /** Producers for every connector's queue (adapters/job-producer.ts), created on first use, each with its connector's job options. */
 export class ConnectorQueues {
   private readonly producers = new Map<ConnectorName, JobProducer<ConnectorJob | NotificationJob>>();
@@ -79,15 +82,22 @@ export class ConnectorQueues {
    * A status sync a provider's notification asks for: at most one pending per operation (so per payment's open
    * authorization), run NOTICE_SYNC_DELAY_MS later, and notices meanwhile are merged into it (the same job id adds
    * nothing). Removed once run, so a later notice may ask again. A flood of notices costs a few provider reads.
+   * A notice merged into a sync that is already running (or just ran) may tell of what that sync read too early: one
+   * more sync follows it, under an id of its own per run, so a flood during one run still adds one read.
    */
   async enqueueNoticeSync(job: ConnectorJob): Promise<void> {
     const sync: ConnectorJob = { ...job, mode: 'sync', once: true };
-    await this.producer(job.connector).add(`${job.kind}-sync`, sync, `notice-sync-${job.operation_id}`, {
-      attempts: 2,
-      delay: config.noticeSyncDelayMs,
-      removeOnComplete: true,
-      removeOnFail: true,
-    });
+    const producer = this.producer(job.connector);
+    const options = { attempts: 2, delay: config.noticeSyncDelayMs, removeOnComplete: true, removeOnFail: true };
+    const id = `notice-sync-${job.operation_id}`;
+    for (let tries = 0; tries < 2; tries++) {
+      await producer.add(`${job.kind}-sync`, sync, id, options);
+      const queued = await producer.queue.getJob(id);
+      if (!queued) continue; // it ran and was removed meanwhile: ask again
+      if (NOT_YET_RUN.has(await queued.getState())) return;
+      await producer.add(`${job.kind}-sync`, sync, `${id}-after-${queued.processedOn ?? queued.timestamp}`, options);
+      return;
+    }
   }
 
   async close(): Promise<void> {

@@ -62,7 +62,7 @@ const merchantExists = (merchantId: string) =>
     () => merchantId,
   );
 const tokens = new TokenCache(connection);
-const payments = new PaymentStore(db).payments;
+const payments = new PaymentStore(db);
 const inbox = new NotificationInbox(db);
 // Syncs a provider's unsigned notification asks for go on the connectors' queues, as the gateway's force_sync does.
 const queues = new ConnectorQueues(connection);

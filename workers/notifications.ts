@@ -11,7 +11,6 @@
 // is authorized or captured. Beyond that, a notification older (provider's updated_at) than one already acted on
 // about the same provider object is not applied at all (result 'stale'): two undecided states never swap back.
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Collection } from 'mongodb';
 import { DEFAULT_ACCOUNT_ID } from '../domain/connectors.ts';
 import type { NotificationJob } from '../domain/job.ts';
 import type { Operation, Outcome, StoredPayment } from '../domain/payment.ts';
@@ -22,9 +21,12 @@ import type { CompleteReply__Output } from '../proto/generated/bnpl/paymentstate
 import type { PaymentStateClient } from '../proto/generated/bnpl/paymentstate/v1/PaymentState.ts';
 import { flowFor, type Connector, type ProviderNotification } from './connectors/types.ts';
 import { jobFor } from '../domain/job.ts';
+import type { PaymentStore } from '../adapters/payment-store.ts';
 import type { ConnectorQueues } from '../adapters/queue.ts';
 import { reported } from './runtime.ts';
 
+/** Where a notice's payment is read: the projection, with the fields stored without their nulls restored. */
+type Payments = Pick<PaymentStore, 'findByConnectorTransaction'>;
 type Known = Exclude<ProviderNotification, { object: 'unknown' | 'hint' }>;
 interface Done {
   result: NotificationResult;
@@ -38,7 +40,7 @@ class NotYet extends Error {}
 export function notificationProcessor(
   connector: Connector<any>,
   client: PaymentStateClient,
-  payments: Collection<StoredPayment>,
+  payments: Payments,
   inbox: NotificationInbox,
   queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ) {
@@ -118,10 +120,10 @@ async function act(
   n: Known,
   job: NotificationJob,
   client: PaymentStateClient,
-  payments: Collection<StoredPayment>,
+  payments: Payments,
   queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ): Promise<Done> {
-  const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
+  const p = await payments.findByConnectorTransaction(job.merchant_id, n.connector_transaction_id);
   // The authorization's own answer (which names the provider's id) may still be on its way to payment-state.
   if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
   // Only the account the payment went through speaks for it.
@@ -170,10 +172,10 @@ async function syncOnHint(
   connector: Connector<any>,
   n: Extract<ProviderNotification, { object: 'hint' }>,
   job: NotificationJob,
-  payments: Collection<StoredPayment>,
+  payments: Payments,
   queues: Pick<ConnectorQueues, 'enqueueNoticeSync'>,
 ): Promise<Done> {
-  const p = await payments.findOne({ merchant_id: job.merchant_id, connector_transaction_id: n.connector_transaction_id }, { projection: { _id: 0 } });
+  const p = await payments.findByConnectorTransaction(job.merchant_id, n.connector_transaction_id);
   if (!p) throw new NotYet(`no payment of this merchant has connector_transaction_id ${n.connector_transaction_id}`);
   if ((p.merchant_connector_id ?? DEFAULT_ACCOUNT_ID) !== job.merchant_connector_id) {
     return { result: 'ignored', note: `payment ${p.payment_id} is not served by connector account ${job.merchant_connector_id}` };
