@@ -5,7 +5,7 @@
 // in --out (summarise them with bench/profile/summary.ts). Each phase also prints the CPU time per operation of every
 // process on the path, the database server's included (FerretDB, PostgreSQL, Redis: /proc/<pid>/stat), which tells
 // which process bounds the throughput on this machine; `--no-cpu-prof` leaves the profiler out of those figures.
-//   node bench/profile/drive.ts [--n 200] [--concurrency 8] [--out /tmp/prof] [--settle-ms 3000] [--phases confirm,...]
+//   node bench/profile/drive.ts [--n 200] [--n-retrieve N (default --n)] [--concurrency 8] [--out /tmp/prof] [--settle-ms 3000] [--phases confirm,...]
 //     [--no-cpu-prof]
 // (refund and retrieve use the payments of the confirm phase).
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import { Stack, sleep } from '../../test/support/stack.ts';
 const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '200' },
+    'n-retrieve': { type: 'string' },
     concurrency: { type: 'string', default: '8' },
     out: { type: 'string', default: '/tmp/prof' },
     'settle-ms': { type: 'string', default: '3000' },
@@ -27,6 +28,7 @@ const { values } = parseArgs({
   allowNegative: true,
 });
 const n = Number(values.n);
+const nRetrieve = Number(values['n-retrieve'] ?? values.n);
 const concurrency = Number(values.concurrency);
 const settleMs = Number(values['settle-ms']);
 const phases = new Set(values.phases.split(','));
@@ -161,7 +163,7 @@ try {
   await phase('refund', 'refund (whole amount of a captured payment)', n, async (i) => {
     await call('POST', '/refunds', { payment_id: captured[i] }, 'succeeded');
   });
-  await phase('retrieve', 'retrieve (GET /payments/{id})', n, async (i) => {
+  await phase('retrieve', 'retrieve (GET /payments/{id})', nRetrieve, async (i) => {
     if (!captured.length) throw new Error('retrieve needs the confirm phase');
     await call('GET', `/payments/${captured[i % captured.length]}`, undefined, '');
   });
