@@ -118,7 +118,10 @@ export function merchantCalls(stack: Stack, apiKey: string) {
       for (;;) {
         const r = await api('GET', `/refunds/${refundId}`);
         if (r.status === 200 && r.body.status !== 'pending') return r.body;
-        if (Date.now() > deadline) throw new Error(`refund ${refundId} still pending: ${JSON.stringify(r.body)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `refund ${refundId} still pending: ${JSON.stringify(r.body)}\nthe stack's log about it:\n${stack.linesAbout([refundId, r.body?.payment_id])}`,
+          );
         await sleep(200);
       }
     },

@@ -300,13 +300,32 @@ export class Stack {
     ).json() as Promise<any>;
   }
 
+  /**
+   * The stack's log lines above debug that name any of `ids`, the last `max` in time order, each cut to 400
+   * characters: what a test that timed out shows of the processes (CI prints only the failures).
+   */
+  linesAbout(ids: readonly string[], max = 30): string {
+    const wanted = ids.filter(Boolean);
+    const lines = Object.entries(this.logs).flatMap(([part, ls]) =>
+      ls.filter((l) => !l.includes('"level":"debug"') && wanted.some((id) => l.includes(id))).map((l) => ({ part, ...compactLine(l) })),
+    );
+    lines.sort((a, b) => a.at.localeCompare(b.at));
+    return lines
+      .slice(-max)
+      .map(({ part, at, text }) => `  ${at.slice(11, 23)} ${part}: ${text.slice(0, 400)}`)
+      .join('\n');
+  }
+
   /** Polls GET /payments/{id} until `until` holds. */
   async poll(paymentId: string, apiKey: string, until: (p: any) => boolean, timeoutMs = 30_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const r = await this.api('GET', `/payments/${paymentId}`, undefined, apiKey);
       if (r.status === 200 && until(r.body)) return r.body;
-      if (Date.now() > deadline) throw new Error(`payment ${paymentId} did not reach the expected state: ${JSON.stringify(r.body).slice(0, 400)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `payment ${paymentId} did not reach the expected state: ${JSON.stringify(r.body).slice(0, 400)}\nthe stack's log about it:\n${this.linesAbout([paymentId, r.body?.connector_transaction_id])}`,
+        );
       await sleep(200);
     }
   }
@@ -345,6 +364,27 @@ export function sandboxOperatorFetch(sandboxUrl: string, key: string, path: stri
 }
 
 export { sleep };
+
+/** A JSON log line without what a reader of a test's failure needs least (trace ids, service, level, merchant). */
+function compactLine(line: string): { at: string; text: string } {
+  try {
+    const {
+      time,
+      level: _l,
+      service: _s,
+      trace_id: _t,
+      span_id: _sp,
+      merchant_id: _m,
+      merchant_connector_id: _mca,
+      body_sha256: _b,
+      msg,
+      ...rest
+    } = JSON.parse(line);
+    return { at: String(time ?? ''), text: `${msg} ${JSON.stringify(rest)}` };
+  } catch {
+    return { at: '', text: line };
+  }
+}
 
 /** Polls `f` until it gives something truthy (returned), or fails naming `what` after `timeoutMs`. */
 export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
