@@ -21,12 +21,26 @@ interface Layout {
   order: readonly string[];
   nullable: ReadonlySet<string>;
   rows: ReadonlyMap<string, Layout>;
+  /** What a read does for each field of `order`, worked out once (a read of a payment is on every GET). */
+  steps: readonly Step[];
+  ordered: ReadonlySet<string>;
 }
-const layout = (order: readonly string[], nullable: ReadonlySet<string>, rows: [string, Layout][] = []): Layout => ({
-  order,
-  nullable,
-  rows: new Map(rows),
-});
+/** One field of a layout: whether it reads back as null when missing, and the layout of its rows if it has any. */
+interface Step {
+  key: string;
+  nullable: boolean;
+  rows: Layout | undefined;
+}
+const layout = (order: readonly string[], nullable: ReadonlySet<string>, rows: [string, Layout][] = []): Layout => {
+  const byKey = new Map(rows);
+  return {
+    order,
+    nullable,
+    rows: byKey,
+    steps: order.map((key) => ({ key, nullable: nullable.has(key), rows: byKey.get(key) })),
+    ordered: new Set(order),
+  };
+};
 const ATTEMPT = layout(Object.keys(Attempt.shape), alwaysNullable(Attempt));
 const CAPTURE = layout(Object.keys(Capture.shape), alwaysNullable(Capture));
 /** A refund as the resource shows it, and as the payment keeps it (domain/payment.ts RefundRow). */
@@ -73,17 +87,29 @@ function leaveOutNulls<T extends object>(o: T, l: Layout): T {
  * the JSON of a resource is the same text as before this layout); `fields`: only those (a projection's). Documents
  * stored with their nulls (before this layout) read the same.
  */
-function restoreNulls<T extends object>(doc: T, l: Layout, fields: readonly string[] = l.order): T {
+function restoreNulls<T extends object>(doc: T, l: Layout, fields?: readonly string[]): T {
+  const from = doc as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of fields) {
-    const v: unknown = Reflect.get(doc, k);
-    const rows = l.rows.get(k);
-    if (rows && Array.isArray(v)) out[k] = v.map((r) => (isRecord(r) ? restoreNulls(r, rows) : r));
-    else if (v !== undefined) out[k] = v;
-    else if (l.nullable.has(k)) out[k] = null;
+  const steps = fields ? projected(l, fields) : l;
+  for (const { key, nullable, rows } of steps.steps) {
+    const v = from[key];
+    if (v === undefined) {
+      if (nullable) out[key] = null;
+    } else out[key] = rows && Array.isArray(v) ? v.map((r) => (isRecord(r) ? restoreNulls(r, rows) : r)) : v;
   }
-  for (const [k, v] of Object.entries(doc)) if (!(k in out)) out[k] = v;
+  for (const k in from) if (!steps.ordered.has(k)) out[k] = from[k];
   return out as T;
+}
+
+/** The layout restricted to a projection's fields (the lists' PAYMENT_FIELDS), worked out once per fields list. */
+const projections = new WeakMap<readonly string[], Layout>();
+function projected(l: Layout, fields: readonly string[]): Layout {
+  let p = projections.get(fields);
+  if (!p) {
+    p = layout(fields, l.nullable, [...l.rows]);
+    projections.set(fields, p);
+  }
+  return p;
 }
 
 /** The document to store for `p` (a projection or a transition's snapshot). */
