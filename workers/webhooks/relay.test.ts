@@ -44,6 +44,8 @@ const transition = (p: StoredPayment): Transition => ({
 function relayOver(log: Transition[], webhookUrl: string | null = null) {
   const reads: number[] = [];
   const unmarked: number[] = [];
+  /** The transitions of each unmarking write. */
+  const unmarkings: number[][] = [];
   const stored: EventDoc[] = [];
   const payments = {
     outboxPending: async () => log.filter((t) => t.outbox === OUTBOX_PENDING),
@@ -53,10 +55,13 @@ function relayOver(log: Transition[], webhookUrl: string | null = null) {
       reads.push(t.seq - 1);
       return log.find((p) => p.seq === t.seq - 1) ?? null;
     },
-    relayed: async (t: Transition) => {
-      unmarked.push(t.seq);
-      const row = log.find((p) => p.seq === t.seq);
-      if (row) delete row.outbox;
+    relayed: async (ts: Transition[]) => {
+      unmarkings.push(ts.map((t) => t.seq));
+      for (const t of ts) {
+        unmarked.push(t.seq);
+        const row = log.find((p) => p.seq === t.seq);
+        if (row) delete row.outbox;
+      }
     },
   } as unknown as PaymentStore;
   const events = { insert: async (e: EventDoc) => void stored.push(e) } as unknown as EventStore;
@@ -74,16 +79,35 @@ function relayOver(log: Transition[], webhookUrl: string | null = null) {
       return [profile];
     },
   } as unknown as MerchantStore;
-  return { relay: new Relay(payments, events, queue, new WebhookTargets(setup, 60_000)), reads, unmarked, stored, queued, setupReads };
+  return { relay: new Relay(payments, events, queue, new WebhookTargets(setup, 60_000)), reads, unmarked, unmarkings, stored, queued, setupReads };
 }
 
 describe('relay pass', () => {
-  it("relays a payment's transitions in order, unmarks each, and reads no predecessor it relayed in the same pass", async () => {
-    const { relay, reads, unmarked, stored } = relayOver([created, confirming, paid].map(transition));
+  it("relays a payment's transitions in order, unmarks them in one write, and reads no predecessor it relayed in the same pass", async () => {
+    const { relay, reads, unmarked, unmarkings, stored } = relayOver([created, confirming, paid].map(transition));
     expect(await relay.runOnce()).toBe(3);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
     expect(unmarked).toEqual([0, 1, 2]);
+    expect(unmarkings).toEqual([[0, 1, 2]]);
     expect(reads).toEqual([]);
+  });
+
+  it('a pass that fails to unmark leaves its transitions in the outbox; the next relays them again, the same events', async () => {
+    const log = [created, confirming, paid].map(transition);
+    const { relay, stored } = relayOver(log);
+    const payments = (relay as unknown as { payments: { relayed: (ts: Transition[]) => Promise<void> } }).payments;
+    const unmark = payments.relayed;
+    payments.relayed = async () => {
+      throw new Error('MongoDB gone');
+    };
+    await expect(relay.runOnce()).rejects.toThrow('MongoDB gone');
+    expect(log.every((t) => t.outbox === OUTBOX_PENDING)).toBe(true);
+    payments.relayed = unmark;
+    expect(await relay.runOnce()).toBe(3);
+    expect(log.some((t) => t.outbox === OUTBOX_PENDING)).toBe(false);
+    // Stored twice here (the stand-in keeps every insert); the real store keeps one per event_id.
+    expect(new Set(stored.map((e) => e.event_id)).size).toBe(2);
+    expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded', 'payment_processing', 'payment_succeeded']);
   });
 
   it('reads the predecessor that an earlier pass relayed', async () => {

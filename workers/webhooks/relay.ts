@@ -1,6 +1,7 @@
 // The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
-// enqueues their deliveries (jobId = event_id) and only then unmarks the transition. A crash anywhere in between
+// enqueues their deliveries (jobId = event_id) and only then unmarks the transition (a pass's transitions together, in
+// one write). A crash anywhere in between
 // leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The relay takes a
 // transition's predecessor from what it relayed itself, in this pass or an earlier one (no read: a transition never
 // changes once appended, and one this process relayed is out of the outbox). The re-enqueuer
@@ -81,17 +82,20 @@ export class Relay {
       else byPayment.set(k, [t]);
     }
     const groups = [...byPayment.values()];
-    let relayed = 0;
+    const relayed: Transition[] = [];
     const lane = async () => {
       for (let g = groups.shift(); g; g = groups.shift()) {
         for (const t of g) {
           if (!(await this.relayOne(t))) break;
-          relayed++;
+          relayed.push(t);
         }
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, lane));
-    return relayed;
+    // Out of the outbox together, once their events are stored and their deliveries queued. A crash before leaves
+    // them marked, and the next pass relays them again: the same event ids and job ids, so nothing twice.
+    await this.payments.relayed(relayed);
+    return relayed.length;
   }
 
   /**
@@ -148,7 +152,6 @@ export class Relay {
     for (const d of docs) await this.events.insert(d);
     if (configured) for (const d of docs) await this.queue.enqueue(d);
     else for (const _ of docs) record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'not_configured' });
-    await this.payments.relayed(t);
     this.last.delete(payment);
     this.last.set(payment, t);
     if (this.last.size > KEPT) this.last.delete(this.last.keys().next().value ?? payment);
