@@ -70,6 +70,7 @@ describe('JobProducer', () => {
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
     const ran: string[] = [];
+    const connection = redis.duplicate();
     const worker = new Worker(
       queueName('service_test'),
       async (j) => {
@@ -77,17 +78,22 @@ describe('JobProducer', () => {
         ran.push(String(j.id));
         if (ran.length === 1) await held;
       },
-      { connection: redis.duplicate(), prefix: config.redisPrefix },
+      { connection, prefix: config.redisPrefix },
     );
-    await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 5_000 });
-    await queues.enqueueNoticeSync(job);
-    await queues.enqueueNoticeSync(job);
-    const after = (await mine()).filter((j) => j.id !== ran[0]);
-    expect(after.map((j) => j.id)).toEqual([expect.stringMatching(new RegExp(`^notice-sync-${job.operation_id}-after-\\d+$`))]);
-    release();
-    await vi.waitFor(() => expect(ran).toHaveLength(2), { timeout: 5_000 });
-    expect(ran[1]).toBe(after[0]?.id);
-    await worker.close();
+    try {
+      await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 15_000 });
+      await queues.enqueueNoticeSync(job);
+      await queues.enqueueNoticeSync(job);
+      const after = (await mine()).filter((j) => j.id !== ran[0]);
+      expect(after.map((j) => j.id)).toEqual([expect.stringMatching(new RegExp(`^notice-sync-${job.operation_id}-after-\\d+$`))]);
+      release();
+      await vi.waitFor(() => expect(ran).toHaveLength(2), { timeout: 15_000 });
+      expect(ran[1]).toBe(after[0]?.id);
+    } finally {
+      release();
+      await worker.close();
+      connection.disconnect();
+    }
     await queues.close();
   });
 });
