@@ -1,5 +1,6 @@
 // PaymentStore.append against the real driver and server (FerretDB here): the creation without merchant events stays
-// out of the outbox, every later transition joins it, and a seq is appended once.
+// out of the outbox, every later transition joins it, a seq is appended once, and `relayed` takes out exactly the
+// transitions it is given.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { createIntent } from '../domain/intent.ts';
 import type { StoredPayment } from '../domain/payment.ts';
 import { config } from '../lib/config.ts';
 import { ensureIndexes } from '../lib/mongo.ts';
-import { PaymentStore } from './payment-store.ts';
+import { PaymentStore, UNMARK_CHUNK } from './payment-store.ts';
 
 const now = '2026-11-27T10:00:00.000Z';
 const created = createIntent('merchant_store_test', { amount: 10_000, currency: 'EUR', capture_method: 'automatic' } as never, {
@@ -47,4 +48,24 @@ describe('PaymentStore.append', () => {
     ]);
     expect((await store.outboxPending()).map((t) => t.seq)).toEqual([1]);
   });
+
+  it('takes out of the outbox exactly the transitions the relay names, once or again, a backlog of them too', async () => {
+    const store = new PaymentStore(db);
+    const other = { ...created, payment_id: `pay_${randomBytes(13).toString('hex')}` };
+    // More transitions than FerretDB's connection pool (50): sent as one command, their unmarks would hang it.
+    const seqs = Array.from({ length: 4 * UNMARK_CHUNK }, (_, i) => i + 2);
+    for (const p of [created, other]) {
+      for (const seq of seqs) expect(await store.append({ ...p, seq }, { action: 'sync', operation_id: null, from: p.status })).toBe(true);
+    }
+    const pendingOf = async (p: StoredPayment) =>
+      (await store.transitionsOf(p.merchant_id, p.payment_id)).filter((t) => t.outbox === 'pending').map((t) => t.seq);
+    expect(await pendingOf(created)).toEqual([1, ...seqs]);
+    const kept = seqs[UNMARK_CHUNK];
+    const named = [1, ...seqs.filter((seq) => seq !== kept)].map((seq) => ({ merchant_id: created.merchant_id, payment_id: created.payment_id, seq }));
+    await store.relayed(named);
+    await store.relayed(named.slice(0, 3));
+    await store.relayed([]);
+    expect(await pendingOf(created)).toEqual([kept]);
+    expect(await pendingOf(other)).toEqual(seqs);
+  }, 30_000);
 });

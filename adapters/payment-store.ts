@@ -36,6 +36,14 @@ export interface Transition {
 
 export const OUTBOX_PENDING = 'pending';
 
+/**
+ * Update statements per command of the relay's unmarks. FerretDB 1.24 keeps each statement's PostgreSQL connection
+ * until the whole command ends (internal/handler/msg_update.go defers every statement's iterator close to the end):
+ * a command of more statements than its pool holds (50 here) waits forever for its own connections, and every
+ * client of that server with it. Well under the pool, and still few round trips on MongoDB.
+ */
+export const UNMARK_CHUNK = 16;
+
 /** A transition as read: its snapshot with the null fields its document leaves out (payment-doc.ts). */
 export const restoreTransition = (t: Transition): Transition => ({ ...t, snapshot: restorePayment(t.snapshot) });
 
@@ -241,16 +249,21 @@ export class PaymentStore {
   }
 
   /**
-   * The relay has stored these transitions' events: take them out of the outbox, in one command (a pass's worth: the
-   * equality on `outbox` keeps what the server scans to the outbox on FerretDB too, each clause an index point on
-   * MongoDB).
+   * The relay has stored these transitions' events: take them out of the outbox. One update statement per transition,
+   * a point on the unique key, UNMARK_CHUNK statements to a command: on MongoDB a pass's unmarks take a few round
+   * trips, and every server (FerretDB too) looks each one up by its index. Two shapes this replaces: one `updateMany`
+   * with an `$or` of the keys made FerretDB read the whole outbox, snapshots and all, for every pass (seconds once a
+   * backlog had formed); one command of a whole pass's statements hangs FerretDB 1.24 (see UNMARK_CHUNK).
    */
   async relayed(ts: readonly Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>[]): Promise<void> {
-    if (!ts.length) return;
-    await this.transitions.updateMany(
-      { outbox: OUTBOX_PENDING, $or: ts.map((t) => ({ payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq })) },
-      { $unset: { outbox: '' } },
-    );
+    for (let i = 0; i < ts.length; i += UNMARK_CHUNK) {
+      await this.transitions.bulkWrite(
+        ts.slice(i, i + UNMARK_CHUNK).map((t) => ({
+          updateOne: { filter: { payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq }, update: { $unset: { outbox: '' } } },
+        })),
+        { ordered: false },
+      );
+    }
   }
 
   /** Payments with an operation begun and not finished since before `before` (for the recovery sweeper). */

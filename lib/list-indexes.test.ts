@@ -1,5 +1,6 @@
 // Every list reads one merchant's entries in order from an index (S6): for each list's equality filter and sort,
-// an index declared in lib/mongo.ts leads with those equality fields and then the sort, in one direction.
+// an index declared in lib/mongo.ts leads with those equality fields and then the sort, in one direction. The webhook
+// relay's outbox scan is held to the same rule.
 import { describe, expect, it } from 'vitest';
 import { INDEXES, type IndexSpec } from './mongo.ts';
 
@@ -62,6 +63,11 @@ describe('list indexes', () => {
     expect(serves({ collection: 'payments', keys: { payment_id: 1, merchant_id: 1 }, name: 'x' }, shape)).toBe(false);
     expect(serves({ collection: 'payments', keys: { merchant_id: 1, created: -1, payment_id: 1 }, name: 'x' }, shape)).toBe(false);
     expect(serves({ collection: 'payments', keys: { merchant_id: 1, created: 1, payment_id: 1 }, name: 'x' }, shape)).toBe(true);
+  });
+
+  it("the webhook relay's outbox scan (oldest first, a batch at a time) is served by an index", () => {
+    const scan: ListShape = { name: 'outbox scan', collection: 'transitions', equal: ['outbox'], sort: { at: 1, seq: 1 } };
+    expect(INDEXES.some((i) => serves(i, scan))).toBe(true);
   });
 
   it('index names are unique per collection', () => {

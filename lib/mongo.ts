@@ -24,8 +24,9 @@ export interface IndexSpec {
  */
 export const INDEXES: IndexSpec[] = [
   { collection: 'transitions', keys: { payment_id: 1, merchant_id: 1, seq: 1 }, name: 'payment_seq', unique: true },
-  // Only transitions whose merchant events are not derived yet carry `outbox` (the webhook relay's lookup).
-  { collection: 'transitions', keys: { outbox: 1 }, name: 'outbox' },
+  // Only transitions whose merchant events are not derived yet carry `outbox`. The webhook relay reads them oldest
+  // first, a batch at a time: with the order in the index a pass reads its batch, not the whole backlog and a sort.
+  { collection: 'transitions', keys: { outbox: 1, at: 1, seq: 1 }, name: 'outbox_order' },
   { collection: 'payments', keys: { payment_id: 1, merchant_id: 1 }, name: 'payment_merchant', unique: true },
   // Present only on payments with an operation in flight, so the sweeper's lookup stays small.
   { collection: 'payments', keys: { sweep_key: 1 }, name: 'sweep_key' },
@@ -87,11 +88,31 @@ export const INDEXES: IndexSpec[] = [
   },
 ];
 
+/** Indexes an earlier version declared and this one replaced: dropped where they are still found. */
+export const RETIRED_INDEXES: Pick<IndexSpec, 'collection' | 'name'>[] = [
+  // { outbox: 1 }: its lookups ended in a sort of the whole outbox (now outbox_order).
+  { collection: 'transitions', name: 'outbox' },
+];
+
 export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all([
     ...INDEXES.map((i) => db.collection(i.collection).createIndex(i.keys, { name: i.name, ...(i.unique ? { unique: true } : {}) })),
+    ...RETIRED_INDEXES.map((i) => dropIndexIfPresent(db, i.collection, i.name)),
     idempotencyExpiry(db),
   ]);
+}
+
+/** MongoDB's answers when there is nothing to drop (processes starting side by side race to drop the same index). */
+const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
+
+async function dropIndexIfPresent(db: Db, collection: string, name: string): Promise<void> {
+  try {
+    await db.collection(collection).dropIndex(name);
+  } catch (err) {
+    const code = mongoCode(err);
+    if (code !== NAMESPACE_NOT_FOUND && code !== INDEX_NOT_FOUND) throw err;
+  }
 }
 
 /** FerretDB's answer to an option it does not have. */
@@ -106,11 +127,16 @@ async function idempotencyExpiry(db: Db): Promise<void> {
   try {
     await coll.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expires_at_ttl' });
   } catch (err) {
-    if ((err as { code?: number }).code !== NOT_IMPLEMENTED) throw err;
+    if (mongoCode(err) !== NOT_IMPLEMENTED) throw err;
     await coll.createIndex({ expires_at: 1 }, { name: 'expires_at' });
   }
 }
 
+/** The server's error code of a failed command, if it is one. */
+export function mongoCode(err: unknown): number | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'number' ? err.code : undefined;
+}
+
 export function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+  return mongoCode(err) === 11000;
 }

@@ -14,6 +14,13 @@ import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapte
 
 /** Payments relayed at once in a pass. */
 const PARALLEL = 16;
+/**
+ * Transitions a pass takes: BATCH, doubled after each full pass up to MAX_BATCH while a backlog drains. A server that
+ * cannot stop a sorted scan at the batch (FerretDB 1.x reads and sorts every pending transition) then reads the
+ * backlog a few times over instead of once per 200.
+ */
+const BATCH = 200;
+const MAX_BATCH = 1_600;
 /** The least time between the beginnings of two passes, unless the first took a full batch. */
 const MIN_GAP_MS = 100;
 /** Payments whose last relayed transition is kept (its successor's predecessor): about a minute of confirms. */
@@ -47,7 +54,7 @@ export class Relay {
     this.running = (async () => {
       let total = 0;
       try {
-        const limit = 200;
+        let limit = BATCH;
         for (let first = true, full = false; first || full || this.again; first = false) {
           // Passes begin at most every MIN_GAP_MS (but at once after a full batch): the announcements of a busy
           // stack share a scan instead of making one each.
@@ -58,6 +65,7 @@ export class Relay {
           total += n;
           // A full batch: there may be more waiting behind it.
           full = n === limit;
+          limit = full ? Math.min(2 * limit, MAX_BATCH) : BATCH;
         }
       } finally {
         this.running = null;
@@ -71,7 +79,7 @@ export class Relay {
    * One pass over the outbox; returns how many transitions it relayed. Payments are relayed side by side (PARALLEL at a
    * time), each payment's transitions one after the other in their order.
    */
-  async runOnce(limit = 200): Promise<number> {
+  async runOnce(limit = BATCH): Promise<number> {
     this.lastPassAt = Date.now();
     const batch = await this.payments.outboxPending(limit);
     const byPayment = new Map<string, Transition[]>();
