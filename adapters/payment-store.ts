@@ -40,7 +40,7 @@ export const OUTBOX_PENDING = 'pending';
  * Update statements per command of the relay's unmarks. FerretDB 1.24 keeps each statement's PostgreSQL connection
  * until the whole command ends (internal/handler/msg_update.go defers every statement's iterator close to the end):
  * a command of more statements than its pool holds (50 here) waits forever for its own connections, and every
- * client of that server with it. Well under the pool, and still few round trips on MongoDB.
+ * client of that server with it (docs/decisions.md, "Why 16"). Well under the pool, and few round trips on MongoDB.
  */
 export const UNMARK_CHUNK = 16;
 
