@@ -1,11 +1,11 @@
 // The relay: transition log (the outbox) -> events -> deliveries. It takes transitions still marked `outbox` (every
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
-// enqueues their deliveries (jobId = event_id) and only then unmarks the transition (a pass's transitions together, in
-// one write). A crash anywhere in between
-// leaves the transition marked: the next run does it again and writes and enqueues nothing twice. The relay takes a
-// transition's predecessor from what it relayed itself, in this pass or an earlier one (no read: a transition never
-// changes once appended, and one this process relayed is out of the outbox). The re-enqueuer
-// gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job again.
+// enqueues their deliveries (jobId = event_id) and only then unmarks the transition (a pass's transitions together,
+// PaymentStore.relayed). A crash anywhere in between leaves the transition marked: the next run does it again and
+// writes and enqueues nothing twice. The relay takes a transition's predecessor from what it relayed itself, in this
+// pass or an earlier one (no read: a transition never changes once appended, and one this process relayed is out of
+// the outbox). The re-enqueuer gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job
+// again.
 import { deriveEvents } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
 import { record } from '../../lib/metrics.ts';
@@ -14,13 +14,8 @@ import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapte
 
 /** Payments relayed at once in a pass. */
 const PARALLEL = 16;
-/**
- * Transitions a pass takes: BATCH, doubled after each full pass up to MAX_BATCH while a backlog drains. A server that
- * cannot stop a sorted scan at the batch (FerretDB 1.x reads and sorts every pending transition) then reads the
- * backlog a few times over instead of once per 200.
- */
+/** Transitions a pass takes. */
 const BATCH = 200;
-const MAX_BATCH = 1_600;
 /** The least time between the beginnings of two passes, unless the first took a full batch. */
 const MIN_GAP_MS = 100;
 /** Payments whose last relayed transition is kept (its successor's predecessor): about a minute of confirms. */
@@ -54,7 +49,7 @@ export class Relay {
     this.running = (async () => {
       let total = 0;
       try {
-        let limit = BATCH;
+        const limit = BATCH;
         for (let first = true, full = false; first || full || this.again; first = false) {
           // Passes begin at most every MIN_GAP_MS (but at once after a full batch): the announcements of a busy
           // stack share a scan instead of making one each.
@@ -65,7 +60,6 @@ export class Relay {
           total += n;
           // A full batch: there may be more waiting behind it.
           full = n === limit;
-          limit = full ? Math.min(2 * limit, MAX_BATCH) : BATCH;
         }
       } finally {
         this.running = null;
