@@ -34,7 +34,8 @@ async function expectClean(s: Scenario) {
   if (s.fault.kind === 'provider_5xx') expect(faulted.join()).not.toMatch(/: 0 provider calls answered 5xx/);
   const informative = (n: string) => /^(provider fault switch|merchant endpoint: |events: \d+ redeliveries)/.test(n);
   // Every scenario checks the merchant's side of events too: columns filled, not n/a.
-  for (const row of r.rows) expect([row.events_missing, row.events_duplicated], row.operation).toEqual([0, 0]);
+  // The notes name each missing or duplicated event (never stored, or stored and how far its delivery got).
+  for (const row of r.rows) expect([row.events_missing, row.events_duplicated], `${row.operation}; notes: ${r.notes.join(' | ')}`).toEqual([0, 0]);
   expect({ failures: failures([r]), notes: r.notes.filter((n) => !informative(n)) }).toEqual({ failures: [], notes: [] });
   for (const row of r.rows) expect(row.sent, row.operation).toBe(small.perOperation);
 }

@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import { nextRestart } from '../restart-policy.ts';
 import { deriveEvents } from '../../domain/events.ts';
 import { restorePayment } from '../../adapters/payment-doc.ts';
+import { OUTBOX_PENDING } from '../../adapters/payment-store.ts';
 import { Receiver } from './receiver.ts';
 import { Stack, sleep, type PartName } from '../../test/support/stack.ts';
 
@@ -695,11 +696,16 @@ export async function checkInvariants(
 async function checkEvents(c: Campaign, merchantId: string, units: Unit[], rows: Map<OperationName, Row>, deadline: number, notes: string[]): Promise<void> {
   const db = await c.stack.db();
   const events = db.collection('events');
-  // Deliveries go on after the payments are final: wait for them within the window (and at least 30 s more).
+  // The relay and the deliveries go on after the payments are final: wait, within the window (and at least 30 s
+  // more), until no transition waits in the outbox for its events and no event waits for its delivery. A transition
+  // appended a moment ago has no event yet, so the events alone would say "nothing pending" too early.
   const until = Math.max(deadline, Date.now() + 30_000);
-  while (Date.now() < until && (await events.countDocuments({ merchant_id: merchantId, delivery_status: 'pending' })) > 0) await sleep(1_000);
-  const transitions = await db
-    .collection('transitions')
+  const transitionsLog = db.collection('transitions');
+  const waiting = async () =>
+    (await transitionsLog.countDocuments({ merchant_id: merchantId, outbox: OUTBOX_PENDING })) > 0 ||
+    (await events.countDocuments({ merchant_id: merchantId, delivery_status: 'pending' })) > 0;
+  while (Date.now() < until && (await waiting())) await sleep(1_000);
+  const transitions = await transitionsLog
     .find({ merchant_id: merchantId }, { projection: { _id: 0, payment_id: 1, seq: 1, snapshot: 1 } })
     .sort({ payment_id: 1, seq: 1 })
     .toArray();
