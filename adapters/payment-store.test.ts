@@ -33,19 +33,26 @@ describe('PaymentStore.append', () => {
     await client.close();
   });
 
-  it('leaves an eventless creation out of the outbox and marks the transitions after it', async () => {
+  it('leaves an eventless creation out of the outbox and marks the transitions after it, with their events', async () => {
     const store = new PaymentStore(db);
-    expect(await store.append(created, { action: 'create', operation_id: null, from: null })).toBe(true);
+    expect(await store.append(created, { action: 'create', operation_id: null, prev: null })).toBe(true);
     const d = beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' });
     if (d.kind !== 'apply') throw new Error(`expected apply, got ${d.kind}`);
     const confirming: StoredPayment = { ...d.payment, seq: 1 };
-    expect(await store.append(confirming, { action: 'confirm', operation_id: 'op_a', from: created.status })).toBe(true);
-    expect(await store.append(confirming, { action: 'confirm', operation_id: 'op_a', from: created.status })).toBe(false);
+    expect(await store.append(confirming, { action: 'confirm', operation_id: 'op_a', prev: created })).toBe(true);
+    expect(await store.append(confirming, { action: 'confirm', operation_id: 'op_a', prev: created })).toBe(false);
     const rows = await store.transitionsOf(created.merchant_id, created.payment_id);
     expect(rows.map((t) => [t.seq, t.outbox ?? null])).toEqual([
       [0, null],
       [1, 'pending'],
     ]);
+    // Each marked transition carries its events, and whether the one before it entered the outbox.
+    expect(rows.map((t) => [t.events ?? null, t.prev_outbox ?? null])).toEqual([
+      [null, null],
+      [[{ event_type: 'payment_processing', object_id: created.payment_id }], false],
+    ]);
+    expect(await store.inOutbox({ ...created, seq: 1 })).toBe(true);
+    expect(await store.inOutbox({ ...created, seq: 0 })).toBe(false);
     expect((await store.outboxPending()).map((t) => t.seq)).toEqual([1]);
   });
 
@@ -55,7 +62,7 @@ describe('PaymentStore.append', () => {
     // More transitions than FerretDB's connection pool (50): sent as one command, their unmarks would hang it.
     const seqs = Array.from({ length: 4 * UNMARK_CHUNK }, (_, i) => i + 2);
     for (const p of [created, other]) {
-      for (const seq of seqs) expect(await store.append({ ...p, seq }, { action: 'sync', operation_id: null, from: p.status })).toBe(true);
+      for (const seq of seqs) expect(await store.append({ ...p, seq }, { action: 'sync', operation_id: null, prev: { ...p, seq: seq - 1 } })).toBe(true);
     }
     const pendingOf = async (p: StoredPayment) =>
       (await store.transitionsOf(p.merchant_id, p.payment_id)).filter((t) => t.outbox === 'pending').map((t) => t.seq);

@@ -9,7 +9,7 @@ import { totalFromPage } from '../lib/list-total.ts';
 import { PAYMENT_FIELDS } from '../lib/schemas/payment.ts';
 import { withSpan, currentTraceId, SpanKind } from '../lib/telemetry.ts';
 import { SWEEP_KEY, type StoredPayment } from '../domain/payment.ts';
-import { deriveEvents } from '../domain/events.ts';
+import { eventHeads, type EventHead } from '../domain/events.ts';
 import { paymentDoc, restorePayment } from './payment-doc.ts';
 
 /** What a list reads of a payment: the resource's fields, and request_extras (which the resource's payment_link depends on). */
@@ -32,6 +32,13 @@ export interface Transition {
    * the transition log is the outbox of merchant events, and only undelivered entries carry the (indexed) field.
    */
   outbox?: typeof OUTBOX_PENDING;
+  /**
+   * Which events the transition gives (eventHeads of it and the payment before it), written with it when it enters
+   * the outbox: the relay derives them from this transition alone. Absent on what an earlier version wrote.
+   */
+  events?: EventHead[];
+  /** Whether the transition before entered the outbox: the relay waits for its events only then. Beside `events`. */
+  prev_outbox?: boolean;
 }
 
 export const OUTBOX_PENDING = 'pending';
@@ -43,6 +50,35 @@ export const OUTBOX_PENDING = 'pending';
  * client of that server with it (docs/decisions.md, "Why 16"). Well under the pool, and few round trips on MongoDB.
  */
 export const UNMARK_CHUNK = 16;
+
+/**
+ * The transition from `prev` (null: the payment's creation) to `next`, as appended. A creation without merchant
+ * events (the usual one) stays out of the outbox: the relay would only take it out again. Only a first transition
+ * may: the relay keeps a payment's events in order by waiting for the transition before when it entered the outbox
+ * (`prev_outbox`), so a later one without the mark would let its successor overtake an earlier one.
+ */
+export function transitionOf(
+  prev: StoredPayment | null,
+  next: StoredPayment,
+  meta: { action: string; operation_id: string | null; trace_id: string | null },
+): Transition {
+  if (next.seq !== (prev?.seq ?? -1) + 1) throw new Error(`transition to seq ${next.seq} from seq ${prev?.seq ?? 'none'}`);
+  const events = eventHeads(prev, next);
+  const outbox = prev !== null || events.length > 0;
+  return {
+    merchant_id: next.merchant_id,
+    payment_id: next.payment_id,
+    seq: next.seq,
+    at: next.updated,
+    action: meta.action,
+    operation_id: meta.operation_id,
+    from: prev?.status ?? null,
+    to: next.status,
+    trace_id: meta.trace_id,
+    snapshot: paymentDoc(next),
+    ...(outbox ? { outbox: OUTBOX_PENDING, events, prev_outbox: prev !== null && (prev.seq > 0 || eventHeads(null, prev).length > 0) } : {}),
+  };
+}
 
 /** A transition as read: its snapshot with the null fields its document leaves out (payment-doc.ts). */
 export const restoreTransition = (t: Transition): Transition => ({ ...t, snapshot: restorePayment(t.snapshot) });
@@ -127,27 +163,12 @@ export class PaymentStore {
   }
 
   /**
-   * Append the transition to `next.seq`. Returns false if another writer appended that seq first (the caller
-   * re-reads and decides again).
+   * Append the transition from `meta.prev` (the payment as the transition before left it; null for its creation) to
+   * `next`, at `next.seq`. Returns false if another writer appended that seq first (the caller re-reads and decides
+   * again).
    */
-  async append(next: StoredPayment, meta: { action: string; operation_id: string | null; from: string | null }): Promise<boolean> {
-    // A creation without merchant events (the usual one) stays out of the outbox: the relay would only take it out
-    // again. Only a first transition may: the relay keeps a payment's events in order by waiting for the transition
-    // before (PaymentStore.previous), so a later one without the mark would let its successor overtake an earlier one.
-    const outbox = meta.from !== null || deriveEvents(null, next).length > 0;
-    const t: Transition = {
-      merchant_id: next.merchant_id,
-      payment_id: next.payment_id,
-      seq: next.seq,
-      at: next.updated,
-      action: meta.action,
-      operation_id: meta.operation_id,
-      from: meta.from,
-      to: next.status,
-      trace_id: currentTraceId() ?? null,
-      snapshot: paymentDoc(next),
-      ...(outbox ? { outbox: OUTBOX_PENDING } : {}),
-    };
+  async append(next: StoredPayment, meta: { action: string; operation_id: string | null; prev: StoredPayment | null }): Promise<boolean> {
+    const t = transitionOf(meta.prev, next, { action: meta.action, operation_id: meta.operation_id, trace_id: currentTraceId() ?? null });
     try {
       await this.span('insert', 'transitions', () => this.transitions.insertOne(t));
       return true;
@@ -239,6 +260,15 @@ export class PaymentStore {
       .limit(limit)
       .toArray();
     return ts.map(restoreTransition);
+  }
+
+  /** Whether the transition at `t.seq` still waits in the outbox. */
+  async inOutbox(t: Pick<Transition, 'merchant_id' | 'payment_id' | 'seq'>): Promise<boolean> {
+    const found = await this.transitions.findOne(
+      { payment_id: t.payment_id, merchant_id: t.merchant_id, seq: t.seq, outbox: OUTBOX_PENDING },
+      { projection: { _id: 0, seq: 1 } },
+    );
+    return found !== null;
   }
 
   /** The transition before `t` (null for a payment's first). */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { beginCancel, beginCapture, beginConfirm, beginIncrementalAuthorization } from './begin.ts';
 import { disputeOutcome } from './disputes.ts';
-import { deriveEvents, EVENT_TYPES, EVENT_TYPE_NAMES, eventId, mandateRevokedEvent, webhookPayload } from './events.ts';
+import { deriveEvents, EVENT_TYPES, EVENT_TYPE_NAMES, eventHeads, eventId, mandateRevokedEvent, materializeEvents, webhookPayload } from './events.ts';
 import { createIntent } from './intent.ts';
 import { applyOutcome } from './outcomes.ts';
 import type { Decision, Outcome, StoredPayment } from './payment.ts';
@@ -210,6 +210,21 @@ describe('deriveEvents', () => {
     const won = step(opened, disputeOutcome(opened, report('dispute_won', '2026-11-25T00:00:00Z'), { now, disputeId: 'x' }) as Decision);
     expect(types(opened, won)).toEqual(['dispute_won']);
     expect(types(won, { ...won, seq: won.seq + 1 })).toEqual([]);
+  });
+
+  it('heads, as an append stores them (JSON), name the events; the transition alone then gives them whole', () => {
+    const confirming = confirm(intent());
+    const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
+    const refunding = step(
+      paid,
+      beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }),
+    );
+    const refunded = outcome(refunding, 'op_r', { kind: 'REFUNDED' });
+    const heads = eventHeads(refunding, refunded);
+    expect(heads).toEqual([{ event_type: 'refund_succeeded', object_id: 'ref_1' }]);
+    expect(materializeEvents(refunded, JSON.parse(JSON.stringify(heads)))).toEqual(deriveEvents(refunding, refunded));
+    // A head whose object the transition does not hold is a broken log, not an event without its object.
+    expect(() => materializeEvents(paid, heads)).toThrow(/no refund_details ref_1/);
   });
 
   it("the payload: exactly the five fields, content {type, object}, the transition's time as timestamp", () => {

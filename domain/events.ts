@@ -113,14 +113,28 @@ export function eventId(merchantId: string, paymentId: string, seq: number, type
     .slice(0, 32)}`;
 }
 
+/** What the transition before tells about a transition's events: which ones, about which object. The rest (the
+ * object, the order, the id) follows from the transition alone (materializeEvents). */
+export interface EventHead {
+  event_type: EventType;
+  object_id: string;
+}
+
 /**
  * The events of the transition that produced `next`, given the payment as the transition before it left it (null for
  * the first transition).
  */
 export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): DerivedEvent[] {
-  const out: Omit<DerivedEvent, 'event_id' | 'order'>[] = [];
-  const payment = () => toResource(next);
-  const paymentEvent = (event_type: EventType) => out.push({ event_type, object_type: 'payment_details', object_id: next.payment_id, object: payment() });
+  return materializeEvents(next, eventHeads(prev, next));
+}
+
+/**
+ * Which events the transition that produced `next` gives, in their order. Its writer (the append) knows the payment
+ * before it and stores these with the transition, so the relay needs no read of the transition before.
+ */
+export function eventHeads(prev: StoredPayment | null, next: StoredPayment): EventHead[] {
+  const out: EventHead[] = [];
+  const paymentEvent = (event_type: EventType) => out.push({ event_type, object_id: next.payment_id });
 
   // Rows that moved in this transition.
   const prevCaptures = new Map((prev?.captures ?? []).map((c) => [c.capture_id, c.status]));
@@ -148,23 +162,47 @@ export function deriveEvents(prev: StoredPayment | null, next: StoredPayment): D
   for (const r of next.refunds ?? []) {
     if (r.status === prevRefunds.get(r.refund_id)) continue;
     const type = r.status === 'succeeded' ? 'refund_succeeded' : r.status === 'failed' ? 'refund_failed' : null;
-    if (type) out.push({ event_type: type, object_type: 'refund_details', object_id: r.refund_id, object: refundView(r) });
+    if (type) out.push({ event_type: type, object_id: r.refund_id });
   }
 
   const prevDisputes = new Map((prev?.disputes ?? []).map((d) => [d.dispute_id, d]));
   for (const d of next.disputes ?? []) {
     const before = prevDisputes.get(d.dispute_id);
     if (before && before.dispute_status === d.dispute_status && before.dispute_stage === d.dispute_stage) continue;
-    out.push({ event_type: d.dispute_status, object_type: 'dispute_details', object_id: d.dispute_id, object: disputeView(d) });
+    out.push({ event_type: d.dispute_status, object_id: d.dispute_id });
   }
 
   // The mandate the payment sets up exists once the payment is authorized (or succeeded at once).
   const mandate = mandateOf(next);
-  if (mandate && !(prev && mandateOf(prev))) {
-    out.push({ event_type: 'mandate_active', object_type: 'mandate_details', object_id: mandate.mandate_id, object: mandate });
-  }
+  if (mandate && !(prev && mandateOf(prev))) out.push({ event_type: 'mandate_active', object_id: mandate.mandate_id });
+  return out;
+}
 
-  return out.map((e, order) => ({ ...e, order, event_id: eventId(next.merchant_id, next.payment_id, next.seq, e.event_type, e.object_id) }));
+/** The events `heads` name, whole: each one's object as GET answers it at `next`, its order and its id. */
+export function materializeEvents(next: StoredPayment, heads: readonly EventHead[]): DerivedEvent[] {
+  let payment: unknown;
+  const objectOf = (h: EventHead, object_type: EventObjectType): unknown => {
+    if (object_type === 'payment_details') return (payment ??= toResource(next));
+    const found =
+      object_type === 'refund_details'
+        ? (next.refunds ?? []).filter((r) => r.refund_id === h.object_id).map((r) => refundView(r))
+        : object_type === 'dispute_details'
+          ? (next.disputes ?? []).filter((d) => d.dispute_id === h.object_id).map((d) => disputeView(d))
+          : [mandateOf(next)].filter((m) => m?.mandate_id === h.object_id);
+    if (!found.length) throw new Error(`${h.event_type} of ${next.payment_id} at ${next.seq}: no ${object_type} ${h.object_id} in the transition`);
+    return found[0];
+  };
+  return heads.map((h, order) => {
+    const { object_type } = EVENT_TYPES[h.event_type];
+    return {
+      event_id: eventId(next.merchant_id, next.payment_id, next.seq, h.event_type, h.object_id),
+      event_type: h.event_type,
+      object_type,
+      object_id: h.object_id,
+      order,
+      object: objectOf(h, object_type),
+    };
+  });
 }
 
 /** mandate_revoked's `order` within its payment's transition: after every event that transition derived. */

@@ -100,7 +100,7 @@ describe('import rules', () => {
   it('allow exactly one transition append in the gateway: the create at seq 0', () => {
     const create = files.get(CREATE_APPEND.file)!;
     expect(
-      brokenCode(CREATE_APPEND.file, `${create}\nawait deps.store.append(next, { action: 'capture', operation_id: null, from: null });`).join('\n'),
+      brokenCode(CREATE_APPEND.file, `${create}\nawait deps.store.append(next, { action: 'capture', operation_id: null, prev: null });`).join('\n'),
     ).toContain(`${CREATE_APPEND.file}:${create.split('\n').length + 1} appends a transition`);
     expect(brokenCode(CREATE_APPEND.file, create.replace(CREATE_APPEND.call, "deps.store.save(intent, { action: 'create'")).join('\n')).toContain(
       'expected exactly one create at seq 0',

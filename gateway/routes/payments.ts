@@ -119,7 +119,7 @@ export function paymentsRouter(deps: Deps): Router {
     }
     let payment: StoredPayment;
     let saved: Promise<unknown> = Promise.resolve();
-    if (await deps.store.append(intent, { action: 'create', operation_id: null, from: null })) {
+    if (await deps.store.append(intent, { action: 'create', operation_id: null, prev: null })) {
       // Transition 0 is ours: the customer and link records are written beside its projection, never before it (a
       // create that failed before its transition leaves none), and the answer waits for both (a replay writes them
       // again if this request dies first).

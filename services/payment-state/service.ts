@@ -276,7 +276,7 @@ export class PaymentStateService {
       if (Date.now() > appendBy) throw new RpcError(grpc.status.DEADLINE_EXCEEDED, 'Too close to its deadline to be recorded; send it again');
       const next: StoredPayment = { ...decision.payment, seq: current.seq + 1 };
       const opId = decision.operation?.operation_id ?? operationId;
-      if (await this.store.append(next, { action, operation_id: opId, from: current.status })) {
+      if (await this.store.append(next, { action, operation_id: opId, prev: current })) {
         this.cache.set(key, next);
         record('transitionsApplied', { 'bnpl.action': actionLabel(action) });
         const applied = { ...decision, payment: next };

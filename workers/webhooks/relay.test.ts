@@ -1,13 +1,14 @@
 // The relay without MongoDB or Redis: a payment's transitions relayed in one pass become its events in order, each
-// transition is unmarked, and a predecessor this relay relayed (in the same pass or an earlier one) is not read
-// again (issue 24).
+// transition is unmarked, the events come from the transition alone (its append wrote which ones), and the transition
+// before is asked about only when it entered the outbox and this relay did not relay it (issue 24). Transitions an
+// earlier version appended (without their events) are relayed as before: with a read of the one before.
 import { describe, expect, it, vi } from 'vitest';
 import { beginConfirm } from '../../domain/begin.ts';
 import { createIntent } from '../../domain/intent.ts';
 import { applyOutcome } from '../../domain/outcomes.ts';
 import type { Decision, StoredPayment } from '../../domain/payment.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
-import { OUTBOX_PENDING, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
+import { OUTBOX_PENDING, transitionOf, type PaymentStore, type Transition } from '../../adapters/payment-store.ts';
 import type { MerchantStore, ProfileDoc } from '../../lib/merchant-store.ts';
 import { Relay } from './relay.ts';
 import { WebhookTargets } from './targets.ts';
@@ -26,7 +27,11 @@ const created = createIntent('m1', { amount: 10_000, currency: 'EUR', capture_me
 });
 const confirming = applied(created, beginConfirm(created, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
 const paid = applied(confirming, applyOutcome(confirming, 'op_a', { kind: 'CAPTURED', connector_transaction_id: 'stp_1' }, now));
-const transition = (p: StoredPayment): Transition => ({
+/** The transitions of a payment as the store appends them, each from the one before. */
+const appended = (...ps: StoredPayment[]): Transition[] =>
+  ps.map((p, i) => ({ ...transitionOf(ps[i - 1] ?? null, p, { action: 'test', operation_id: null, trace_id: null }), at: now, snapshot: p }));
+/** A transition as an earlier version appended it: marked, without its events. */
+const legacy = (p: StoredPayment): Transition => ({
   merchant_id: p.merchant_id,
   payment_id: p.payment_id,
   seq: p.seq,
@@ -43,6 +48,8 @@ const transition = (p: StoredPayment): Transition => ({
 /** In-memory stand-ins for what the relay uses, recording the calls. */
 function relayOver(log: Transition[], webhookUrl: string | null = null) {
   const reads: number[] = [];
+  /** The seqs the relay asked whether they still wait in the outbox. */
+  const asked: number[] = [];
   const unmarked: number[] = [];
   /** The transitions of each unmarking write. */
   const unmarkings: number[][] = [];
@@ -54,6 +61,10 @@ function relayOver(log: Transition[], webhookUrl: string | null = null) {
       if (t.seq === 0) return null;
       reads.push(t.seq - 1);
       return log.find((p) => p.seq === t.seq - 1) ?? null;
+    },
+    inOutbox: async (t: Transition) => {
+      asked.push(t.seq);
+      return log.some((p) => p.seq === t.seq && p.outbox === OUTBOX_PENDING);
     },
     relayed: async (ts: Transition[]) => {
       unmarkings.push(ts.map((t) => t.seq));
@@ -79,21 +90,36 @@ function relayOver(log: Transition[], webhookUrl: string | null = null) {
       return [profile];
     },
   } as unknown as MerchantStore;
-  return { relay: new Relay(payments, events, queue, new WebhookTargets(setup, 60_000)), reads, unmarked, unmarkings, stored, queued, setupReads };
+  return { relay: new Relay(payments, events, queue, new WebhookTargets(setup, 60_000)), reads, asked, unmarked, unmarkings, stored, queued, setupReads };
 }
 
 describe('relay pass', () => {
-  it("relays a payment's transitions in order, unmarks them in one write, and reads no predecessor it relayed in the same pass", async () => {
-    const { relay, reads, unmarked, unmarkings, stored } = relayOver([created, confirming, paid].map(transition));
-    expect(await relay.runOnce()).toBe(3);
+  it("relays a payment's transitions in order from what they carry, unmarks them in one write, and reads nothing else", async () => {
+    const log = appended(created, confirming, paid);
+    // The creation gives no event: it never entered the outbox, and its successor knows.
+    expect(log.map((t) => [t.outbox ?? null, t.events?.map((e) => e.event_type) ?? null, t.prev_outbox ?? null])).toEqual([
+      [null, null, null],
+      [OUTBOX_PENDING, ['payment_processing'], false],
+      [OUTBOX_PENDING, ['payment_succeeded'], true],
+    ]);
+    const { relay, reads, asked, unmarked, unmarkings, stored } = relayOver(log);
+    expect(await relay.runOnce()).toBe(2);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
-    expect(unmarked).toEqual([0, 1, 2]);
-    expect(unmarkings).toEqual([[0, 1, 2]]);
-    expect(reads).toEqual([]);
+    expect(unmarked).toEqual([1, 2]);
+    expect(unmarkings).toEqual([[1, 2]]);
+    expect([reads, asked]).toEqual([[], []]);
+  });
+
+  it('gives the same events, with the same ids and objects, as deriving them from the transition before', async () => {
+    const { relay, stored } = relayOver(appended(created, confirming, paid));
+    await relay.runOnce();
+    const { relay: old, stored: oldStored } = relayOver([created, confirming, paid].map(legacy));
+    await old.runOnce();
+    expect(stored).toEqual(oldStored);
   });
 
   it('a pass that fails to unmark leaves its transitions in the outbox; the next relays them again, the same events', async () => {
-    const log = [created, confirming, paid].map(transition);
+    const log = appended(created, confirming, paid);
     const { relay, stored } = relayOver(log);
     const payments = (relay as unknown as { payments: { relayed: (ts: Transition[]) => Promise<void> } }).payments;
     const unmark = payments.relayed;
@@ -101,43 +127,65 @@ describe('relay pass', () => {
       throw new Error('MongoDB gone');
     };
     await expect(relay.runOnce()).rejects.toThrow('MongoDB gone');
-    expect(log.every((t) => t.outbox === OUTBOX_PENDING)).toBe(true);
+    expect(log.slice(1).every((t) => t.outbox === OUTBOX_PENDING)).toBe(true);
     payments.relayed = unmark;
-    expect(await relay.runOnce()).toBe(3);
+    expect(await relay.runOnce()).toBe(2);
     expect(log.some((t) => t.outbox === OUTBOX_PENDING)).toBe(false);
     // Stored twice here (the stand-in keeps every insert); the real store keeps one per event_id.
     expect(new Set(stored.map((e) => e.event_id)).size).toBe(2);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded', 'payment_processing', 'payment_succeeded']);
   });
 
-  it('reads the predecessor that an earlier pass relayed', async () => {
-    const log = [created, confirming, paid].map(transition);
-    delete log[0].outbox;
-    const { relay, reads, stored } = relayOver(log);
-    expect(await relay.runOnce()).toBe(2);
-    expect(reads).toEqual([0]);
-    expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
-  });
-
-  it('reads no predecessor that an earlier pass of the same relay relayed', async () => {
-    const log = [created, confirming].map(transition);
-    const { relay, reads, unmarked, stored } = relayOver(log);
-    expect(await relay.runOnce()).toBe(2);
-    log.push(transition(paid));
+  it('asks whether the transition before still waits when another relay took it out of the outbox', async () => {
+    const log = appended(created, confirming, paid);
+    delete log[1].outbox;
+    const { relay, reads, asked, stored } = relayOver(log);
     expect(await relay.runOnce()).toBe(1);
-    expect(reads).toEqual([]);
-    expect(unmarked).toEqual([0, 1, 2]);
+    expect([reads, asked]).toEqual([[], [1]]);
+    expect(stored.map((e) => e.event_type)).toEqual(['payment_succeeded']);
+  });
+
+  it('asks nothing about a transition before that an earlier pass of the same relay relayed', async () => {
+    const log = appended(created, confirming, paid);
+    const last = log.pop()!;
+    const { relay, reads, asked, unmarked, stored } = relayOver(log);
+    expect(await relay.runOnce()).toBe(1);
+    log.push(last);
+    expect(await relay.runOnce()).toBe(1);
+    expect([reads, asked]).toEqual([[], []]);
+    expect(unmarked).toEqual([1, 2]);
     expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
   });
 
-  it('waits for a predecessor still in the outbox that it did not relay, and relays it first', async () => {
-    const log = [created, confirming, paid].map(transition);
-    const { relay, stored } = relayOver(log);
+  it('waits for a transition before still in the outbox that it did not relay, and relays it first', async () => {
+    const log = appended(created, confirming, paid);
+    const { relay, asked, stored } = relayOver(log);
     // The scan returns the later transition first (as a batch cut off after it could): it must not overtake.
     const payments = (relay as unknown as { payments: { outboxPending: () => Promise<Transition[]> } }).payments;
     payments.outboxPending = async () => log.filter((t) => t.outbox === OUTBOX_PENDING && t.seq === 2);
     expect(await relay.runOnce()).toBe(0);
+    expect(asked).toEqual([1]);
     expect(stored).toEqual([]);
+  });
+
+  describe('transitions an earlier version appended (no events written with them)', () => {
+    it('derives their events from the transition before, read', async () => {
+      const log = [created, confirming, paid].map(legacy);
+      delete log[0].outbox;
+      const { relay, reads, stored } = relayOver(log);
+      expect(await relay.runOnce()).toBe(2);
+      expect(reads).toEqual([0, 1]);
+      expect(stored.map((e) => e.event_type)).toEqual(['payment_processing', 'payment_succeeded']);
+    });
+
+    it('waits for a transition before still in the outbox that it did not relay', async () => {
+      const log = [created, confirming, paid].map(legacy);
+      const { relay, stored } = relayOver(log);
+      const payments = (relay as unknown as { payments: { outboxPending: () => Promise<Transition[]> } }).payments;
+      payments.outboxPending = async () => log.filter((t) => t.outbox === OUTBOX_PENDING && t.seq === 2);
+      expect(await relay.runOnce()).toBe(0);
+      expect(stored).toEqual([]);
+    });
   });
 
   it('runs a pass when none has begun for the interval, and none while passes keep beginning', async () => {
@@ -173,14 +221,14 @@ describe('relay pass', () => {
   });
 
   it('settles the events of a merchant without a webhook URL as not_configured, and queues no delivery', async () => {
-    const { relay, stored, queued } = relayOver([created, confirming, paid].map(transition));
+    const { relay, stored, queued } = relayOver(appended(created, confirming, paid));
     await relay.runOnce();
     expect(stored.map((e) => e.delivery_status)).toEqual(['not_configured', 'not_configured']);
     expect(queued).toEqual([]);
   });
 
   it("queues a delivery of each event when the profile has a webhook URL, reading the merchant's setup once", async () => {
-    const { relay, stored, queued, setupReads } = relayOver([created, confirming, paid].map(transition), 'https://merchant.example/hooks');
+    const { relay, stored, queued, setupReads } = relayOver(appended(created, confirming, paid), 'https://merchant.example/hooks');
     await relay.runOnce();
     expect(stored.map((e) => e.delivery_status)).toEqual(['pending', 'pending']);
     expect(queued).toEqual(stored.map((e) => e.event_id));

@@ -2,11 +2,12 @@
 // append marks them), derives their events (domain/events.ts), stores them (upsert by the deterministic event_id),
 // enqueues their deliveries (jobId = event_id) and only then unmarks the transition (a pass's transitions together,
 // PaymentStore.relayed). A crash anywhere in between leaves the transition marked: the next run does it again and
-// writes and enqueues nothing twice. The relay takes a transition's predecessor from what it relayed itself, in this
-// pass or an earlier one (no read: a transition never changes once appended, and one this process relayed is out of
-// the outbox). The re-enqueuer gives every undelivered event whose job is gone from Redis (FLUSHALL, eviction) a job
-// again.
-import { deriveEvents } from '../../domain/events.ts';
+// writes and enqueues nothing twice. A transition carries which events it gives (written by its append, which knew
+// the payment before it), so the relay reads nothing else to derive them; it reads the transition before only to see
+// whether that one's events are still to come, and not when this process relayed it (in this pass or an earlier one)
+// or when it never entered the outbox. The re-enqueuer gives every undelivered event whose job is gone from Redis
+// (FLUSHALL, eviction) a job again.
+import { deriveEvents, materializeEvents, type DerivedEvent } from '../../domain/events.ts';
 import type { EventDoc, EventStore, WebhookQueue } from '../../adapters/event-store.ts';
 import { record } from '../../lib/metrics.ts';
 import type { WebhookTargets } from './targets.ts';
@@ -18,7 +19,7 @@ const PARALLEL = 16;
 const BATCH = 200;
 /** The least time between the beginnings of two passes, unless the first took a full batch. */
 const MIN_GAP_MS = 100;
-/** Payments whose last relayed transition is kept (its successor's predecessor): about a minute of confirms. */
+/** Payments whose last relayed transition's seq is kept (its successor need not look): about a minute of confirms. */
 const KEPT = 1_000;
 
 export class Relay {
@@ -28,8 +29,8 @@ export class Relay {
   private readonly targets: WebhookTargets;
   private running: Promise<number> | null = null;
   private again = false;
-  /** The last transition this process relayed, per payment (`merchant_id:payment_id`), the newest KEPT payments'. */
-  private readonly last = new Map<string, Transition>();
+  /** The seq of the last transition this process relayed, per payment (`merchant_id:payment_id`), the newest KEPT payments'. */
+  private readonly last = new Map<string, number>();
   /** When the last pass began (its outbox scan sees every transition appended before). */
   private lastPassAt = 0;
 
@@ -124,11 +125,8 @@ export class Relay {
   /** Relays one transition; false when the one before it is not relayed yet (its events come first). */
   private async relayOne(t: Transition): Promise<boolean> {
     const payment = `${t.merchant_id}:${t.payment_id}`;
-    const relayed = this.last.get(payment);
-    const prev = relayed?.seq === t.seq - 1 ? relayed : await this.payments.previous(t);
-    // A payment's events are stored in the order of its transitions: never one before those of the transition before.
-    if (prev !== relayed && prev?.outbox === OUTBOX_PENDING) return false;
-    const derived = deriveEvents(prev?.snapshot ?? null, t.snapshot);
+    const derived = await this.eventsOf(t, this.last.get(payment) === t.seq - 1);
+    if (!derived) return false;
     let profileId = t.snapshot.profile_id ?? null;
     if (!profileId && derived.length) profileId = await this.targets.defaultProfile(t.merchant_id);
     // No webhook URL now: the events are settled as not_configured here, as their delivery would a moment later, and
@@ -155,9 +153,24 @@ export class Relay {
     if (configured) for (const d of docs) await this.queue.enqueue(d);
     else for (const _ of docs) record('webhookDeliveries', { 'bnpl.webhook.delivery.status': 'not_configured' });
     this.last.delete(payment);
-    this.last.set(payment, t);
+    this.last.set(payment, t.seq);
     if (this.last.size > KEPT) this.last.delete(this.last.keys().next().value ?? payment);
     return true;
+  }
+
+  /**
+   * The events of `t`, or null while the transition before it waits in the outbox. `afterRelayed`: this process
+   * relayed the one before (so its events are stored, whether or not it is unmarked yet).
+   */
+  private async eventsOf(t: Transition, afterRelayed: boolean): Promise<DerivedEvent[] | null> {
+    if (t.events) {
+      if (!afterRelayed && t.prev_outbox && (await this.payments.inOutbox({ ...t, seq: t.seq - 1 }))) return null;
+      return materializeEvents(t.snapshot, t.events);
+    }
+    // Appended by an earlier version, without its events: they need the transition before.
+    const prev = await this.payments.previous(t);
+    if (!afterRelayed && prev?.outbox === OUTBOX_PENDING) return null;
+    return deriveEvents(prev?.snapshot ?? null, t.snapshot);
   }
 
   /** Undelivered events without a job (lost from Redis) get one again; returns how many. */
