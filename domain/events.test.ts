@@ -28,6 +28,15 @@ function intent(capture_method = 'automatic', extra: Record<string, unknown> = {
 const confirm = (p: StoredPayment) => step(p, beginConfirm(p, { payment_method: 'pay_later' }, { now, operationId: 'op_a', connector: 'service_test' }));
 const outcome = (p: StoredPayment, op: string, o: Outcome) => step(p, applyOutcome(p, op, { connector_transaction_id: 'stp_1', ...o }, now));
 const types = (prev: StoredPayment | null, next: StoredPayment) => deriveEvents(prev, next).map((e) => e.event_type);
+/** A captured payment, its refund of 4,000 begun (ref_1), then succeeded. */
+function refundOf4000() {
+  const paid = outcome(confirm(intent()), 'op_a', { kind: 'CAPTURED' });
+  const refunding = step(
+    paid,
+    beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }),
+  );
+  return { paid, refunding, refunded: outcome(refunding, 'op_r', { kind: 'REFUNDED' }) };
+}
 
 describe('the event table', () => {
   it("lists the reference switch's events and ours, each with what it is about", () => {
@@ -164,14 +173,8 @@ describe('deriveEvents', () => {
   });
 
   it('refunds: succeeded and failed, about the refund resource; a pending one gives nothing', () => {
-    const confirming = confirm(intent());
-    const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
-    const refunding = step(
-      paid,
-      beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }),
-    );
+    const { paid, refunding, refunded } = refundOf4000();
     expect(types(paid, refunding)).toEqual([]);
-    const refunded = outcome(refunding, 'op_r', { kind: 'REFUNDED' });
     const [e] = deriveEvents(refunding, refunded);
     expect(e).toMatchObject({
       event_type: 'refund_succeeded',
@@ -213,13 +216,7 @@ describe('deriveEvents', () => {
   });
 
   it('heads, as an append stores them (JSON), name the events; the transition alone then gives them whole', () => {
-    const confirming = confirm(intent());
-    const paid = outcome(confirming, 'op_a', { kind: 'CAPTURED' });
-    const refunding = step(
-      paid,
-      beginRefund(paid, { payment_id: paid.payment_id, refund_id: 'ref_1', amount: 4_000 }, { now, operationId: 'op_r', requestHash: 'h' }),
-    );
-    const refunded = outcome(refunding, 'op_r', { kind: 'REFUNDED' });
+    const { paid, refunding, refunded } = refundOf4000();
     const heads = eventHeads(refunding, refunded);
     expect(heads).toEqual([{ event_type: 'refund_succeeded', object_id: 'ref_1' }]);
     expect(materializeEvents(refunded, JSON.parse(JSON.stringify(heads)))).toEqual(deriveEvents(refunding, refunded));
